@@ -1,0 +1,43 @@
+# Vedette: `make run` serves on http://127.0.0.1:8000 (embedded SQLite by default); `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test test-fast lint typecheck bench clean browser-deps
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/vedette migrate
+	$(BIN)/vedette serve
+
+# Debian's chromium for the browser tests (never a downloaded browser).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium missing: apt-get install chromium" >&2; fi; }
+
+test: install browser-deps
+	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: install
+	$(BIN)/ruff check server tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache vedette.db tests/artifacts

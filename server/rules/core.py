@@ -1,0 +1,242 @@
+"""The context every rule function works in: scenario, state, ruleset, dice and the event list.
+
+Queries that many rules share (occupancy, zones of control, current factors)
+live here and are cached until the state changes (`Ctx.dirty`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .dice import Dice
+from .errors import IllegalCommand
+from .scenario import Factors, LeaderFactors, Scenario, UnitDef, UnitKind
+from .state import GameState, Status, UnitState
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
+
+
+class Ctx:
+    def __init__(self, scenario: Scenario, state: GameState, ruleset: "Ruleset", dice: Dice) -> None:
+        self.sc = scenario
+        self.st = state
+        self.rs = ruleset
+        self.dice = dice
+        self.events: list[dict[str, Any]] = []
+        self.rolled = False
+        self._occ: dict[str, list[str]] | None = None
+        self._zoc: dict[str, frozenset[str]] = {}
+
+    # --- events and dice -------------------------------------------------
+    def emit(self, type_: str, text: str, **data: Any) -> None:
+        event: dict[str, Any] = {"type": type_, "text": text}
+        event.update(data)
+        self.events.append(event)
+
+    def roll(self, n: int, purpose: str, labels: list[str], rule: str, **data: Any) -> list[int]:
+        values = [self.dice.roll() for _ in range(n)]
+        self.st.dice_count = self.dice.count
+        self.rolled = True
+        shown = ", ".join(f"{label} {v}" for label, v in zip(labels, values))
+        self.emit("dice", f"{rule}: {purpose}: {shown}", purpose=purpose, dice=values, labels=labels, rule=rule, **data)
+        return values
+
+    # --- cache control ---------------------------------------------------
+    def dirty(self) -> None:
+        self._occ = None
+        self._zoc = {}
+
+    # --- units -----------------------------------------------------------
+    def u(self, uid: str) -> UnitState:
+        return self.st.units[uid]
+
+    def d(self, uid: str) -> UnitDef:
+        return self.sc.units[uid]
+
+    def side_of(self, uid: str) -> str:
+        return self.sc.units[uid].side
+
+    def enemy(self, side: str) -> str:
+        return self.sc.opponent(side)
+
+    def kind(self, uid: str) -> UnitKind:
+        return self.sc.units[uid].kind
+
+    def is_leader(self, uid: str) -> bool:
+        return self.sc.units[uid].kind is UnitKind.LEADER
+
+    def name(self, uid: str) -> str:
+        return self.sc.units[uid].name
+
+    def names(self, uids: Iterable[str]) -> str:
+        return ", ".join(self.name(u) for u in uids)
+
+    def factors(self, uid: str) -> Factors:
+        d = self.sc.units[uid]
+        s = self.st.units[uid]
+        if s.ineffective:
+            return d.ineffective
+        if s.reduced and d.reduced is not None:
+            return d.reduced
+        return d.full
+
+    def leader_factors(self, uid: str) -> LeaderFactors:
+        d = self.sc.units[uid]
+        return d.leader_ineffective if self.st.units[uid].ineffective else d.leader
+
+    def mr(self, uid: str) -> int:
+        """Morale rating before combat modifiers; disrupted units check at -2 (11.1(2))."""
+        value = self.factors(uid).mr
+        if self.st.units[uid].disrupted:
+            value -= 2
+        return value
+
+    def helps(self, leader: str, uid: str) -> bool:
+        """10.0: a leader's factors apply only to units of its formation ('A' matches all)."""
+        lf = self.sc.units[leader].formation
+        return lf == "A" or lf == self.sc.units[uid].formation
+
+    # --- occupancy -------------------------------------------------------
+    def occupancy(self) -> dict[str, list[str]]:
+        if self._occ is None:
+            occ: dict[str, list[str]] = {}
+            for uid, s in self.st.units.items():
+                if s.status == Status.MAP.value and s.hex is not None:
+                    occ.setdefault(s.hex, []).append(uid)
+            self._occ = occ
+        return self._occ
+
+    def units_at(self, hex_: str) -> list[str]:
+        return self.occupancy().get(hex_, [])
+
+    def combat_units_at(self, hex_: str, side: str | None = None) -> list[str]:
+        return [
+            u for u in self.units_at(hex_)
+            if not self.is_leader(u) and (side is None or self.side_of(u) == side)
+        ]
+
+    def side_at(self, hex_: str) -> str | None:
+        units = self.units_at(hex_)
+        return self.side_of(units[0]) if units else None
+
+    def enemy_occupied(self, hex_: str, side: str) -> bool:
+        return any(self.side_of(u) != side for u in self.units_at(hex_))
+
+    def friendly_combat_at(self, hex_: str, side: str) -> bool:
+        return bool(self.combat_units_at(hex_, side))
+
+    def side_units_on_map(self, side: str) -> list[str]:
+        return [uid for uid in self.sc.side_units[side] if self.st.units[uid].status == Status.MAP.value]
+
+    # --- zones of control (6.0) -------------------------------------------
+    def exerts_zoc(self, uid: str) -> bool:
+        s = self.st.units[uid]
+        return (
+            s.status == Status.MAP.value
+            and not self.is_leader(uid)
+            and not s.disrupted
+            and not s.ineffective
+        )
+
+    def zoc_of(self, side: str) -> frozenset[str]:
+        """Hexes into which `side`'s units project a zone of control (6.1, 6.3)."""
+        cached = self._zoc.get(side)
+        if cached is not None:
+            return cached
+        out: set[str] = set()
+        grid = self.sc.grid
+        for hex_, uids in self.occupancy().items():
+            if not any(self.side_of(u) == side and self.exerts_zoc(u) for u in uids):
+                continue
+            if self.sc.terrain_at(hex_).blocks_zoc_out:
+                continue
+            for n in grid.neighbors(hex_):
+                if self.sc.terrain_at(n).blocks_zoc_into:
+                    continue
+                if any(self.sc.hexside_features[f].blocks_zoc for f in self.sc.features_between(hex_, n)):
+                    continue
+                out.add(n)
+        result = frozenset(out)
+        self._zoc[side] = result
+        return result
+
+    def in_ezoc(self, hex_: str, side: str) -> bool:
+        return hex_ in self.zoc_of(self.enemy(side))
+
+    def zoc_sources(self, hex_: str, side: str) -> list[str]:
+        """Enemy hexes whose units exert the zone of control on `hex_` for `side`."""
+        out = []
+        enemy = self.enemy(side)
+        for n in self.sc.grid.neighbors(hex_):
+            if any(self.side_of(u) == enemy and self.exerts_zoc(u) for u in self.units_at(n)):
+                if self.sc.terrain_at(n).blocks_zoc_out or self.sc.terrain_at(hex_).blocks_zoc_into:
+                    continue
+                if any(self.sc.hexside_features[f].blocks_zoc for f in self.sc.features_between(n, hex_)):
+                    continue
+                out.append(n)
+        return out
+
+    def nearest_enemy_distance(self, hex_: str, side: str) -> int:
+        grid = self.sc.grid
+        best = 10**6
+        for other, uids in self.occupancy().items():
+            if any(self.side_of(u) != side for u in uids):
+                best = min(best, grid.distance(hex_, other))
+        return best
+
+    # --- terrain ----------------------------------------------------------
+    def can_enter_terrain(self, tec_class: str, a: str | None, b: str) -> bool:
+        """Terrain and hexside prohibitions only (7.1(3) 'could move into')."""
+        if a is not None and self.sc.is_road_link(a, b):
+            return True
+        if self.sc.terrain_at(b).is_prohibited(tec_class):
+            return False
+        if a is not None:
+            for f in self.sc.features_between(a, b):
+                if tec_class in self.sc.hexside_features[f].prohibited:
+                    return False
+        return True
+
+    def group_can_enter(self, uids: Iterable[str], a: str | None, b: str) -> bool:
+        return all(self.can_enter_terrain(self.d(u).tec_class, a, b) for u in uids)
+
+    # --- status changes (11.1, 11.2) ----------------------------------------
+    def disrupt_or_ineffective(self, uid: str, rule: str) -> bool:
+        """Apply one disruption/ineffectiveness; False when the unit was already so (it converts per caller)."""
+        s = self.st.units[uid]
+        d = self.sc.units[uid]
+        if d.kind is UnitKind.LEADER:
+            return False
+        if d.kind.disrupts:
+            if s.disrupted:
+                return False
+            s.disrupted = True
+            self.emit("disrupted", f"{rule}: {d.name} is disrupted", unit=uid, rule=rule)
+        else:
+            if s.ineffective:
+                return False
+            s.ineffective = True
+            self.emit("ineffective", f"{rule}: {d.name} becomes ineffective", unit=uid, rule=rule)
+        self.dirty()
+        return True
+
+    def already_impaired(self, uid: str) -> bool:
+        s = self.st.units[uid]
+        return s.disrupted or s.ineffective
+
+    def move_unit(self, uid: str, hex_: str | None) -> None:
+        self.st.units[uid].hex = hex_
+        self.dirty()
+
+    def set_status(self, uid: str, status: Status) -> None:
+        s = self.st.units[uid]
+        s.status = status.value
+        if status is not Status.MAP:
+            s.hex = None
+            s.charging = None
+        self.dirty()
+
+    def require(self, condition: bool, rule: str, message: str) -> None:
+        if not condition:
+            raise IllegalCommand(rule, message)

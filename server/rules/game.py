@@ -1,0 +1,645 @@
+"""The game: one validating `submit` over trusting appliers, a task driver for multi-step procedures,
+pending decisions, undo, views, the game record and its verification.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator
+
+from . import artillery, cavalry, combat, leaders, movement, phases, retreat, victory
+from .core import Ctx
+from .dice import Dice, LoadedDice, SeededDice, die_from_seed, seed_hash
+from .errors import IllegalCommand, MalformedCommand, NotYourDecision
+from .ruleset import Ruleset, find_ruleset
+from .scenario import Scenario, UnitKind
+from .state import GameState, Phase, Status, UnitState
+
+MAX_COMMAND_KEYS = 16
+
+TaskHandler = Callable[[Ctx, dict[str, Any]], None]
+DecisionHandler = Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
+
+
+def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    options = combat.defender_options(ctx, c)
+    if not options:
+        return
+    ctx.st.decision = {
+        "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
+        "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
+        "task": task, "options": options, "hexes": [c["target"]],
+    }
+
+
+def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    assert ctx.st.combat is not None
+    combat.set_defenders(ctx, ctx.st.combat, option)
+
+
+def _task_combat_resolve(ctx: Ctx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    if not ctx.combat_units_at(c["target"], c["defender"]) or not any(
+        ctx.u(u).status == Status.MAP.value for u in c["attackers"]
+    ):
+        ctx.emit("combat_void", "7.2: nothing is left to fight; the combat lapses", rule="7.2")
+        ctx.st.tasks.append({"t": "combat_end"})
+        return
+    combat.resolve(ctx, c)
+
+
+def _task_leader_checks(ctx: Ctx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    if c is not None:
+        leaders.leader_casualty_checks(ctx, combat.combat_leaders_used(c))
+
+
+def _task_combat_end(ctx: Ctx, task: dict[str, Any]) -> None:
+    ctx.st.combat = None
+
+
+def _task_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
+    phases.run_counterattacks(ctx, task)
+
+
+def _task_combat_phase_end(ctx: Ctx, task: dict[str, Any]) -> None:
+    ctx.st.ca_stage = False
+    phases.end_phase(ctx)
+
+
+TASKS: dict[str, TaskHandler] = {
+    "combat_defenders": _task_combat_defenders,
+    "combat_resolve": _task_combat_resolve,
+    "leader_checks": _task_leader_checks,
+    "combat_end": _task_combat_end,
+    "retreat": retreat.run_retreat,
+    "group_loss": retreat.run_group_loss,
+    "advance": retreat.run_advance,
+    "advance_unit": retreat.run_advance_unit,
+    "bombard_unit": artillery.run_bombard_unit,
+    "counterattacks": _task_counterattacks,
+    "combat_phase_end": _task_combat_phase_end,
+}
+
+DECISIONS: dict[str, DecisionHandler] = {
+    "defenders": _decide_defenders,
+    "retreat": retreat.apply_retreat,
+    "loss": retreat.apply_group_loss,
+    "advance": retreat.apply_advance,
+    "counterattack": phases.apply_counterattack_choice,
+}
+
+
+def _handlers() -> tuple[dict[str, TaskHandler], dict[str, DecisionHandler]]:
+    tasks = dict(TASKS)
+    tasks.update(cavalry.TASKS)
+    decisions = dict(DECISIONS)
+    decisions.update(cavalry.DECISIONS)
+    return tasks, decisions
+
+
+class Game:
+    """A game of one scenario under one ruleset, driven only by commands."""
+
+    def __init__(self, scenario: Scenario, seed: str, state: GameState, log: list[dict[str, Any]],
+                 ruleset: Ruleset | None = None, dice: Dice | None = None) -> None:
+        self.scenario = scenario
+        self.ruleset = ruleset or find_ruleset(state.ruleset)
+        self._seed = seed
+        self.state = state
+        self.log = log  # every accepted command, undo included, with its dice
+        self._dice: Dice = dice or SeededDice(seed, state.dice_count)
+        self._stack: list[dict[str, Any]] = []  # the commands still in effect (undo pops)
+        self._checkpoint: tuple[dict[str, Any], int] | None = None
+        self.standing_orders: dict[str, dict[str, str]] = {}
+
+    # --- construction ------------------------------------------------------------
+    @classmethod
+    def new(cls, scenario: Scenario, seed: str, ruleset: str | None = None) -> "Game":
+        if not isinstance(seed, str) or len(seed) < 16:
+            raise ValueError("a game seed must be a secret string of at least 16 characters")
+        rs = find_ruleset(ruleset or scenario.ruleset)
+        state = initial_state(scenario, rs)
+        game = cls(scenario, seed, state, [], rs)
+        game._start()
+        return game
+
+    @classmethod
+    def for_test(cls, scenario: Scenario, state: GameState, dice: list[int] | None = None) -> "Game":
+        """A game on a hand-made position with loaded dice. Tests only: the service never calls this."""
+        rs = find_ruleset(state.ruleset)
+        return cls(scenario, "test-seed-not-secret", state, [], rs, LoadedDice(dice or []))
+
+    def _start(self) -> None:
+        ctx = self._ctx()
+        sides = phases.setup_sides(ctx)
+        if sides:
+            self.state.phase = Phase.SETUP.value
+            self.state.active = sides[0]
+            ctx.emit("phase", f"3.2: {self.scenario.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
+        else:
+            phases.enter_phase(ctx, self.scenario.first_player, Phase.MOVEMENT)
+        self._drive(ctx)
+        self._initial_events = ctx.events
+        self._checkpoint = (self.state.to_json(), 0)
+
+    def _ctx(self) -> Ctx:
+        return Ctx(self.scenario, self.state, self.ruleset, self._dice)
+
+    # --- the public surface ----------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def awaiting(self) -> str | None:
+        st = self.state
+        if st.phase == Phase.OVER.value:
+            return None
+        if st.decision is not None:
+            side: str = st.decision["side"]
+            return side
+        return st.active
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == Phase.OVER.value
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.state.result
+
+    @property
+    def seed_hash(self) -> str:
+        return seed_hash(self._seed)
+
+    def submit(self, side: str, command: Any) -> list[dict[str, Any]]:
+        """Validate a command from `side` and apply it; IllegalCommand leaves the game untouched."""
+        if side not in self.scenario.sides:
+            raise MalformedCommand(f"unknown side '{side}'")
+        cmd = _check_shape(command)
+        ctype = cmd["type"]
+        if ctype == "undo":
+            return self.undo(side)
+        if ctype == "resign":
+            return self.resign(side)
+        if self.is_over:
+            raise IllegalCommand("3.4", "the game is over")
+        if self.awaiting != side:
+            who = self.scenario.sides[self.awaiting or side].name
+            raise NotYourDecision(f"it is {who}'s decision now, not yours")
+        snapshot = self.state.to_json()
+        dice_before = self._dice.count
+        ctx = self._ctx()
+        try:
+            self._dispatch(ctx, side, cmd)
+            self._drive(ctx)
+        except IllegalCommand:
+            self._restore(snapshot, dice_before)
+            raise
+        except Exception:
+            self._restore(snapshot, dice_before)
+            raise
+        entry = {"side": side, "command": cmd, "dice": self._dice_since(ctx), "barrier": ctx.rolled,
+                 "phase_key": self._phase_key_of(snapshot)}
+        self.log.append({"side": side, "command": cmd, "dice": entry["dice"]})
+        self._stack.append(entry)
+        if ctx.rolled or self._phase_key_of(snapshot) != self._phase_key():
+            self._checkpoint = (self.state.to_json(), len(self._stack))
+        return ctx.events
+
+    def _restore(self, snapshot: dict[str, Any], dice_before: int) -> None:
+        self.state = GameState.from_json(snapshot)
+        if isinstance(self._dice, LoadedDice):
+            raise AssertionError("a test command failed after rolling loaded dice; the dice cannot be put back")
+        self._dice.count = dice_before
+
+    def _dice_since(self, ctx: Ctx) -> list[int]:
+        out: list[int] = []
+        for e in ctx.events:
+            if e["type"] == "dice":
+                out.extend(e["dice"])
+        return out
+
+    def _phase_key(self) -> list[Any]:
+        return [self.state.turn, self.state.phase, self.state.active]
+
+    @staticmethod
+    def _phase_key_of(snapshot: dict[str, Any]) -> list[Any]:
+        return [snapshot["turn"], snapshot["phase"], snapshot["active"]]
+
+    # --- undo (issue: back to the last die roll, reveal or opponent action) -------------------
+    def can_undo(self, side: str) -> bool:
+        return self._undo_problem(side) is None
+
+    def _undo_problem(self, side: str) -> str | None:
+        if self.is_over:
+            return "the game is over"
+        if not self._stack:
+            return "there is nothing to take back"
+        last = self._stack[-1]
+        if last["side"] != side:
+            return "the last action was your opponent's"
+        if last["barrier"]:
+            return "the last action rolled dice or revealed something and cannot be taken back"
+        if last["phase_key"] != self._phase_key():
+            return "only actions of the current phase can be taken back"
+        if self._checkpoint is None or self._checkpoint[1] >= len(self._stack):
+            return "nothing since the last die roll can be taken back"
+        return None
+
+    def undo(self, side: str) -> list[dict[str, Any]]:
+        problem = self._undo_problem(side)
+        if problem is not None:
+            raise IllegalCommand("undo", problem)
+        assert self._checkpoint is not None
+        base_state, base_len = self._checkpoint
+        keep = self._stack[:-1]
+        undone = self._stack[-1]
+        self.state = GameState.from_json(base_state)
+        self._dice.count = self.state.dice_count
+        for entry in keep[base_len:]:
+            ctx = self._ctx()
+            self._dispatch(ctx, entry["side"], entry["command"])
+            self._drive(ctx)
+        self._stack = keep
+        self.log.append({"side": side, "command": {"type": "undo"}, "dice": []})
+        text = f"{self.scenario.sides[side].name} takes back: {describe_command(self.scenario, undone['command'])}"
+        return [{"type": "undo", "text": text, "side": side, "command": undone["command"]}]
+
+    def resign(self, side: str) -> list[dict[str, Any]]:
+        if self.is_over:
+            raise IllegalCommand("3.4", "the game is over")
+        ctx = self._ctx()
+        winner = self.scenario.opponent(side)
+        phases.finish_game(ctx, {
+            "winner": winner,
+            "reason": f"{self.scenario.sides[side].name} resigns; {self.scenario.sides[winner].name} wins",
+            "points": victory.points(ctx), "turn": self.state.turn, "resigned": side,
+        })
+        self.log.append({"side": side, "command": {"type": "resign"}, "dice": []})
+        self._stack.append({"side": side, "command": {"type": "resign"}, "dice": [], "barrier": True, "phase_key": []})
+        return ctx.events
+
+    def end_by_referee(self, winner: str | None, reason: str) -> list[dict[str, Any]]:
+        """A result the service imposes (a claimed win on an expired deadline); recorded like a command."""
+        if self.is_over:
+            raise IllegalCommand("3.4", "the game is over")
+        ctx = self._ctx()
+        phases.finish_game(ctx, {"winner": winner, "reason": reason, "points": victory.points(ctx), "turn": self.state.turn})
+        cmd = {"type": "adjudicate", "winner": winner, "reason": reason}
+        self.log.append({"side": "referee", "command": cmd, "dice": []})
+        return ctx.events
+
+    # --- command dispatch (validate first; apply only what validated) -------------------
+    def _dispatch(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        st = self.state
+        ctype = cmd["type"]
+        if st.decision is not None:
+            if ctype != "choose":
+                raise IllegalCommand(st.decision["rule"], f"first answer the pending decision: {st.decision['text']}")
+            option_id = cmd.get("option")
+            chosen = next((o for o in st.decision["options"] if o["id"] == option_id), None)
+            if chosen is None:
+                raise IllegalCommand(st.decision["rule"], f"'{option_id}' is not one of the choices offered")
+            self._apply_decision(ctx, chosen)
+            return
+        if ctype == "choose":
+            raise IllegalCommand("3.3", "there is no decision pending")
+        handler = getattr(self, f"_cmd_{ctype}", None)
+        if handler is None:
+            raise MalformedCommand(f"unknown command type '{ctype}'")
+        handler(ctx, side, cmd)
+
+    def _apply_decision(self, ctx: Ctx, option: dict[str, Any]) -> None:
+        decision = self.state.decision
+        assert decision is not None
+        self.state.decision = None
+        _, decisions = _handlers()
+        decisions[decision["kind"]](ctx, decision.get("task", {}), option)
+
+    def _drive(self, ctx: Ctx) -> None:
+        """Run queued tasks until a player must decide; take single-option decisions at once (R7)."""
+        st = self.state
+        tasks, _ = _handlers()
+        guard = 0
+        while True:
+            guard += 1
+            if guard > 100000:
+                raise AssertionError("the task driver is not making progress")
+            if st.phase == Phase.OVER.value:
+                st.decision = None
+                st.tasks = []
+                break
+            if st.decision is not None:
+                if len(st.decision["options"]) == 1:
+                    only = st.decision["options"][0]
+                    ctx.emit("auto", f"{st.decision['rule']}: only one choice: {only['label']}", rule=st.decision["rule"])
+                    self._apply_decision(ctx, only)
+                    continue
+                if self._standing_order(ctx):
+                    continue
+                break
+            if not st.tasks:
+                break
+            task = st.tasks.pop()
+            tasks[task["t"]](ctx, task)
+        victory.update_control(ctx)
+
+    def _standing_order(self, ctx: Ctx) -> bool:
+        """Standing orders set by the service (issue 6) answer some decisions for an absent player."""
+        orders = self.standing_orders.get(self.state.decision["side"], {}) if self.state.decision else {}
+        if not orders:
+            return False
+        from .orders import apply_standing_order
+
+        return apply_standing_order(self, ctx, orders)
+
+    # --- commands ----------------------------------------------------------------------
+    def _cmd_end_phase(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        st = self.state
+        if st.phase == Phase.SETUP.value:
+            phases.finish_setup_side(ctx, side)
+            return
+        if st.phase == Phase.COMBAT.value:
+            pending = cavalry.unresolved(ctx, side)
+            if pending:
+                raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
+            st.ca_stage = True
+            if self.ruleset.has_counterattack:
+                st.tasks.append({"t": "counterattacks"})
+            else:
+                st.tasks.append({"t": "combat_phase_end"})
+            return
+        phases.end_phase(ctx)
+
+    def _cmd_place(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        uid, hex_ = phases.parse_place(ctx, side, cmd)
+        ctx.move_unit(uid, hex_)
+        ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_, visible_to=side)
+
+    def _cmd_move(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        movement.movement_phase_open(ctx, side)
+        uids = cmd.get("units")
+        path = cmd.get("path")
+        if not isinstance(uids, list) or not all(isinstance(u, str) for u in uids):
+            raise MalformedCommand("'units' must be a list of unit ids")
+        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+            raise MalformedCommand("'path' must be a list of hex ids like \"0504\"")
+        group = movement.build_group(ctx, side, uids)
+        charge = cmd.get("charge")
+        if charge is not None:
+            if not isinstance(charge, str):
+                raise MalformedCommand("'charge' must be the target hex id")
+            cavalry.parse_charge_move(ctx, side, uids, path, charge)
+        cost = movement.path_cost(ctx, group, path)
+        movement.apply_move(ctx, group, path, cost)
+        if charge is not None:
+            cavalry.apply_charge_move(ctx, uids, charge)
+        if group.mode == "square" and movement.is_square_group_bad_terrain(ctx, path[0], path[1]):
+            sq = self.state.squares.get(path[-1])
+            if sq is not None:
+                (die,) = ctx.roll(1, "square crossing broken ground", ["morale die"], "9.3(1)", unit=sq)
+                if not ctx.rs.morale_passes(die, ctx.mr(sq)):
+                    ctx.disrupt_or_ineffective(sq, "9.3(1)")
+
+    def _cmd_form_square(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        movement.movement_phase_open(ctx, side)
+        hex_ = cmd.get("hex")
+        st = self.state
+        ctx.require(isinstance(hex_, str) and hex_ in self.scenario.grid, "9.3", f"'{hex_}' is not a hex on the map")
+        assert isinstance(hex_, str)
+        ctx.require(not st.any_moved, "9.3", "squares are formed at the start of the movement phase, before any unit moves")
+        ctx.require(hex_ not in st.squares, "9.3", f"{hex_} is already in square")
+        infantry = [u for u in ctx.combat_units_at(hex_, side)
+                    if ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION)
+                    and not ctx.u(u).disrupted and not ctx.u(u).ineffective]
+        ctx.require(bool(infantry), "9.3", f"no undisrupted, effective infantry of yours is in {hex_}")
+        unit = cmd.get("unit") or max(infantry, key=lambda u: (ctx.factors(u).defense, u))
+        ctx.require(unit in infantry, "9.3", f"{unit} cannot form the square")
+        st.squares[hex_] = unit
+        ctx.emit("square_formed", f"9.3: {ctx.name(unit)} forms square at {hex_}", hex=hex_, unit=unit, rule="9.3")
+
+    def _cmd_remove_square(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        movement.movement_phase_open(ctx, side)
+        hex_ = cmd.get("hex")
+        st = self.state
+        ctx.require(isinstance(hex_, str) and hex_ in st.squares and ctx.side_at(hex_) == side, "9.3",
+                    f"you have no square at {hex_}")
+        assert isinstance(hex_, str)
+        ctx.require(not st.any_moved, "9.3", "squares are removed at the start of the movement phase, before any unit moves")
+        del st.squares[hex_]
+        ctx.emit("square_removed", f"9.3: the square at {hex_} is removed", hex=hex_, rule="9.3")
+
+    def _cmd_attack(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        self._combat_open(ctx, side)
+        c = combat.parse_attack(ctx, side, cmd)
+        combat.start_combat(ctx, c)
+
+    def _cmd_bombard(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        self._combat_open(ctx, side)
+        b = artillery.parse_bombard(ctx, side, cmd)
+        artillery.start_bombardment(ctx, b)
+
+    def _cmd_charge(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        self._combat_open(ctx, side)
+        spec = cavalry.parse_charge(ctx, side, cmd)
+        cavalry.start_charge(ctx, spec)
+
+    def _combat_open(self, ctx: Ctx, side: str) -> None:
+        st = self.state
+        ctx.require(st.phase == Phase.COMBAT.value and st.active == side, "7.1", "attacks are made only in your own combat phase")
+        ctx.require(not st.ca_stage, "7.3", "the combat phase is ending: counterattacks are being made")
+
+    def _cmd_recover(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        st = self.state
+        ctx.require(st.phase == Phase.RECOVERY.value and st.active == side, "11.4", "step recovery happens in your recovery phase")
+        uid = cmd.get("unit")
+        ctx.require(isinstance(uid, str), "11.4", "name the unit in 'unit'")
+        assert isinstance(uid, str)
+        problem = phases.recover_problem(ctx, side, uid)
+        if problem is not None:
+            raise IllegalCommand(*problem)
+        leader = cmd.get("leader")
+        if leader is not None:
+            ctx.require(phases.supporting_leader(ctx, uid, set(), leader) == leader, "10.0(5)",
+                        f"{leader} cannot support {ctx.name(uid)}'s recovery")
+        phases.recover_step(ctx, side, uid, leader)
+        if not phases.recovery_possible(ctx, side):
+            phases.end_phase(ctx)
+
+    # --- legal options ---------------------------------------------------------------------
+    def options(self, side: str, units: list[str]) -> dict[str, Any]:
+        """What the named units may do now: reachable hexes, attack targets, bombardment targets."""
+        ctx = self._ctx()
+        st = self.state
+        out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
+        if self.awaiting != side or st.decision is not None:
+            out["decision"] = st.decision is not None
+            return out
+        if st.phase == Phase.MOVEMENT.value and st.active == side:
+            try:
+                group = movement.build_group(ctx, side, units)
+            except IllegalCommand as e:
+                out["move_error"] = e.to_json()
+            else:
+                reach = movement.reachable(ctx, group)
+                out["ma"] = group.ma_halves / movement.HALF
+                out["reachable"] = {h: {"cost": r.cost / movement.HALF, "path": r.path, "ends_move": r.ends_move}
+                                    for h, r in sorted(reach.items())}
+                out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
+        if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
+            out["attacks"] = self._attack_previews(ctx, side, units)
+            out["bombard"] = {u: artillery.bombard_targets(ctx, side, u) for u in units
+                              if u in self.scenario.units and ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex}
+        return out
+
+    def _attack_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
+        previews = []
+        targets: set[str] = set()
+        for u in units:
+            if u in self.scenario.units and ctx.u(u).hex:
+                for n in self.scenario.grid.neighbors(ctx.u(u).hex or ""):
+                    if ctx.combat_units_at(n, ctx.enemy(side)):
+                        targets.add(n)
+        for t in sorted(targets):
+            attackers = [u for u in units if u in self.scenario.units and not ctx.is_leader(u)]
+            try:
+                c = combat.parse_attack(ctx, side, {"type": "attack", "target": t, "attackers": attackers,
+                                                    "primary": attackers[0] if attackers else None})
+            except IllegalCommand as e:
+                previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message})
+                continue
+            previews.append({"target": t, "legal": True, **combat.preview(ctx, c)})
+        return previews
+
+    def legal_commands(self, side: str, rng: random.Random | None = None, limit: int = 60) -> Iterator[dict[str, Any]]:
+        """Legal commands for `side` now (sampled where the space is large): the bots' and tests' move list."""
+        from .legal import legal_commands
+
+        yield from legal_commands(self, side, rng or random.Random(0), limit)
+
+    # --- views and records --------------------------------------------------------------------
+    def view(self, viewer: str) -> dict[str, Any]:
+        from .views import build_view
+
+        return build_view(self, viewer)
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete state, seed included: for the server's database only."""
+        return {
+            "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name, "seed": self._seed,
+            "state": self.state.to_json(), "log": self.log,
+            "stack": self._stack,
+            "checkpoint": self._checkpoint[0] if self._checkpoint else None,
+            "checkpoint_len": self._checkpoint[1] if self._checkpoint else None,
+        }
+
+    @classmethod
+    def from_json(cls, scenario: Scenario, data: dict[str, Any]) -> "Game":
+        if data.get("format") != 1 or data.get("scenario") != scenario.id:
+            raise ValueError("this saved game does not belong to that scenario or format")
+        state = GameState.from_json(data["state"])
+        game = cls(scenario, data["seed"], state, list(data["log"]), find_ruleset(data["ruleset"]))
+        game._stack = list(data.get("stack", []))
+        if data.get("checkpoint") is not None:
+            game._checkpoint = (data["checkpoint"], int(data["checkpoint_len"]))
+        return game
+
+    def record(self) -> dict[str, Any]:
+        rec: dict[str, Any] = {
+            "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name,
+            "seed_hash": self.seed_hash, "commands": self.log, "result": self.state.result,
+        }
+        if self.is_over:
+            rec["seed"] = self._seed
+        return rec
+
+    def replay_to(self, version: int) -> "Game":
+        """A fresh game with the first `version` logged commands applied (history views)."""
+        game = Game.new(self.scenario, self._seed, self.ruleset.name)
+        for entry in self.log[:version]:
+            _replay_entry(game, entry)
+        return game
+
+
+def _replay_entry(game: Game, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    cmd = entry["command"]
+    if cmd.get("type") == "adjudicate":
+        return game.end_by_referee(cmd.get("winner"), cmd.get("reason", "adjudicated"))
+    return game.submit(entry["side"], cmd)
+
+
+def _check_shape(command: Any) -> dict[str, Any]:
+    if not isinstance(command, dict):
+        raise MalformedCommand("a command must be a JSON object")
+    if len(command) > MAX_COMMAND_KEYS:
+        raise MalformedCommand("the command has too many fields")
+    ctype = command.get("type")
+    if not isinstance(ctype, str):
+        raise MalformedCommand("a command needs a 'type' string")
+    return dict(command)
+
+
+def initial_state(scenario: Scenario, rs: Ruleset) -> GameState:
+    units: dict[str, UnitState] = {}
+    for p in scenario.setup:
+        units[p.unit] = UnitState(id=p.unit, hex=p.hex, reduced=p.reduced, disrupted=p.disrupted,
+                                  ineffective=p.ineffective, provisional=p.within > 0)
+    for r in scenario.reinforcements:
+        units[r.unit] = UnitState(id=r.unit, hex=None, status=Status.OFFBOARD.value, entry_turn=r.turn, entry_hex=r.hex)
+    squares = {p.hex: p.unit for p in scenario.setup if p.square}
+    control: dict[str, str | None] = {o.hex: o.owner for o in scenario.victory.objectives}
+    return GameState(
+        scenario=scenario.id, ruleset=rs.name, turn=1, phase=Phase.MOVEMENT.value,
+        active=scenario.first_player, units=dict(sorted(units.items())), squares=squares,
+        replacements={s: scenario.sides[s].replacement_steps for s in scenario.side_order},
+        control=control,
+    )
+
+
+def verify_record(record: dict[str, Any], scenario: Scenario) -> list[str]:
+    """Check a finished game's record: the seed matches its published hash, and replaying the
+    commands with that seed reproduces every die and the result. [] means the record is sound."""
+    problems: list[str] = []
+    seed = record.get("seed")
+    if not isinstance(seed, str):
+        return ["the record has no seed: the game is not over, so it cannot be verified yet"]
+    if seed_hash(seed) != record.get("seed_hash"):
+        problems.append("the published seed does not match the seed hash announced at the start")
+    if record.get("scenario") != scenario.id:
+        problems.append(f"the record is for scenario '{record.get('scenario')}', not '{scenario.id}'")
+        return problems
+    try:
+        game = Game.new(scenario, seed, record.get("ruleset"))
+    except ValueError as e:
+        return problems + [str(e)]
+    for i, entry in enumerate(record.get("commands", [])):
+        try:
+            _replay_entry(game, entry)
+        except (IllegalCommand, ValueError) as e:
+            problems.append(f"command {i + 1} is illegal on replay: {e}")
+            return problems
+        got = game.log[-1]["dice"]
+        if got != entry.get("dice", []):
+            problems.append(f"command {i + 1}: the record shows dice {entry.get('dice')} but the seed gives {got}")
+    if game.result != record.get("result"):
+        problems.append("replaying the commands does not reach the recorded result")
+    return problems
+
+
+def describe_command(scenario: Scenario, cmd: dict[str, Any]) -> str:
+    t = cmd.get("type")
+    if t == "move":
+        return f"move {', '.join(scenario.units[u].name for u in cmd.get('units', []) if u in scenario.units)} to {cmd.get('path', ['?'])[-1]}"
+    if t == "place":
+        return f"placement of {cmd.get('unit')}"
+    if t == "form_square":
+        return f"square at {cmd.get('hex')}"
+    return str(t)
+
+
+__all__ = ["Game", "verify_record", "die_from_seed", "initial_state"]

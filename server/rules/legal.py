@@ -1,0 +1,141 @@
+"""Legal command generation, shared by the random player, bots, tests and the client's hints.
+
+Every command yielded here has passed the same validation `Game.submit` uses,
+so a bot never sends an illegal command.  Where the space is large (every
+subset of a stack times every reachable hex) it is sampled with the given RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Iterator
+
+from . import artillery, cavalry, combat, movement, phases
+from .errors import IllegalCommand
+from .scenario import UnitKind
+from .state import Phase, Status
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    st = game.state
+    if game.is_over or game.awaiting != side:
+        return
+    if st.decision is not None:
+        for o in st.decision["options"]:
+            yield {"type": "choose", "option": o["id"]}
+        return
+    ctx = game._ctx()
+    phase = Phase(st.phase)
+    if phase is Phase.SETUP:
+        for p in game.scenario.setup:
+            if p.within > 0 and ctx.side_of(p.unit) == side:
+                for h in phases.placement_hexes(ctx, p.unit):
+                    yield {"type": "place", "unit": p.unit, "hex": h}
+    elif phase is Phase.MOVEMENT:
+        yield from _moves(game, ctx, side, rng, limit)
+    elif phase is Phase.RECOVERY:
+        for uid in game.scenario.side_units[side]:
+            if not ctx.is_leader(uid) and phases.recover_problem(ctx, side, uid) is None:
+                yield {"type": "recover", "unit": uid}
+    elif phase is Phase.COMBAT:
+        yield from _combat(game, ctx, side, rng, limit)
+    yield {"type": "end_phase"}
+
+
+def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    st = game.state
+    if not st.any_moved:
+        for hex_ in sorted({ctx.u(u).hex for u in ctx.side_units_on_map(side)}):
+            if hex_ in st.squares:
+                yield {"type": "remove_square", "hex": hex_}
+            elif any(ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION) and not ctx.u(u).disrupted
+                     and not ctx.u(u).ineffective for u in ctx.combat_units_at(hex_, side)):
+                yield {"type": "form_square", "hex": hex_}
+    groups: list[list[str]] = []
+    by_hex: dict[str, list[str]] = {}
+    for uid in game.scenario.side_units[side]:
+        s = st.units[uid]
+        if s.moved or s.charging is not None:
+            continue
+        if s.status == Status.MAP.value and s.hex is not None:
+            by_hex.setdefault(s.hex, []).append(uid)
+        elif s.status in (Status.OFFBOARD.value, Status.RETURNING.value) and s.entry_turn is not None and s.entry_turn <= st.turn:
+            groups.append([uid])
+    for hex_, uids in sorted(by_hex.items()):
+        if hex_ in st.squares:
+            if len(uids) == len(ctx.units_at(hex_)):
+                groups.append(sorted(uids))
+            continue
+        groups.append(sorted(uids))
+        if len(uids) > 1:
+            for u in uids:
+                groups.append([u])
+    produced = 0
+    for g in groups:
+        try:
+            group = movement.build_group(ctx, side, g)
+        except IllegalCommand:
+            continue
+        reach = movement.reachable(ctx, group)
+        dests = sorted(reach)
+        if len(dests) > 8:
+            dests = rng.sample(dests, 8)
+        for d in dests:
+            yield {"type": "move", "units": g, "path": reach[d].path}
+            produced += 1
+            if produced >= limit:
+                return
+    yield from cavalry.legal_charge_moves(ctx, side)
+
+
+def _combat(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    st = game.state
+    if st.ca_stage:
+        return
+    enemy = ctx.enemy(side)
+    targets: dict[str, dict[str, list[str]]] = {}
+    for uid in ctx.side_units_on_map(side):
+        s = ctx.u(uid)
+        if ctx.is_leader(uid) or s.attacked or s.ineffective or s.charging is not None:
+            continue
+        assert s.hex is not None
+        for n in game.scenario.grid.neighbors(s.hex):
+            if ctx.combat_units_at(n, enemy) and n not in st.attacked_hexes:
+                targets.setdefault(n, {}).setdefault(s.hex, []).append(uid)
+    for target, by_hex in sorted(targets.items()):
+        chosen: list[str] = []
+        for hex_, uids in sorted(by_hex.items()):
+            if st.attack_from.get(hex_, target) != target:
+                continue
+            ok = []
+            for u in uids:
+                try:
+                    combat.check_attacker(ctx, side, u, target)
+                except IllegalCommand:
+                    continue
+                ok.append(u)
+            sets = combat.participant_sets(ctx, hex_, ok)
+            if sets:
+                chosen.extend(rng.choice(sets))
+        if not chosen:
+            continue
+        leaders = []
+        for hex_ in sorted({ctx.u(u).hex for u in chosen}):
+            ls = combat.eligible_leaders(ctx, hex_, side, chosen)
+            if ls and rng.random() < 0.5:
+                leaders.append(ls[0])
+        cmd: dict[str, Any] = {"type": "attack", "target": target, "attackers": chosen, "primary": rng.choice(chosen),
+                               "leaders": leaders}
+        try:
+            combat.parse_attack(ctx, side, cmd)
+        except IllegalCommand:
+            continue
+        yield cmd
+    for uid in ctx.side_units_on_map(side):
+        if ctx.kind(uid) is UnitKind.ARTILLERY and not ctx.u(uid).attacked:
+            for t in artillery.bombard_targets(ctx, side, uid):
+                yield {"type": "bombard", "target": t, "artillery": [uid]}
+    yield from cavalry.legal_charges(ctx, side)

@@ -1,0 +1,403 @@
+"""The turn (3.3): set-up (3.2), phase changes, over-stacking (5.0, R4), recovery (11.3-11.4, R10),
+counterattacks (7.3, R8), objective control and victory (3.4, 14.0)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core import Ctx
+from .scenario import UnitKind
+from .state import Phase, Status
+
+
+# --- set-up (3.2) -----------------------------------------------------------------
+def setup_sides(ctx: Ctx) -> list[str]:
+    """Sides that have 'w/1' placements to make, first player first."""
+    out = []
+    for side in (ctx.sc.first_player, ctx.sc.second_player):
+        if any(p.within > 0 and ctx.side_of(p.unit) == side for p in ctx.sc.setup):
+            out.append(side)
+    return out
+
+
+def placement_hexes(ctx: Ctx, uid: str) -> list[str]:
+    nominal = next(p for p in ctx.sc.setup if p.unit == uid)
+    side = ctx.side_of(uid)
+    cls = ctx.d(uid).tec_class
+    out = []
+    for h in ctx.sc.grid.within(nominal.hex, nominal.within):
+        if ctx.sc.terrain_at(h).is_prohibited(cls) or ctx.enemy_occupied(h, side):
+            continue
+        out.append(h)
+    return out
+
+
+def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
+    ctx.require(ctx.st.phase == Phase.SETUP.value and ctx.st.active == side, "3.2", "units are placed only during your set-up")
+    uid, hex_ = cmd.get("unit"), cmd.get("hex")
+    ctx.require(isinstance(uid, str) and uid in ctx.sc.units and ctx.side_of(uid) == side, "3.2", f"{uid} is not one of your units")
+    assert isinstance(uid, str)
+    placement = next((p for p in ctx.sc.setup if p.unit == uid), None)
+    ctx.require(placement is not None and placement.within > 0, "3.2", f"{ctx.name(uid)} sets up exactly at its listed hex")
+    ctx.require(isinstance(hex_, str) and hex_ in placement_hexes(ctx, uid), "3.2",
+                f"{ctx.name(uid)} may be placed only within {placement.within if placement else 0} hex of {placement.hex if placement else '?'}")
+    assert isinstance(hex_, str)
+    return uid, hex_
+
+
+def finish_setup_side(ctx: Ctx, side: str) -> None:
+    st = ctx.st
+    st.setup_done.append(side)
+    remaining = [s for s in setup_sides(ctx) if s not in st.setup_done]
+    if remaining:
+        st.active = remaining[0]
+        ctx.emit("phase", f"3.2: {ctx.sc.sides[remaining[0]].name} set-up", phase="setup", side=remaining[0])
+        return
+    for u in st.units.values():
+        u.provisional = False
+    ctx.emit("reveal", "3.2: both sides have set up; every placement is revealed", rule="3.2")
+    ctx.rolled = True  # a reveal is an undo barrier, like a die roll
+    enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+
+
+# --- phase changes (3.3) ---------------------------------------------------------------
+def phase_order(ctx: Ctx) -> list[tuple[str, Phase]]:
+    a, b = ctx.sc.first_player, ctx.sc.second_player
+    return [(a, Phase.MOVEMENT), (a, Phase.RECOVERY), (a, Phase.COMBAT), (b, Phase.MOVEMENT), (b, Phase.RECOVERY), (b, Phase.COMBAT)]
+
+
+def end_phase(ctx: Ctx) -> None:
+    st = ctx.st
+    phase = Phase(st.phase)
+    if phase is Phase.MOVEMENT:
+        overstacking_check(ctx, "5.0")
+    elif phase is Phase.RECOVERY:
+        automatic_recovery(ctx, st.active)
+    elif phase is Phase.COMBAT:
+        from . import cavalry
+
+        cavalry.end_of_combat_phase(ctx)
+        overstacking_check(ctx, "5.0")
+    order = phase_order(ctx)
+    i = order.index((st.active, phase))
+    if i == len(order) - 1:
+        if end_of_turn(ctx):
+            return
+        enter_phase(ctx, *order[0])
+    else:
+        enter_phase(ctx, *order[i + 1])
+
+
+def enter_phase(ctx: Ctx, side: str, phase: Phase) -> None:
+    st = ctx.st
+    st.phase = phase.value
+    st.active = side
+    label = f"{ctx.sc.sides[side].name} {phase.value} phase, turn {st.turn} ({ctx.sc.turn_label(st.turn)})"
+    ctx.emit("phase", f"3.3: {label}", phase=phase.value, side=side, turn=st.turn)
+    if phase is Phase.MOVEMENT:
+        st.any_moved = False
+        for uid in ctx.sc.side_units[side]:
+            u = st.units[uid]
+            u.moved = False
+            u.start_ezoc = False
+    elif phase is Phase.RECOVERY:
+        st.recovery_tried = []
+        if not recovery_possible(ctx, side):
+            end_phase(ctx)
+    elif phase is Phase.COMBAT:
+        for u in st.units.values():
+            u.attacked = False
+        st.attacked_hexes = []
+        st.bombarded_hexes = []
+        st.attack_from = {}
+        st.ca_stage = False
+        st.ca_done_hexes = []
+        st.ca_eligible = counterattack_eligible(ctx, side)
+
+
+def end_of_turn(ctx: Ctx) -> bool:
+    """The turn marker phase: sudden death, the last turn, or the next turn. True when the game is over."""
+    st = ctx.st
+    from .victory import final_result, sudden_death
+
+    sd = sudden_death(ctx)
+    if sd is not None:
+        finish_game(ctx, sd)
+        return True
+    if st.turn >= ctx.sc.turns:
+        finish_game(ctx, final_result(ctx))
+        return True
+    st.turn += 1
+    return False
+
+
+def finish_game(ctx: Ctx, result: dict[str, Any]) -> None:
+    st = ctx.st
+    st.result = result
+    st.phase = Phase.OVER.value
+    st.decision = None
+    st.tasks = []
+    ctx.emit("game_over", f"3.4: {result['reason']}", result=result)
+
+
+# --- over-stacking (5.0, R4) ------------------------------------------------------------
+def overstacking_check(ctx: Ctx, rule: str) -> None:
+    for hex_, uids in sorted(ctx.occupancy().items()):
+        for side in ctx.sc.side_order:
+            mine = [u for u in uids if ctx.side_of(u) == side]
+            if ctx.rs.stacking_ok([ctx.kind(u) for u in mine]):
+                continue
+            ctx.emit("overstacked", f"{rule}: {hex_} is over-stacked: its units are disrupted or made ineffective",
+                     hex=hex_, rule=rule)
+            for u in mine:
+                if not ctx.is_leader(u):
+                    ctx.disrupt_or_ineffective(u, rule)
+
+
+# --- recovery (11.3, 11.4, R10) ------------------------------------------------------------
+def recover_problem(ctx: Ctx, side: str, uid: str) -> tuple[str, str] | None:
+    st = ctx.st
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side:
+        return "11.4", f"{uid} is not one of your units"
+    if st.replacements.get(side, 0) <= 0:
+        return "11.4", "you have no replacement steps left"
+    if uid in st.recovery_tried:
+        return "11.4", f"{ctx.name(uid)} has already tried to recover this phase"
+    s = st.units[uid]
+    d = ctx.d(uid)
+    if s.status == Status.ELIMINATED.value:
+        return None
+    if s.status != Status.MAP.value:
+        return "11.4", f"{ctx.name(uid)} is neither on the map nor eliminated"
+    if not (d.steps == 2 and s.reduced):
+        return "11.4", f"{ctx.name(uid)} has no lost step to recover"
+    if s.moved:
+        return "11.4", f"{ctx.name(uid)} moved this turn and may not recover a step"
+    assert s.hex is not None
+    if ctx.nearest_enemy_distance(s.hex, side) < 2:
+        return "11.4", f"{ctx.name(uid)} is next to the enemy; step recovery needs two hexes' distance"
+    return None
+
+
+def recovery_possible(ctx: Ctx, side: str) -> bool:
+    return any(recover_problem(ctx, side, uid) is None for uid in ctx.sc.side_units[side] if not ctx.is_leader(uid))
+
+
+def supporting_leader(ctx: Ctx, uid: str, used: set[str], requested: str | None = None) -> str | None:
+    """10.0(5): one leader of the unit's formation in its hex adds its morale to one recovering unit."""
+    hex_ = ctx.u(uid).hex
+    if hex_ is None:
+        return None
+    candidates = [
+        l for l in ctx.units_at(hex_)
+        if ctx.is_leader(l) and ctx.side_of(l) == ctx.side_of(uid) and not ctx.u(l).ineffective
+        and ctx.helps(l, uid) and l not in used
+    ]
+    if requested is not None:
+        return requested if requested in candidates else None
+    return max(candidates, key=lambda l: (ctx.leader_factors(l).morale, l), default=None)
+
+
+def recover_step(ctx: Ctx, side: str, uid: str, leader: str | None) -> None:
+    st = ctx.st
+    st.replacements[side] -= 1
+    st.recovery_tried.append(uid)
+    s = st.units[uid]
+    d = ctx.d(uid)
+    if s.status == Status.ELIMINATED.value:
+        side_factors = d.reduced if d.reduced is not None else d.full
+        rating = side_factors.mr
+        (die,) = ctx.roll(1, f"step recovery of {d.name}", ["morale die"], "11.4", unit=uid)
+        arrive = st.turn + die
+        if ctx.rs.morale_passes(die, rating) and arrive <= ctx.sc.turns:
+            s.status = Status.RETURNING.value
+            s.entry_turn = arrive
+            s.entry_hex = ctx.sc.sides[side].return_hexes[0]
+            s.reduced = d.steps == 2
+            s.disrupted = s.ineffective = False
+            ctx.emit("returns", f"11.4: {d.name} will return on turn {arrive} at {s.entry_hex}", unit=uid, turn=arrive, rule="11.4")
+        else:
+            s.status = Status.DEAD.value
+            why = "fails its check" if not ctx.rs.morale_passes(die, rating) else "would return after the last turn"
+            ctx.emit("lost", f"11.4: {d.name} {why} and is out of the game", unit=uid, rule="11.4")
+        return
+    ldr = supporting_leader(ctx, uid, set(), leader)
+    rating = ctx.mr(uid) + (ctx.leader_factors(ldr).morale if ldr else 0)
+    (die,) = ctx.roll(1, f"step recovery of {d.name}", ["morale die"], "11.4", unit=uid)
+    if ctx.rs.morale_passes(die, rating):
+        s.reduced = False
+        ctx.emit("recovered_step", f"11.4: {d.name} recovers its lost step", unit=uid, rule="11.4")
+    else:
+        ctx.emit("recovery_failed", f"11.4: {d.name} fails to recover its step", unit=uid, rule="11.4")
+
+
+def automatic_recovery(ctx: Ctx, side: str) -> None:
+    """R10 steps 2-4: disrupted units, then ineffective units, then ineffective leaders (11.3)."""
+    st = ctx.st
+    used: set[str] = set()
+    for want in ("disrupted", "ineffective", "leader"):
+        for uid in ctx.sc.side_units[side]:
+            s = st.units[uid]
+            if s.status != Status.MAP.value or s.hex is None:
+                continue
+            is_leader = ctx.is_leader(uid)
+            if want == "leader":
+                if not (is_leader and s.ineffective):
+                    continue
+            elif is_leader or not getattr(s, want):
+                continue
+            if ctx.nearest_enemy_distance(s.hex, side) < 2:
+                continue
+            name = ctx.name(uid)
+            if not s.moved or is_leader:
+                _clear(ctx, uid)
+                ctx.emit("recovered", f"11.3: {name} recovers (did not move)" if not s.moved else f"11.3: {name} recovers",
+                         unit=uid, rule="11.3")
+                continue
+            if s.start_ezoc or ctx.in_ezoc(s.hex, side):
+                continue
+            ldr = supporting_leader(ctx, uid, used)
+            if ldr:
+                used.add(ldr)
+            rating = ctx.mr(uid) + (ctx.leader_factors(ldr).morale if ldr else 0)
+            (die,) = ctx.roll(1, f"recovery of {name}", ["morale die"], "11.3", unit=uid)
+            if ctx.rs.morale_passes(die, rating):
+                _clear(ctx, uid)
+                ctx.emit("recovered", f"11.3: {name} recovers (morale {die} against {rating})", unit=uid, rule="11.3")
+            else:
+                ctx.emit("recovery_failed", f"11.3: {name} does not recover (morale {die} against {rating})", unit=uid, rule="11.3")
+
+
+def _clear(ctx: Ctx, uid: str) -> None:
+    s = ctx.u(uid)
+    s.disrupted = False
+    s.ineffective = False
+    ctx.dirty()
+
+
+# --- counterattacks (7.3, R8) ----------------------------------------------------------------
+def counterattack_eligible(ctx: Ctx, phasing: str) -> list[str]:
+    """R8: non-phasing units exerting a ZOC on a phasing unit at the start of the combat phase."""
+    other = ctx.enemy(phasing)
+    phasing_hexes = {ctx.u(u).hex for u in ctx.side_units_on_map(phasing) if not ctx.is_leader(u)}
+    out = []
+    for uid in ctx.side_units_on_map(other):
+        if not ctx.exerts_zoc(uid):
+            continue
+        hex_ = ctx.u(uid).hex
+        assert hex_ is not None
+        if any(hex_ in ctx.zoc_sources(h, phasing) for h in phasing_hexes if h is not None):
+            out.append(uid)
+    return sorted(out)
+
+
+def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
+    from .combat import could_attack_into, participant_sets
+
+    st = ctx.st
+    phasing = st.active
+    side = ctx.enemy(phasing)
+    grid = ctx.sc.grid
+    by_hex: dict[str, list[str]] = {}
+    for uid in st.ca_eligible:
+        s = st.units[uid]
+        if s.status != Status.MAP.value or s.hex is None or s.ineffective or s.hex in st.ca_done_hexes:
+            continue
+        if ctx.factors(uid).attack <= 0:
+            continue
+        by_hex.setdefault(s.hex, []).append(uid)
+    options: list[dict[str, Any]] = []
+    for hex_, uids in sorted(by_hex.items()):
+        sets = participant_sets(ctx, hex_, uids)
+        if not sets:
+            continue
+        group = max(sets, key=lambda g: sum(ctx.factors(u).attack for u in g))
+        targets = [n for n in grid.neighbors(hex_) if ctx.combat_units_at(n, phasing)]
+        moves: list[tuple[str | None, str]] = []
+        if targets:
+            moves = [(None, t) for t in targets]
+        else:
+            # R8: with no enemy left adjacent, the hex may first move one hex (EZOC to EZOC allowed).
+            for m in grid.neighbors(hex_):
+                if ctx.units_at(m) or not ctx.group_can_enter(group, hex_, m):
+                    continue
+                for t in grid.neighbors(m):
+                    if ctx.combat_units_at(t, phasing):
+                        moves.append((m, t))
+        for move_to, target in moves:
+            origin = move_to or hex_
+            attackers = [u for u in group if ctx.can_enter_terrain(ctx.d(u).tec_class, origin, target)]
+            if ctx.st.combat is None:
+                pass
+            attackers = [u for u in attackers if ctx.kind(u) is not UnitKind.ARTILLERY or move_to is None]
+            if not attackers:
+                continue
+            for primary in attackers:
+                oid = f"{hex_}>{move_to + '>' if move_to else ''}{target}|{primary}"
+                label = (f"{ctx.names(attackers)} from {hex_}" + (f" move to {move_to} and" if move_to else "")
+                         + f" counterattack {target} ({ctx.name(primary)} primary)")
+                options.append({"id": oid, "label": label, "from": hex_, "move_to": move_to, "target": target,
+                                "attackers": attackers, "primary": primary, "hexes": [target]})
+        options.append({"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True})
+    if options:
+        options.append({"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True})
+    del could_attack_into
+    return options
+
+
+def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
+    st = ctx.st
+    options = counterattack_options(ctx)
+    if not options:
+        st.tasks.append({"t": "combat_phase_end"})
+        return
+    st.decision = {
+        "kind": "counterattack",
+        "side": ctx.enemy(st.active),
+        "rule": "7.3",
+        "text": "Counterattack: units that were not attacked may strike an adjacent hex at double strength",
+        "task": task,
+        "options": options,
+        "hexes": sorted({o["from"] for o in options if "from" in o}),
+    }
+
+
+def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    from .combat import assign_leaders, eligible_leaders, start_combat
+
+    st = ctx.st
+    if option.get("decline_all"):
+        st.ca_eligible = []
+        ctx.emit("no_counterattack", "7.3: no further counterattacks", rule="7.3")
+        st.tasks.append({"t": "combat_phase_end"})
+        return
+    st.tasks.append({"t": "counterattacks"})
+    hex_ = option["from"]
+    st.ca_done_hexes.append(hex_)
+    if option.get("decline"):
+        ctx.emit("no_counterattack", f"7.3: no counterattack from {hex_}", rule="7.3")
+        return
+    side = ctx.enemy(st.active)
+    attackers = option["attackers"]
+    if option.get("move_to"):
+        movers = [u for u in ctx.units_at(hex_) if ctx.side_of(u) == side and (u in attackers or ctx.is_leader(u))]
+        for u in movers:
+            ctx.move_unit(u, option["move_to"])
+        ctx.emit("move", f"7.3: {ctx.names(movers)} move to {option['move_to']} to counterattack",
+                 units=movers, path=[hex_, option["move_to"]], rule="7.3")
+    origin = option.get("move_to") or hex_
+    c: dict[str, Any] = {
+        "kind": "counterattack", "attacker": side, "defender": st.active, "target": option["target"],
+        "attackers": list(attackers), "primary": option["primary"], "support": [],
+        "leader_to": {}, "morale_from": {},
+    }
+    leaders = eligible_leaders(ctx, origin, side, attackers)[:1]
+    assign_leaders(ctx, c, side, leaders, attackers, option["primary"])
+    for u in attackers:
+        st.units[u].attacked = True
+    c.setdefault("log", [])
+    st.combat = c
+    ctx.emit("combat_declared", f"7.3: {ctx.names(attackers)} counterattack {option['target']} at double strength",
+             attackers=attackers, target=option["target"], kind="counterattack", support=[])
+    st.tasks.append({"t": "combat_resolve"})
+    st.tasks.append({"t": "combat_defenders"})

@@ -1,0 +1,570 @@
+"""Scenarios as validated data (3.2, 4.3, 4.5, the TEC, 14.0 victory).
+
+`parse_scenario` turns an already-decoded JSON object into an immutable `Scenario`.
+It performs the JSON Schema check first and then the semantic checks a schema
+cannot express (hex ids on the map, references between sections, road
+adjacency).  Every problem is reported with its JSON path and a reason; nothing
+is raised as a bare traceback.  Reading files is the caller's business, which
+keeps this module free of I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from importlib import resources
+from typing import Any, Mapping
+
+import jsonschema
+
+from .hexes import HexGrid, hexside_key
+
+
+class UnitKind(str, Enum):
+    INFANTRY = "infantry"  # brigades and regiments: disrupt (11.1)
+    BATTALION = "battalion"  # one step, goes ineffective (11.2)
+    ARTILLERY = "artillery"
+    CAVALRY = "cavalry"
+    LEADER = "leader"
+
+    @property
+    def tec_class(self) -> str:
+        """The TEC column a unit of this kind uses."""
+        return "infantry" if self in (UnitKind.INFANTRY, UnitKind.BATTALION) else self.value
+
+    @property
+    def is_combat(self) -> bool:
+        return self is not UnitKind.LEADER
+
+    @property
+    def disrupts(self) -> bool:
+        """Brigades and regiments disrupt; every other kind goes ineffective instead (2.4, 11.0)."""
+        return self is UnitKind.INFANTRY
+
+    @property
+    def counts_as_battalion_slot(self) -> bool:
+        """The one extra stacking/participation place is for a battalion or artillery unit (5.0, 7.1(1))."""
+        return self in (UnitKind.BATTALION, UnitKind.ARTILLERY)
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be used; `problems` lists every (path, reason)."""
+
+    def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = [f"{source}: {path or '(top level)'}: {reason}" for path, reason in problems]
+        super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True, slots=True)
+class Factors:
+    attack: int
+    defense: int
+    mr: int
+    ma: int
+    charge: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderFactors:
+    combat: int
+    morale: int
+    movement: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDef:
+    id: str
+    side: str
+    kind: UnitKind
+    name: str
+    formation: str
+    steps: int
+    full: Factors
+    reduced: Factors | None
+    ineffective: Factors
+    range: int
+    leader: LeaderFactors
+    leader_ineffective: LeaderFactors
+
+    @property
+    def tec_class(self) -> str:
+        return self.kind.tec_class
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    id: str
+    name: str
+    move: Mapping[str, int]
+    prohibited: frozenset[str]
+    defense: int = 0
+    attack_halved_into: frozenset[str] = frozenset()
+    attack_halved_out_of: frozenset[str] = frozenset()
+    bombard_modifier: int = 0
+    no_bombard: bool = False
+    blocks_los: bool = False
+    blocks_zoc_into: bool = False
+    blocks_zoc_out: bool = False
+    no_advance_from: frozenset[str] = frozenset()
+    open: bool = False
+    hill: bool = False
+
+    def is_prohibited(self, tec_class: str) -> bool:
+        if tec_class in self.prohibited:
+            return True
+        return tec_class != "leader" and tec_class not in self.move
+
+
+@dataclass(frozen=True, slots=True)
+class HexsideFeature:
+    id: str
+    name: str
+    move_add: Mapping[str, int]
+    prohibited: frozenset[str]
+    attack_halved_across: frozenset[str] = frozenset()
+    defense_across: int = 0
+    blocks_los: bool = False
+    blocks_zoc: bool = False
+    no_advance_across: frozenset[str] = frozenset()
+    road_crossing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    id: str
+    name: str
+    color: str
+    entry_hexes: tuple[str, ...]
+    edge: str
+    replacement_steps: int
+    return_hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    unit: str
+    hex: str
+    within: int = 0
+    square: bool = False
+    disrupted: bool = False
+    ineffective: bool = False
+    reduced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforcement:
+    unit: str
+    turn: int
+    hex: str
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    hex: str
+    name: str
+    points: int
+    owner: str | None
+    scorer: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Victory:
+    description: str
+    objectives: tuple[Objective, ...]
+    step_eliminated: int
+    unit_captured: int
+    leader_eliminated: int
+    leader_captured: int
+    draw_margin: int
+    sudden_death: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    ruleset: str
+    grid: HexGrid
+    default_terrain: str
+    hex_terrain: Mapping[str, str]
+    terrain: Mapping[str, Terrain]
+    hexside_features: Mapping[str, HexsideFeature]
+    hexsides: Mapping[tuple[str, str], frozenset[str]]
+    road_links: frozenset[tuple[str, str]]
+    road_hexes: frozenset[str]
+    road_mp_halves: int
+    sides: Mapping[str, Side]
+    side_order: tuple[str, str]
+    formations: Mapping[str, tuple[str, str]]
+    units: Mapping[str, UnitDef]
+    setup: tuple[Placement, ...]
+    reinforcements: tuple[Reinforcement, ...]
+    turns: int
+    turn_labels: tuple[str, ...]
+    first_player: str
+    hide_enemy_reinforcements: bool
+    victory: Victory
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+    def terrain_at(self, ccrr: str) -> Terrain:
+        return self.terrain[self.hex_terrain.get(ccrr, self.default_terrain)]
+
+    def features_between(self, a: str, b: str) -> frozenset[str]:
+        return self.hexsides.get(hexside_key(a, b), frozenset())
+
+    def hexside_defs(self, a: str, b: str) -> tuple[HexsideFeature, ...]:
+        return tuple(self.hexside_features[f] for f in sorted(self.features_between(a, b)))
+
+    def is_road_link(self, a: str, b: str) -> bool:
+        return hexside_key(a, b) in self.road_links
+
+    def opponent(self, side: str) -> str:
+        a, b = self.side_order
+        return b if side == a else a
+
+    @property
+    def second_player(self) -> str:
+        return self.opponent(self.first_player)
+
+    def turn_label(self, turn: int) -> str:
+        if 1 <= turn <= len(self.turn_labels):
+            return self.turn_labels[turn - 1]
+        return f"Turn {turn}"
+
+    @cached_property
+    def side_units(self) -> Mapping[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {s: [] for s in self.side_order}
+        for uid, u in self.units.items():
+            out[u.side].append(uid)
+        return {s: tuple(v) for s, v in out.items()}
+
+    @cached_property
+    def all_entry_hexes(self) -> Mapping[str, frozenset[str]]:
+        """Every entry hex a side has, any turn (R7 retreat direction)."""
+        out: dict[str, set[str]] = {s: set(self.sides[s].entry_hexes) for s in self.side_order}
+        for r in self.reinforcements:
+            out[self.units[r.unit].side].add(r.hex)
+        return {s: frozenset(v) for s, v in out.items()}
+
+
+def _schema() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("scenario.schema.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+_VALIDATOR: jsonschema.Draft202012Validator | None = None
+
+
+def _validator() -> jsonschema.Draft202012Validator:
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        _VALIDATOR = jsonschema.Draft202012Validator(_schema())
+    return _VALIDATOR
+
+
+def _json_path(parts: Any) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def _schema_problems(data: Any) -> list[tuple[str, str]]:
+    problems = []
+    for err in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        problems.append((_json_path(err.absolute_path), err.message))
+    return problems
+
+
+_DEFAULT_INEFFECTIVE_MR_DROP = 2
+
+
+def _factors(d: Mapping[str, Any]) -> Factors:
+    return Factors(d["attack"], d["defense"], d["mr"], d["ma"], d.get("charge", 0))
+
+
+def _leader(d: Mapping[str, Any] | None) -> LeaderFactors:
+    if d is None:
+        return LeaderFactors(0, 0, 0)
+    return LeaderFactors(d["combat"], d["morale"], d["movement"])
+
+
+def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
+    """Validate and build a scenario; raises ScenarioError naming every problem."""
+    problems = _schema_problems(data)
+    if problems:
+        raise ScenarioError(source, problems)
+    p: list[tuple[str, str]] = []
+
+    def bad(path: str, reason: str) -> None:
+        p.append((path, reason))
+
+    m = data["map"]
+    grid = HexGrid(m["columns"], m["rows"], m.get("shifted", "even"))
+    tec = data["tec"]
+    terrain_defs = tec["terrain"]
+    side_ids = list(data["sides"].keys())
+
+    def on_map(path: str, ccrr: str) -> bool:
+        if ccrr not in grid:
+            bad(path, f"hex {ccrr} is not on the {grid.columns}x{grid.rows} map")
+            return False
+        return True
+
+    if m["default_terrain"] not in terrain_defs:
+        bad("map.default_terrain", f"terrain '{m['default_terrain']}' is not in tec.terrain")
+    hex_terrain: dict[str, str] = {}
+    for ccrr, t in m.get("hexes", {}).items():
+        if on_map(f"map.hexes.{ccrr}", ccrr):
+            if t not in terrain_defs:
+                bad(f"map.hexes.{ccrr}", f"terrain '{t}' is not in tec.terrain")
+            hex_terrain[ccrr] = t
+
+    feature_defs = tec.get("hexsides", {})
+    hexsides: dict[tuple[str, str], frozenset[str]] = {}
+    for i, hs in enumerate(m.get("hexsides", [])):
+        a, b = hs["hexes"]
+        path = f"map.hexsides[{i}]"
+        if not (on_map(path + ".hexes[0]", a) and on_map(path + ".hexes[1]", b)):
+            continue
+        if not grid.is_adjacent(a, b):
+            bad(path + ".hexes", f"{a} and {b} are not adjacent, so they share no hexside")
+            continue
+        for f in hs["features"]:
+            if f not in feature_defs:
+                bad(path + ".features", f"hexside feature '{f}' is not in tec.hexsides")
+        key = hexside_key(a, b)
+        hexsides[key] = hexsides.get(key, frozenset()) | frozenset(hs["features"])
+
+    road_links: set[tuple[str, str]] = set()
+    road_hexes: set[str] = set()
+    for i, road in enumerate(m.get("roads", [])):
+        path = road["path"]
+        for j, ccrr in enumerate(path):
+            if on_map(f"map.roads[{i}].path[{j}]", ccrr):
+                road_hexes.add(ccrr)
+        for j in range(len(path) - 1):
+            a, b = path[j], path[j + 1]
+            if a in grid and b in grid:
+                if not grid.is_adjacent(a, b):
+                    bad(f"map.roads[{i}].path[{j + 1}]", f"road step {a} -> {b} is not between adjacent hexes")
+                else:
+                    road_links.add(hexside_key(a, b))
+    for i, lab in enumerate(m.get("labels", [])):
+        on_map(f"map.labels[{i}].hex", lab["hex"])
+
+    terrain: dict[str, Terrain] = {}
+    for tid, t in terrain_defs.items():
+        terrain[tid] = Terrain(
+            id=tid,
+            name=t["name"],
+            move=dict(t["move"]),
+            prohibited=frozenset(t.get("prohibited", [])),
+            defense=t.get("defense", 0),
+            attack_halved_into=frozenset(t.get("attack_halved_into", [])),
+            attack_halved_out_of=frozenset(t.get("attack_halved_out_of", [])),
+            bombard_modifier=t.get("bombard_modifier", 0),
+            no_bombard=t.get("no_bombard", False),
+            blocks_los=t.get("blocks_los", False),
+            blocks_zoc_into=t.get("blocks_zoc_into", False),
+            blocks_zoc_out=t.get("blocks_zoc_out", False),
+            no_advance_from=frozenset(t.get("no_advance_from", [])),
+            open=t.get("open", False),
+            hill=t.get("hill", False),
+        )
+    features: dict[str, HexsideFeature] = {}
+    for fid, f in feature_defs.items():
+        features[fid] = HexsideFeature(
+            id=fid,
+            name=f["name"],
+            move_add=dict(f.get("move_add", {})),
+            prohibited=frozenset(f.get("prohibited", [])),
+            attack_halved_across=frozenset(f.get("attack_halved_across", [])),
+            defense_across=f.get("defense_across", 0),
+            blocks_los=f.get("blocks_los", False),
+            blocks_zoc=f.get("blocks_zoc", False),
+            no_advance_across=frozenset(f.get("no_advance_across", [])),
+            road_crossing=f.get("road_crossing", False),
+        )
+
+    sides: dict[str, Side] = {}
+    for sid, s in data["sides"].items():
+        path = f"sides.{sid}"
+        for j, ccrr in enumerate(s["entry_hexes"]):
+            if on_map(f"{path}.entry_hexes[{j}]", ccrr) and not grid.is_edge(ccrr):
+                bad(f"{path}.entry_hexes[{j}]", f"entry hex {ccrr} is not on a map edge")
+        for j, ccrr in enumerate(s.get("return_hexes", [])):
+            on_map(f"{path}.return_hexes[{j}]", ccrr)
+        sides[sid] = Side(
+            id=sid,
+            name=s["name"],
+            color=s["color"],
+            entry_hexes=tuple(s["entry_hexes"]),
+            edge=s["edge"],
+            replacement_steps=s.get("replacement_steps", 0),
+            return_hexes=tuple(s.get("return_hexes", s["entry_hexes"])),
+        )
+
+    formations: dict[str, tuple[str, str]] = {}
+    for fid, f in data["formations"].items():
+        if f["side"] not in sides:
+            bad(f"formations.{fid}.side", f"side '{f['side']}' is not one of {side_ids}")
+        formations[fid] = (f["side"], f["name"])
+
+    units: dict[str, UnitDef] = {}
+    for i, u in enumerate(data["units"]):
+        path = f"units[{i}]"
+        uid = u["id"]
+        if uid in units:
+            bad(path + ".id", f"unit id '{uid}' is used twice")
+            continue
+        if u["side"] not in sides:
+            bad(path + ".side", f"side '{u['side']}' is not one of {side_ids}")
+        kind = UnitKind(u["kind"])
+        if u["formation"] != "A" and u["formation"] not in formations:
+            bad(path + ".formation", f"formation '{u['formation']}' is not in formations (or 'A')")
+        elif u["formation"] in formations and formations[u["formation"]][0] != u["side"]:
+            bad(path + ".formation", f"formation '{u['formation']}' belongs to the other side")
+        steps = u.get("steps", 2 if kind is UnitKind.INFANTRY else 1)
+        if kind is not UnitKind.INFANTRY and steps != 1:
+            bad(path + ".steps", f"a {kind.value} unit has exactly one step (2.4)")
+        if kind is UnitKind.LEADER:
+            if "leader" not in u:
+                bad(path + ".leader", "a leader needs its combat, morale and movement factors (10.0)")
+                continue
+            zero = Factors(0, 0, 0, 12)
+            units[uid] = UnitDef(
+                uid, u["side"], kind, u["name"], u["formation"], 1, zero, None, zero, 0,
+                _leader(u["leader"]), _leader(u.get("leader_ineffective")),
+            )
+            continue
+        if "full" not in u:
+            bad(path + ".full", f"a {kind.value} unit needs its full-strength factors")
+            continue
+        full = _factors(u["full"])
+        reduced = _factors(u["reduced"]) if "reduced" in u else None
+        if steps == 2 and reduced is None:
+            bad(path + ".reduced", "a two-step unit needs its reduced-strength factors (2.4)")
+        if steps == 1 and reduced is not None:
+            bad(path + ".reduced", "a one-step unit has no reduced side (2.4)")
+        if "ineffective" in u:
+            ineff = _factors(u["ineffective"])
+        else:
+            ineff = Factors(0, 0, max(full.mr - _DEFAULT_INEFFECTIVE_MR_DROP, 1), full.ma)
+        if kind is UnitKind.ARTILLERY and "range" not in u:
+            bad(path + ".range", "an artillery unit needs its range (8.3)")
+        if kind is UnitKind.CAVALRY and full.charge <= 0:
+            bad(path + ".full.charge", "a cavalry unit needs a charge factor above 0 (9.2)")
+        units[uid] = UnitDef(
+            uid, u["side"], kind, u["name"], u["formation"], steps, full, reduced, ineff,
+            u.get("range", 0), LeaderFactors(0, 0, 0), LeaderFactors(0, 0, 0),
+        )
+
+    placed: set[str] = set()
+    setup: list[Placement] = []
+    for i, s in enumerate(data["setup"]):
+        path = f"setup[{i}]"
+        if s["unit"] not in units:
+            bad(path + ".unit", f"unit '{s['unit']}' is not in units")
+            continue
+        if s["unit"] in placed:
+            bad(path + ".unit", f"unit '{s['unit']}' is set up twice")
+        placed.add(s["unit"])
+        if on_map(path + ".hex", s["hex"]):
+            ut = units[s["unit"]]
+            t = terrain.get(hex_terrain.get(s["hex"], m["default_terrain"]))
+            if t is not None and t.is_prohibited(ut.tec_class) and s.get("within", 0) == 0:
+                bad(path + ".hex", f"unit '{ut.id}' may not stand in {t.name} at {s['hex']} (prohibited terrain)")
+        setup.append(Placement(
+            s["unit"], s["hex"], s.get("within", 0), s.get("square", False),
+            s.get("disrupted", False), s.get("ineffective", False), s.get("reduced", False),
+        ))
+    reinforcements: list[Reinforcement] = []
+    for i, r in enumerate(data.get("reinforcements", [])):
+        path = f"reinforcements[{i}]"
+        if r["unit"] not in units:
+            bad(path + ".unit", f"unit '{r['unit']}' is not in units")
+            continue
+        if r["unit"] in placed:
+            bad(path + ".unit", f"unit '{r['unit']}' is both set up and a reinforcement")
+        placed.add(r["unit"])
+        if r["turn"] > data["turns"]:
+            bad(path + ".turn", f"turn {r['turn']} is after the last turn {data['turns']}")
+        if on_map(path + ".hex", r["hex"]) and not grid.is_edge(r["hex"]):
+            bad(path + ".hex", f"entry hex {r['hex']} is not on a map edge (4.5)")
+        reinforcements.append(Reinforcement(r["unit"], r["turn"], r["hex"]))
+    for uid in units:
+        if uid not in placed:
+            bad("units", f"unit '{uid}' is neither set up nor a reinforcement")
+
+    if data["first_player"] not in sides:
+        bad("first_player", f"side '{data['first_player']}' is not one of {side_ids}")
+    labels = data.get("turn_labels", [])
+    if labels and len(labels) != data["turns"]:
+        bad("turn_labels", f"{len(labels)} labels for {data['turns']} turns")
+
+    v = data["victory"]
+    objectives = []
+    for i, o in enumerate(v.get("objectives", [])):
+        on_map(f"victory.objectives[{i}].hex", o["hex"])
+        for key in ("owner", "for"):
+            if key in o and o[key] not in sides:
+                bad(f"victory.objectives[{i}].{key}", f"side '{o[key]}' is not one of {side_ids}")
+        objectives.append(Objective(o["hex"], o.get("name", o["hex"]), o["points"], o.get("owner"), o.get("for")))
+    sudden = []
+    for i, sd in enumerate(v.get("sudden_death", [])):
+        if sd["side"] not in sides:
+            bad(f"victory.sudden_death[{i}].side", f"side '{sd['side']}' is not one of {side_ids}")
+        for j, ccrr in enumerate(sd["hexes"]):
+            on_map(f"victory.sudden_death[{i}].hexes[{j}]", ccrr)
+        sudden.append((sd["side"], tuple(sd["hexes"])))
+    pts = v.get("points", {})
+    victory = Victory(
+        v["description"], tuple(objectives),
+        pts.get("step_eliminated", 1), pts.get("unit_captured", 2),
+        pts.get("leader_eliminated", 2), pts.get("leader_captured", 3),
+        v.get("draw_margin", 1), tuple(sudden),
+    )
+    if p:
+        raise ScenarioError(source, p)
+
+    return Scenario(
+        id=data["id"],
+        title=data["title"],
+        ruleset=data["ruleset"],
+        grid=grid,
+        default_terrain=m["default_terrain"],
+        hex_terrain=hex_terrain,
+        terrain=terrain,
+        hexside_features=features,
+        hexsides=hexsides,
+        road_links=frozenset(road_links),
+        road_hexes=frozenset(road_hexes),
+        road_mp_halves=int(tec.get("road_mp", 0.5) * 2),
+        sides=sides,
+        side_order=(side_ids[0], side_ids[1]),
+        formations=formations,
+        units=units,
+        setup=tuple(setup),
+        reinforcements=tuple(reinforcements),
+        turns=data["turns"],
+        turn_labels=tuple(labels),
+        first_player=data["first_player"],
+        hide_enemy_reinforcements=data.get("hidden", {}).get("enemy_reinforcements", False),
+        victory=victory,
+        raw=data,
+    )
+
+
+def scenario_from_json_text(text: str, source: str = "<scenario>") -> Scenario:
+    """Parse scenario JSON text, turning a syntax error into a ScenarioError with line and column."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(source, [("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
+    return parse_scenario(data, source)

@@ -1,0 +1,113 @@
+"""The mutable game state, serialisable to JSON and back without loss."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
+from typing import Any
+
+
+class Phase(str, Enum):
+    SETUP = "setup"
+    MOVEMENT = "movement"
+    RECOVERY = "recovery"
+    COMBAT = "combat"
+    OVER = "over"
+
+
+class Status(str, Enum):
+    MAP = "map"
+    OFFBOARD = "offboard"  # a reinforcement that has not entered yet (4.5)
+    RETURNING = "returning"  # an eliminated unit coming back through step recovery (11.4)
+    ELIMINATED = "eliminated"  # may still try step recovery
+    CAPTURED = "captured"
+    REMOVED = "removed"  # retreated off the map (7.7): neither captured nor eliminated
+    DEAD = "dead"  # eliminated for good: failed step recovery, or a leader lost (10.0)
+
+
+@dataclass(slots=True)
+class UnitState:
+    id: str
+    hex: str | None
+    status: str = Status.MAP.value
+    reduced: bool = False
+    disrupted: bool = False
+    ineffective: bool = False
+    moved: bool = False
+    start_ezoc: bool = False
+    charging: str | None = None
+    attacked: bool = False
+    entry_turn: int | None = None
+    entry_hex: str | None = None
+    provisional: bool = False  # a set-up placement the opponent has not seen yet (3.2 w/1)
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == Status.MAP.value
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "UnitState":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass
+class GameState:
+    scenario: str
+    ruleset: str
+    turn: int
+    phase: str
+    active: str
+    units: dict[str, UnitState]
+    squares: dict[str, str] = field(default_factory=dict)  # hex -> the infantry unit forming it (9.3)
+    replacements: dict[str, int] = field(default_factory=dict)
+    control: dict[str, str | None] = field(default_factory=dict)
+    decision: dict[str, Any] | None = None
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+    combat: dict[str, Any] | None = None
+    # Per combat phase bookkeeping (7.1, 7.3, 8.4)
+    attacked_hexes: list[str] = field(default_factory=list)
+    bombarded_hexes: list[str] = field(default_factory=list)
+    attack_from: dict[str, str] = field(default_factory=dict)  # attacking hex -> its one target (7.1(4))
+    ca_eligible: list[str] = field(default_factory=list)  # unit ids eligible to counterattack (R8)
+    ca_stage: bool = False
+    ca_done_hexes: list[str] = field(default_factory=list)
+    any_moved: bool = False  # a unit has moved this movement phase (9.3 squares before any move)
+    setup_done: list[str] = field(default_factory=list)
+    recovery_tried: list[str] = field(default_factory=list)
+    dice_count: int = 0
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "units":
+                value = {uid: u.to_json() for uid, u in value.items()}
+            out[f.name] = value
+        return _deep_copy_json(out)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "GameState":
+        data = _deep_copy_json(data)
+        units = {uid: UnitState.from_json(u) for uid, u in data.pop("units").items()}
+        names = {f.name for f in fields(cls)}
+        return cls(units=units, **{k: v for k, v in data.items() if k in names})
+
+    def copy(self) -> "GameState":
+        return GameState.from_json(self.to_json())
+
+
+def _deep_copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy_json(v) for v in value]
+    if isinstance(value, tuple):
+        return [_deep_copy_json(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value
