@@ -122,28 +122,22 @@ def step_cost(ctx: Ctx, group: MoveGroup, a: str, b: str, on_road: bool) -> int 
     made entirely along the road (4.4).
     """
     sc = ctx.sc
-    if sc.is_road_link(a, b):
+    if (a, b) in sc.directed_road_links:
         return sc.road_mp_halves if on_road else HALF
     if on_road:
         return None
-    terrain = sc.terrain_at(b)
-    features = sc.features_between(a, b)
-    for leader in group.leaders:
-        if not ctx.can_enter_terrain("leader", a, b):
-            return None
+    if group.leaders and (a, b) in sc.leader_blocked:
+        return None
     if group.mode == "leader":
         return HALF
     worst = 0
+    tables = sc.step_costs
     for cls in group.classes:
-        if terrain.is_prohibited(cls):
+        cost = tables[cls][(a, b)]
+        if cost is None:
             return None
-        cost = terrain.move[cls]
-        for f in features:
-            fd = sc.hexside_features[f]
-            if cls in fd.prohibited:
-                return None
-            cost += fd.move_add.get(cls, 0)
-        worst = max(worst, cost)
+        if cost > worst:
+            worst = cost
     return worst * HALF
 
 
@@ -221,9 +215,10 @@ def entry_options(ctx: Ctx, group: MoveGroup) -> list[EntryOption]:
 def _enterable(ctx: Ctx, group: MoveGroup, hex_: str) -> tuple[bool, bool]:
     """(may enter, entering ends the move) with respect to occupants and zones of control."""
     side = group.side
-    if ctx.enemy_occupied(hex_, side):
+    occ = ctx.occupancy().get(hex_)
+    if occ and ctx.side_of(occ[0]) != side:
         return False, False
-    in_ezoc = ctx.in_ezoc(hex_, side)
+    in_ezoc = hex_ in ctx.zoc_of(ctx.enemy(side))
     if group.mode == "leader":
         # 10.0: a leader alone may not enter an EZOC unless a friendly unit is there; it is never stopped.
         if in_ezoc and not ctx.friendly_combat_at(hex_, side):

@@ -236,6 +236,45 @@ class Scenario:
         return f"Turn {turn}"
 
     @cached_property
+    def step_costs(self) -> Mapping[str, Mapping[tuple[str, str], int | None]]:
+        """Per TEC class, the MP cost of every off-road step a -> b between adjacent hexes (None: prohibited)."""
+        out: dict[str, dict[tuple[str, str], int | None]] = {}
+        for cls in ("infantry", "cavalry", "artillery"):
+            table: dict[tuple[str, str], int | None] = {}
+            for a in self.grid.all_hexes():
+                for b in self.grid.neighbors(a):
+                    terrain = self.terrain_at(b)
+                    cost: int | None = None if terrain.is_prohibited(cls) else terrain.move[cls]
+                    if cost is not None:
+                        for f in self.features_between(a, b):
+                            fd = self.hexside_features[f]
+                            if cls in fd.prohibited:
+                                cost = None
+                                break
+                            cost += fd.move_add.get(cls, 0)
+                    table[(a, b)] = cost
+            out[cls] = table
+        return out
+
+    @cached_property
+    def leader_blocked(self) -> frozenset[tuple[str, str]]:
+        """Steps a leader may not take: prohibited terrain or hexside for the 'leader' class (and not on a road)."""
+        out = set()
+        for a in self.grid.all_hexes():
+            for b in self.grid.neighbors(a):
+                if hexside_key(a, b) in self.road_links:
+                    continue
+                if "leader" in self.terrain_at(b).prohibited or any(
+                    "leader" in self.hexside_features[f].prohibited for f in self.features_between(a, b)
+                ):
+                    out.add((a, b))
+        return frozenset(out)
+
+    @cached_property
+    def directed_road_links(self) -> frozenset[tuple[str, str]]:
+        return frozenset(self.road_links | {(b, a) for a, b in self.road_links})
+
+    @cached_property
     def side_units(self) -> Mapping[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {s: [] for s in self.side_order}
         for uid, u in self.units.items():

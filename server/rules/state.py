@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -46,7 +46,12 @@ class UnitState:
         return self.status == Status.MAP.value
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "id": self.id, "hex": self.hex, "status": self.status, "reduced": self.reduced,
+            "disrupted": self.disrupted, "ineffective": self.ineffective, "moved": self.moved,
+            "start_ezoc": self.start_ezoc, "charging": self.charging, "attacked": self.attacked,
+            "entry_turn": self.entry_turn, "entry_hex": self.entry_hex, "provisional": self.provisional,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "UnitState":
