@@ -87,20 +87,27 @@ class GameState:
     result: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "units":
-                value = {uid: u.to_json() for uid, u in value.items()}
-            out[f.name] = value
-        return _deep_copy_json(out)
+        # Flat fields are copied shallowly; only the nested procedure data needs a deep copy.
+        return {
+            "scenario": self.scenario, "ruleset": self.ruleset, "turn": self.turn, "phase": self.phase,
+            "active": self.active,
+            "units": {uid: u.to_json() for uid, u in self.units.items()},
+            "squares": dict(self.squares), "replacements": dict(self.replacements), "control": dict(self.control),
+            "decision": _deep_copy_json(self.decision), "tasks": _deep_copy_json(self.tasks),
+            "combat": _deep_copy_json(self.combat),
+            "attacked_hexes": list(self.attacked_hexes), "bombarded_hexes": list(self.bombarded_hexes),
+            "attack_from": dict(self.attack_from), "ca_eligible": list(self.ca_eligible), "ca_stage": self.ca_stage,
+            "ca_done_hexes": list(self.ca_done_hexes), "any_moved": self.any_moved,
+            "setup_done": list(self.setup_done), "recovery_tried": list(self.recovery_tried),
+            "dice_count": self.dice_count, "result": _deep_copy_json(self.result),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "GameState":
-        data = _deep_copy_json(data)
-        units = {uid: UnitState.from_json(u) for uid, u in data.pop("units").items()}
         names = {f.name for f in fields(cls)}
-        return cls(units=units, **{k: v for k, v in data.items() if k in names})
+        units = {uid: UnitState.from_json(u) for uid, u in data["units"].items()}
+        rest = {k: _deep_copy_json(v) for k, v in data.items() if k in names and k != "units"}
+        return cls(units=units, **rest)
 
     def copy(self) -> "GameState":
         return GameState.from_json(self.to_json())
