@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core import Ctx
+from .errors import IllegalCommand
 from .hexes import line_of_sight
 from .scenario import UnitKind
 from .state import Status
@@ -60,9 +61,10 @@ def parse_bombard(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     target = cmd.get("target")
     ctx.require(isinstance(target, str) and target in ctx.sc.grid, "8.4", f"target '{target}' is not a hex on the map")
     assert isinstance(target, str)
-    guns = cmd.get("artillery")
-    ctx.require(isinstance(guns, list) and len(guns) > 0 and all(isinstance(g, str) for g in guns), "8.4",
-                "name the bombarding artillery in 'artillery'")
+    raw_guns = cmd.get("artillery")
+    if not (isinstance(raw_guns, list) and raw_guns and all(isinstance(g, str) for g in raw_guns)):
+        raise IllegalCommand("8.4", "name the bombarding artillery in 'artillery'")
+    guns: list[str] = list(raw_guns)
     ctx.require(len(set(guns)) == len(guns), "8.4", "an artillery unit is named twice")
     ctx.require(bool(ctx.combat_units_at(target, ctx.enemy(side))), "8.4",
                 f"there are no enemy combat units in {target} to bombard")

@@ -169,11 +169,11 @@ def defense_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]
     if terrain.defense:
         total += terrain.defense
         parts.append({"terrain": terrain.id, "value": terrain.defense, "notes": [f"{terrain.name} (TEC)"]})
-    attack_hexes = sorted({ctx.u(u).hex for u in c["attackers"] if ctx.u(u).hex})
+    attack_hexes = sorted({h for u in c["attackers"] if (h := ctx.u(u).hex) is not None})
     if attack_hexes and c["kind"] != "charge":
         common: set[str] | None = None
         for h in attack_hexes:
-            feats = set(sc.features_between(h, target))  # type: ignore[arg-type]
+            feats = set(sc.features_between(h, target))
             common = feats if common is None else common & feats
         for f in sorted(common or ()):
             fd = sc.hexside_features[f]
@@ -238,9 +238,10 @@ def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     target = cmd.get("target")
     ctx.require(isinstance(target, str) and target in ctx.sc.grid, "7.1", f"target '{target}' is not a hex on the map")
     assert isinstance(target, str)
-    attackers = cmd.get("attackers")
-    ctx.require(isinstance(attackers, list) and len(attackers) > 0 and all(isinstance(a, str) for a in attackers),
-                "7.1", "name the attacking units in 'attackers'")
+    raw_attackers = cmd.get("attackers")
+    if not (isinstance(raw_attackers, list) and raw_attackers and all(isinstance(a, str) for a in raw_attackers)):
+        raise IllegalCommand("7.1", "name the attacking units in 'attackers'")
+    attackers: list[str] = list(raw_attackers)
     ctx.require(len(set(attackers)) == len(attackers), "7.1", "a unit is named twice")
     defenders = ctx.combat_units_at(target, ctx.enemy(side))
     ctx.require(bool(defenders), "7.1", f"there are no enemy combat units in {target} to attack (a lone leader cannot be attacked)")
@@ -257,9 +258,12 @@ def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
         if reason:
             raise IllegalCommand("7.1(1)", reason)
     primary = cmd.get("primary") or (attackers[0] if len(attackers) == 1 else None)
-    ctx.require(primary in attackers, "7.2(1)", "name the primary unit ('primary'), one of the attackers")
-    leaders = cmd.get("leaders", [])
-    ctx.require(isinstance(leaders, list), "10.0", "'leaders' must be a list of leader ids")
+    if not isinstance(primary, str) or primary not in attackers:
+        raise IllegalCommand("7.2(1)", "name the primary unit ('primary'), one of the attackers")
+    raw_leaders = cmd.get("leaders", [])
+    if not (isinstance(raw_leaders, list) and all(isinstance(x, str) for x in raw_leaders)):
+        raise IllegalCommand("10.0", "'leaders' must be a list of leader ids")
+    leaders: list[str] = list(raw_leaders)
     seen_hexes: set[str] = set()
     for ldr in leaders:
         ctx.require(ldr in ctx.sc.units and ctx.is_leader(ldr) and ctx.side_of(ldr) == side, "10.0", f"{ldr} is not one of your leaders")
@@ -270,8 +274,10 @@ def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
         seen_hexes.add(ls.hex or "")
         ctx.require(leader_recipient(ctx, ldr, attackers, primary) is not None, "10.0",
                     f"{ctx.name(ldr)} has no infantry or cavalry unit of its formation attacking from its hex")
-    support = cmd.get("support", [])
-    ctx.require(isinstance(support, list), "8.4", "'support' must be a list of artillery ids")
+    raw_support = cmd.get("support", [])
+    if not (isinstance(raw_support, list) and all(isinstance(x, str) for x in raw_support)):
+        raise IllegalCommand("8.4", "'support' must be a list of artillery ids")
+    support: list[str] = list(raw_support)
     for uid in support:
         ctx.require(uid not in attackers, "8.4", f"{ctx.name(uid)} cannot both attack and support")
         check_support(ctx, side, uid, target)
@@ -412,7 +418,7 @@ def losing_groups(ctx: Ctx, c: dict[str, Any], loser_side: str) -> dict[str, lis
     if loser_side == c["defender"]:
         hexes = [c["target"]]
     else:
-        hexes = sorted({ctx.u(u).hex for u in c["attackers"] if ctx.u(u).hex})  # type: ignore[misc]
+        hexes = sorted({h for u in c["attackers"] if (h := ctx.u(u).hex) is not None})
     exempt = {u for u in c.get("support", []) if not ctx.in_ezoc(ctx.u(u).hex or "", c["attacker"])}
     out: dict[str, list[str]] = {}
     for h in hexes:

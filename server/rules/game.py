@@ -114,7 +114,6 @@ class Game:
         self._dice: Dice = dice or SeededDice(seed, state.dice_count)
         self._stack: list[dict[str, Any]] = []  # the commands still in effect (undo pops)
         self._checkpoint: tuple[dict[str, Any], int] | None = None
-        self.standing_orders: dict[str, dict[str, str]] = {}
 
     # --- construction ------------------------------------------------------------
     @classmethod
@@ -344,23 +343,12 @@ class Game:
                     ctx.emit("auto", f"{st.decision['rule']}: only one choice: {only['label']}", rule=st.decision["rule"])
                     self._apply_decision(ctx, only)
                     continue
-                if self._standing_order(ctx):
-                    continue
                 break
             if not st.tasks:
                 break
             task = st.tasks.pop()
             tasks[task["t"]](ctx, task)
         victory.update_control(ctx)
-
-    def _standing_order(self, ctx: Ctx) -> bool:
-        """Standing orders set by the service (issue 6) answer some decisions for an absent player."""
-        orders = self.standing_orders.get(self.state.decision["side"], {}) if self.state.decision else {}
-        if not orders:
-            return False
-        from .orders import apply_standing_order
-
-        return apply_standing_order(self, ctx, orders)
 
     # --- commands ----------------------------------------------------------------------
     def _cmd_end_phase(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:

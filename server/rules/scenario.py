@@ -551,9 +551,9 @@ def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
     objectives = []
     for i, o in enumerate(v.get("objectives", [])):
         on_map(f"victory.objectives[{i}].hex", o["hex"])
-        for key in ("owner", "for"):
-            if key in o and o[key] not in sides:
-                bad(f"victory.objectives[{i}].{key}", f"side '{o[key]}' is not one of {side_ids}")
+        for field_name in ("owner", "for"):
+            if field_name in o and o[field_name] not in sides:
+                bad(f"victory.objectives[{i}].{field_name}", f"side '{o[field_name]}' is not one of {side_ids}")
         objectives.append(Objective(o["hex"], o.get("name", o["hex"]), o["points"], o.get("owner"), o.get("for")))
     sudden = []
     for i, sd in enumerate(v.get("sudden_death", [])):
