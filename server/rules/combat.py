@@ -225,7 +225,9 @@ def check_attacker(ctx: Ctx, side: str, uid: str, target: str, counter: bool = F
     assert s.hex is not None
     ctx.require(ctx.sc.grid.is_adjacent(s.hex, target), "7.1", f"{name} is not adjacent to {target}")
     ctx.require(could_attack_into(ctx, uid, target), "7.1(3)", f"{name} could not move into {target}, so it may not attack it")
-    if ctx.kind(uid) is UnitKind.ARTILLERY and ctx.in_ezoc(s.hex, side):
+    if ctx.kind(uid) is UnitKind.ARTILLERY:
+        if not ctx.in_ezoc(s.hex, side):
+            raise IllegalCommand("8.1(4)", f"{name} is not in an enemy zone of control: artillery there attacks only by bombardment")
         ctx.require(target in ctx.zoc_sources(s.hex, side), "8.1(3)",
                     f"{name} is in an enemy zone of control and may attack only the units exerting it")
     ctx.require(ctx.factors(uid).attack > 0 or ctx.kind(uid) is UnitKind.CAVALRY, "7.1", f"{name} has no attack strength")

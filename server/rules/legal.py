@@ -8,7 +8,7 @@ subset of a stack times every reachable hex) it is sampled with the given RNG.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import artillery, cavalry, combat, movement, phases
 from .errors import IllegalCommand
@@ -17,6 +17,34 @@ from .state import Phase, Status
 
 if TYPE_CHECKING:
     from .game import Game
+
+
+def command_families(game: "Game", side: str, rng: random.Random) -> list[Callable[[], list[dict[str, Any]]]]:
+    """Legal commands grouped into lazily expanded families (one per moving group, per target...).
+
+    A random player picks a family first and expands only that one, which keeps random play fast
+    without changing which commands are legal.
+    """
+    st = game.state
+    if game.is_over or game.awaiting != side:
+        return []
+    if st.decision is not None or Phase(st.phase) is not Phase.MOVEMENT:
+        cmds = [c for c in legal_commands(game, side, rng, 10**6) if c["type"] != "end_phase"]
+        return [(lambda c=c: [c]) for c in cmds]
+    ctx = game._ctx()
+    families: list[Callable[[], list[dict[str, Any]]]] = []
+    for g in _movable_groups(game, ctx, side):
+        def expand(g: list[str] = g) -> list[dict[str, Any]]:
+            try:
+                group = movement.build_group(game._ctx(), side, g)
+            except IllegalCommand:
+                return []
+            reach = movement.reachable(game._ctx(), group)
+            return [{"type": "move", "units": g, "path": reach[d].path} for d in sorted(reach)]
+        families.append(expand)
+    extra = [c for c in _square_commands(game, ctx, side)] + list(cavalry.legal_charge_moves(ctx, side))
+    families.extend((lambda c=c: [c]) for c in extra)
+    return families
 
 
 def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
@@ -45,15 +73,23 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
     yield {"type": "end_phase"}
 
 
-def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+def _square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
     st = game.state
-    if not st.any_moved:
-        for hex_ in sorted({ctx.u(u).hex for u in ctx.side_units_on_map(side)}):
-            if hex_ in st.squares:
-                yield {"type": "remove_square", "hex": hex_}
-            elif any(ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION) and not ctx.u(u).disrupted
-                     and not ctx.u(u).ineffective for u in ctx.combat_units_at(hex_, side)):
-                yield {"type": "form_square", "hex": hex_}
+    out: list[dict[str, Any]] = []
+    if st.any_moved:
+        return out
+    for hex_ in sorted({h for u in ctx.side_units_on_map(side) if (h := ctx.u(u).hex) is not None}):
+        if hex_ in st.squares:
+            out.append({"type": "remove_square", "hex": hex_})
+        elif any(ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION) and not ctx.u(u).disrupted
+                 and not ctx.u(u).ineffective for u in ctx.combat_units_at(hex_, side)):
+            out.append({"type": "form_square", "hex": hex_})
+    return out
+
+
+def _movable_groups(game: "Game", ctx: Any, side: str) -> list[list[str]]:
+    """Whole stacks, each unit of a stack alone, and arrived reinforcements (squares move as a whole)."""
+    st = game.state
     groups: list[list[str]] = []
     by_hex: dict[str, list[str]] = {}
     for uid in game.scenario.side_units[side]:
@@ -71,10 +107,14 @@ def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) ->
             continue
         groups.append(sorted(uids))
         if len(uids) > 1:
-            for u in uids:
-                groups.append([u])
+            groups.extend([u] for u in uids)
+    return groups
+
+
+def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    yield from _square_commands(game, ctx, side)
     produced = 0
-    for g in groups:
+    for g in _movable_groups(game, ctx, side):
         try:
             group = movement.build_group(ctx, side, g)
         except IllegalCommand:

@@ -292,7 +292,7 @@ def counterattack_eligible(ctx: Ctx, phasing: str) -> list[str]:
 
 
 def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
-    from .combat import could_attack_into, participant_sets
+    from .combat import participant_sets
 
     st = ctx.st
     phasing = st.active
@@ -319,7 +319,7 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
         else:
             # R8: with no enemy left adjacent, the hex may first move one hex (EZOC to EZOC allowed).
             for m in grid.neighbors(hex_):
-                if ctx.units_at(m) or not ctx.group_can_enter(group, hex_, m):
+                if ctx.enemy_occupied(m, side) or not ctx.group_can_enter(group, hex_, m):
                     continue
                 for t in grid.neighbors(m):
                     if ctx.combat_units_at(t, phasing):
@@ -327,9 +327,9 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
         for move_to, target in moves:
             origin = move_to or hex_
             attackers = [u for u in group if ctx.can_enter_terrain(ctx.d(u).tec_class, origin, target)]
-            if ctx.st.combat is None:
-                pass
-            attackers = [u for u in attackers if ctx.kind(u) is not UnitKind.ARTILLERY or move_to is None]
+            # 8.1(3)-(4): artillery attacks only enemy hexes exerting a ZOC on it, and never after moving.
+            attackers = [u for u in attackers if ctx.kind(u) is not UnitKind.ARTILLERY
+                         or (move_to is None and target in ctx.zoc_sources(hex_, side))]
             if not attackers:
                 continue
             for primary in attackers:
@@ -341,7 +341,6 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
         options.append({"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True})
     if options:
         options.append({"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True})
-    del could_attack_into
     return options
 
 
@@ -363,7 +362,7 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
 
 
 def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    from .combat import assign_leaders, eligible_leaders, start_combat
+    from .combat import assign_leaders, eligible_leaders
 
     st = ctx.st
     if option.get("decline_all"):

@@ -9,6 +9,7 @@ from typing import Any
 
 from .game import Game
 from .invariants import check_invariants
+from .legal import command_families
 from .scenario import Scenario
 
 END_PHASE_BIAS = 0.15  # chance of ending a phase while other commands remain: keeps random games moving
@@ -19,13 +20,19 @@ class RandomPlayer:
         self.rng = rng
 
     def choose(self, game: Game, side: str) -> dict[str, Any]:
-        cmds = list(game.legal_commands(side, self.rng))
-        if not cmds:
-            raise AssertionError(f"no legal command for {side} in phase {game.state.phase}")
-        others = [c for c in cmds if c["type"] != "end_phase"]
-        can_end = len(others) < len(cmds)
-        if others and (not can_end or self.rng.random() > END_PHASE_BIAS):
-            return self.rng.choice(others)
+        """Pick a family of legal commands at random, then one command of it; end the phase now and then."""
+        families = command_families(game, side, self.rng)
+        can_end = game.state.decision is None
+        while families:
+            if can_end and self.rng.random() < END_PHASE_BIAS:
+                break
+            i = self.rng.randrange(len(families))
+            cmds = families[i]()
+            if cmds:
+                return self.rng.choice(cmds)
+            families.pop(i)
+        if not can_end:
+            raise AssertionError(f"no legal answer for {side}'s pending {game.state.decision}")
         return {"type": "end_phase"}
 
 
