@@ -30,7 +30,7 @@ def command_families(game: "Game", side: str, rng: random.Random) -> list[Callab
         return []
     if st.decision is not None or Phase(st.phase) is not Phase.MOVEMENT:
         cmds = [c for c in legal_commands(game, side, rng, 10**6) if c["type"] != "end_phase"]
-        return [(lambda c=c: [c]) for c in cmds]
+        return [_const(c) for c in cmds]
     ctx = game._ctx()
     families: list[Callable[[], list[dict[str, Any]]]] = []
     for g in _movable_groups(game, ctx, side):
@@ -43,8 +43,12 @@ def command_families(game: "Game", side: str, rng: random.Random) -> list[Callab
             return [{"type": "move", "units": g, "path": reach[d].path} for d in sorted(reach)]
         families.append(expand)
     extra = [c for c in _square_commands(game, ctx, side)] + list(cavalry.legal_charge_moves(ctx, side))
-    families.extend((lambda c=c: [c]) for c in extra)
+    families.extend(_const(c) for c in extra)
     return families
+
+
+def _const(cmd: dict[str, Any]) -> Callable[[], list[dict[str, Any]]]:
+    return lambda: [cmd]
 
 
 def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
