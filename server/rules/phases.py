@@ -215,7 +215,9 @@ def recover_step(ctx: Ctx, side: str, uid: str, leader: str | None) -> None:
             s.entry_hex = ctx.sc.sides[side].return_hexes[0]
             s.reduced = d.steps == 2
             s.disrupted = s.ineffective = False
-            ctx.emit("returns", f"11.4: {d.name} will return on turn {arrive} at {s.entry_hex}", unit=uid, turn=arrive, rule="11.4")
+            hidden = {"visible_to": side} if ctx.sc.hide_enemy_reinforcements else {}
+            ctx.emit("returns", f"11.4: {d.name} will return on turn {arrive} at {s.entry_hex}", unit=uid, turn=arrive,
+                     rule="11.4", **hidden)
         else:
             s.status = Status.DEAD.value
             why = "fails its check" if not ctx.rs.morale_passes(die, rating) else "would return after the last turn"
