@@ -8,6 +8,7 @@ import random
 from typing import Any, Callable, Iterator
 
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat, victory
+from .legal import _square_commands
 from .core import Ctx
 from .dice import Dice, LoadedDice, SeededDice, die_from_seed, seed_hash
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
@@ -465,9 +466,11 @@ class Game:
 
     # --- legal options ---------------------------------------------------------------------
     def options(self, side: str, units: list[str]) -> dict[str, Any]:
-        """What the named units may do now: reachable hexes, attack targets, bombardment targets."""
+        """What the named units may do now: reachable hexes (with cost and path), squares, attack targets with
+        the exact command and its odds, bombardment targets with their odds, charge moves."""
         ctx = self._ctx()
         st = self.state
+        units = [u for u in units if u in self.scenario.units and self.scenario.units[u].side == side]
         out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
         if self.awaiting != side or st.decision is not None:
             out["decision"] = st.decision is not None
@@ -483,30 +486,59 @@ class Game:
                 out["reachable"] = {h: {"cost": r.cost / movement.HALF, "path": r.path, "ends_move": r.ends_move}
                                     for h, r in sorted(reach.items())}
                 out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
+            hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
+            out["squares"] = [c for c in _square_commands(self, ctx, side) if c["hex"] in hexes]
         if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
             out["attacks"] = self._attack_previews(ctx, side, units)
-            out["bombard"] = {u: artillery.bombard_targets(ctx, side, u) for u in units
-                              if u in self.scenario.units and ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex}
+            out["bombard"] = self._bombard_previews(ctx, side, units)
+            out["charges"] = [c for c in cavalry.legal_charges(ctx, side)
+                              if not units or set(c.get("chargers", [])) & set(units)]
         return out
 
     def _attack_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
+        """For each enemy hex next to the selection: the exact attack command the selection makes
+        (its leaders included) and the strengths, differential, CRT column and odds."""
         previews = []
+        attackers = [u for u in units if not ctx.is_leader(u)]
+        leaders = [u for u in units if ctx.is_leader(u)]
         targets: set[str] = set()
-        for u in units:
-            if u in self.scenario.units and ctx.u(u).hex:
-                for n in self.scenario.grid.neighbors(ctx.u(u).hex or ""):
-                    if ctx.combat_units_at(n, ctx.enemy(side)):
-                        targets.add(n)
+        for u in attackers:
+            h = ctx.u(u).hex
+            if h is not None:
+                targets.update(n for n in self.scenario.grid.neighbors(h) if ctx.combat_units_at(n, ctx.enemy(side)))
         for t in sorted(targets):
-            attackers = [u for u in units if u in self.scenario.units and not ctx.is_leader(u)]
+            cmd: dict[str, Any] = {"type": "attack", "target": t, "attackers": attackers,
+                                   "primary": attackers[0] if attackers else None}
+            usable = [ldr for ldr in leaders if not ctx.u(ldr).ineffective
+                      and combat.leader_recipient(ctx, ldr, attackers, cmd["primary"]) is not None]
+            if usable:
+                cmd["leaders"] = usable
             try:
-                c = combat.parse_attack(ctx, side, {"type": "attack", "target": t, "attackers": attackers,
-                                                    "primary": attackers[0] if attackers else None})
+                c = combat.parse_attack(ctx, side, cmd)
             except IllegalCommand as e:
-                previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message})
+                previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd})
                 continue
-            previews.append({"target": t, "legal": True, **combat.preview(ctx, c)})
+            previews.append({"target": t, "legal": True, "command": cmd, **combat.preview(ctx, c)})
         return previews
+
+    def _bombard_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
+        guns = [u for u in units if ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex is not None]
+        if not guns:
+            return []
+        targets = sorted(set.intersection(*(set(artillery.bombard_targets(ctx, side, g)) for g in guns)))
+        out = []
+        for t in targets:
+            cmd = {"type": "bombard", "target": t, "artillery": guns}
+            b = artillery.parse_bombard(ctx, side, cmd)
+            per_unit = []
+            for uid in sorted(ctx.combat_units_at(t, ctx.enemy(side))):
+                diff, notes = artillery.bombard_differential(ctx, b, uid)
+                row = self.ruleset.crt_row(diff)
+                per_unit.append({"unit": uid, "differential": diff, "notes": notes, "results": row,
+                                 "column_label": self.ruleset.crt_column_label(self.ruleset.crt_column(diff))})
+            ranges = {g: self.scenario.grid.distance(ctx.u(g).hex or "", t) for g in guns}
+            out.append({"target": t, "command": cmd, "range": ranges, "targets": per_unit})
+        return out
 
     def legal_commands(self, side: str, rng: random.Random | None = None, limit: int = 60) -> Iterator[dict[str, Any]]:
         """Legal commands for `side` now (sampled where the space is large): the bots' and tests' move list."""

@@ -174,7 +174,7 @@ def retreat_options(ctx: Ctx, side: str, start: str, units: list[str], mn: int, 
                 if not negated or i == len(p) - 1:
                     unsafe_at = i
                     break
-        out.append({"id": ">".join(p), "path": p, "safe": unsafe_at is None, "unsafe_at": unsafe_at,
+        out.append({"id": ">".join(p), "path": p, "hex": p[-1], "safe": unsafe_at is None, "unsafe_at": unsafe_at,
                     "label": f"retreat to {p[-1]} via {' > '.join(p)}" + ("" if unsafe_at is None else " (unsafe)")})
     out.sort(key=lambda o: (not o["safe"], o["id"]))
     return out

@@ -1,0 +1,84 @@
+"""Browser-test fixtures: the real Vedette app on a free loopback port, and Debian's chromium.
+
+Under CI=true a missing chromium FAILS the browser tests; otherwise they are skipped.
+Never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    for cand in (os.environ.get("VEDETTE_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if cand and os.path.exists(cand):
+            return cand
+    return None
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator["object"]:
+    from liveserver import LiveServer
+
+    srv = LiveServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator["object"]:
+    path = chromium_path()
+    if path is None:
+        msg = "Debian's chromium is missing (apt-get install chromium)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:  # pragma: no cover
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"playwright is not installed: {e}")
+        pytest.skip(f"playwright is not installed: {e}")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Any:
+    rep = yield
+    setattr(item, f"rep_{rep.when}", rep)
+    return rep

@@ -1,0 +1,50 @@
+"""Small Playwright helpers shared by the browser tests (sync API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+
+def register(page: Page, base: str, username: str, password: str = "password123") -> None:
+    page.goto(base + "/")
+    form = page.locator("#register-form")
+    form.wait_for()
+    form.locator("input[name=username]").fill(username)
+    form.locator("input[name=email]").fill(f"{username}@example.com")
+    form.locator("input[name=password]").fill(password)
+    form.locator("button[type=submit]").click()
+    page.locator("#my-games").wait_for()
+
+
+def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
+    """Screen coordinates of a hex centre on the game page's map."""
+    pt: dict[str, float] = page.evaluate(
+        """(hex) => {
+            const m = window.vedette.map;
+            const c = m.grid.center(hex);
+            const t = m.transform;
+            const p = m.svg.createSVGPoint();
+            p.x = c.x * t.k + t.x; p.y = c.y * t.k + t.y;
+            const s = p.matrixTransform(m.svg.getScreenCTM());
+            return {x: s.x, y: s.y};
+        }""",
+        hex_id,
+    )
+    return pt["x"], pt["y"]
+
+
+def click_hex(page: Page, hex_id: str, dy: float = 0.0) -> None:
+    x, y = hex_point(page, hex_id)
+    page.mouse.click(x, y + dy)
+
+
+def view(page: Page) -> dict[str, Any]:
+    v: dict[str, Any] = page.evaluate("() => window.vedette.S.view")
+    return v
+
+
+def wait_view(page: Page, js_predicate: str, timeout: float = 10000) -> None:
+    """Wait until `js_predicate` (a JS expression over `v`, the page's live view) is true."""
+    page.wait_for_function(f"() => {{ const v = window.vedette && window.vedette.S.view; return !!v && ({js_predicate}); }}", timeout=timeout)

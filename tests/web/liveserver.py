@@ -1,0 +1,221 @@
+"""Run the real Vedette app (uvicorn, SQLite in a temp dir) on a free loopback port in a thread.
+
+Used by the browser tests' conftest and, for hand checks, as a script:
+    .venv/bin/python tests/web/liveserver.py --port 8766
+In-process so tests may load the dice (see `loaded_dice`). If `server.rules` has
+no `Game` yet (the rules core is still being written) the stand-in in
+fake_rules.py is used and `USING_FAKE_RULES` is True.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import sys as _sys
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in _sys.path:
+    _sys.path.insert(0, str(ROOT))
+
+ROOT = Path(__file__).resolve().parents[2]
+USING_FAKE_RULES = False
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _choose_rules() -> None:
+    global USING_FAKE_RULES
+    import server.rules as real
+    from server.services import engine
+
+    if hasattr(real, "Game") and hasattr(real, "parse_scenario") and os.environ.get("VEDETTE_FAKE_RULES") != "1":
+        engine.use_rules(None)
+        USING_FAKE_RULES = False
+        return
+    import sys
+
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import fake_rules
+
+    engine.use_rules(fake_rules)  # type: ignore[arg-type]
+    USING_FAKE_RULES = True
+
+
+def _in_thread(fn: Any) -> None:
+    box: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised below
+            box.append(e)
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if box:
+        raise box[0]
+
+
+class LiveServer:
+    def __init__(self, port: int | None = None, db_dir: str | None = None) -> None:
+        self.port = port or free_port()
+        self._tmp = None if db_dir else tempfile.TemporaryDirectory(prefix="vedette-web-")
+        self.db_dir = db_dir or self._tmp.name  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.thread: threading.Thread | None = None
+        self.server: Any = None
+
+    def settings(self) -> Any:
+        from server.config import Settings
+
+        return Settings(
+            database_url=f"sqlite+aiosqlite:///{self.db_dir}/vedette.db",
+            scenarios_dir=Path(os.environ.get("VEDETTE_WEB_SCENARIOS", ROOT / "scenarios")),
+            web_dir=ROOT / "web",
+            migrations_dir=ROOT / "migrations",
+            host="127.0.0.1",
+            port=self.port,
+        )
+
+    def start(self) -> "LiveServer":
+        import uvicorn
+
+        from server.main import create_app
+        from server.migrate import upgrade_head
+
+        _choose_rules()
+        settings = self.settings()
+        # alembic's env uses asyncio.run(): keep it off this thread, whose loop may be running
+        # (Playwright's sync API runs one here)
+        _in_thread(lambda: upgrade_head(settings))
+        app = create_app(settings)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on", ws="websockets")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="vedette-live", daemon=True)
+        self.thread.start()
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.server.started:
+                return self
+            if not self.thread.is_alive():
+                raise RuntimeError("the Vedette server thread died while starting")
+            time.sleep(0.05)
+        raise RuntimeError("the Vedette server did not start within 30 s")
+
+    def make_admin(self, username: str, password: str) -> None:
+        """Create an administrator straight in the database (like `vedette create-admin`)."""
+        from server.db import create_engine, create_sessionmaker
+        from server.services.accounts import create_user
+
+        async def run() -> None:
+            engine = create_engine(self.settings())
+            try:
+                async with create_sessionmaker(engine)() as session:
+                    await create_user(session, username, password, f"{username}@localhost", is_admin=True)
+                    await session.commit()
+            finally:
+                await engine.dispose()
+
+        _in_thread(lambda: asyncio.run(run()))
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(timeout=10)
+        if self._tmp is not None:
+            with contextlib.suppress(Exception):
+                self._tmp.cleanup()
+
+
+@contextlib.contextmanager
+def loaded_dice(values: list[int]) -> Iterator[list[int]]:
+    """Make every die the server rolls come from `values` in order (then fall back to the seed).
+
+    Dice are drawn through server.rules.dice.die_from_seed(seed, index); the server runs in
+    this process, so patching that function loads them. Test-only; no API exposes it.
+    """
+    from server.rules import dice as dice_mod
+
+    original = dice_mod.die_from_seed
+    queue = list(values)
+
+    def loaded(seed: str, index: int) -> int:
+        if queue:
+            return queue.pop(0)
+        return original(seed, index)
+
+    dice_mod.die_from_seed = loaded  # type: ignore[assignment]
+    try:
+        yield queue
+    finally:
+        dice_mod.die_from_seed = original  # type: ignore[assignment]
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=8766)
+    ap.add_argument("--db-dir", default=None)
+    ap.add_argument("--admin", default=None, help="username:password of an admin to create")
+    a = ap.parse_args()
+    srv = LiveServer(a.port, a.db_dir).start()
+    if a.admin:
+        u, _, p = a.admin.partition(":")
+        with contextlib.suppress(Exception):
+            srv.make_admin(u, p)
+    print(f"serving {srv.url} (fake rules: {USING_FAKE_RULES})", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        srv.stop()
+
+
+@contextlib.contextmanager
+def loaded_rolls(by_purpose: dict[str, list[int]]) -> Iterator[None]:
+    """Script the dice of the next roll(s) for a purpose (e.g. {"combat": [3, 6]}), test-only.
+
+    Patches the rules core's Ctx.roll in this process: the dice are still drawn from the seed
+    (so counts stay consistent) but the values shown and used are the scripted ones, once.
+    """
+    from server.rules import core
+
+    original = core.Ctx.roll
+    pending = {k: list(v) for k, v in by_purpose.items()}
+
+    def roll(self: Any, n: int, purpose: str, labels: list[str], rule: str, **data: Any) -> list[int]:
+        scripted = pending.pop(purpose, None)
+        if scripted is None:
+            return original(self, n, purpose, labels, rule, **data)
+        for _ in range(n):
+            self.dice.roll()
+        values = (scripted + [1] * n)[:n]
+        self.st.dice_count = self.dice.count
+        self.rolled = True
+        shown = ", ".join(f"{label} {v}" for label, v in zip(labels, values))
+        self.emit("dice", f"{rule}: {purpose}: {shown}", purpose=purpose, dice=values, labels=labels, rule=rule, **data)
+        return values
+
+    core.Ctx.roll = roll  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        core.Ctx.roll = original  # type: ignore[method-assign]

@@ -1,0 +1,221 @@
+"""Two players register, create and join a tutorial game and play a full player-turn with the
+mouse (set-up, a move, an attack whose result forces a retreat decision, ends of phase) while
+a third browser watches as a spectator and sees every change arrive without reloading.
+
+Screenshots of the lobby and the game page mid-turn go to tests/artifacts/ on every run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import click_hex, register, view, wait_view
+from liveserver import loaded_rolls
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+OPEN_PAGES: dict[str, Any] = {}
+
+
+def _page(browser: Any, viewport: dict[str, int], errors: list[str], name: str) -> Any:
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+    page.on("console", lambda m: errors.append(f"{name} console: {m.text}") if m.type == "error" and "Failed to load resource" not in m.text else None)
+    OPEN_PAGES[name] = page
+    return page
+
+
+@pytest.fixture(autouse=True)
+def _screenshots_on_failure(request: Any, artifacts: Path) -> Any:
+    OPEN_PAGES.clear()
+    yield
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        for name, page in OPEN_PAGES.items():
+            try:
+                page.screenshot(path=str(artifacts / f"failure-{request.node.name}-{name}.png"))
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+
+
+def _reachable_next_to_enemy(page: Any) -> str:
+    """A hex the selected stack can reach that is adjacent to an enemy unit (from the options shown)."""
+    hex_id: str | None = page.evaluate(
+        """() => {
+            const {S, map} = window.vedette;
+            const enemy = new Set(Object.entries(S.view.units)
+                .filter(([id, u]) => u.status === 'map' && map.scenario.units.find(x => x.id === id).side !== S.side)
+                .map(([, u]) => u.hex));
+            const cands = [...S.options.reach.entries()]
+                .filter(([h]) => map.grid.neighbors(h).some(n => enemy.has(n)))
+                .sort((a, b) => (a[1].cost ?? 99) - (b[1].cost ?? 99));
+            return cands.length ? cands[0][0] : null;
+        }"""
+    )
+    assert hex_id, "no reachable hex next to the enemy"
+    return hex_id
+
+
+def test_two_players_and_a_spectator_play_a_turn(browser: Any, live_server: Any, artifacts: Path) -> None:
+    base = live_server.url
+    errors: list[str] = []
+    alice = _page(browser, DESKTOP, errors, "alice")
+    bob = _page(browser, DESKTOP, errors, "bob")
+    carol = _page(browser, DESKTOP, errors, "carol")
+
+    # --- lobby: register, create a private tutorial game as Blue, copy the invite link
+    register(alice, base, "alice")
+    card = alice.locator(".scenario[data-scenario=tutorial]")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option("blue")
+    card.locator("button.btn.primary").click()
+    invite = alice.locator("#my-games .invite input").first
+    invite.wait_for()
+    link = invite.input_value()
+    assert "/games/" in link and "invite=" in link
+    alice.screenshot(path=str(artifacts / "lobby.png"))
+
+    # --- bob joins by the invite link
+    register(bob, base, "bob")
+    bob.goto(link)
+    bob.get_by_role("button", name="Join the game").click()
+    bob.wait_for_url("**/games/*")
+    game_id = bob.url.split("/games/")[1].split("?")[0]
+    wait_view(bob, "v.viewer === 'red'")
+
+    # --- carol watches with the watch link (private game)
+    games = alice.evaluate("() => fetch('/api/games').then(r => r.json())")
+    watch = next(g["watch_token"] for g in games["mine"] if g["id"] == game_id)
+    register(carol, base, "carol")
+    carol.goto(f"{base}/games/{game_id}?watch={watch}")
+    wait_view(carol, "v.viewer === 'spectator'")
+    carol.locator("#conn[data-state=open]").wait_for()
+
+    alice.goto(f"{base}/games/{game_id}")
+    wait_view(alice, "v.viewer === 'blue' && v.awaiting === 'blue'")
+    alice.locator("#conn[data-state=open]").wait_for()
+
+    # --- set-up (3.2): blue ends it with the keyboard shortcut
+    if view(alice)["phase"] == "setup":
+        alice.locator("#map-host svg").focus()
+        alice.keyboard.press("e")
+        wait_view(alice, "v.phase === 'movement' && v.active === 'blue'")
+    wait_view(carol, "v.phase === 'movement'")
+
+    # --- a move: select the 1st Brigade's stack, see shaded hexes, click one next to the enemy
+    alice.locator("[data-unit='b-1']").first.click()
+    alice.locator(".reach").first.wait_for()
+    dest = _reachable_next_to_enemy(alice)
+    click_hex(alice, dest, dy=-10)  # hover first so the path shows in the screenshot
+    alice.screenshot(path=str(artifacts / "game-mid-turn-move.png"))
+    wait_view(alice, f"v.units['b-1'].hex === '{dest}'")
+    wait_view(carol, f"v.units['b-1'].hex === '{dest}'")  # the spectator sees it live
+
+    # --- end the movement phase: units could still act, so a confirmation is asked
+    alice.locator("#end-phase").click()
+    alice.locator("dialog[open] [data-confirm=ok]").click()
+    wait_view(alice, "v.phase === 'combat' && v.active === 'blue'")
+    wait_view(carol, "v.phase === 'combat'")
+
+    # --- an attack: select b-1, click the target, read the preview, load the dice for a retreat
+    alice.locator("[data-unit='b-1']").first.click()
+    alice.locator(".attack-target").first.wait_for()
+    target = alice.evaluate("() => window.vedette.S.options.attacks[0].target")
+    click_hex(alice, target, dy=12)
+    alice.locator("#preview").wait_for()
+    preview = alice.evaluate("() => window.vedette.S.preview.item.preview")
+    results = preview.get("results") or []
+    die = next((i + 1 for i, r in enumerate(results) if str(r).endswith("r")), None)
+    if die is None:
+        die = next((i + 1 for i, r in enumerate(results) if "r" in str(r) or "x" in str(r)), 1)
+    alice.screenshot(path=str(artifacts / "game-mid-turn-attack-preview.png"))
+    before = {u: s.get("hex") for u, s in view(carol)["units"].items()}
+    pages = {"blue": alice, "red": bob}
+    answered: list[str] = []
+    v0 = view(alice)["version"]
+    # combat die for a retreat result, morale die 6 so the morale check fails (7.5)
+    with loaded_rolls({"combat": [die, 6]}):
+        alice.locator("#confirm-action").click()
+        wait_view(alice, f"v.version > {v0}")
+        # --- answer every pending decision (defenders, retreat path, advance...) whoever makes it
+        for _ in range(10):
+            v = view(alice)
+            p = v.get("prompt")
+            if not p or p.get("kind") == "phase":
+                break
+            page = pages[p["side"]]
+            wait_view(page, f"v.version === {v['version']}")
+            opts = p.get("options") or []
+            assert opts, f"a prompt without choices: {json.dumps(p)}"
+            opt = opts[0]
+            hexes = [opt["hex"]] if opt.get("hex") else (opt.get("path") or [])[-1:]
+            if p["kind"] == "retreat" and hexes:
+                page.locator("#prompt-options").wait_for()
+                page.screenshot(path=str(artifacts / f"game-decision-retreat-{p['side']}.png"))
+                click_hex(page, hexes[0], dy=18)  # the choice is outlined on the map: click it there
+            else:
+                page.locator(f"#prompt-options [data-option='{opt['id']}']").click()
+            answered.append(p["kind"])
+            wait_view(alice, f"v.version > {v['version']}")
+    assert "retreat" in answered, f"no retreat decision was asked (asked: {answered})"
+    alice.locator("#sec-combat .die").first.wait_for()
+    alice.screenshot(path=str(artifacts / "game-combat-result.png"))
+    # the spectator saw the consequences without reloading
+    wait_view(carol, f"v.version === {view(alice)['version']}")
+    after = {u: s.get("hex") for u, s in view(carol)["units"].items()}
+    assert after != before, "the spectator's board did not change"
+
+    # --- end the combat phase: the turn passes to Red
+    wait_view(alice, "v.awaiting === 'blue' && v.phase === 'combat'")
+    alice.locator("#end-phase").click()
+    if alice.locator("dialog[open]").count():
+        alice.locator("dialog[open] [data-confirm=ok]").click()
+    wait_view(alice, "v.active === 'red'")
+    wait_view(bob, "v.active === 'red' && v.awaiting === 'red'")
+    wait_view(carol, "v.active === 'red'")
+    assert bob.locator("#whose").inner_text().startswith("Your move")
+    carol.screenshot(path=str(artifacts / "game-spectator.png"))
+
+    # --- the log reads in plain language with rule numbers; replay steps through history
+    log_text = alice.locator("#log").inner_text()
+    assert "3.3" in log_text
+    alice.locator("#history-slider").fill("1")
+    alice.locator("#history-banner").wait_for()
+    alice.keyboard.press("Escape")
+
+    # --- phone layout: the panel is a bottom sheet
+    phone = _page(browser, PHONE, errors, "bob-phone")
+    phone.context.add_cookies(bob.context.cookies())
+    phone.goto(f"{base}/games/{game_id}")
+    wait_view(phone, "v.viewer === 'red'")
+    box = phone.locator("#panel").bounding_box()
+    assert box and box["y"] > 300 and box["width"] >= 380
+    phone.screenshot(path=str(artifacts / "game-phone.png"))
+
+    assert not errors, errors
+
+
+def test_reconnects_and_resyncs(browser: Any, live_server: Any, artifacts: Path) -> None:
+    """Drop the websocket: the indicator shows it and the page comes back live with a snapshot."""
+    base = live_server.url
+    errors: list[str] = []
+    page = _page(browser, DESKTOP, errors, "dave")
+    register(page, base, "dave")
+    card = page.locator(".scenario[data-scenario=tutorial]")
+    card.locator("button.btn.primary").click()
+    page.locator("#my-games .game-item a.btn").first.click()
+    page.wait_for_url("**/games/*")
+    page.locator("#conn[data-state=open]").wait_for()
+    page.evaluate("() => window.vedette.sock.drop()")
+    page.locator("#conn[data-state=reconnecting]").wait_for()
+    page.locator("#conn[data-state=open]").wait_for(timeout=20000)
+    assert not errors, errors

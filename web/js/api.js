@@ -1,0 +1,86 @@
+// The JSON API, same-origin with the session cookie. Errors are thrown as
+// ApiError carrying the server's {"error", "message", "rule"?} body.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = (body && body.error) || "http_error";
+    this.rule = body && body.rule;
+    this.body = body || {};
+  }
+}
+
+async function request(method, path, body, { query } = {}) {
+  let url = path;
+  if (query) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") q.set(k, v);
+    const s = q.toString();
+    if (s) url += (url.includes("?") ? "&" : "?") + s;
+  }
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    throw new ApiError(0, { error: "network", message: "The server could not be reached. Check your connection." });
+  }
+  if (res.status === 204) return null;
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch (_) {
+      data = { error: "bad_response", message: text.slice(0, 200) };
+    }
+  }
+  if (!res.ok) {
+    // FastAPI validation errors come as {"detail": [...]}
+    if (data && !data.message && data.detail) {
+      const d = Array.isArray(data.detail) ? data.detail.map((x) => `${(x.loc || []).slice(1).join(".")}: ${x.msg}`).join("; ") : String(data.detail);
+      data = { error: "invalid", message: d };
+    }
+    throw new ApiError(res.status, data);
+  }
+  return data;
+}
+
+/** Query parameters a spectator link carries (?watch= / ?invite=) so private games stay readable. */
+export function accessParams() {
+  const p = new URLSearchParams(location.search);
+  const out = {};
+  if (p.get("watch")) out.watch = p.get("watch");
+  if (p.get("invite")) out.invite = p.get("invite");
+  return out;
+}
+
+export const api = {
+  me: () => request("GET", "/api/me"),
+  register: (username, password, email) => request("POST", "/api/users", { username, password, email }),
+  login: (username, password) => request("POST", "/api/session", { username, password }),
+  logout: () => request("DELETE", "/api/session"),
+  scenarios: () => request("GET", "/api/scenarios"),
+  scenario: (id) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`),
+  createGame: (scenario, side = "random", visibility = "private") => request("POST", "/api/games", { scenario, side, visibility }),
+  joinGame: (id, invite_token) => request("POST", `/api/games/${encodeURIComponent(id)}/join`, invite_token ? { invite_token } : {}),
+  games: () => request("GET", "/api/games"),
+  game: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}`, undefined, { query: access }),
+  options: (id, units) => request("GET", `/api/games/${encodeURIComponent(id)}/options`, undefined, { query: { units: units.join(",") } }),
+  command: (id, command, expected_version, command_id) => request("POST", `/api/games/${encodeURIComponent(id)}/commands`, { command, expected_version, command_id }),
+  undo: (id, expected_version, command_id) => request("POST", `/api/games/${encodeURIComponent(id)}/undo`, { expected_version, command_id }),
+  resign: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`),
+  history: (id, at, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}/history`, undefined, { query: { at, ...access } }),
+  adminGames: () => request("GET", "/api/admin/games", undefined, { query: { views: "false", limit: 500 } }),
+};
+
+export function newCommandId() {
+  if (crypto && crypto.randomUUID) return crypto.randomUUID();
+  return "c-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+}

@@ -1,0 +1,271 @@
+// Wargame counters as SVG: army colour, NATO symbol, id and formation,
+// factors, reduced band, ineffective (flipped) look, D / square / charge
+// markers, leaders with a star, stacks fanned and expandable.
+
+import { svg, tint, OKABE } from "./ui/dom.js";
+
+const STAR = (cx, cy, R, r) => {
+  let d = "";
+  for (let i = 0; i < 10; i++) {
+    const a = ((i * 36 - 90) * Math.PI) / 180;
+    const rr = i % 2 ? r : R;
+    d += `${i ? "L" : "M"}${(cx + Math.cos(a) * rr).toFixed(2)},${(cy + Math.sin(a) * rr).toFixed(2)} `;
+  }
+  return d + "Z";
+};
+
+const unitIndexCache = new WeakMap();
+
+export function unitDefs(scenario) {
+  let idx = unitIndexCache.get(scenario);
+  if (!idx) {
+    idx = {};
+    for (const u of scenario.units || []) idx[u.id] = u;
+    unitIndexCache.set(scenario, idx);
+  }
+  return idx;
+}
+
+/** The factor block a unit shows in its current state. */
+export function currentFactors(def, state = {}) {
+  if (!def) return null;
+  if (def.kind === "leader") return state.ineffective && def.leader_ineffective ? def.leader_ineffective : def.leader;
+  if (state.ineffective && def.ineffective) return def.ineffective;
+  if (state.reduced && def.reduced) return def.reduced;
+  return def.full;
+}
+
+/** Short on-counter designation: "1st Brigade" -> "1", "Jäger Bn" -> "Jäger". */
+export function shortName(def) {
+  if (!def) return "?";
+  const n = def.name || def.id;
+  const m = n.match(/^(\d+)(st|nd|rd|th)?\b/);
+  if (m) return m[1];
+  const w = n.split(/\s+/)[0];
+  return w.length > 6 ? w.slice(0, 4) + "." : w;
+}
+
+/** "5-5 4 4" style factor string used in text lists and aria labels. */
+export function factorText(def, state = {}) {
+  const f = currentFactors(def, state);
+  if (!f) return "";
+  if (def.kind === "leader") return `leader ${f.combat}-${f.morale}-${f.movement} (combat-morale-movement)`;
+  let s = `attack ${f.attack}, defence ${f.defense}, morale ${f.mr}, movement ${f.ma}`;
+  if (def.kind === "artillery" && def.range) s += `, range ${def.range}`;
+  if (f.charge) s += `, charge ${f.charge}`;
+  return s;
+}
+
+export function describeUnit(def, state = {}) {
+  if (!def) return "";
+  const flags = [];
+  if (state.reduced) flags.push("reduced");
+  if (state.disrupted) flags.push("disrupted");
+  if (state.ineffective) flags.push("ineffective");
+  if (state.charging) flags.push("charging");
+  if (state.moved) flags.push("moved");
+  return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state)}${flags.length ? "; " + flags.join(", ") : ""}`;
+}
+
+/** NATO unit-type symbol in a box of w x h at (x, y). */
+function natoSymbol(def, x, y, w, h, ink) {
+  const g = svg("g", { class: "nato" });
+  g.appendChild(svg("rect", { x, y, width: w, height: h, fill: "#fff", stroke: ink, "stroke-width": 1.1 }));
+  const k = def.kind;
+  if (k === "infantry" || k === "battalion") {
+    g.appendChild(svg("path", { d: `M${x},${y} L${x + w},${y + h} M${x + w},${y} L${x},${y + h}`, stroke: ink, "stroke-width": 1.1 }));
+  } else if (k === "cavalry") {
+    g.appendChild(svg("path", { d: `M${x},${y + h} L${x + w},${y}`, stroke: ink, "stroke-width": 1.1 }));
+  } else if (k === "artillery") {
+    g.appendChild(svg("circle", { cx: x + w / 2, cy: y + h / 2, r: h * 0.26, fill: ink }));
+  }
+  // size marks above the box: X brigade, II battalion, I battery
+  return g;
+}
+
+/** Size marks drawn above the NATO box: X brigade, II battalion, I battery. */
+function sizeMark(def) {
+  const k = def.kind;
+  return k === "battalion" ? "II" : k === "artillery" ? "I" : "X";
+}
+
+/**
+ * One counter as an SVG group with its top-left corner at (0,0), S x S.
+ * @param {object} def unit definition from the scenario
+ * @param {object} state the unit's entry in view.units
+ * @param {object} side the scenario side (color, text_color)
+ */
+export function counterSVG(def, state, side, S = 42, opts = {}) {
+  state = state || {};
+  const base = (side && side.color) || "#777777";
+  const text = (side && side.text_color) || "#ffffff";
+  const ineff = !!state.ineffective;
+  const fill = ineff ? tint(base, 0.55) : base;
+  const ink = ineff ? tint(base, -0.55) : text;
+  const g = svg("g", {
+    class: `counter k-${def.kind}${ineff ? " ineffective" : ""}${state.reduced ? " reduced" : ""}${state.disrupted ? " disrupted" : ""}${opts.selected ? " selected" : ""}`,
+    "data-unit": def.id,
+    role: "img",
+    "aria-label": describeUnit(def, state),
+  });
+  g.appendChild(svg("title", { text: describeUnit(def, state) }));
+  // shadow + body
+  g.appendChild(svg("rect", { x: 1.6, y: 1.6, width: S, height: S, rx: 3, fill: "#000", opacity: 0.35 }));
+  g.appendChild(svg("rect", { x: 0, y: 0, width: S, height: S, rx: 3, fill, stroke: tint(base, -0.5), "stroke-width": 1, class: "c-body" }));
+  if (ineff) {
+    // the flipped back: pale face with a diagonal stripe
+    g.appendChild(svg("path", { d: `M0,${S * 0.72} L${S * 0.72},0 L${S * 0.86},0 L0,${S * 0.86} Z`, fill: tint(base, 0.2), opacity: 0.45 }));
+  }
+  const f = currentFactors(def, state) || {};
+  if (def.kind === "leader") {
+    g.appendChild(svg("path", { d: STAR(S / 2, S * 0.46, S * 0.25, S * 0.1), fill: "#f5d142", stroke: "#5a4300", "stroke-width": 0.8 }));
+    const nm = (def.name || def.id).replace(/^Gen\.?\s*/, "").slice(0, 9);
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.2, class: "c-id", "text-anchor": "middle", fill: ink, style: `font-size:${Math.min(8, (S * 1.5) / Math.max(4, nm.length)).toFixed(1)}px`, text: nm }));
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.93, class: "c-factors", "text-anchor": "middle", fill: ink, style: `font-size:${(S * 0.23).toFixed(1)}px`, text: `${f.combat ?? 0}-${f.morale ?? 0}-${f.movement ?? 0}` }));
+  } else {
+    g.appendChild(svg("text", { x: 3, y: S * 0.2, class: "c-id", fill: ink, text: shortName(def) }));
+    if (def.formation) g.appendChild(svg("text", { x: S - 3, y: S * 0.2, class: "c-form", "text-anchor": "end", fill: ink, text: def.formation }));
+    const bw = S * 0.46;
+    const bh = S * 0.28;
+    const bx = (S - bw) / 2;
+    const by = S * 0.36;
+    g.appendChild(natoSymbol(def, bx, by, bw, bh, ineff ? ink : "#111"));
+    g.appendChild(svg("text", { x: S / 2, y: by - 1.5, class: "c-size", "text-anchor": "middle", fill: ink, text: sizeMark(def) }));
+    // artillery range and cavalry charge factor beside the symbol
+    if (def.kind === "artillery" && def.range) g.appendChild(svg("text", { x: S - 2, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `(${def.range})` }));
+    if (f.charge) g.appendChild(svg("text", { x: S - 2, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `c${f.charge}` }));
+    if (state.reduced) {
+      // reduced band across the counter
+      g.appendChild(svg("rect", { x: 0, y: by + bh + 2, width: S, height: S * 0.09, fill: "#fff", opacity: 0.92 }));
+      g.appendChild(svg("rect", { x: 0, y: by + bh + 2 + S * 0.03, width: S, height: S * 0.03, fill: base }));
+    }
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, text: `${f.attack ?? "?"}-${f.defense ?? "?"}-${f.mr ?? "?"}-${f.ma ?? "?"}` }));
+  }
+  // markers
+  if (state.disrupted) {
+    g.appendChild(
+      svg("g", { class: "marker marker-d", transform: `translate(${S - 12},${-5})` }, [
+        svg("rect", { width: 15, height: 15, rx: 2, fill: OKABE.yellow, stroke: "#000", "stroke-width": 1 }),
+        svg("text", { x: 7.5, y: 11.5, "text-anchor": "middle", class: "marker-text", text: "D" }),
+      ]),
+    );
+  }
+  if (state.charging) {
+    g.appendChild(
+      svg("g", { class: "marker marker-charge", transform: `translate(${-6},${-6})` }, [
+        svg("rect", { width: 17, height: 13, rx: 2, fill: OKABE.vermillion, stroke: "#000", "stroke-width": 1 }),
+        svg("path", { d: "M3,6.5 L12,6.5 M9,3 L13,6.5 L9,10", stroke: "#fff", "stroke-width": 1.8, fill: "none" }),
+      ]),
+    );
+  }
+  if (state.moved && opts.showMoved) {
+    g.appendChild(svg("circle", { cx: S - 4, cy: S - 4, r: 2.6, fill: "#111", stroke: "#fff", "stroke-width": 0.8, class: "moved-dot" }));
+  }
+  if (opts.selected) g.appendChild(svg("rect", { x: -2.5, y: -2.5, width: S + 5, height: S + 5, rx: 4, fill: "none", stroke: OKABE.orange, "stroke-width": 3.2, class: "sel-ring" }));
+  if (opts.highlight) g.appendChild(svg("rect", { x: -3, y: -3, width: S + 6, height: S + 6, rx: 4, fill: "none", stroke: OKABE.purple, "stroke-width": 3, "stroke-dasharray": "4 2", class: "hl-ring" }));
+  return g;
+}
+
+/** Order a stack: combat units first, leaders on top so the star shows. */
+export function stackOrder(ids, defs) {
+  const rank = (id) => (defs[id] && defs[id].kind === "leader" ? 1 : 0);
+  return [...ids].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * Draw every stack of a view into a layer.
+ * opts: {expandedHex, selected:Set, highlight:Set}
+ */
+export function renderStacks(layer, mapView, view, opts = {}) {
+  const sc = mapView.scenario;
+  const defs = unitDefs(sc);
+  const g = mapView.grid;
+  const S = Math.round(g.size * 1.02);
+  const byHex = new Map();
+  for (const [id, st] of Object.entries(view.units || {})) {
+    if (!st || !st.hex || (st.status && st.status !== "map")) continue;
+    if (!g.contains(st.hex)) continue;
+    if (!byHex.has(st.hex)) byHex.set(st.hex, []);
+    byHex.get(st.hex).push(id);
+  }
+  const sq = view.squares || [];
+  const squares = new Set(Array.isArray(sq) ? sq : Object.keys(sq));
+  const later = [];
+  for (const [hex, ids] of byHex) {
+    const order = stackOrder(ids, defs);
+    const combat = order.filter((id) => !(defs[id] && defs[id].kind === "leader"));
+    const c = g.center(hex);
+    const expanded = opts.expandedHex === hex && order.length > 1;
+    const grp = svg("g", { class: `stack${expanded ? " expanded" : ""}`, "data-hex": hex });
+    const n = order.length;
+    order.forEach((id, i) => {
+      const def = defs[id] || { id, kind: "infantry", name: id, side: "?" };
+      const side = sc.sides[def.side];
+      let x;
+      let y;
+      const isLeader = def.kind === "leader";
+      const size = isLeader && !expanded && n > 1 ? Math.round(S * 0.72) : S;
+      if (expanded) {
+        const gap = S + 6;
+        x = c.x - (n * gap - 6) / 2 + i * gap;
+        y = c.y - S / 2 - g.h * 0.15;
+      } else if (isLeader && n > 1) {
+        // leaders ride on the stack's upper-left corner so the unit below stays readable
+        x = c.x - S / 2 - size * 0.45;
+        y = c.y - S / 2 - size * 0.4;
+      } else {
+        const k = combat.indexOf(id);
+        const m = combat.length;
+        const off = Math.min(6, 16 / Math.max(1, m - 1));
+        x = c.x - S / 2 + (k - (m - 1) / 2) * off;
+        y = c.y - S / 2 - (k - (m - 1) / 2) * off;
+      }
+      const cg = counterSVG(def, view.units[id], side, size, {
+        selected: opts.selected && opts.selected.has(id),
+        highlight: opts.highlight && opts.highlight.has(id),
+        showMoved: view.phase === "movement",
+      });
+      cg.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
+      cg.setAttribute("data-hex", hex);
+      grp.appendChild(cg);
+    });
+    if (n > 1 && !expanded) {
+      const bx = c.x + S / 2 + 2;
+      const by = c.y - S / 2 - 8;
+      grp.appendChild(
+        svg("g", { class: "stack-badge", "pointer-events": "none" }, [
+          svg("circle", { cx: bx, cy: by, r: 7, fill: "#111", stroke: "#fff", "stroke-width": 1.2 }),
+          svg("text", { x: bx, y: by + 3.5, "text-anchor": "middle", class: "badge-text", text: String(n) }),
+        ]),
+      );
+    }
+    if (squares.has(hex)) {
+      // a square marker: a hollow square frame around the stack, with SQ tab
+      const pad = 5;
+      grp.insertBefore(
+        svg("g", { class: "marker marker-square", "pointer-events": "none" }, [
+          svg("rect", { x: c.x - S / 2 - pad - 3, y: c.y - S / 2 - pad - 3, width: S + 2 * pad + 6, height: S + 2 * pad + 6, fill: "none", stroke: "#111", "stroke-width": 3.5 }),
+          svg("rect", { x: c.x - S / 2 - pad - 3, y: c.y - S / 2 - pad - 3, width: S + 2 * pad + 6, height: S + 2 * pad + 6, fill: "none", stroke: "#fff", "stroke-width": 1.2 }),
+        ]),
+        grp.firstChild,
+      );
+      grp.appendChild(
+        svg("g", { class: "marker marker-square-tab", "pointer-events": "none", transform: `translate(${c.x - S / 2 - 10},${c.y + S / 2 - 6})` }, [
+          svg("rect", { width: 18, height: 12, rx: 2, fill: "#fff", stroke: "#111", "stroke-width": 1 }),
+          svg("text", { x: 9, y: 9.5, "text-anchor": "middle", class: "marker-text small", text: "SQ" }),
+        ]),
+      );
+    }
+    if (expanded) later.push(grp);
+    else layer.appendChild(grp);
+  }
+  for (const grp of later) layer.appendChild(grp); // expanded stack on top
+}
+
+/** A standalone small SVG of one counter for side panels and lists. */
+export function counterIcon(scenario, unitId, state, S = 42) {
+  const def = unitDefs(scenario)[unitId] || { id: unitId, kind: "infantry", name: unitId };
+  const root = svg("svg", { class: "counter-icon", viewBox: `-6 -7 ${S + 12} ${S + 12}`, width: S + 12, height: S + 12 });
+  root.appendChild(counterSVG(def, state, scenario.sides[def.side], S, { showMoved: true }));
+  return root;
+}

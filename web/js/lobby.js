@@ -1,0 +1,285 @@
+// The lobby (/): login / register when logged out; otherwise scenarios with a
+// map preview and briefing, create game, my games ("your move" first) and
+// open games to join.
+
+import { api, ApiError } from "./api.js";
+import { h, clear, $, ago, add } from "./ui/dom.js";
+import { renderTopbar, toast } from "./ui/chrome.js";
+import { MapView, setupView } from "./map.js";
+
+const main = $("#main");
+const topbar = $("#topbar");
+const scenarioCache = new Map();
+
+function nextUrl() {
+  const n = new URLSearchParams(location.search).get("next");
+  return n && n.startsWith("/") && !n.startsWith("//") ? n : null;
+}
+
+async function boot() {
+  let me = null;
+  try {
+    me = await api.me();
+  } catch (e) {
+    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) {
+      renderTopbar(topbar, null);
+      clear(main).appendChild(h("div.card.form-error", { role: "alert", text: `The server is not answering: ${e.message}` }));
+      return;
+    }
+  }
+  renderTopbar(topbar, me);
+  if (!me) return renderAuth();
+  if (nextUrl()) {
+    location.href = nextUrl();
+    return;
+  }
+  renderLobby(me);
+}
+
+// ------------------------------------------------------------------ auth
+
+function renderAuth() {
+  clear(main);
+  const loginErr = h("div.form-error", { role: "alert", "aria-live": "assertive" });
+  const regErr = h("div.form-error", { role: "alert", "aria-live": "assertive" });
+  const login = h("form.stack#login-form", { "aria-labelledby": "login-title" }, [
+    h("h2#login-title", { text: "Log in" }),
+    h("label.field", {}, ["Username", h("input", { name: "username", autocomplete: "username", required: true })]),
+    h("label.field", {}, ["Password", h("input", { name: "password", type: "password", autocomplete: "current-password", required: true })]),
+    loginErr,
+    h("button.btn.primary", { type: "submit", text: "Log in" }),
+  ]);
+  login.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    loginErr.textContent = "";
+    const f = new FormData(login);
+    try {
+      await api.login(f.get("username").trim(), f.get("password"));
+      location.href = nextUrl() || "/";
+    } catch (err) {
+      loginErr.textContent = err.message;
+    }
+  });
+  const reg = h("form.stack#register-form", { "aria-labelledby": "reg-title" }, [
+    h("h2#reg-title", { text: "New here? Register" }),
+    h("label.field", {}, ["Username", h("input", { name: "username", autocomplete: "username", required: true, pattern: "[A-Za-z0-9_.\\-]{3,32}", title: "3 to 32 letters, digits, _ . -" })]),
+    h("label.field", {}, ["Email", h("input", { name: "email", type: "email", autocomplete: "email", required: true })]),
+    h("label.field", {}, ["Password (8 characters or more)", h("input", { name: "password", type: "password", autocomplete: "new-password", minlength: 8, required: true })]),
+    regErr,
+    h("button.btn.primary", { type: "submit", text: "Create account" }),
+  ]);
+  reg.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    regErr.textContent = "";
+    const f = new FormData(reg);
+    try {
+      await api.register(f.get("username").trim(), f.get("password"), f.get("email").trim());
+      location.href = nextUrl() || "/";
+    } catch (err) {
+      regErr.textContent = err.message;
+    }
+  });
+  main.appendChild(
+    h("div.auth-wrap", {}, [
+      h("div.auth-hero", {}, [
+        h("h1", { text: "VEDETTE" }),
+        h("p.muted", { text: "Musket & Saber Quick Play battles, refereed for you: live or by email, with the rules checked by the server." }),
+      ]),
+      h("div.grid2", {}, [h("div.card", {}, [login]), h("div.card", {}, [reg])]),
+    ]),
+  );
+  login.querySelector("input").focus();
+}
+
+// ------------------------------------------------------------------ lobby
+
+async function renderLobby(me) {
+  clear(main);
+  const scenCol = h("section.card", { "aria-labelledby": "scen-title" }, [h("h2#scen-title", { text: "Start a battle" }), h("div.scenario-list#scenarios", {}, [h("p.empty", { text: "Loading scenarios…" })])]);
+  const mine = h("ul.games#my-games", { "aria-label": "My games" });
+  const open = h("ul.games#open-games", { "aria-label": "Open games" });
+  const gamesCol = h("div", { style: "display:flex;flex-direction:column;gap:18px" }, [
+    h("section.card", { "aria-labelledby": "mine-title" }, [h("div.section-title", {}, [h("h2#mine-title", { text: "My games" }), h("button.btn.small", { type: "button", text: "Refresh", "aria-label": "Refresh game lists", onclick: () => loadGames(me) })]), mine]),
+    h("section.card", { "aria-labelledby": "open-title" }, [h("h2#open-title", { text: "Open games to join" }), open]),
+  ]);
+  main.appendChild(h("div.lobby", {}, [scenCol, gamesCol]));
+  loadScenarios(me);
+  loadGames(me);
+  setInterval(() => loadGames(me), 15000);
+}
+
+async function loadScenarios(me) {
+  const host = $("#scenarios");
+  let list;
+  try {
+    list = await api.scenarios();
+  } catch (e) {
+    clear(host).appendChild(h("p.form-error", { text: e.message }));
+    return;
+  }
+  clear(host);
+  if (!list.length) host.appendChild(h("p.empty", { text: "No scenarios are installed." }));
+  for (const s of list) {
+    const card = h("article.scenario", { "data-scenario": s.id, "aria-labelledby": `sc-${s.id}` });
+    const preview = h("div.preview", { "aria-hidden": "false" });
+    const info = h("div");
+    add(card, preview, info);
+    host.appendChild(card);
+    api
+      .scenario(s.id)
+      .then((full) => {
+        scenarioCache.set(s.id, full);
+        const mv = new MapView(preview, full, { preview: true, hexSize: 20 });
+        mv.setView(setupView(full));
+        fillScenario(info, s, full, me);
+      })
+      .catch((e) => {
+        fillScenario(info, s, null, me);
+        preview.appendChild(h("p.empty", { text: e.message }));
+      });
+  }
+}
+
+function fillScenario(info, s, full, me) {
+  const sides = (full && full.sides) || Object.fromEntries(Object.entries(s.sides || {}).map(([k, v]) => [k, { name: v }]));
+  const briefing = (full && full.briefing) || {};
+  const sideSelect = h("select", { name: "side", "aria-label": `Side to play in ${s.title}` }, [
+    h("option", { value: "random", text: "Random side" }),
+    ...Object.entries(sides).map(([id, sd]) => h("option", { value: id, text: sd.name || id })),
+  ]);
+  const visSelect = h("select", { name: "visibility", "aria-label": "Who may join" }, [
+    h("option", { value: "private", text: "Private (invite link)" }),
+    h("option", { value: "open", text: "Open (anyone may join)" }),
+  ]);
+  const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
+  createBtn.addEventListener("click", async () => {
+    createBtn.disabled = true;
+    try {
+      const g = await api.createGame(s.id, sideSelect.value, visSelect.value);
+      toast(`Game created. Share the invite link with your opponent.`);
+      await loadGames(me, g.id);
+    } catch (e) {
+      toast(e.message, { kind: "error" });
+    } finally {
+      createBtn.disabled = false;
+    }
+  });
+  const details = h("details", {}, [
+    h("summary", { text: "Side briefings" }),
+    ...Object.entries(sides).map(([id, sd]) => (briefing[id] ? h("p.briefing", {}, [h("b", { text: `${sd.name || id}: ` }), briefing[id]]) : null)),
+  ]);
+  add(clear(info), 
+    h(`h3#sc-${s.id}`, { text: s.title }),
+    s.subtitle ? h("div.subtitle", { text: s.subtitle }) : null,
+    h(
+      "div.sides",
+      {},
+      Object.entries(sides).map(([id, sd]) => h("span.chip", { style: `background:${sd.color || "#ccc"};color:${sd.text_color || "#fff"}`, text: sd.name || id })),
+    ),
+    h("p.briefing", { text: briefing.general || "" }),
+    Object.keys(briefing).length > 1 ? details : null,
+    h("div.muted", { style: "font-size:13px", text: `${s.turns || (full && full.turns) || "?"} turns` }),
+    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Visibility", visSelect]), createBtn]),
+  );
+}
+
+function sideName(game, side) {
+  const sc = scenarioCache.get(game.scenario);
+  return (sc && sc.sides[side] && sc.sides[side].name) || side;
+}
+
+function gameItem(g, me, highlight) {
+  const over = g.status === "over" || g.status === "finished";
+  const waitingJoin = g.status === "waiting";
+  let badge;
+  let sub;
+  const opp = Object.entries(g.seats || {}).find(([side]) => side !== g.your_side);
+  const oppName = opp && opp[1];
+  if (over) {
+    badge = h("span.badge.over", { text: "Over" });
+    const r = g.result || {};
+    sub = r.winner ? `${sideName(g, r.winner)} won${r.reason ? ` (${r.reason})` : ""}` : `Draw${r.reason ? ` (${r.reason})` : ""}`;
+  } else if (waitingJoin) {
+    badge = h("span.badge.wait", { text: "Waiting for opponent" });
+    sub = `You play ${sideName(g, g.your_side)} · created ${ago(g.created_at)} ago`;
+  } else if (g.your_turn) {
+    badge = h("span.badge.move", { text: "Your move" });
+    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · waiting on you ${ago(g.awaiting_since)}`;
+  } else {
+    badge = h("span.badge", { text: "Their move" });
+    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · ${g.awaiting_user || sideName(g, g.awaiting)} to act${g.awaiting_since ? ` for ${ago(g.awaiting_since)}` : ""}`;
+  }
+  const li = h(`li.game-item${g.your_turn ? ".your-move" : ""}`, { "data-game": g.id }, [
+    h("div.gi-main", {}, [h("div.gi-title", {}, [g.title || g.scenario, " ", badge]), h("div.gi-sub", { text: sub })]),
+    h("a.btn.small.primary", { href: `/games/${g.id}`, text: over ? "Replay" : "Open", "aria-label": `Open game ${g.title || g.id}` }),
+  ]);
+  if (waitingJoin && g.invite_token) {
+    const link = `${location.origin}/games/${g.id}?invite=${g.invite_token}`;
+    const input = h("input", { value: link, readonly: true, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+    const copy = h("button.btn.small", {
+      type: "button",
+      text: "Copy invite link",
+      "data-copy": link,
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          toast("Invite link copied.");
+        } catch (_) {
+          input.select();
+          document.execCommand && document.execCommand("copy");
+          toast("Select the link and copy it.");
+        }
+      },
+    });
+    li.querySelector(".gi-main").appendChild(h("div.invite", {}, [input, copy]));
+  }
+  if (highlight) li.style.outline = "3px solid var(--sky)";
+  return li;
+}
+
+async function loadGames(me, highlightId = null) {
+  let data;
+  try {
+    data = await api.games();
+  } catch (e) {
+    toast(e.message, { kind: "error" });
+    return;
+  }
+  const rank = (g) => (g.your_turn ? 0 : g.status === "active" ? 1 : g.status === "waiting" ? 2 : 3);
+  const mine = [...(data.mine || [])].sort((a, b) => rank(a) - rank(b) || String(a.awaiting_since || a.updated_at).localeCompare(String(b.awaiting_since || b.updated_at)));
+  const ul = clear($("#my-games"));
+  if (!mine.length) ul.appendChild(h("li.empty", { text: "No games yet: create one from a scenario." }));
+  for (const g of mine) ul.appendChild(gameItem(g, me, g.id === highlightId));
+  const ol = clear($("#open-games"));
+  const open = (data.open || []).filter((g) => !g.your_side);
+  if (!open.length) ol.appendChild(h("li.empty", { text: "No open games right now." }));
+  for (const g of open) {
+    const free = Object.entries(g.seats || {}).find(([, u]) => !u);
+    const host = Object.entries(g.seats || {}).find(([, u]) => u);
+    const li = h("li.game-item", { "data-game": g.id }, [
+      h("div.gi-main", {}, [
+        h("div.gi-title", { text: g.title || g.scenario }),
+        h("div.gi-sub", { text: `${host ? host[1] : "?"} plays ${host ? sideName(g, host[0]) : "?"}; ${free ? sideName(g, free[0]) + " is free" : "full"}` }),
+      ]),
+      free
+        ? h("button.btn.small.primary", {
+            type: "button",
+            text: "Join",
+            "aria-label": `Join ${g.title || g.id}`,
+            onclick: async () => {
+              try {
+                await api.joinGame(g.id);
+                location.href = `/games/${g.id}`;
+              } catch (e) {
+                toast(e.message, { kind: "error" });
+              }
+            },
+          })
+        : null,
+      h("a.btn.small", { href: `/games/${g.id}`, text: "Watch" }),
+    ]);
+    ol.appendChild(li);
+  }
+}
+
+boot();
