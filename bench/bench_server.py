@@ -1,0 +1,288 @@
+"""Server benchmark: N concurrent games, two websocket clients each, issuing commands.
+
+Measures command->ack (the sender's round trip) and command->opponent-patch
+(the other player's push) p50/p99, commands/s, and - in the same run, on the
+same database - the bare INSERT+COMMIT round trip the command path builds on.
+
+    .venv/bin/python bench/bench_server.py --db postgres --games 200 --seconds 30
+    .venv/bin/python bench/bench_server.py --db sqlite --games 200 --seconds 30
+
+Postgres runs in a throwaway schema of TEST_DATABASE_URL (default the local
+server). Prints one JSON line per run; docs/benchmarks.md records real runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonpatch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def bare_commit_latency(database_url: str, schema: str | None, n: int = 300) -> list[float]:
+    """Sequential INSERT+COMMIT round trips on the same database, through the same stack."""
+    from sqlalchemy import text
+
+    from server.config import Settings
+    from server.db import create_engine
+
+    engine = create_engine(Settings(database_url=database_url, db_schema=schema))
+    out = []
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("CREATE TABLE IF NOT EXISTS bench_commit (id INTEGER, payload TEXT)"))
+            await conn.commit()
+            payload = "x" * 2000  # about a snapshot's order of magnitude
+            for i in range(n):
+                start = time.perf_counter()
+                await conn.execute(text("INSERT INTO bench_commit VALUES (:i, :p)"), {"i": i, "p": payload})
+                await conn.commit()
+                out.append((time.perf_counter() - start) * 1000)
+            await conn.execute(text("DROP TABLE bench_commit"))
+            await conn.commit()
+    finally:
+        await engine.dispose()
+    return out
+
+
+def next_command(view: dict[str, Any]) -> dict[str, Any]:
+    """Answer a prompt with its first option, otherwise end the phase: always legal, never slow."""
+    prompt = view.get("prompt") or {}
+    options = prompt.get("options") or []
+    if prompt.get("side") == view.get("viewer") and options:
+        return {"type": "choose", "option": options[0]["id"]}
+    return {"type": "end_phase"}
+
+
+class Seat:
+    def __init__(self, side: str) -> None:
+        self.side = side
+        self.view: dict[str, Any] = {}
+        self.version = 0
+
+
+async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline: list[float],
+                    acks: list[float], pushes: list[float], errors: list[str],
+                    ready: asyncio.Event, connecting: asyncio.Semaphore, connected: list[int]) -> int:
+    import websockets
+
+    sent_at: dict[int, float] = {}
+    done = 0
+    await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
+    async with websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['blue']}", max_size=None, open_timeout=120) as blue, \
+            websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['red']}", max_size=None, open_timeout=120) as red:
+        sockets = {"blue": blue, "red": red}
+        seats = {"blue": Seat("blue"), "red": Seat("red")}
+        for side, ws in sockets.items():
+            hello = json.loads(await ws.recv())
+            seats[side].view, seats[side].version = hello["view"], hello["version"]
+        connecting.release()
+        connected[0] += 1
+        await ready.wait()  # every game starts issuing commands together
+        while time.monotonic() < deadline[0]:
+            awaiting = seats["blue"].view.get("awaiting")
+            if awaiting not in sockets:
+                break  # game over
+            mover, other = awaiting, ("red" if awaiting == "blue" else "blue")
+            command = next_command(seats[mover].view)
+            version = seats[mover].version
+            t0 = time.perf_counter()
+            sent_at[version + 1] = t0
+            await sockets[mover].send(json.dumps({
+                "type": "command", "command": command, "expected_version": version,
+                "command_id": secrets.token_hex(8)}))
+            got_ack = got_patch = False
+            while not (got_ack and got_patch):
+                message = json.loads(await sockets[mover].recv())
+                if message["type"] == "ack":
+                    acks.append((time.perf_counter() - t0) * 1000)
+                    got_ack = True
+                elif message["type"] == "patch":
+                    seats[mover].view = jsonpatch.apply_patch(seats[mover].view, message["patch"])
+                    seats[mover].version = message["version"]
+                    got_patch = message["version"] > version
+                elif message["type"] == "error":
+                    errors.append(message.get("message", "error"))
+                    return done
+            while seats[other].version <= version:
+                message = json.loads(await sockets[other].recv())
+                if message["type"] == "patch":
+                    seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
+                    seats[other].version = message["version"]
+            pushes.append((time.perf_counter() - t0) * 1000)
+            done += 1
+    return done
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU of a process and its children (Linux /proc), to put latencies in context."""
+    total = 0.0
+    try:
+        pids = [pid] + [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        for p in pids:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        pass
+    return total
+
+
+def start_server(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    if os.environ.get("VEDETTE_BENCH_PROFILE"):
+        command = [sys.executable, os.environ["VEDETTE_BENCH_PROFILE"], str(port)]
+    else:
+        command = None
+    proc = subprocess.Popen(
+        command or [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port),
+         "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env={**os.environ, **env}, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"server did not start; see {log}")
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from server.config import Settings
+    from server.migrate import upgrade_head
+
+    workdir = Path(tempfile.mkdtemp(prefix="vedette-bench-"))
+    schema = None
+    if args.db == "postgres":
+        import asyncpg
+
+        from server.db import asyncpg_dsn
+
+        schema = f"vedette_bench_{secrets.token_hex(3)}"
+        conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
+        await conn.execute(f'CREATE SCHEMA "{schema}"')
+        await conn.close()
+        database_url = PG_URL
+    else:
+        database_url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+    settings = Settings(database_url=database_url, db_schema=schema)
+    await asyncio.to_thread(upgrade_head, settings)
+    env = {"DATABASE_URL": database_url, "VEDETTE_DB_SCHEMA": schema or "",
+           "VEDETTE_NOTIFY_CHANNEL": f"bench_{secrets.token_hex(3)}", "VEDETTE_DB_POOL_SIZE": "20"}
+    port = free_port()
+    workers = args.workers if args.db == "postgres" else 1
+    proc = start_server(env, port, workers, workdir / "server.log")
+    try:
+        base = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            tokens = {}
+            for side in ("blue", "red"):
+                r = await http.post("/api/users", json={"username": f"bench{side}", "password": "password123",
+                                                         "email": f"{side}@example.org"})
+                tokens[side] = r.json()["token"]
+            games = []
+            for _ in range(args.games):
+                r = await http.post("/api/games", json={"scenario": args.scenario, "side": "blue"},
+                                    headers={"Authorization": f"Bearer {tokens['blue']}"})
+                game = r.json()
+                await http.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
+                                headers={"Authorization": f"Bearer {tokens['red']}"})
+                games.append(game["id"])
+        commit_before = await bare_commit_latency(database_url, schema)
+        acks: list[float] = []
+        pushes: list[float] = []
+        errors: list[str] = []
+        ready = asyncio.Event()
+        connecting = asyncio.Semaphore(10)
+        connected = [0]
+        deadline = [float("inf")]
+        tasks = [asyncio.create_task(play_game(base.replace("http://", "ws://"), g, tokens, deadline, acks,
+                                               pushes, errors, ready, connecting, connected)) for g in games]
+        while connected[0] < len(games):
+            if any(t.done() for t in tasks):
+                raise RuntimeError([t.exception() for t in tasks if t.done()][0])
+            await asyncio.sleep(0.1)
+        cpu_before = cpu_seconds(proc.pid)
+        start = time.monotonic()
+        deadline[0] = start + args.seconds
+        ready.set()
+        counts = await asyncio.gather(*tasks)
+        elapsed = time.monotonic() - start
+        server_cpu = cpu_seconds(proc.pid) - cpu_before
+        commit_after = await bare_commit_latency(database_url, schema)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if schema:
+            import asyncpg
+
+            from server.db import asyncpg_dsn
+
+            conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
+            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            await conn.close()
+    commits = commit_before + commit_after
+    result = {
+        "db": args.db, "workers": workers, "games": args.games, "seconds": round(elapsed, 1),
+        "commands": sum(counts), "commands_per_s": round(sum(counts) / elapsed, 1),
+        "ack_ms": {"p50": round(percentile(acks, 50), 2), "p99": round(percentile(acks, 99), 2)},
+        "opponent_patch_ms": {"p50": round(percentile(pushes, 50), 2), "p99": round(percentile(pushes, 99), 2)},
+        "bare_insert_commit_ms": {"p50": round(percentile(commits, 50), 3), "p99": round(percentile(commits, 99), 3),
+                                  "mean": round(statistics.mean(commits), 3)},
+        "server_cpu_ms_per_command": round(server_cpu * 1000 / max(1, sum(counts)), 2),
+        "load_average": os.getloadavg()[0],
+        "errors": len(errors),
+        "machine": f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}",
+    }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", choices=["postgres", "sqlite"], default="postgres")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=1, help="server worker processes (Postgres only)")
+    parser.add_argument("--scenario", default="tutorial")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()

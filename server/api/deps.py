@@ -1,0 +1,83 @@
+"""Request dependencies (Annotated), shared by every route module."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..config import Settings
+from ..errors import ApiError, unauthorized
+from ..models import User
+from ..realtime.hub import GameHub
+from ..scenarios import ScenarioRegistry
+from ..services import accounts
+from ..services.games import GameService
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with request.app.state.sessionmaker() as session:
+        yield session
+
+
+def get_service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def get_hub(request: Request) -> GameHub:
+    hub: GameHub = request.app.state.hub
+    return hub
+
+
+def get_registry(request: Request) -> ScenarioRegistry:
+    registry: ScenarioRegistry = request.app.state.scenarios
+    return registry
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+ServiceDep = Annotated[GameService, Depends(get_service)]
+HubDep = Annotated[GameHub, Depends(get_hub)]
+RegistryDep = Annotated[ScenarioRegistry, Depends(get_registry)]
+
+
+def session_token(request: Request, settings: Settings) -> str | None:
+    """The bearer token (scripts) or, failing that, the session cookie (browsers)."""
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.cookies.get(settings.session_cookie)
+
+
+async def get_optional_user(request: Request, session: SessionDep, settings: SettingsDep) -> User | None:
+    return await accounts.user_for_token(session, settings, session_token(request, settings))
+
+
+OptionalUser = Annotated[User | None, Depends(get_optional_user)]
+
+
+async def get_current_user(user: OptionalUser) -> User:
+    if user is None:
+        raise unauthorized()
+    return user
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+
+
+async def get_admin(user: CurrentUser) -> User:
+    if not user.is_admin:
+        raise ApiError(403, "admin_only", "This is for administrators.")
+    return user
+
+
+AdminUser = Annotated[User, Depends(get_admin)]

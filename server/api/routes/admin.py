@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from ...services.access import Viewer
+from ...services.views import build_summary, build_view
+from ..deps import AdminUser, ServiceDep, SessionDep
+
+router = APIRouter(prefix="/api/admin", tags=["admin"])
+
+
+@router.get("/games")
+async def all_games(
+    admin: AdminUser,
+    session: SessionDep,
+    service: ServiceDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    views: Annotated[bool, Query(description="Include each game's full (admin) view")] = True,
+) -> dict[str, Any]:
+    """Every game, newest activity first, each with the full admin view."""
+    viewer = Viewer("admin", None, admin.id)
+    out = []
+    for row in await service.all_games(session, limit, offset):
+        item = build_summary(row, admin.id)
+        item["invite_token"] = row.invite_token
+        item["watch_token"] = row.watch_token
+        if views:
+            try:
+                engine_game = service.engine_of(row)
+                spectators = await service.spectator_count(session, row.id)
+                item["view"] = build_view(row, engine_game, viewer, spectators=spectators)
+            except Exception as exc:  # one damaged game must not hide the others
+                item["view"] = None
+                item["view_error"] = type(exc).__name__
+        out.append(item)
+    return {"games": out, "limit": limit, "offset": offset}

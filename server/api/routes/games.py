@@ -1,0 +1,234 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from ...errors import ApiError
+from ...models import Game, User
+from ...schemas import (
+    CommandAccepted,
+    CommandRequest,
+    GameCreate,
+    GameCreated,
+    GameDetail,
+    GameList,
+    GameSummary,
+    JoinRequest,
+    UndoRequest,
+)
+from ...services.access import Viewer, require_seat, resolve_viewer
+from ...services.views import (
+    build_log_entries,
+    build_options,
+    build_record,
+    build_summary,
+    build_view,
+)
+from ..deps import CurrentUser, HubDep, OptionalUser, ServiceDep, SessionDep, SettingsDep
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+WatchToken = Annotated[str | None, Query(max_length=64, description="The game's watch token")]
+InviteToken = Annotated[str | None, Query(max_length=64, description="The game's invite token")]
+
+
+def _links(request: Request, base_url: str | None, row: Game) -> dict[str, str]:
+    base = (base_url or str(request.base_url)).rstrip("/")
+    return {
+        "invite_url": f"{base}/games/{row.id}?invite={row.invite_token}",
+        "watch_url": f"{base}/games/{row.id}?watch={row.watch_token}",
+    }
+
+
+@router.post("", status_code=201, response_model=GameCreated)
+async def create_game(
+    body: GameCreate,
+    request: Request,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    settings: SettingsDep,
+) -> dict[str, Any]:
+    """Create a game and take a seat ("random" picks one); share the invite link."""
+    row = await service.create_game(session, user, body.scenario, body.side, body.visibility)
+    return {**build_summary(row, user.id), **_links(request, settings.base_url, row)}
+
+
+@router.get("", response_model=GameList)
+async def list_games(user: OptionalUser, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+    """Your games (whose decision is awaited, since when, results) and open games to join."""
+    mine, open_games = await service.list_games(session, user)
+    uid = user.id if user else None
+    return {
+        "mine": [build_summary(g, uid) for g in mine],
+        "open": [build_summary(g, uid) for g in open_games],
+    }
+
+
+@router.post("/{game_id}/join", response_model=GameSummary)
+async def join_game(
+    game_id: str,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    hub: HubDep,
+    body: JoinRequest | None = None,
+) -> dict[str, Any]:
+    """Take the free seat: with the invite token for a private game, without for an open one."""
+    row = await service.join_game(session, user, game_id, body.invite_token if body else None)
+    await hub.publish(row.id, row.version)
+    return build_summary(row, user.id)
+
+
+async def _viewer_state(
+    session: Any, service: Any, game_id: str, user: User | None, watch: str | None, invite: str | None
+) -> tuple[Any, Viewer]:
+    loaded = await service.load(session, game_id)
+    viewer = resolve_viewer(loaded.row, user, watch_token=watch, invite_token=invite)
+    return loaded, viewer
+
+
+@router.get("/{game_id}", response_model=GameDetail)
+async def get_game(
+    game_id: str,
+    user: OptionalUser,
+    session: SessionDep,
+    service: ServiceDep,
+    watch: WatchToken = None,
+    invite: InviteToken = None,
+) -> dict[str, Any]:
+    """The game as the caller may see it: their side's view, the spectator view, or the admin's."""
+    loaded, viewer = await _viewer_state(session, service, game_id, user, watch, invite)
+    spectators = await service.spectator_count(session, game_id)
+    return {
+        "game": build_summary(loaded.row, user.id if user else None),
+        "viewer": viewer.label,
+        "version": loaded.row.version,
+        "view": build_view(loaded.row, loaded.engine, viewer, spectators=spectators),
+    }
+
+
+@router.get("/{game_id}/options")
+async def get_options(
+    game_id: str,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    units: Annotated[str, Query(max_length=2000, description="Comma-separated unit ids")] = "",
+) -> dict[str, Any]:
+    """Legal options (reachable hexes, targets...) for some of your own units now."""
+    loaded = await service.load(session, game_id)
+    resolve_viewer(loaded.row, user)  # private games stay invisible to strangers
+    side = require_seat(loaded.row, user)
+    unit_ids = [u for u in (p.strip() for p in units.split(",")) if u]
+    try:
+        return build_options(loaded.engine, Viewer("seat", side, user.id), unit_ids, loaded.row.version)
+    except ApiError:
+        raise
+    except Exception as exc:
+        from ...services.engine import rules
+
+        if isinstance(exc, rules().IllegalCommand):
+            raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
+        raise ApiError(422, "bad_units", f"Cannot list options for {unit_ids}.") from None
+
+
+@router.post("/{game_id}/commands", response_model=CommandAccepted)
+async def post_command(
+    game_id: str,
+    body: CommandRequest,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    hub: HubDep,
+) -> dict[str, Any]:
+    """Submit a command; the rules core judges it. 422 illegal, 409 stale version."""
+    await _visible(session, service, game_id, user)
+    answer, applied = await service.submit(
+        session, game_id, user, body.command, body.expected_version, body.command_id
+    )
+    if applied:
+        await hub.publish(game_id, answer["version"])
+    return answer
+
+
+@router.post("/{game_id}/undo", response_model=CommandAccepted)
+async def post_undo(
+    game_id: str,
+    body: UndoRequest,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    hub: HubDep,
+) -> dict[str, Any]:
+    """Take back your last decision where the rules allow it (logged like a command)."""
+    await _visible(session, service, game_id, user)
+    answer, applied = await service.submit(
+        session, game_id, user, {"type": "undo"}, body.expected_version, body.command_id, undo=True
+    )
+    if applied:
+        await hub.publish(game_id, answer["version"])
+    return answer
+
+
+@router.post("/{game_id}/resign", response_model=GameSummary)
+async def resign(
+    game_id: str, user: CurrentUser, session: SessionDep, service: ServiceDep, hub: HubDep
+) -> dict[str, Any]:
+    await _visible(session, service, game_id, user)
+    row = await service.resign(session, game_id, user)
+    await hub.publish(row.id, row.version)
+    return build_summary(row, user.id)
+
+
+async def _visible(session: Any, service: Any, game_id: str, user: User) -> None:
+    """A private game the caller cannot see is a 404 before anything else is said about it."""
+    row = await service.get_row(session, game_id)
+    resolve_viewer(row, user)
+
+
+@router.get("/{game_id}/history")
+async def history(
+    game_id: str,
+    user: OptionalUser,
+    session: SessionDep,
+    service: ServiceDep,
+    at: Annotated[int | None, Query(ge=0, description="Version to rebuild")] = None,
+    watch: WatchToken = None,
+    invite: InviteToken = None,
+) -> dict[str, Any]:
+    """The log filtered for you; with `at=N`, also your view as it was at version N."""
+    row = await service.get_row(session, game_id)
+    viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
+    if at is not None and at > row.version:
+        raise ApiError(
+            422, "bad_version", f"The game is only at version {row.version}.",
+            field="at", version=row.version,
+        )
+    upto = row.version if at is None else at
+    rows = await service.log_rows(session, game_id, upto=upto)
+    scenario = service.scenario_of(row)
+    body: dict[str, Any] = {
+        "version": upto,
+        "current_version": row.version,
+        "log": build_log_entries(row, rows, viewer, scenario),
+    }
+    if at is not None:
+        engine_game = service.replay(row, rows)
+        body["view"] = build_view(row, engine_game, viewer, spectators=0, version=at)
+    return body
+
+
+@router.get("/{game_id}/record")
+async def record(
+    game_id: str,
+    user: OptionalUser,
+    session: SessionDep,
+    service: ServiceDep,
+    watch: WatchToken = None,
+    invite: InviteToken = None,
+) -> dict[str, Any]:
+    """The game record `vedette replay FILE` verifies (the seed only once the game is over)."""
+    loaded, viewer = await _viewer_state(session, service, game_id, user, watch, invite)
+    return build_record(loaded.row, loaded.engine, viewer)

@@ -1,0 +1,89 @@
+"""The one settings object: environment variables (and an optional .env file)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import AliasChoices, Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SECRET_KEY = "vedette-development-secret-change-me"
+
+# The repository root when running from a checkout (editable install); an
+# installed wheel falls back to the working directory (the Docker image's /app).
+_PACKAGE_PARENT = Path(__file__).resolve().parent.parent
+
+
+def _find_dir(name: str) -> Path:
+    for base in (_PACKAGE_PARENT, Path.cwd()):
+        candidate = base / name
+        if candidate.exists():
+            return candidate
+    return Path.cwd() / name
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="VEDETTE_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    env: str = "development"
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./vedette.db",
+        validation_alias=AliasChoices("DATABASE_URL", "VEDETTE_DATABASE_URL"),
+    )
+    secret_key: str = DEFAULT_SECRET_KEY
+    base_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+
+    max_body_bytes: int = 64 * 1024
+    max_ws_frame_bytes: int = 16 * 1024
+    login_attempts: int = 10
+    login_window_seconds: int = 300
+    session_days: int = 30
+    session_cookie: str = "vedette_session"
+
+    scenarios_dir: Path = Field(default_factory=lambda: _find_dir("scenarios"))
+    web_dir: Path = Field(default_factory=lambda: _find_dir("web"))
+    migrations_dir: Path = Field(default_factory=lambda: _find_dir("migrations"))
+
+    # Postgres NOTIFY channel; tests give each run its own so parallel runs never cross.
+    notify_channel: str = "vedette_games"
+    # Extra search_path schema for Postgres (tests isolate themselves in a fresh schema).
+    db_schema: str | None = None
+    db_pool_size: int = 10
+
+    @model_validator(mode="after")
+    def _refuse_default_secret_outside_development(self) -> Settings:
+        if self.env != "development" and self.secret_key == DEFAULT_SECRET_KEY:
+            raise ValueError(
+                "VEDETTE_SECRET_KEY is still the development default; set it to a long random "
+                "value (e.g. `python -c 'import secrets; print(secrets.token_hex(32))'`) "
+                "when VEDETTE_ENV is not 'development'"
+            )
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def allowed_origins(self) -> set[str]:
+        """Origins (scheme://host[:port]) a browser websocket may come from besides the same host."""
+        if not self.base_url:
+            return set()
+        parts = urlsplit(self.base_url)
+        return {f"{parts.scheme}://{parts.netloc}".lower()}
+
+    @property
+    def secure_cookies(self) -> bool:
+        return bool(self.base_url and self.base_url.startswith("https://"))
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,171 @@
+"""ORM models (SQLAlchemy 2, typed with Mapped[...]). The API never returns these directly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend (SQLite stores them naive)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Stored lower-cased so "Alice" and "alice" are one account.
+    username: Mapped[str] = mapped_column(String(32), unique=True)
+    email: Mapped[str] = mapped_column(String(254))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class UserSession(Base):
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # HMAC of the token: a leaked table cannot be replayed as cookies.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class LoginFailure(Base):
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # "username|ip": the rate limit is per account and address together.
+    key: Mapped[str] = mapped_column(String(128))
+    failed_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    __table_args__ = (Index("ix_login_failures_key_failed_at", "key", "failed_at"),)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    scenario_id: Mapped[str] = mapped_column(String(64))
+    # The scenario as it was when the game began, so later edits to the file
+    # never break a game that runs for weeks.
+    scenario_json: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    visibility: Mapped[str] = mapped_column(String(16))  # "private" | "open"
+    status: Mapped[str] = mapped_column(String(16), index=True)  # "waiting" | "active" | "over"
+    invite_token: Mapped[str] = mapped_column(String(64), unique=True)
+    watch_token: Mapped[str] = mapped_column(String(64), unique=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    # Full engine state including the secret seed: never leaves the server.
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    initial_snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    awaiting_side: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    awaiting_since: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    # Joined, so loading a game (even FOR UPDATE OF games) is one query.
+    seats: Mapped[list[GameSeat]] = relationship(
+        back_populates="game", lazy="joined", order_by="GameSeat.side"
+    )
+
+
+class GameSeat(Base):
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    side: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    user: Mapped[User] = relationship(lazy="joined")
+
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_game_seats_game_user"),)
+
+
+class GameCommand(Base):
+    """The append-only log: one row per accepted command."""
+
+    __tablename__ = "game_commands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # the game version this command produced
+    side: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    command_id: Mapped[str] = mapped_column(String(100))
+    command: Mapped[dict[str, Any]] = mapped_column(JSON)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_game_commands_game_seq"),
+        UniqueConstraint("game_id", "command_id", name="uq_game_commands_game_command_id"),
+    )
+
+
+class SpectatorConnection(Base):
+    """Live spectator websockets, so every process can count a game's watchers."""
+
+    __tablename__ = "spectator_connections"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    # Refreshed by the owning process; rows it stops refreshing (a crash) age out.
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+__all__ = [
+    "Base",
+    "Game",
+    "GameCommand",
+    "GameSeat",
+    "LoginFailure",
+    "SpectatorConnection",
+    "User",
+    "UserSession",
+    "utcnow",
+]

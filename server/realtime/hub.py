@@ -1,0 +1,227 @@
+"""The per-process game hub: which websockets watch which game, and what each one is sent.
+
+On every change notice (from any process, through the broadcaster) the hub
+re-reads the game once and, for each of ITS connections, builds that viewer's
+own view, diffs it against what that connection last received (RFC 6902 via
+`jsonpatch`) and queues the patch with the new log entries filtered for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonpatch
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..services.access import Viewer
+from ..services.games import GameService
+from ..services.views import build_log_entries, build_view
+from .broadcast import RESYNC, Broadcast
+
+log = logging.getLogger(__name__)
+
+# A client this far behind is resynchronised with a fresh snapshot instead.
+MAX_QUEUED_MESSAGES = 256
+HEARTBEAT_SECONDS = 30.0
+
+
+def plain(value: Any) -> Any:
+    """A deep, JSON-shaped copy (tuples become lists), detached from engine objects."""
+    return json.loads(json.dumps(value))
+
+
+@dataclass(eq=False)
+class ViewerConnection:
+    game_id: str
+    viewer: Viewer
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    last_view: dict[str, Any] | None = None
+    last_version: int = -1
+
+    def send(self, message: dict[str, Any]) -> bool:
+        if self.queue.qsize() >= MAX_QUEUED_MESSAGES:
+            return False
+        self.queue.put_nowait(message)
+        return True
+
+
+class GameHub:
+    def __init__(
+        self,
+        broadcast: Broadcast,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        service: GameService,
+        channel: str,
+    ) -> None:
+        self.broadcast = broadcast
+        self.sessionmaker = sessionmaker
+        self.service = service
+        self.channel = channel
+        self._connections: dict[str, set[ViewerConnection]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._consumer: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()
+        # Spectator counts per game, re-read only when a presence change is announced.
+        self._spectators: dict[str, int] = {}
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._consumer = asyncio.create_task(self._consume(), name="vedette-hub-consumer")
+        self._heartbeat = asyncio.create_task(self._beat(), name="vedette-hub-heartbeat")
+        await asyncio.wait_for(self._subscribed.wait(), 10)
+
+    async def stop(self) -> None:
+        for task in (self._consumer, self._heartbeat, *self._tasks):
+            if task is not None:
+                task.cancel()
+        for task in (self._consumer, self._heartbeat, *self._tasks):
+            if task is not None:
+                with suppress(asyncio.CancelledError, Exception):
+                    await task
+        for conns in self._connections.values():
+            for conn in conns:
+                conn.queue.put_nowait(None)
+
+    def connection_count(self) -> int:
+        return sum(len(c) for c in self._connections.values())
+
+    async def _consume(self) -> None:
+        async with self.broadcast.subscribe(self.channel) as subscriber:
+            self._subscribed.set()
+            async for event in subscriber:
+                if event.message == RESYNC:
+                    for game_id in list(self._connections):
+                        self._spectators.pop(game_id, None)
+                        self._spawn(self.refresh(game_id))
+                    continue
+                game_id, _, rest = event.message.partition(":")
+                if game_id in self._connections:
+                    if rest.endswith(":presence"):
+                        self._spectators.pop(game_id, None)
+                    self._spawn(self.refresh(game_id))
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            self._spectators.clear()  # let crashed processes' stale watchers age out of counts
+            ids = [
+                c.id
+                for conns in self._connections.values()
+                for c in conns
+                if c.viewer.role == "spectator"
+            ]
+            try:
+                async with self.sessionmaker() as session:
+                    await self.service.touch_spectators(session, ids)
+            except Exception:
+                log.exception("spectator heartbeat failed")
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("hub task failed", exc_info=task.exception())
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # --------------------------------------------------------- connections
+
+    async def publish(self, game_id: str, version: int, *, presence: bool = False) -> None:
+        message = f"{game_id}:{version}:presence" if presence else f"{game_id}:{version}"
+        try:
+            await self.broadcast.publish(self.channel, message)
+        except Exception:
+            # The command is committed; viewers will catch up on their next snapshot.
+            log.exception("could not publish change of game %s", game_id)
+
+    async def attach(self, conn: ViewerConnection) -> None:
+        self._connections.setdefault(conn.game_id, set()).add(conn)
+        if conn.viewer.role == "spectator":
+            async with self.sessionmaker() as session:
+                await self.service.add_spectator(session, conn.id, conn.game_id)
+        await self.send_snapshot(conn)
+        if conn.viewer.role == "spectator":
+            await self.publish(conn.game_id, conn.last_version, presence=True)
+
+    async def detach(self, conn: ViewerConnection) -> None:
+        conns = self._connections.get(conn.game_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                self._connections.pop(conn.game_id, None)
+                self._locks.pop(conn.game_id, None)
+                self._spectators.pop(conn.game_id, None)
+        if conn.viewer.role == "spectator":
+            try:
+                async with self.sessionmaker() as session:
+                    await self.service.remove_spectator(session, conn.id)
+                await self.publish(conn.game_id, conn.last_version, presence=True)
+            except Exception:
+                log.exception("could not remove spectator %s", conn.id)
+
+    async def send_snapshot(self, conn: ViewerConnection) -> None:
+        async with self._lock(conn.game_id):
+            async with self.sessionmaker() as session:
+                loaded = await self.service.load(session, conn.game_id)
+                rows = await self.service.log_rows(session, conn.game_id)
+                spectators = await self.service.spectator_count(session, conn.game_id)
+                self._spectators[conn.game_id] = spectators
+            view = plain(build_view(loaded.row, loaded.engine, conn.viewer, spectators=spectators))
+            entries = build_log_entries(loaded.row, rows, conn.viewer, loaded.scenario)
+            conn.last_view = view
+            conn.last_version = loaded.row.version
+            message = {"type": "snapshot", "version": loaded.row.version, "view": view, "log": plain(entries)}
+            conn.queue.put_nowait(message)
+
+    async def refresh(self, game_id: str) -> None:
+        async with self._lock(game_id):
+            conns = [c for c in self._connections.get(game_id, ()) if c.last_view is not None]
+            if not conns:
+                return
+            after = min(c.last_version for c in conns)
+            async with self.sessionmaker() as session:
+                loaded = await self.service.load(session, game_id)
+                rows = await self.service.log_rows(session, game_id, after=after)
+                spectators = self._spectators.get(game_id)
+                if spectators is None:
+                    spectators = await self.service.spectator_count(session, game_id)
+                    self._spectators[game_id] = spectators
+            row = loaded.row
+            for conn in conns:
+                view = plain(build_view(row, loaded.engine, conn.viewer, spectators=spectators))
+                new_rows = [r for r in rows if r.seq > conn.last_version]
+                assert conn.last_view is not None
+                patch = jsonpatch.make_patch(conn.last_view, view).patch
+                if not patch and not new_rows:
+                    continue
+                message = {
+                    "type": "patch",
+                    "version": row.version,
+                    "patch": patch,
+                    "log": plain(build_log_entries(row, new_rows, conn.viewer, loaded.scenario)),
+                }
+                if not conn.send(message):
+                    # Too far behind: drop the backlog and start it over from a snapshot.
+                    conn.last_view = None
+                    conn.queue.put_nowait(None)
+                    continue
+                conn.last_view = view
+                conn.last_version = row.version

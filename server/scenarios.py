@@ -1,0 +1,107 @@
+"""Scenario registry: every scenarios/*.json, parsed by the rules core at startup.
+
+A broken file is logged with every problem the loader names and skipped; it
+never stops the server.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ScenarioEntry:
+    scenario: Any
+    raw: dict[str, Any]
+    path: Path
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        sides = {sid: s.get("name", sid) for sid, s in self.raw.get("sides", {}).items()}
+        return {
+            "id": self.raw["id"],
+            "title": self.raw.get("title", self.raw["id"]),
+            "subtitle": self.raw.get("subtitle"),
+            "sides": sides,
+            "turns": self.raw.get("turns", 0),
+        }
+
+
+class ScenarioRegistry:
+    def __init__(self, entries: dict[str, ScenarioEntry] | None = None) -> None:
+        self._entries = dict(entries or {})
+        self.problems: dict[str, str] = {}
+
+    def get(self, scenario_id: str) -> ScenarioEntry | None:
+        return self._entries.get(scenario_id)
+
+    def ids(self) -> list[str]:
+        return list(self._entries)
+
+    def entries(self) -> list[ScenarioEntry]:
+        return [self._entries[k] for k in sorted(self._entries)]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_cache: dict[tuple[str, tuple[tuple[str, int, int], ...]], ScenarioRegistry] = {}
+
+
+def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
+    if not directory.is_dir():
+        return ()
+    out = []
+    for path in sorted(directory.glob("*.json")):
+        stat = path.stat()
+        out.append((path.name, stat.st_mtime_ns, stat.st_size))
+    return tuple(out)
+
+
+def load_scenarios(directory: Path) -> ScenarioRegistry:
+    """Load (or reuse, if no file changed since) the registry of a scenarios directory."""
+    key = (str(directory.resolve()), _fingerprint(directory))
+    cached = _cache.get(key)
+    if cached is None:
+        cached = _cache[key] = _load(directory)
+    return cached
+
+
+def _load(directory: Path) -> ScenarioRegistry:
+    from .services.engine import rules
+
+    parse_scenario = rules().parse_scenario
+    ScenarioError = rules().ScenarioError
+    registry = ScenarioRegistry()
+    if not directory.is_dir():
+        log.warning("scenario directory %s does not exist; no scenarios loaded", directory)
+        return registry
+    for path in sorted(directory.glob("*.json")):
+        try:
+            raw = json.loads(path.read_text("utf-8"))
+            scenario = parse_scenario(raw, str(path))
+        except ScenarioError as exc:
+            registry.problems[path.name] = str(exc)
+            log.error("skipping scenario %s:\n%s", path, exc)
+            continue
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            registry.problems[path.name] = str(exc)
+            log.error("skipping scenario %s: %s", path, exc)
+            continue
+        except Exception as exc:  # a loader bug must not take the server down
+            registry.problems[path.name] = repr(exc)
+            log.exception("skipping scenario %s: unexpected error", path)
+            continue
+        if scenario.id in registry._entries:
+            registry.problems[path.name] = f"duplicate scenario id '{scenario.id}'"
+            log.error("skipping scenario %s: id '%s' already loaded", path, scenario.id)
+            continue
+        registry._entries[scenario.id] = ScenarioEntry(scenario, raw, path)
+    log.info("loaded %d scenario(s) from %s", len(registry), directory)
+    return registry

@@ -1,0 +1,126 @@
+"""Request and response bodies (Pydantic), kept apart from the ORM models."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+USERNAME_PATTERN = r"^[A-Za-z0-9_.-]{3,32}$"
+# Deliberately loose: one @, something on both sides, a dot in the domain.
+EMAIL_PATTERN = r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$"
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class UserCreate(StrictModel):
+    username: str = Field(pattern=USERNAME_PATTERN, description="3-32 letters, digits, _ . -")
+    password: str = Field(min_length=8, max_length=256)
+    email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
+
+
+class UserPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    username: str
+    email: str
+    is_admin: bool
+    created_at: datetime
+
+
+class LoginRequest(StrictModel):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class SessionPublic(BaseModel):
+    token: str = Field(description="The same token as the cookie, for Authorization: Bearer")
+    user: UserPublic
+
+
+class ScenarioSummary(BaseModel):
+    id: str
+    title: str
+    subtitle: str | None = None
+    sides: dict[str, str]
+    turns: int
+
+
+class GameCreate(StrictModel):
+    scenario: str = Field(min_length=1, max_length=64)
+    side: str = Field(default="random", min_length=1, max_length=32)
+    visibility: Literal["private", "open"] = "private"
+
+
+class JoinRequest(StrictModel):
+    invite_token: str | None = Field(default=None, max_length=64)
+
+
+class CommandRequest(StrictModel):
+    command: dict[str, Any]
+    expected_version: int = Field(ge=0)
+    command_id: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+class UndoRequest(StrictModel):
+    expected_version: int = Field(ge=0)
+    command_id: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+class SeatInfo(BaseModel):
+    side: str
+    username: str | None
+
+
+class GameSummary(BaseModel):
+    id: str
+    scenario: str
+    title: str
+    visibility: str
+    status: str
+    version: int
+    seats: dict[str, str | None]
+    your_side: str | None = None
+    awaiting: str | None = None
+    awaiting_user: str | None = None
+    awaiting_since: datetime | None = None
+    your_turn: bool = False
+    result: dict[str, Any] | None = None
+    created_at: datetime
+    updated_at: datetime
+    invite_token: str | None = Field(default=None, description="Only for the game's players")
+    watch_token: str | None = Field(default=None, description="Only for the game's players")
+
+
+class GameCreated(GameSummary):
+    invite_url: str
+    watch_url: str
+
+
+class GameList(BaseModel):
+    mine: list[GameSummary]
+    open: list[GameSummary]
+
+
+class CommandAccepted(BaseModel):
+    status: Literal["applied"] = "applied"
+    command_id: str
+    seq: int
+    version: int
+    events: list[dict[str, Any]]
+
+
+class GameDetail(BaseModel):
+    game: GameSummary
+    viewer: str
+    version: int
+    view: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str

@@ -1,0 +1,94 @@
+"""The service's only doorway into the rules core, plus per-process caches.
+
+Imports of `server.rules` are resolved lazily so the service modules import
+(and the CLI's --help works) even while the rules core is being changed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+from collections import OrderedDict
+from types import ModuleType
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_rules: ModuleType | None = None
+
+
+def rules() -> ModuleType:
+    """The rules-core package (server.rules): Game, IllegalCommand, filter_events, parse_scenario."""
+    global _rules
+    if _rules is None:
+        _rules = importlib.import_module("server.rules")
+    return _rules
+
+
+def use_rules(module: ModuleType | None) -> None:
+    """Swap the rules core (tests); None goes back to server.rules."""
+    global _rules
+    _rules = module
+
+
+class ScenarioCache:
+    """Parsed scenarios keyed by game id: a game's stored scenario JSON never changes."""
+
+    def __init__(self, capacity: int = 512) -> None:
+        self._by_game: OrderedDict[str, Any] = OrderedDict()
+        self._by_text: dict[str, Any] = {}
+        self._capacity = capacity
+
+    def get(self, game_id: str, scenario_json: dict[str, Any]) -> Any:
+        hit = self._by_game.get(game_id)
+        if hit is not None:
+            self._by_game.move_to_end(game_id)
+            return hit
+        text = json.dumps(scenario_json, sort_keys=True)
+        scenario = self._by_text.get(text)
+        if scenario is None:
+            scenario = rules().parse_scenario(scenario_json, f"game {game_id}")
+            self._by_text[text] = scenario
+        self._by_game[game_id] = scenario
+        if len(self._by_game) > self._capacity:
+            self._by_game.popitem(last=False)
+        return scenario
+
+
+class EngineCache:
+    """Most recent engine Game per game id, keyed by version, to skip re-parsing snapshots.
+
+    A cached Game is only ever read (views) unless `take` removed it first, so a
+    command that fails half-way can never leave a corrupted object behind.
+    """
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._games: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, game_id: str, version: int) -> Any | None:
+        hit = self._games.get(game_id)
+        if hit is None or hit[0] != version:
+            return None
+        self._games.move_to_end(game_id)
+        return hit[1]
+
+    def take(self, game_id: str, version: int) -> Any | None:
+        hit = self._games.get(game_id)
+        if hit is None or hit[0] != version:
+            return None
+        del self._games[game_id]
+        return hit[1]
+
+    def put(self, game_id: str, version: int, game: Any) -> None:
+        current = self._games.get(game_id)
+        if current is not None and current[0] > version:
+            return
+        self._games[game_id] = (version, game)
+        self._games.move_to_end(game_id)
+        if len(self._games) > self._capacity:
+            self._games.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        self._games.pop(game_id, None)

@@ -1,0 +1,465 @@
+"""The game service: lobby actions and the one path by which commands change a game.
+
+Every accepted command is written in one transaction: the log row, the new
+snapshot and the new version. Concurrent commands for one game are serialised
+by SELECT ... FOR UPDATE (Postgres) and, on every backend, by a compare-and-set
+on the version (`UPDATE games SET version = n + 1 WHERE id = ? AND version = n`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..db import begin_write
+from ..errors import ApiError, not_found
+from ..models import Game, GameCommand, GameSeat, SpectatorConnection, User, utcnow
+from .access import Viewer, require_seat
+from .engine import EngineCache, ScenarioCache, rules
+from .views import build_command_answer
+
+log = logging.getLogger(__name__)
+
+SPECTATOR_TTL = timedelta(seconds=90)
+UNDO_COMMAND = {"type": "undo"}
+RESIGN_COMMAND = {"type": "resign"}
+# The log's "side" for results the service imposes through the rules core.
+REFEREE = "referee"
+
+
+@dataclass
+class LoadedGame:
+    row: Game
+    scenario: Any
+    engine: Any
+
+
+class GameService:
+    """Per-process service object holding the parse caches; stateless otherwise."""
+
+    def __init__(self, scenario_registry: Any) -> None:
+        self.registry = scenario_registry
+        self.scenarios = ScenarioCache()
+        self.engines = EngineCache()
+        self._sqlite_writer = asyncio.Lock()
+
+    # ---------------------------------------------------------------- loading
+
+    async def get_row(self, session: AsyncSession, game_id: str, *, for_update: bool = False) -> Game:
+        if len(game_id) > 32:
+            raise not_found()
+        stmt = select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+        if for_update:
+            stmt = stmt.with_for_update(of=Game)
+        row = (await session.scalars(stmt)).unique().one_or_none()
+        if row is None:
+            raise not_found()
+        return row
+
+    def scenario_of(self, row: Game) -> Any:
+        return self.scenarios.get(row.id, row.scenario_json)
+
+    def engine_of(self, row: Game) -> Any:
+        """A (shared, read-only) engine Game for the row's current version."""
+        cached = self.engines.get(row.id, row.version)
+        if cached is not None:
+            return cached
+        game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        self.engines.put(row.id, row.version, game)
+        return game
+
+    async def load(self, session: AsyncSession, game_id: str) -> LoadedGame:
+        row = await self.get_row(session, game_id)
+        return LoadedGame(row, self.scenario_of(row), self.engine_of(row))
+
+    async def log_rows(
+        self, session: AsyncSession, game_id: str, *, after: int = 0, upto: int | None = None
+    ) -> list[GameCommand]:
+        stmt = select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq > after)
+        if upto is not None:
+            stmt = stmt.where(GameCommand.seq <= upto)
+        return list((await session.scalars(stmt.order_by(GameCommand.seq))).all())
+
+    def replay(self, row: Game, log_rows: list[GameCommand]) -> Any:
+        """A fresh engine Game: the initial snapshot with the logged commands applied in order."""
+        game = rules().Game.from_json(self.scenario_of(row), row.initial_snapshot)
+        for entry in log_rows:
+            apply_logged(game, entry.side, entry.command)
+        return game
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_game(
+        self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str
+    ) -> Game:
+        entry = self.registry.get(scenario_id)
+        if entry is None:
+            raise ApiError(
+                422, "unknown_scenario", f"There is no scenario '{scenario_id}'.",
+                scenarios=sorted(self.registry.ids()),
+            )
+        sides = list(entry.scenario.side_order)
+        if side == "random":
+            side = secrets.choice(sides)
+        elif side not in sides:
+            raise ApiError(
+                422, "unknown_side", f"Scenario '{scenario_id}' has no side '{side}'.", sides=sides
+            )
+        engine_game = rules().Game.new(entry.scenario, secrets.token_hex(32))
+        snapshot = engine_game.to_json()
+        now = utcnow()
+        row = Game(
+            id=secrets.token_urlsafe(9),
+            scenario_id=scenario_id,
+            scenario_json=dict(entry.raw),
+            created_by=user.id,
+            visibility=visibility,
+            status="waiting",
+            invite_token=secrets.token_urlsafe(18),
+            watch_token=secrets.token_urlsafe(18),
+            version=engine_game.version,
+            snapshot=snapshot,
+            initial_snapshot=snapshot,
+            awaiting_side=engine_game.awaiting,
+            awaiting_since=now,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(row)
+        session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now))
+        await session.commit()
+        return await self.get_row(session, row.id)
+
+    async def join_game(
+        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None
+    ) -> Game:
+        async with self._writing(session):
+            await self._join_locked(session, user, game_id, invite_token)
+        return await self.get_row(session, game_id)
+
+    async def _join_locked(
+        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None
+    ) -> None:
+        row = await self.get_row(session, game_id, for_update=True)
+        invited = bool(invite_token) and secrets.compare_digest(
+            str(invite_token).encode(), row.invite_token.encode()
+        )
+        if any(seat.user_id == user.id for seat in row.seats):
+            raise ApiError(409, "already_seated", "You already play in this game.")
+        if row.visibility == "private" and not invited and not user.is_admin:
+            if invite_token:
+                raise ApiError(403, "bad_invite", "That invite token is not this game's.")
+            raise not_found()
+        if row.status != "waiting":
+            raise ApiError(409, "game_full", "Both seats of this game are taken.")
+        taken = {seat.side for seat in row.seats}
+        free = [s for s in self.scenario_of(row).side_order if s not in taken]
+        if not free:
+            raise ApiError(409, "game_full", "Both seats of this game are taken.")
+        now = utcnow()
+        session.add(GameSeat(game_id=row.id, side=free[0], user_id=user.id, joined_at=now))
+        result = await session.execute(
+            update(Game)
+            .where(Game.id == row.id, Game.status == "waiting")
+            .values(status="active", awaiting_since=now, updated_at=now)
+        )
+        if result.rowcount != 1:  # someone else took the seat first (SQLite multi-process)
+            await session.rollback()
+            raise ApiError(409, "game_full", "Both seats of this game are taken.")
+        try:
+            await session.commit()
+        except IntegrityError:
+            await session.rollback()
+            raise ApiError(409, "game_full", "Both seats of this game are taken.") from None
+
+    async def list_games(self, session: AsyncSession, user: User | None) -> tuple[list[Game], list[Game]]:
+        mine: list[Game] = []
+        if user is not None:
+            mine = list(
+                (
+                    await session.scalars(
+                        select(Game)
+                        .join(GameSeat, GameSeat.game_id == Game.id)
+                        .where(GameSeat.user_id == user.id)
+                        .order_by(Game.updated_at.desc())
+                        .limit(500)
+                    )
+                ).unique().all()
+            )
+        mine_ids = {g.id for g in mine}
+        open_games = [
+            g
+            for g in (
+                await session.scalars(
+                    select(Game)
+                    .where(Game.visibility == "open", Game.status == "waiting")
+                    .order_by(Game.created_at.desc())
+                    .limit(200)
+                )
+            ).unique().all()
+            if g.id not in mine_ids
+        ]
+        return mine, open_games
+
+    async def all_games(self, session: AsyncSession, limit: int, offset: int) -> list[Game]:
+        return list(
+            (
+                await session.scalars(
+                    select(Game).order_by(Game.updated_at.desc()).limit(limit).offset(offset)
+                )
+            ).unique().all()
+        )
+
+    # --------------------------------------------------------------- commands
+
+    @asynccontextmanager
+    async def _writing(self, session: AsyncSession) -> AsyncIterator[None]:
+        """One write transaction. On SQLite, writers of this process queue on an asyncio lock
+        instead of on SQLite's busy handler, which sleeps in steps of up to 100 ms."""
+        # End whatever read transaction the request had: a write must start as one.
+        await session.commit()
+        lock = self._sqlite_writer if session.bind.dialect.name == "sqlite" else None
+        if lock is not None:
+            await lock.acquire()
+        try:
+            await begin_write(session)
+            yield
+        finally:
+            if session.in_transaction():
+                await session.rollback()
+            if lock is not None:
+                lock.release()
+
+    async def submit(self, session: AsyncSession, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], bool]:
+        """Judge and store one command. Returns (answer, newly_applied)."""
+        async with self._writing(session):
+            return await self._submit(session, *args, **kwargs)
+
+    async def _submit(
+        self,
+        session: AsyncSession,
+        game_id: str,
+        user: User | None,
+        command: dict[str, Any],
+        expected_version: int | None,
+        command_id: str | None,
+        *,
+        undo: bool = False,
+    ) -> tuple[dict[str, Any], bool]:
+        if user is None:
+            raise ApiError(401, "not_authenticated", "Log in to play.")
+        user_id = user.id
+        command_id = command_id or uuid.uuid4().hex
+        if command.get("type") == "adjudicate":
+            raise ApiError(422, "illegal_command", "Only the referee adjudicates.", rule="commands")
+        row = await self.get_row(session, game_id, for_update=True)
+        side = require_seat(row, user)
+        viewer = Viewer("seat", side, user_id)
+        scenario = self.scenario_of(row)
+
+        # A command applied before moved the version on, so a repeat can only come with a
+        # stale expected_version (or none); at the current version the unique index on
+        # (game_id, command_id) catches any reuse without this extra read.
+        stale = expected_version is None or expected_version != row.version
+        earlier = await self._find_command(session, game_id, command_id) if stale else None
+        if earlier is not None:
+            answer = build_command_answer(earlier, Viewer("seat", earlier.side, user_id), scenario)
+            await session.rollback()
+            return answer, False
+
+        if row.status == "waiting":
+            raise ApiError(409, "game_not_started", "The game waits for its second player.")
+        if row.status == "over":
+            raise ApiError(409, "game_over", "The game is over.", result=row.result)
+        if expected_version is not None and expected_version != row.version:
+            raise ApiError(
+                409,
+                "stale_version",
+                f"The game is at version {row.version}, not {expected_version}; "
+                "refresh and decide again.",
+                version=row.version,
+            )
+
+        version = row.version
+        engine_game = self.engines.take(row.id, version)
+        if engine_game is None:
+            engine_game = rules().Game.from_json(scenario, row.snapshot)
+        stored_command = dict(UNDO_COMMAND) if undo else command
+        try:
+            events = apply_logged(engine_game, side, stored_command)
+        except rules().IllegalCommand as exc:
+            # The rules core leaves the state untouched on refusal: keep the object.
+            self.engines.put(row.id, version, engine_game)
+            error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
+            raise ApiError(
+                422, error.get("error", "illegal_command"), exc.message, rule=exc.rule
+            ) from None
+        except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
+            log.exception("rules core failed on %s command in game %s", side, game_id)
+            raise ApiError(
+                422, "illegal_command", f"The rules core could not apply this command ({type(exc).__name__}).",
+                rule="commands",
+            ) from None
+
+        new_version = version + 1
+        if getattr(engine_game, "version", new_version) != new_version:
+            log.warning("engine version %s != service version %s", engine_game.version, new_version)
+        entry = GameCommand(
+            game_id=row.id,
+            seq=new_version,
+            side=side,
+            user_id=user_id,
+            command_id=command_id,
+            command=stored_command,
+            events=events,
+            created_at=utcnow(),
+        )
+        session.add(entry)
+        try:
+            await session.flush()
+        except IntegrityError:
+            # The same command_id (or the same seq) was committed by a racing request.
+            await session.rollback()
+            return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
+
+        now = utcnow()
+        values: dict[str, Any] = {
+            "version": new_version,
+            "snapshot": engine_game.to_json(),
+            "updated_at": now,
+        }
+        awaiting = engine_game.awaiting
+        if awaiting != row.awaiting_side:
+            values["awaiting_side"] = awaiting
+            values["awaiting_since"] = now
+        if engine_game.is_over:
+            values["status"] = "over"
+            values["result"] = engine_game.result
+            values["awaiting_side"] = None
+        result = await session.execute(
+            update(Game).where(Game.id == row.id, Game.version == version).values(**values)
+        )
+        if result.rowcount != 1:
+            await session.rollback()
+            return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
+        await session.commit()
+        self.engines.put(row.id, new_version, engine_game)
+        return build_command_answer(entry, viewer, scenario), True
+
+    async def _find_command(self, session: AsyncSession, game_id: str, command_id: str) -> GameCommand | None:
+        return await session.scalar(
+            select(GameCommand).where(
+                GameCommand.game_id == game_id, GameCommand.command_id == command_id
+            )
+        )
+
+    async def _answer_after_race(
+        self, session: AsyncSession, game_id: str, command_id: str, user_id: int, scenario: Any
+    ) -> tuple[dict[str, Any], bool]:
+        earlier = await self._find_command(session, game_id, command_id)
+        if earlier is not None:
+            return build_command_answer(earlier, Viewer("seat", earlier.side, user_id), scenario), False
+        current = await session.scalar(select(Game.version).where(Game.id == game_id))
+        raise ApiError(
+            409,
+            "stale_version",
+            "Another command for this game was accepted first; refresh and decide again.",
+            version=current,
+        )
+
+    async def resign(self, session: AsyncSession, game_id: str, user: User | None) -> Game:
+        """Resign (the rules core ends the game for the opponent), or call off a game nobody joined."""
+        if user is None:
+            raise ApiError(401, "not_authenticated", "Log in to play.")
+        row = await self.get_row(session, game_id)
+        if row.status == "waiting":
+            return await self._abandon(session, game_id, user)
+        await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
+        return await self.get_row(session, game_id)
+
+    async def _abandon(self, session: AsyncSession, game_id: str, user: User) -> Game:
+        async with self._writing(session):
+            await self._abandon_locked(session, game_id, user)
+        return await self.get_row(session, game_id)
+
+    async def _abandon_locked(self, session: AsyncSession, game_id: str, user: User) -> None:
+        row = await self.get_row(session, game_id, for_update=True)
+        require_seat(row, user)
+        if row.status != "waiting":
+            raise ApiError(409, "game_started", "The game has started; resign instead.")
+        engine_game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        command = {"type": "adjudicate", "winner": None, "reason": "abandoned before the second player joined"}
+        events = apply_logged(engine_game, REFEREE, command)
+        now = utcnow()
+        version = row.version
+        session.add(GameCommand(
+            game_id=row.id, seq=version + 1, side=REFEREE, user_id=user.id,
+            command_id=uuid.uuid4().hex, command=command, events=events, created_at=now,
+        ))
+        await session.flush()
+        done = await session.execute(
+            update(Game).where(Game.id == row.id, Game.version == version).values(
+                version=version + 1, status="over", result=engine_game.result,
+                snapshot=engine_game.to_json(), awaiting_side=None, updated_at=now,
+            )
+        )
+        if done.rowcount != 1:
+            await session.rollback()
+            raise ApiError(409, "stale_version", "The game changed; try again.")
+        await session.commit()
+        self.engines.drop(row.id)
+
+    # ------------------------------------------------------------- spectators
+
+    async def add_spectator(self, session: AsyncSession, connection_id: str, game_id: str) -> None:
+        session.add(SpectatorConnection(id=connection_id, game_id=game_id, seen_at=utcnow()))
+        await session.commit()
+
+    async def remove_spectator(self, session: AsyncSession, connection_id: str) -> None:
+        await session.execute(delete(SpectatorConnection).where(SpectatorConnection.id == connection_id))
+        await session.commit()
+
+    async def touch_spectators(self, session: AsyncSession, connection_ids: list[str]) -> None:
+        if not connection_ids:
+            return
+        now = utcnow()
+        await session.execute(
+            update(SpectatorConnection).where(SpectatorConnection.id.in_(connection_ids)).values(seen_at=now)
+        )
+        await session.execute(
+            delete(SpectatorConnection).where(SpectatorConnection.seen_at < now - SPECTATOR_TTL * 4)
+        )
+        await session.commit()
+
+    async def spectator_count(self, session: AsyncSession, game_id: str) -> int:
+        count = await session.scalar(
+            select(func.count())
+            .select_from(SpectatorConnection)
+            .where(
+                SpectatorConnection.game_id == game_id,
+                SpectatorConnection.seen_at > utcnow() - SPECTATOR_TTL,
+            )
+        )
+        return int(count or 0)
+
+
+def apply_logged(engine_game: Any, side: str, command: dict[str, Any]) -> list[dict[str, Any]]:
+    """Apply one logged command to an engine Game (replays use exactly this path)."""
+    if side == REFEREE and command.get("type") == "adjudicate":
+        return list(engine_game.end_by_referee(command.get("winner"), command.get("reason", "adjudicated")))
+    # undo and resign are commands of the rules core like any other.
+    return list(engine_game.submit(side, command))
+
+
+__all__ = ["GameService", "LoadedGame", "apply_logged"]

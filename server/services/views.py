@@ -1,0 +1,155 @@
+"""The single gate for game state leaving the server.
+
+Everything a client receives about a game (snapshots, patches, log entries,
+history, the record, command answers) is built here from the rules core's own
+per-viewer view and event filter. The snapshot stored in the database (with
+the secret seed) never passes through anything else on its way out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import ApiError
+from ..models import Game, GameCommand
+from .access import Viewer
+from .engine import rules
+
+
+def seat_names(game_row: Game) -> dict[str, str | None]:
+    sides = list(game_row.scenario_json.get("sides", {}).keys())
+    names: dict[str, str | None] = {side: None for side in sides}
+    for seat in game_row.seats:
+        names[seat.side] = seat.user.username
+    return names
+
+
+def build_view(
+    game_row: Game,
+    engine_game: Any,
+    viewer: Viewer,
+    *,
+    spectators: int,
+    version: int | None = None,
+) -> dict[str, Any]:
+    """What `viewer` may see of the game at `version` (default: the row's current version)."""
+    view = dict(engine_game.view(viewer.engine_viewer))
+    at_version = game_row.version if version is None else version
+    view["version"] = at_version
+    view["seats"] = seat_names(game_row)
+    view["spectators"] = spectators
+    view["game"] = {
+        "id": game_row.id,
+        "status": game_row.status if version is None else _status_at(game_row, engine_game),
+        "visibility": game_row.visibility,
+        "you": viewer.side if viewer.role == "seat" else viewer.role,
+        "awaiting_since": (
+            game_row.awaiting_since.isoformat()
+            if game_row.awaiting_since and version is None
+            else None
+        ),
+        "result": game_row.result if version is None else getattr(engine_game, "result", None),
+    }
+    return view
+
+
+def _status_at(game_row: Game, engine_game: Any) -> str:
+    if engine_game.is_over:
+        return "over"
+    return "active" if game_row.status != "waiting" else "waiting"
+
+
+def _game_over(game_row: Game) -> bool:
+    return game_row.status == "over"
+
+
+def build_log_entries(
+    game_row: Game, rows: Iterable[GameCommand], viewer: Viewer, scenario: Any
+) -> list[dict[str, Any]]:
+    """Log entries for `viewer`: events through the rules' filter; the command itself only
+    for the side that gave it and the admin (its details may name hidden units)."""
+    over = _game_over(game_row)
+    filter_events = rules().filter_events
+    out = []
+    for row in rows:
+        entry: dict[str, Any] = {
+            "seq": row.seq,
+            "side": row.side,
+            "created_at": row.created_at.isoformat() if row.created_at else None,
+            "events": filter_events(list(row.events), viewer.engine_viewer),
+        }
+        if over or viewer.role == "admin" or viewer.side == row.side:
+            entry["command"] = row.command
+        else:
+            entry["command"] = {"type": row.command.get("type")}
+        out.append(entry)
+    return out
+
+
+def build_command_answer(row: GameCommand, viewer: Viewer, scenario: Any) -> dict[str, Any]:
+    """The answer to an accepted command; a repeated command_id gets exactly this again."""
+    return {
+        "status": "applied",
+        "command_id": row.command_id,
+        "seq": row.seq,
+        "version": row.seq,
+        "events": rules().filter_events(list(row.events), viewer.engine_viewer),
+    }
+
+
+def build_record(game_row: Game, engine_game: Any, viewer: Viewer) -> dict[str, Any]:
+    """The game record (for `vedette replay`). While the game runs it lists both sides'
+    commands, so only the admin gets it then; once over anyone who may view the game."""
+    if not _game_over(game_row) and viewer.role != "admin":
+        raise ApiError(
+            403,
+            "record_not_available",
+            "The game record is published once the game is over.",
+        )
+    record = dict(engine_game.record())
+    if not engine_game.is_over:
+        # An admin's look at a running game: the rules core already leaves the seed out.
+        record.pop("seed", None)
+    return record
+
+
+def build_summary(game_row: Game, viewer_user_id: int | None) -> dict[str, Any]:
+    """Lobby row: no game state beyond whose turn it is and the result."""
+    seats = seat_names(game_row)
+    your_side = None
+    for seat in game_row.seats:
+        if viewer_user_id is not None and seat.user_id == viewer_user_id:
+            your_side = seat.side
+    awaiting_user = None
+    for seat in game_row.seats:
+        if seat.side == game_row.awaiting_side:
+            awaiting_user = seat.user.username
+    return {
+        "id": game_row.id,
+        "scenario": game_row.scenario_id,
+        "title": game_row.scenario_json.get("title", game_row.scenario_id),
+        "visibility": game_row.visibility,
+        "status": game_row.status,
+        "version": game_row.version,
+        "seats": seats,
+        "your_side": your_side,
+        "awaiting": game_row.awaiting_side if game_row.status == "active" else None,
+        "awaiting_user": awaiting_user if game_row.status == "active" else None,
+        "awaiting_since": game_row.awaiting_since if game_row.status == "active" else None,
+        "your_turn": bool(
+            your_side and game_row.status == "active" and game_row.awaiting_side == your_side
+        ),
+        "result": game_row.result,
+        "created_at": game_row.created_at,
+        "updated_at": game_row.updated_at,
+        # Tokens are for the players to pass on; nobody else gets them.
+        "invite_token": game_row.invite_token if your_side else None,
+        "watch_token": game_row.watch_token if your_side else None,
+    }
+
+
+def build_options(engine_game: Any, viewer: Viewer, units: list[str], version: int) -> dict[str, Any]:
+    """Legal options for the viewer's own units (seats only; the rules core checks ownership)."""
+    assert viewer.role == "seat" and viewer.side is not None
+    return {"version": version, "options": engine_game.options(viewer.side, units)}
