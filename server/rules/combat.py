@@ -121,7 +121,7 @@ def attacker_unit_strength(ctx: Ctx, c: dict[str, Any], uid: str) -> tuple[int, 
                 notes.append(f"halved: across {f.name}")
     value = ctx.rs.halve(value, halvings)
     if c["kind"] == "charge":
-        if c.get("def_primary") and ctx.u(c["def_primary"]).disrupted:
+        if c.get("def_primary") and ctx.already_impaired(c["def_primary"]):  # one-step units: ineffective (11.0)
             value *= 2
             notes.append("doubled against a disrupted defender (9.1(3))")
     else:
@@ -488,7 +488,7 @@ def apply_result(ctx: Ctx, c: dict[str, Any], letter: str, passed: bool, loser_s
 def finish(ctx: Ctx, c: dict[str, Any]) -> None:
     """Queue what follows the results: advance, leader checks, the end of the combat."""
     st = ctx.st
-    st.tasks.append({"t": "combat_end"})
+    st.tasks.append({"t": c.get("end_task", "combat_end")})  # a charge continues its 9.2 sequence instead
     st.tasks.append({"t": "leader_checks"})
     st.tasks.append({"t": "advance"})
 

@@ -428,11 +428,13 @@ class Game:
         ctx.emit("square_removed", f"9.3: the square at {hex_} is removed", hex=hex_, rule="9.3")
 
     def _cmd_attack(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        _check_fields(cmd, {"target": "hex", "attackers": "ids"}, {"primary": "id", "leaders": "ids", "support": "ids"})
         self._combat_open(ctx, side)
         c = combat.parse_attack(ctx, side, cmd)
         combat.start_combat(ctx, c)
 
     def _cmd_bombard(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+        _check_fields(cmd, {"target": "hex", "artillery": "ids"}, {})
         self._combat_open(ctx, side)
         b = artillery.parse_bombard(ctx, side, cmd)
         artillery.start_bombardment(ctx, b)
@@ -595,6 +597,22 @@ def _replay_entry(game: Game, entry: dict[str, Any]) -> list[dict[str, Any]]:
     if cmd.get("type") == "adjudicate":
         return game.end_by_referee(cmd.get("winner"), cmd.get("reason", "adjudicated"))
     return game.submit(entry["side"], cmd)
+
+
+def _check_fields(cmd: dict[str, Any], required: dict[str, str], optional: dict[str, str]) -> None:
+    """Field types of a command ('hex'/'id': a string, 'ids': a list of strings); MalformedCommand otherwise."""
+    for name, kind in list(required.items()) + list(optional.items()):
+        if name not in cmd or (name in optional and cmd[name] is None):
+            if name in required:
+                raise MalformedCommand(f"the command needs '{name}'")
+            continue
+        value = cmd[name]
+        if kind == "ids":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise MalformedCommand(f"'{name}' must be a list of unit ids")
+        elif not isinstance(value, str):
+            what = 'a hex id like "0504"' if kind == "hex" else "a unit id"
+            raise MalformedCommand(f"'{name}' must be {what}")
 
 
 def _check_shape(command: Any) -> dict[str, Any]:

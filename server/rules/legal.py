@@ -74,7 +74,14 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
                 yield {"type": "recover", "unit": uid}
     elif phase is Phase.COMBAT:
         yield from _combat(game, ctx, side, rng, limit)
-    yield {"type": "end_phase"}
+    if can_end_phase(game, side):
+        yield {"type": "end_phase"}
+
+
+def can_end_phase(game: "Game", side: str) -> bool:
+    """9.2: the combat phase may not end while declared charges are still to be made."""
+    st = game.state
+    return not (st.phase == Phase.COMBAT.value and cavalry.unresolved(game._ctx(), side))
 
 
 def _square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:

@@ -118,8 +118,10 @@ def enter_phase(ctx: Ctx, side: str, phase: Phase) -> None:
 def end_of_turn(ctx: Ctx) -> bool:
     """The turn marker phase: sudden death, the last turn, or the next turn. True when the game is over."""
     st = ctx.st
-    from .victory import final_result, sudden_death
+    from .victory import final_result, sudden_death, update_control
 
+    # An advance or retreat made by the command that ends the turn has not been scored yet (3.4).
+    update_control(ctx)
     sd = sudden_death(ctx)
     if sd is not None:
         finish_game(ctx, sd)
@@ -303,7 +305,8 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
     by_hex: dict[str, list[str]] = {}
     for uid in st.ca_eligible:
         s = st.units[uid]
-        if s.status != Status.MAP.value or s.hex is None or s.ineffective or s.hex in st.ca_done_hexes:
+        # R8: a unit counterattacks at most once, even from a hex it moved or advanced into.
+        if s.status != Status.MAP.value or s.hex is None or s.ineffective or s.attacked or s.hex in st.ca_done_hexes:
             continue
         if ctx.factors(uid).attack <= 0:
             continue
@@ -386,6 +389,9 @@ def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str,
             ctx.move_unit(u, option["move_to"])
         ctx.emit("move", f"7.3: {ctx.names(movers)} move to {option['move_to']} to counterattack",
                  units=movers, path=[hex_, option["move_to"]], rule="7.3")
+        from .retreat import after_hex_loses_units
+
+        after_hex_loses_units(ctx, hex_, side)  # a square left without its infantry goes (R9)
     origin = option.get("move_to") or hex_
     c: dict[str, Any] = {
         "kind": "counterattack", "attacker": side, "defender": st.active, "target": option["target"],

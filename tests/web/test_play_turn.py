@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import click_hex, register, view, wait_view
+from web_helpers import click_hex, register, view, wait_view
 from liveserver import loaded_rolls
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

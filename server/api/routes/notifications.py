@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
+from ...db import begin_write
 from ...errors import ApiError
 from ...models import Game, GameSeat
 from ...notify.clocks import clock_json, is_overdue
@@ -48,6 +49,7 @@ async def get_prefs(request: Request, user: CurrentUser, session: SessionDep) ->
 async def put_prefs(request: Request, body: PrefsUpdate, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     rt = notify_of(request)
     await session.commit()
+    await begin_write(session)
     prefs = await set_prefs(session, user.id, body.mode, body.digest_hours, rt.now(),
                             rt.nsettings.default_digest_hours)
     await session.commit()
@@ -80,6 +82,7 @@ async def _unsubscribe(request: Request, session: Any, settings: Any, token: str
     if user is None:
         raise ApiError(404, "bad_token", "This unsubscribe link is not valid.")
     await session.commit()
+    await begin_write(session)
     await set_prefs(session, user_id, "none", None, rt.now(), rt.nsettings.default_digest_hours)
     await session.commit()
     if _wants_json(request):
@@ -113,7 +116,7 @@ async def awaiting_me(request: Request, user: CurrentUser, session: SessionDep) 
         .outerjoin(GameClock, GameClock.game_id == Game.id)
         .where(GameSeat.user_id == user.id, Game.status == "active", Game.awaiting_side == GameSeat.side)
         .order_by(Game.awaiting_since.asc())
-    )).all()
+    )).unique().all()
     games = []
     for game, side, clock in rows:
         since = game.awaiting_since
