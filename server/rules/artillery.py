@@ -154,7 +154,7 @@ def run_bombard_unit(ctx: Ctx, task: dict[str, Any]) -> None:
     elif letter == "x":
         if passed:
             if already:
-                retreat(1, False)
+                retreat(2, False)  # V12: an impaired unit always retreats at least two (11.1(4), R7)
             else:
                 ctx.disrupt_or_ineffective(uid, "8.4")
         else:

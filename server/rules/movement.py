@@ -243,6 +243,9 @@ def reachable(ctx: Ctx, group: MoveGroup) -> dict[str, Reach]:
             if not first_ok:
                 continue
             _search(ctx, group, opt.hex, opt.cost_halves, [opt.hex], ends, out, on_road=False)
+            if opt.slide == 0 and opt.hex in ctx.sc.road_hexes and group.mode == "stack":
+                # V26: arriving by a road entry hex and going on along the road is road movement (4.4).
+                _search(ctx, group, opt.hex, ctx.sc.road_mp_halves, [opt.hex], ends, out, on_road=True)
         return out
     start = group.start
     if group.mode == "square":
@@ -335,7 +338,10 @@ def path_cost(ctx: Ctx, group: MoveGroup, path: list[str]) -> int:
         ok, ends = _enterable(ctx, group, path[0])
         ctx.require(ok, "6.2", f"{ctx.names(group.uids)} may not enter {path[0]} (enemy zone of control)")
         ctx.require(not (ends and len(path) > 1), "6.2", "entering an enemy zone of control ends the move")
-        road_only = False
+        road_only = (group.mode == "stack" and opt.slide == 0 and path[0] in ctx.sc.road_hexes
+                     and all(ctx.sc.is_road_link(a, b) for a, b in steps))
+        if road_only:
+            cost = ctx.sc.road_mp_halves  # V26: the unit arrives along the road
     else:
         ctx.require(len(path) >= 2, "4.1", "a move needs the start hex and at least one more hex")
         ctx.require(path[0] == group.start, "4.1", f"the path must start at {group.start}, where the units are")

@@ -46,17 +46,22 @@ def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
 
 
 def finish_setup_side(ctx: Ctx, side: str) -> None:
+    """V23: a side's placements stay private while it places and are shown when it finishes (a reveal)."""
     st = ctx.st
     st.setup_done.append(side)
+    placed = []
+    for uid in ctx.sc.side_units[side]:
+        if st.units[uid].provisional:
+            st.units[uid].provisional = False
+            placed.append(f"{ctx.name(uid)} at {st.units[uid].hex}")
+    ctx.emit("reveal", f"3.2: {ctx.sc.sides[side].name} has set up" + (f": {', '.join(placed)}" if placed else ""),
+             rule="3.2", side=side)
+    ctx.rolled = True  # a reveal is an undo barrier, like a die roll
     remaining = [s for s in setup_sides(ctx) if s not in st.setup_done]
     if remaining:
         st.active = remaining[0]
         ctx.emit("phase", f"3.2: {ctx.sc.sides[remaining[0]].name} set-up", phase="setup", side=remaining[0])
         return
-    for u in st.units.values():
-        u.provisional = False
-    ctx.emit("reveal", "3.2: both sides have set up; every placement is revealed", rule="3.2")
-    ctx.rolled = True  # a reveal is an undo barrier, like a die roll
     enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
 
 
