@@ -56,6 +56,15 @@ class Settings(BaseSettings):
     # Extra search_path schema for Postgres (tests isolate themselves in a fresh schema).
     db_schema: str | None = None
     db_pool_size: int = 10
+    # Tests only (R11): every new game gets this dice seed, so a test can pick a seed whose dice it knows.
+    # Dice still come from the seed, so records verify; refused outside VEDETTE_ENV=test.
+    test_game_seed: str | None = None
+
+    @model_validator(mode="after")
+    def _refuse_fixed_seed_outside_tests(self) -> Settings:
+        if self.test_game_seed is not None and self.env != "test":
+            raise ValueError("VEDETTE_TEST_GAME_SEED fixes every game's dice and is allowed only when VEDETTE_ENV=test")
+        return self
 
     @model_validator(mode="after")
     def _refuse_default_secret_outside_development(self) -> Settings:

@@ -15,6 +15,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .api.routes import admin, games, health, scenarios, session, users, ws
+from .notify.app import routers as notify_routers
+from .notify.app import start_notify
 from .config import Settings, get_settings
 from .db import asyncpg_dsn, create_engine, create_sessionmaker
 from .errors import ApiError
@@ -182,12 +184,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = create_engine(settings)
         sessionmaker = create_sessionmaker(engine)
         registry = load_scenarios(settings.scenarios_dir)
-        service = GameService(registry)
+        service = GameService(registry, fixed_seed=settings.test_game_seed)
         backend = MemoryBackend() if settings.is_sqlite else PostgresBackend(asyncpg_dsn(settings.database_url))
         broadcast = Broadcast(backend)
         await broadcast.connect()
         hub = GameHub(broadcast, sessionmaker, service, settings.notify_channel)
         await hub.start()
+        notify = await start_notify(app, settings, sessionmaker, service, hub)
         app.state.engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.scenarios = registry
@@ -197,6 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await notify.stop()
             await hub.stop()
             await broadcast.disconnect()
             await engine.dispose()
@@ -211,6 +215,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     for module in (users, session, scenarios, games, admin, health, ws):
         app.include_router(module.router)
+    for router in notify_routers():
+        app.include_router(router)
 
     @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def unknown_api_route(path: str) -> JSONResponse:

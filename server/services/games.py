@@ -48,10 +48,13 @@ class LoadedGame:
 class GameService:
     """Per-process service object holding the parse caches; stateless otherwise."""
 
-    def __init__(self, scenario_registry: Any) -> None:
+    def __init__(self, scenario_registry: Any, fixed_seed: str | None = None) -> None:
         self.registry = scenario_registry
+        self._fixed_seed = fixed_seed  # tests only: Settings refuses it outside VEDETTE_ENV=test
         self.scenarios = ScenarioCache()
         self.engines = EngineCache()
+        # Called inside the service's transactions, before COMMIT (server/notify/hooks.py).
+        self.hooks: list[Any] = []
         self._sqlite_writer = asyncio.Lock()
 
     # ---------------------------------------------------------------- loading
@@ -101,7 +104,8 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     async def create_game(
-        self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str
+        self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str,
+        decision_hours: int | None = None,
     ) -> Game:
         entry = self.registry.get(scenario_id)
         if entry is None:
@@ -116,7 +120,7 @@ class GameService:
             raise ApiError(
                 422, "unknown_side", f"Scenario '{scenario_id}' has no side '{side}'.", sides=sides
             )
-        engine_game = rules().Game.new(entry.scenario, secrets.token_hex(32))
+        engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32))
         snapshot = engine_game.to_json()
         now = utcnow()
         row = Game(
@@ -138,6 +142,8 @@ class GameService:
         )
         session.add(row)
         session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now))
+        for hook in self.hooks:
+            await hook.game_created(session, row, decision_hours=decision_hours)
         await session.commit()
         return await self.get_row(session, row.id)
 
@@ -177,6 +183,8 @@ class GameService:
         if result.rowcount != 1:  # someone else took the seat first (SQLite multi-process)
             await session.rollback()
             raise ApiError(409, "game_full", "Both seats of this game are taken.")
+        for hook in self.hooks:
+            await hook.game_joined(session, row, user, free[0])
         try:
             await session.commit()
         except IntegrityError:
@@ -256,6 +264,7 @@ class GameService:
         command_id: str | None,
         *,
         undo: bool = False,
+        note_events: list[dict[str, Any]] | None = None,
     ) -> tuple[dict[str, Any], bool]:
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
@@ -312,6 +321,8 @@ class GameService:
                 rule="commands",
             ) from None
 
+        if note_events:  # e.g. "a standing order decided this" (server/notify/standing.py)
+            events = [*note_events, *events]
         new_version = version + 1
         if getattr(engine_game, "version", new_version) != new_version:
             log.warning("engine version %s != service version %s", engine_game.version, new_version)
@@ -334,6 +345,7 @@ class GameService:
             return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
 
         now = utcnow()
+        previous_awaiting = row.awaiting_side
         values: dict[str, Any] = {
             "version": new_version,
             "snapshot": engine_game.to_json(),
@@ -353,6 +365,8 @@ class GameService:
         if result.rowcount != 1:
             await session.rollback()
             return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
+        for hook in self.hooks:
+            await hook.command_applied(session, row, engine_game, entry, previous_awaiting)
         await session.commit()
         self.engines.put(row.id, new_version, engine_game)
         return build_command_answer(entry, viewer, scenario), True

@@ -96,3 +96,14 @@ def test_session_tokens_stored_only_as_hashes(client, settings):
 
     hashes = asyncio.run(stored())
     assert hashes and player.token not in hashes
+
+
+def test_r11_a_fixed_game_seed_is_refused_outside_the_test_environment():
+    from pydantic import ValidationError
+
+    from server.config import Settings
+
+    for env in ("development", "production"):
+        with pytest.raises(ValidationError, match="VEDETTE_TEST_GAME_SEED"):
+            Settings(env=env, secret_key="x" * 40, test_game_seed="fixed-seed-0123456789")
+    assert Settings(env="test", secret_key="x" * 40, test_game_seed="fixed-seed-0123456789").test_game_seed

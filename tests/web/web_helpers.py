@@ -45,6 +45,11 @@ def view(page: Page) -> dict[str, Any]:
     return v
 
 
+def view_log(page: Page) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = page.evaluate("() => window.vedette.S.log")
+    return entries
+
+
 def wait_view(page: Page, js_predicate: str, timeout: float = 10000) -> None:
     """Wait until `js_predicate` (a JS expression over `v`, the page's live view) is true."""
     page.wait_for_function(f"() => {{ const v = window.vedette && window.vedette.S.view; return !!v && ({js_predicate}); }}", timeout=timeout)
