@@ -113,8 +113,12 @@ class Game:
         self.state = state
         self.log = log  # every accepted command, undo included, with its dice
         self._dice: Dice = dice or SeededDice(seed, state.dice_count)
-        self._stack: list[dict[str, Any]] = []  # the commands still in effect (undo pops)
-        self._checkpoint: tuple[dict[str, Any], int] | None = None
+        # Undo goes back at most to the last checkpoint (a die roll, a reveal, an opponent's action or a new
+        # phase), so only the state there and the own commands since are kept.
+        self._stack: list[dict[str, Any]] = []
+        self._checkpoint: dict[str, Any] | None = None
+        self._base_version = 0  # commands before `log` when the log was left out of the snapshot
+        self._barrier = "there is nothing to take back"  # why undo stops at the checkpoint
 
     # --- construction ------------------------------------------------------------
     @classmethod
@@ -132,7 +136,7 @@ class Game:
         """A game on a hand-made position with loaded dice. Tests only: the service never calls this."""
         rs = find_ruleset(state.ruleset)
         game = cls(scenario, "test-seed-not-secret", state, [], rs, LoadedDice(dice or []))
-        game._checkpoint = (state.to_json(), 0)  # like Game.new: undo may go back to the starting position
+        game._checkpoint = state.to_json()  # like Game.new: undo may go back to the starting position
         return game
 
     def _start(self) -> None:
@@ -146,7 +150,7 @@ class Game:
             phases.enter_phase(ctx, self.scenario.first_player, Phase.MOVEMENT)
         self._drive(ctx)
         self._initial_events = ctx.events
-        self._checkpoint = (self.state.to_json(), 0)
+        self._checkpoint = self.state.to_json()
 
     def _ctx(self) -> Ctx:
         return Ctx(self.scenario, self.state, self.ruleset, self._dice)
@@ -154,7 +158,7 @@ class Game:
     # --- the public surface ----------------------------------------------------------
     @property
     def version(self) -> int:
-        return len(self.log)
+        return self._base_version + len(self.log)
 
     @property
     def awaiting(self) -> str | None:
@@ -210,7 +214,10 @@ class Game:
         self.log.append({"side": side, "command": cmd, "dice": entry["dice"]})
         self._stack.append(entry)
         if ctx.rolled or self._phase_key_of(snapshot) != self._phase_key():
-            self._checkpoint = (self.state.to_json(), len(self._stack))
+            self._checkpoint = self.state.to_json()
+            self._stack = []
+            self._barrier = ("the last action rolled dice or revealed something and cannot be taken back"
+                             if ctx.rolled else "only actions of the current phase can be taken back")
         return ctx.events
 
     def _restore(self, snapshot: dict[str, Any], dice_before: int) -> None:
@@ -243,7 +250,7 @@ class Game:
         if self.is_over:
             return "the game is over"
         if not self._stack:
-            return "there is nothing to take back"
+            return self._barrier
         last = self._stack[-1]
         if last["side"] != side:
             return "the last action was your opponent's"
@@ -251,7 +258,7 @@ class Game:
             return "the last action rolled dice or revealed something and cannot be taken back"
         if last["phase_key"] != self._phase_key():
             return "only actions of the current phase can be taken back"
-        if self._checkpoint is None or self._checkpoint[1] >= len(self._stack):
+        if self._checkpoint is None:
             return "nothing since the last die roll can be taken back"
         return None
 
@@ -260,12 +267,12 @@ class Game:
         if problem is not None:
             raise IllegalCommand("undo", problem)
         assert self._checkpoint is not None
-        base_state, base_len = self._checkpoint
+        base_state = self._checkpoint
         keep = self._stack[:-1]
         undone = self._stack[-1]
         self.state = GameState.from_json(base_state)
         self._dice.count = self.state.dice_count
-        for entry in keep[base_len:]:
+        for entry in keep:
             ctx = self._ctx()
             self._dispatch(ctx, entry["side"], entry["command"])
             self._drive(ctx)
@@ -285,7 +292,8 @@ class Game:
             "points": victory.points(ctx), "turn": self.state.turn, "resigned": side,
         })
         self.log.append({"side": side, "command": {"type": "resign"}, "dice": []})
-        self._stack.append({"side": side, "command": {"type": "resign"}, "dice": [], "barrier": True, "phase_key": []})
+        self._stack = []
+        self._checkpoint = None
         return ctx.events
 
     def end_by_referee(self, winner: str | None, reason: str) -> list[dict[str, Any]]:
@@ -554,28 +562,39 @@ class Game:
 
         return build_view(self, viewer)
 
-    def to_json(self) -> dict[str, Any]:
-        """The complete state, seed included: for the server's database only."""
-        return {
+    def to_json(self, include_log: bool = True) -> dict[str, Any]:
+        """The complete state, seed included: for the server's database only. Without the log (which the
+        service keeps as rows) the snapshot's size does not grow with the game."""
+        data: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name, "seed": self._seed,
-            "state": self.state.to_json(), "log": self.log,
-            "stack": self._stack,
-            "checkpoint": self._checkpoint[0] if self._checkpoint else None,
-            "checkpoint_len": self._checkpoint[1] if self._checkpoint else None,
+            "state": self.state.to_json(), "version": self.version,
+            "stack": self._stack, "checkpoint": self._checkpoint, "barrier": self._barrier,
         }
+        if include_log:
+            data["log"] = self.log
+        return data
 
     @classmethod
-    def from_json(cls, scenario: Scenario, data: dict[str, Any]) -> "Game":
+    def from_json(cls, scenario: Scenario, data: dict[str, Any], log: list[dict[str, Any]] | None = None) -> "Game":
+        """Rebuild a game; pass `log` (every logged command, oldest first) when the snapshot was saved without it."""
         if data.get("format") != 1 or data.get("scenario") != scenario.id:
             raise ValueError("this saved game does not belong to that scenario or format")
         state = GameState.from_json(data["state"])
-        game = cls(scenario, data["seed"], state, list(data["log"]), find_ruleset(data["ruleset"]))
+        entries = data.get("log", log)
+        game = cls(scenario, data["seed"], state, list(entries) if entries is not None else [],
+                   find_ruleset(data["ruleset"]))
+        if entries is None:
+            game._base_version = int(data["version"])
+        elif "version" in data and len(entries) != int(data["version"]):
+            raise ValueError(f"the log has {len(entries)} commands but the snapshot is at version {data['version']}")
         game._stack = list(data.get("stack", []))
-        if data.get("checkpoint") is not None:
-            game._checkpoint = (data["checkpoint"], int(data["checkpoint_len"]))
+        game._checkpoint = data.get("checkpoint")
+        game._barrier = data.get("barrier", game._barrier)
         return game
 
     def record(self) -> dict[str, Any]:
+        if self._base_version:
+            raise ValueError("this game was loaded without its log; load it with Game.from_json(..., log=...)")
         rec: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name,
             "seed_hash": self.seed_hash, "commands": self.log, "result": self.state.result,

@@ -30,3 +30,23 @@ def test_game_round_trips_through_to_json_and_continues_identically():
                 {"type": "end_phase"}):
         assert a.submit("blue", cmd) == b.submit("blue", cmd)
     assert a.to_json() == b.to_json()
+
+
+def test_snapshot_without_the_log_stays_small_and_reloads_with_the_log_from_elsewhere():
+    from server.rules import Game
+
+    sc = find_scenario("tutorial")
+    played = play_random_game(sc, seed=5)
+    compact = played.to_json(include_log=False)
+    assert "log" not in compact and compact["version"] == played.version
+    assert len(str(compact)) < len(str(played.to_json())) / 2
+    light = Game.from_json(sc, compact)
+    assert light.version == played.version and light.state.to_json() == played.state.to_json()
+    full = Game.from_json(sc, compact, log=played.log)
+    assert full.record() == played.record()
+    import pytest
+
+    with pytest.raises(ValueError, match="without its log"):
+        light.record()
+    with pytest.raises(ValueError, match="commands but the snapshot is at version"):
+        Game.from_json(sc, compact, log=played.log[:-1])
