@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
+_ON_MAP = Status.MAP.value
+_LEADER = UnitKind.LEADER
+
+
 class Ctx:
     def __init__(self, scenario: Scenario, state: GameState, ruleset: "Ruleset", dice: Dice) -> None:
         self.sc = scenario
@@ -64,7 +68,7 @@ class Ctx:
         return self.sc.units[uid].kind
 
     def is_leader(self, uid: str) -> bool:
-        return self.sc.units[uid].kind is UnitKind.LEADER
+        return self.sc.units[uid].kind is _LEADER
 
     def name(self, uid: str) -> str:
         return self.sc.units[uid].name
@@ -102,7 +106,7 @@ class Ctx:
         if self._occ is None:
             occ: dict[str, list[str]] = {}
             for uid, s in self.st.units.items():
-                if s.status == Status.MAP.value and s.hex is not None:
+                if s.status == _ON_MAP and s.hex is not None:
                     occ.setdefault(s.hex, []).append(uid)
             self._occ = occ
         return self._occ
@@ -132,31 +136,18 @@ class Ctx:
     # --- zones of control (6.0) -------------------------------------------
     def exerts_zoc(self, uid: str) -> bool:
         s = self.st.units[uid]
-        return (
-            s.status == Status.MAP.value
-            and not self.is_leader(uid)
-            and not s.disrupted
-            and not s.ineffective
-        )
+        return s.status == _ON_MAP and not s.disrupted and not s.ineffective and not self.is_leader(uid)
 
     def zoc_of(self, side: str) -> frozenset[str]:
         """Hexes into which `side`'s units project a zone of control (6.1, 6.3)."""
         cached = self._zoc.get(side)
         if cached is not None:
             return cached
+        targets = self.sc.zoc_targets
         out: set[str] = set()
-        grid = self.sc.grid
         for hex_, uids in self.occupancy().items():
-            if not any(self.side_of(u) == side and self.exerts_zoc(u) for u in uids):
-                continue
-            if self.sc.terrain_at(hex_).blocks_zoc_out:
-                continue
-            for n in grid.neighbors(hex_):
-                if self.sc.terrain_at(n).blocks_zoc_into:
-                    continue
-                if any(self.sc.hexside_features[f].blocks_zoc for f in self.sc.features_between(hex_, n)):
-                    continue
-                out.add(n)
+            if any(self.side_of(u) == side and self.exerts_zoc(u) for u in uids):
+                out.update(targets[hex_])
         result = frozenset(out)
         self._zoc[side] = result
         return result
@@ -166,16 +157,12 @@ class Ctx:
 
     def zoc_sources(self, hex_: str, side: str) -> list[str]:
         """Enemy hexes whose units exert the zone of control on `hex_` for `side`."""
-        out = []
         enemy = self.enemy(side)
-        for n in self.sc.grid.neighbors(hex_):
-            if any(self.side_of(u) == enemy and self.exerts_zoc(u) for u in self.units_at(n)):
-                if self.sc.terrain_at(n).blocks_zoc_out or self.sc.terrain_at(hex_).blocks_zoc_into:
-                    continue
-                if any(self.sc.hexside_features[f].blocks_zoc for f in self.sc.features_between(n, hex_)):
-                    continue
-                out.append(n)
-        return out
+        targets = self.sc.zoc_targets
+        return [
+            n for n in self.sc.grid.neighbors(hex_)
+            if hex_ in targets[n] and any(self.side_of(u) == enemy and self.exerts_zoc(u) for u in self.units_at(n))
+        ]
 
     def nearest_enemy_distance(self, hex_: str, side: str) -> int:
         grid = self.sc.grid

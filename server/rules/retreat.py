@@ -112,18 +112,10 @@ def _entry_distance(ctx: Ctx, side: str, hex_: str) -> int:
 
 def _friendly_zoc_excluding(ctx: Ctx, side: str, excluded: set[str]) -> set[str]:
     out: set[str] = set()
-    grid = ctx.sc.grid
+    targets = ctx.sc.zoc_targets
     for hex_, uids in ctx.occupancy().items():
-        if not any(ctx.side_of(u) == side and ctx.exerts_zoc(u) and u not in excluded for u in uids):
-            continue
-        if ctx.sc.terrain_at(hex_).blocks_zoc_out:
-            continue
-        for n in grid.neighbors(hex_):
-            if ctx.sc.terrain_at(n).blocks_zoc_into:
-                continue
-            if any(ctx.sc.hexside_features[f].blocks_zoc for f in ctx.sc.features_between(hex_, n)):
-                continue
-            out.add(n)
+        if any(ctx.side_of(u) == side and ctx.exerts_zoc(u) and u not in excluded for u in uids):
+            out.update(targets[hex_])
     return out
 
 

@@ -271,6 +271,21 @@ class Scenario:
         return frozenset(out)
 
     @cached_property
+    def zoc_targets(self) -> Mapping[str, tuple[str, ...]]:
+        """For each hex, the neighbours a unit there projects its zone of control into (6.1, 6.3)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for h in self.grid.all_hexes():
+            if self.terrain_at(h).blocks_zoc_out:
+                out[h] = ()
+                continue
+            out[h] = tuple(
+                n for n in self.grid.neighbors(h)
+                if not self.terrain_at(n).blocks_zoc_into
+                and not any(self.hexside_features[f].blocks_zoc for f in self.features_between(h, n))
+            )
+        return out
+
+    @cached_property
     def directed_road_links(self) -> frozenset[tuple[str, str]]:
         return frozenset(self.road_links | {(b, a) for a, b in self.road_links})
 
