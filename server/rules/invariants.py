@@ -51,9 +51,11 @@ def check_invariants(game: "Game", events: list[dict[str, Any]], phase_before: t
     now = (st.turn, st.phase, st.active)
     ended_phase = phase_before != now and phase_before[1] in (Phase.MOVEMENT.value, Phase.COMBAT.value)
     if ended_phase and st.phase != Phase.OVER.value:
-        # R4: at a phase end no over-stacked hex may hold an unimpaired combat unit.
+        # R4: a hex over-stacked when the phase ended was penalised then. Its units may already have recovered
+        # in an automatic recovery phase run by the same command (11.3), so the proof is the penalty event.
+        penalised = {e.get("hex") for e in events if e.get("type") == "overstacked"}
         for hex_, uids in occupied.items():
-            if not game.ruleset.stacking_ok([sc.units[u].kind for u in uids]):
+            if not game.ruleset.stacking_ok([sc.units[u].kind for u in uids]) and hex_ not in penalised:
                 fresh = [u for u in uids if sc.units[u].kind.is_combat and not st.units[u].disrupted and not st.units[u].ineffective]
                 if fresh:
                     problems.append(f"{hex_}: over-stacked after the phase with unpenalised {fresh}")
