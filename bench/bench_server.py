@@ -18,6 +18,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import secrets
 import signal
 import socket
@@ -95,7 +96,8 @@ class Seat:
 
 async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline: list[float],
                     acks: list[float], pushes: list[float], errors: list[str],
-                    ready: asyncio.Event, connecting: asyncio.Semaphore, connected: list[int]) -> int:
+                    ready: asyncio.Event, connecting: asyncio.Semaphore, connected: list[int],
+                    think: float = 0.0, rng: Any = None) -> int:
     import websockets
 
     sent_at: dict[int, float] = {}
@@ -111,7 +113,11 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
         connecting.release()
         connected[0] += 1
         await ready.wait()  # every game starts issuing commands together
+        if think and rng is not None:
+            await asyncio.sleep(rng.uniform(0, think))  # spread the games' first commands over one think time
         while time.monotonic() < deadline[0]:
+            if think and rng is not None:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))  # a player's pause between commands
             awaiting = seats["blue"].view.get("awaiting")
             if awaiting not in sockets:
                 break  # game over
@@ -230,7 +236,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connected = [0]
         deadline = [float("inf")]
         tasks = [asyncio.create_task(play_game(base.replace("http://", "ws://"), g, tokens, deadline, acks,
-                                               pushes, errors, ready, connecting, connected)) for g in games]
+                                               pushes, errors, ready, connecting, connected,
+                                               args.think, random.Random(i))) for i, g in enumerate(games)]
         while connected[0] < len(games):
             if any(t.done() for t in tasks):
                 raise RuntimeError([t.exception() for t in tasks if t.done()][0])
@@ -259,7 +266,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await conn.close()
     commits = commit_before + commit_after
     result = {
-        "db": args.db, "workers": workers, "games": args.games, "seconds": round(elapsed, 1),
+        "db": args.db, "workers": workers, "games": args.games, "think_s": args.think, "seconds": round(elapsed, 1),
         "commands": sum(counts), "commands_per_s": round(sum(counts) / elapsed, 1),
         "ack_ms": {"p50": round(percentile(acks, 50), 2), "p99": round(percentile(acks, 99), 2)},
         "opponent_patch_ms": {"p50": round(percentile(pushes, 50), 2), "p99": round(percentile(pushes, 99), 2)},
@@ -280,6 +287,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=1, help="server worker processes (Postgres only)")
     parser.add_argument("--scenario", default="tutorial")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits between commands (0: every game commands as fast as it can)")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args))))
 

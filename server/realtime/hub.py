@@ -16,13 +16,13 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonpatch
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..services.access import Viewer
 from ..services.games import GameService
 from ..services.views import build_log_entries, build_view
 from .broadcast import RESYNC, Broadcast
+from .diff import make_patch
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,8 @@ class GameHub:
         self._consumer: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
+        # Told about connections (attached / detached / heartbeat): server/notify/presence.py.
+        self.observers: list[Any] = []
         # Spectator counts per game, re-read only when a presence change is announced.
         self._spectators: dict[str, int] = {}
 
@@ -125,6 +127,8 @@ class GameHub:
                     await self.service.touch_spectators(session, ids)
             except Exception:
                 log.exception("spectator heartbeat failed")
+            for observer in self.observers:
+                await observer.heartbeat([c for conns in self._connections.values() for c in conns])
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -154,6 +158,8 @@ class GameHub:
 
     async def attach(self, conn: ViewerConnection) -> None:
         self._connections.setdefault(conn.game_id, set()).add(conn)
+        for observer in self.observers:
+            await observer.attached(conn)
         if conn.viewer.role == "spectator":
             async with self.sessionmaker() as session:
                 await self.service.add_spectator(session, conn.id, conn.game_id)
@@ -176,6 +182,8 @@ class GameHub:
                 await self.publish(conn.game_id, conn.last_version, presence=True)
             except Exception:
                 log.exception("could not remove spectator %s", conn.id)
+        for observer in self.observers:
+            await observer.detached(conn)
 
     async def send_snapshot(self, conn: ViewerConnection) -> None:
         async with self._lock(conn.game_id):
@@ -198,7 +206,7 @@ class GameHub:
                 return
             after = min(c.last_version for c in conns)
             async with self.sessionmaker() as session:
-                loaded = await self.service.load(session, game_id)
+                loaded = await self.service.load_for_views(session, game_id)
                 rows = await self.service.log_rows(session, game_id, after=after)
                 spectators = self._spectators.get(game_id)
                 if spectators is None:
@@ -209,7 +217,7 @@ class GameHub:
                 view = plain(build_view(row, loaded.engine, conn.viewer, spectators=spectators))
                 new_rows = [r for r in rows if r.seq > conn.last_version]
                 assert conn.last_view is not None
-                patch = jsonpatch.make_patch(conn.last_view, view).patch
+                patch = make_patch(conn.last_view, view)
                 if not patch and not new_rows:
                     continue
                 message = {

@@ -40,6 +40,9 @@ class ScenarioCache:
         self._by_text: dict[str, Any] = {}
         self._capacity = capacity
 
+    def peek(self, game_id: str) -> Any | None:
+        return self._by_game.get(game_id)
+
     def get(self, game_id: str, scenario_json: dict[str, Any]) -> Any:
         hit = self._by_game.get(game_id)
         if hit is not None:

@@ -19,6 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import defer
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -82,9 +83,39 @@ class GameService:
         self.engines.put(row.id, row.version, game)
         return game
 
+    async def load_for_views(self, session: AsyncSession, game_id: str) -> LoadedGame:
+        """Like `load`, but when this process already holds the parsed scenario and the engine at the row's
+        version it skips reading and decoding the large JSON columns (the hot path of every live update).
+        The row it returns must not be asked for `scenario_json`, `snapshot` or `initial_snapshot`."""
+        stmt = (
+            select(Game).where(Game.id == game_id)
+            .options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
+            .execution_options(populate_existing=True)
+        )
+        row = (await session.scalars(stmt)).unique().one_or_none()
+        if row is None:
+            raise not_found()
+        scenario = self.scenarios.peek(row.id)
+        engine = self.engines.get(row.id, row.version)
+        if scenario is None or engine is None:
+            return await self.load(session, game_id)
+        return LoadedGame(row, scenario, engine)
+
     async def load(self, session: AsyncSession, game_id: str) -> LoadedGame:
         row = await self.get_row(session, game_id)
         return LoadedGame(row, self.scenario_of(row), self.engine_of(row))
+
+    async def engine_with_log(self, session: AsyncSession, row: Game) -> Any:
+        """An engine Game that carries its whole command log (snapshots are stored without it), for records."""
+        if "log" in row.snapshot:
+            return rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        rows = await self.log_rows(session, row.id, upto=row.version)
+        log = [
+            {"side": r.side, "command": r.command,
+             "dice": [d for e in r.events if e.get("type") == "dice" for d in e.get("dice", [])]}
+            for r in rows
+        ]
+        return rules().Game.from_json(self.scenario_of(row), row.snapshot, log=log)
 
     async def log_rows(
         self, session: AsyncSession, game_id: str, *, after: int = 0, upto: int | None = None
@@ -121,7 +152,7 @@ class GameService:
                 422, "unknown_side", f"Scenario '{scenario_id}' has no side '{side}'.", sides=sides
             )
         engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32))
-        snapshot = engine_game.to_json()
+        snapshot = engine_game.to_json(include_log=False)
         now = utcnow()
         row = Game(
             id=secrets.token_urlsafe(9),
@@ -348,7 +379,7 @@ class GameService:
         previous_awaiting = row.awaiting_side
         values: dict[str, Any] = {
             "version": new_version,
-            "snapshot": engine_game.to_json(),
+            "snapshot": engine_game.to_json(include_log=False),
             "updated_at": now,
         }
         awaiting = engine_game.awaiting
@@ -425,7 +456,7 @@ class GameService:
         done = await session.execute(
             update(Game).where(Game.id == row.id, Game.version == version).values(
                 version=version + 1, status="over", result=engine_game.result,
-                snapshot=engine_game.to_json(), awaiting_side=None, updated_at=now,
+                snapshot=engine_game.to_json(include_log=False), awaiting_side=None, updated_at=now,
             )
         )
         if done.rowcount != 1:

@@ -17,8 +17,9 @@ from .access import Viewer
 from .engine import rules
 
 
-def seat_names(game_row: Game) -> dict[str, str | None]:
-    sides = list(game_row.scenario_json.get("sides", {}).keys())
+def seat_names(game_row: Game, sides: list[str] | None = None) -> dict[str, str | None]:
+    if sides is None:
+        sides = list(game_row.scenario_json.get("sides", {}).keys())
     names: dict[str, str | None] = {side: None for side in sides}
     for seat in game_row.seats:
         names[seat.side] = seat.user.username
@@ -37,7 +38,7 @@ def build_view(
     view = dict(engine_game.view(viewer.engine_viewer))
     at_version = game_row.version if version is None else version
     view["version"] = at_version
-    view["seats"] = seat_names(game_row)
+    view["seats"] = seat_names(game_row, list(engine_game.scenario.side_order))
     view["spectators"] = spectators
     view["game"] = {
         "id": game_row.id,

@@ -144,7 +144,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_command(postgres_settings, tmp
         for command_id, version in acked:
             assert logged.get(command_id) == version, f"acknowledged command {command_id} lost"
         assert [r.seq for r in rows] == list(range(1, row.version + 1))
-        assert replayed.to_json() == row.snapshot
+        assert replayed.to_json(include_log=False) == row.snapshot  # the service stores snapshots without the log
         assert row.version >= len(acked)
 
         # Reconnecting clients resynchronise from a snapshot at the stored version.

@@ -51,7 +51,9 @@ async def create_game(
     settings: SettingsDep,
 ) -> dict[str, Any]:
     """Create a game and take a seat ("random" picks one); share the invite link."""
-    row = await service.create_game(session, user, body.scenario, body.side, body.visibility)
+    row = await service.create_game(
+        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours
+    )
     return {**build_summary(row, user.id), **_links(request, settings.base_url, row)}
 
 
@@ -231,4 +233,4 @@ async def record(
 ) -> dict[str, Any]:
     """The game record `vedette replay FILE` verifies (the seed only once the game is over)."""
     loaded, viewer = await _viewer_state(session, service, game_id, user, watch, invite)
-    return build_record(loaded.row, loaded.engine, viewer)
+    return build_record(loaded.row, await service.engine_with_log(session, loaded.row), viewer)
