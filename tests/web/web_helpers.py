@@ -53,3 +53,24 @@ def view_log(page: Page) -> list[dict[str, Any]]:
 def wait_view(page: Page, js_predicate: str, timeout: float = 10000) -> None:
     """Wait until `js_predicate` (a JS expression over `v`, the page's live view) is true."""
     page.wait_for_function(f"() => {{ const v = window.vedette && window.vedette.S.view; return !!v && ({js_predicate}); }}", timeout=timeout)
+
+
+def api_command(page: Page, game_id: str, command: dict[str, Any]) -> dict[str, Any]:
+    """Send one command over REST with the page's session cookie, at the game's current version."""
+    ans: dict[str, Any] = page.evaluate(
+        """async ([gid, command]) => {
+            const d = await (await fetch(`/api/games/${gid}`)).json();
+            const r = await fetch(`/api/games/${gid}/commands`, {method: 'POST',
+                headers: {'Content-Type': 'application/json', Accept: 'application/json'},
+                body: JSON.stringify({command, expected_version: d.version})});
+            return {status: r.status, body: await r.json().catch(() => null)};
+        }""",
+        [game_id, command],
+    )
+    assert ans["status"] < 300, f"{command} refused: {ans}"
+    return ans
+
+
+def api_get(page: Page, path: str) -> Any:
+    """GET a JSON API path with the page's session cookie."""
+    return page.evaluate("async (p) => (await fetch(p)).json()", path)

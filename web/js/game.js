@@ -32,6 +32,10 @@ const S = {
   conn: "connecting",
   pending: new Map(), // command_id -> description
   lastCombat: null,
+  chargeMode: false, // 9.2: the map shows charge targets instead of reachable hexes
+  chargeHover: null, // a charge target hovered in the panel
+  chargeCmds: null, // {key, list}: the combat phase's legal charge commands from the options endpoint
+  chargeRefusal: null, // the rule 9.2 refusal of end_phase, shown in the Charges section
 };
 let map = null;
 let sock = null;
@@ -184,6 +188,7 @@ function onMessage(msg) {
       if (Array.isArray(msg.events)) noteEvents(msg.events);
       break;
     case "error":
+      noteRefusal(S.pending.get(msg.command_id), msg);
       S.pending.delete(msg.command_id);
       showError(msg);
       if (msg.error === "stale_version") sock.send({ type: "snapshot" });
@@ -194,6 +199,7 @@ function onMessage(msg) {
 }
 
 function afterViewChange() {
+  if (!pendingCharges().length) S.chargeRefusal = null;
   // selection may no longer be valid: keep only units still mine and on the map
   if (S.selected.length) {
     const still = S.selected.filter((u) => S.view.units[u] && S.view.units[u].status === "map" && S.view.units[u].hex === S.selHex);
@@ -225,9 +231,18 @@ async function send(command, { undo = false } = {}) {
     loadLog();
     afterViewChange();
   } catch (e) {
+    noteRefusal(command, e);
     S.pending.delete(command_id);
     showError(e);
   }
+}
+
+/** 9.2: the server refuses to end the combat phase while declared charges are unmade; keep its sentence in view. */
+function noteRefusal(command, err) {
+  const rule = err && (err.rule || (err.body && err.body.rule));
+  if (!command || command.type !== "end_phase" || !rule || !/^9\.2/.test(String(rule))) return;
+  S.chargeRefusal = err.message || (err.body && err.body.message) || "Declared charges must be made first.";
+  renderCharges();
 }
 
 function noteEvents(events) {
@@ -285,11 +300,12 @@ function onHexClick(hex, evt, unit = null) {
     return;
   }
   if (!myTurn()) return;
+  if (S.chargeMode) return chargeClick(hex);
   const o = S.options;
   if (o && S.selected.length) {
     const att = o.attacks.find((a) => a.target === hex);
     const bomb = o.bombards.find((b) => b.target === hex);
-    const chg = o.charges.find((c) => c.target === hex);
+    const chg = o.charges.find((c) => c.kind === "charge" && c.target === hex);
     if (att || bomb || chg) {
       S.preview = att ? { kind: "attack", item: att } : bomb ? { kind: "bombard", item: bomb } : { kind: "charge", item: chg };
       renderOverlays();
@@ -323,6 +339,7 @@ function select(hex, units) {
   S.selHex = hex;
   S.selected = units;
   S.preview = null;
+  S.chargeMode = false;
   map.setSelected(units);
   map.setExpanded(map.unitsIn(hex).length > 1 ? hex : null);
   refreshOptions();
@@ -336,6 +353,8 @@ function cancel(render = true) {
   S.optionsFor = "";
   S.preview = null;
   S.promptFilter = null;
+  S.chargeMode = false;
+  S.chargeHover = null;
   if (map) {
     map.setSelected([]);
     map.setExpanded(null);
@@ -383,6 +402,7 @@ async function refreshOptions() {
     const raw = await api.options(gameId, S.selected);
     if (S.optionsFor !== key) return;
     S.options = normalizeOptions(raw);
+    if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
   } catch (e) {
     if (S.optionsFor !== key) return;
     S.options = normalizeOptions({});
@@ -467,6 +487,153 @@ function undo() {
   send({ type: "undo" }, { undo: true });
 }
 
+// --------------------------------------------------- cavalry charges (9.2)
+
+/** The selection's charge moves (movement phase), one per target hex: the shortest path reaching it
+ *  (ties: the first the server lists), with every path kept for the record. */
+function chargeMoveTargets() {
+  const out = new Map();
+  const o = S.options;
+  if (!o || !S.view || S.view.phase !== "movement") return out;
+  for (const c of o.charges) {
+    if (c.kind !== "move" || !c.target || !c.command) continue;
+    const len = (c.path || []).length;
+    const cur = out.get(c.target);
+    if (!cur) out.set(c.target, { target: c.target, command: c.command, path: c.path || [], paths: [c.path] });
+    else {
+      cur.paths.push(c.path);
+      if (len < cur.path.length) Object.assign(cur, { command: c.command, path: c.path });
+    }
+  }
+  return out;
+}
+
+function canCharge() {
+  return myTurn() && !activePrompt() && S.selected.length > 0 && chargeMoveTargets().size > 0;
+}
+
+function setChargeMode(on) {
+  const next = !!on && canCharge();
+  if (S.chargeMode === next) return;
+  S.chargeMode = next;
+  S.chargeHover = null;
+  S.preview = null;
+  renderOverlays();
+  renderSelection();
+  const btn = $("#charge-toggle");
+  if (btn) btn.focus();
+}
+
+function sendChargeMove(t) {
+  send(t.command);
+  cancel(false);
+  renderOverlays();
+  renderSelection();
+}
+
+function chargeClick(hex) {
+  const t = chargeMoveTargets().get(hex);
+  if (t) return sendChargeMove(t);
+  const mine = myUnitsIn(hex);
+  if (mine.length) return select(hex, mine);
+  toast(`${hex} cannot be charged by this cavalry. Click an outlined enemy hex, or press Esc to leave charge mode.`, { kind: "error", rule: "9.2" });
+}
+
+/** Declared charges (units with a `charging` target on the map), grouped by side and target. */
+function declaredCharges() {
+  const v = currentView();
+  const d = defs();
+  const groups = new Map();
+  for (const [id, u] of Object.entries((v && v.units) || {})) {
+    if (!u || !u.charging || u.status !== "map" || !d[id]) continue;
+    const key = `${d[id].side}|${u.charging}`;
+    if (!groups.has(key)) groups.set(key, { side: d[id].side, target: u.charging, units: [] });
+    groups.get(key).units.push({ id, made: !!u.attacked, hex: u.hex });
+  }
+  return [...groups.values()].sort((a, b) => (a.side + a.target).localeCompare(b.side + b.target));
+}
+
+/** My declared charges still to be made. */
+function pendingCharges() {
+  if (S.role !== "seat" || !S.view) return [];
+  return declaredCharges().filter((g) => g.side === S.side && g.units.some((u) => !u.made));
+}
+
+function chargeCommandFor(group) {
+  const chargers = group.units.filter((u) => !u.made).map((u) => u.id);
+  const list = (S.chargeCmds && S.chargeCmds.list) || [];
+  const legal = list.filter((c) => c.target === group.target && c.command);
+  // the rules core lists the plain charge first, then the same charge with its leaders: take the fullest
+  const best = legal.length ? legal[legal.length - 1].command : null;
+  return best || { type: "charge", target: group.target, chargers };
+}
+
+async function refreshChargeCmds() {
+  const pend = pendingCharges();
+  if (!pend.length || !myTurn() || S.view.phase !== "combat") return;
+  const units = pend.flatMap((g) => g.units.filter((u) => !u.made).map((u) => u.id)).sort();
+  const key = `${S.version}:${units.join(",")}`;
+  if (S.chargeCmds && S.chargeCmds.key === key) return;
+  S.chargeCmds = { key, list: [] };
+  try {
+    const raw = await api.options(gameId, units);
+    if (S.chargeCmds.key !== key) return;
+    S.chargeCmds = { key, list: normalizeOptions(raw).charges.filter((c) => c.kind === "charge") };
+  } catch (_) {
+    /* the built command is sent instead; the server judges it */
+  }
+  renderCharges();
+}
+
+function renderCharges() {
+  const sec = $("#sec-charges");
+  if (!sec) return;
+  const groups = declaredCharges();
+  if (!groups.length) {
+    sec.hidden = true;
+    return;
+  }
+  sec.hidden = false;
+  clear(sec);
+  const v = currentView();
+  const d = defs();
+  const canAct = !S.history && myTurn() && v.phase === "combat" && !activePrompt();
+  sec.appendChild(h("h3", {}, ["Charges", h("span.rule", { text: "rule 9.2" })]));
+  const ul = h("ul.charge-list#charge-list", { "aria-label": "Declared cavalry charges" });
+  for (const g of groups) {
+    const mine = S.role === "seat" && g.side === S.side;
+    const open = g.units.filter((u) => !u.made);
+    const names = g.units.map((u) => `${d[u.id] ? d[u.id].name : u.id}${u.hex ? " (" + u.hex + ")" : ""}${u.made ? ": charged" : ""}`).join(", ");
+    const li = h("li.charge-item", { "data-target": g.target, "data-side": g.side }, [
+      h("span.side-dot", { style: `background:${(S.scenario.sides[g.side] || {}).color || "#888"}`, "aria-hidden": "true" }),
+      h("span.charge-text", { text: `${mine ? "" : sideName(g.side) + ": "}${names} → ${g.target}` }),
+    ]);
+    if (mine && open.length && canAct) {
+      li.appendChild(h("button.btn.small.primary.charge-go", {
+        type: "button",
+        "data-target": g.target,
+        "aria-label": `Charge! Make the declared charge of ${open.map((u) => (d[u.id] ? d[u.id].name : u.id)).join(", ")} against ${g.target}`,
+        onmouseenter: () => { S.chargeHover = g.target; renderOverlays(); },
+        onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
+        onclick: () => {
+          cancel(false);
+          send(chargeCommandFor(g));
+        },
+      }, "Charge!"));
+    } else if (!open.length) li.appendChild(h("span.muted.charge-done", { text: "made" }));
+    ul.appendChild(li);
+  }
+  sec.appendChild(ul);
+  const mineOpen = pendingCharges().length > 0;
+  let note;
+  if (mineOpen && v.phase === "combat") note = "Cavalry that declared a charge in the movement phase must now make it: press Charge! for each target. Declared charges must be made before the combat phase can end.";
+  else if (mineOpen) note = "These charges were declared by the charge moves. They are made in your combat phase, which cannot end until every declared charge has been made.";
+  else if (groups.some((g) => g.side !== S.side && g.units.some((u) => !u.made))) note = "Enemy cavalry has declared these charges; they are made in its combat phase.";
+  if (note) sec.appendChild(h("div.whose-sub#charge-note", { text: note }));
+  if (S.chargeRefusal) sec.appendChild(h("div.form-error#charge-refusal", { role: "alert" }, [S.chargeRefusal, h("span.rule", { text: "rule 9.2", style: "margin-left:6px" })]));
+  if (canAct && mineOpen) refreshChargeCmds();
+}
+
 // ----------------------------------------------------------- rendering
 
 function currentView() {
@@ -480,6 +647,7 @@ function renderAll() {
   renderStatus();
   renderPrompt();
   renderSelection();
+  renderCharges();
   renderActions();
   renderHistory();
   renderLog();
@@ -672,9 +840,41 @@ function renderSelection() {
   if (o.reach.size) bits.push(`${o.reach.size} hexes reachable (shaded, with MP cost)`);
   if (o.attacks.length) bits.push(`${o.attacks.length} attack target${o.attacks.length > 1 ? "s" : ""} (red)`);
   if (o.bombards.length) bits.push(`${o.bombards.length} bombardment target${o.bombards.length > 1 ? "s" : ""}`);
-  if (o.charges.length) bits.push(`${o.charges.length} charge target${o.charges.length > 1 ? "s" : ""}`);
+  const nCharge = new Set(o.charges.map((c) => c.target)).size;
+  if (nCharge) bits.push(`${nCharge} charge target${nCharge > 1 ? "s" : ""}`);
   sec.appendChild(h("div.whose-sub#sel-summary", { text: bits.length ? bits.join("; ") + "." : "These units have nothing to do now." }));
   for (const n of [].concat(o.notes || [])) sec.appendChild(h("div.whose-sub", {}, [typeof n === "string" ? n : n.text || JSON.stringify(n), n.rule ? h("span.rule", { text: `rule ${n.rule}`, style: "margin-left:6px" }) : null]));
+  const ct = chargeMoveTargets();
+  if (ct.size && myTurn()) {
+    const names = [...ct.keys()].join(", ");
+    sec.appendChild(h("div.actions.charge-bar", { style: "margin-top:6px" }, [
+      h(`button.btn.charge-toggle${S.chargeMode ? ".on" : ""}#charge-toggle`, {
+        type: "button",
+        "aria-pressed": S.chargeMode ? "true" : "false",
+        "aria-label": S.chargeMode ? "Leave charge mode and show reachable hexes again (C or Escape)" : `Charge mode: show the enemy hexes this cavalry can charge (${names}) (C)`,
+        title: "rule 9.2",
+        onclick: () => setChargeMode(!S.chargeMode),
+      }, [S.chargeMode ? "Leave charge mode " : "Charge ", h("kbd", { text: "C" })]),
+    ]));
+    if (S.chargeMode) {
+      sec.appendChild(h("div.whose-sub#charge-help", { text: "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode." }));
+      const targets = h("div.actions.charge-targets#charge-targets", { role: "group", "aria-label": "Charge targets" });
+      for (const t of ct.values()) {
+        targets.appendChild(h("button.btn.small.charge-target-btn", {
+          type: "button",
+          "data-target": t.target,
+          "aria-label": `Charge ${t.target}: move by ${t.path.slice(1).join(", ")} and declare a charge`,
+          text: `Charge ${t.target}`,
+          onmouseenter: () => { S.chargeHover = t.target; renderOverlays(); },
+          onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
+          onfocus: () => { S.chargeHover = t.target; renderOverlays(); },
+          onblur: () => { S.chargeHover = null; renderOverlays(); },
+          onclick: () => sendChargeMove(t),
+        }));
+      }
+      sec.appendChild(targets);
+    }
+  }
   for (const a of o.illegal || []) sec.appendChild(h("div.whose-sub", {}, [`No attack on ${a.target}: ${a.message}`, a.rule ? h("span.rule", { text: `rule ${a.rule}`, style: "margin-left:6px" }) : null]));
   if (S.preview) {
     const { kind, item } = S.preview;
@@ -745,7 +945,7 @@ function renderActions() {
     sec.appendChild(h("div.invite", {}, [h("input", { value: link, readonly: true, "aria-label": "Invite link", onfocus: (e) => e.target.select() }), h("button.btn.small", { type: "button", text: "Copy", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Invite link copied.")) })]));
   }
   if (acts.childNodes.length) sec.appendChild(acts);
-  sec.appendChild(h("div.whose-sub", { style: "margin-top:6px", html: "Keys: <kbd>E</kbd> end phase · <kbd>U</kbd>/<kbd>Ctrl+Z</kbd> undo · <kbd>N</kbd>/<kbd>Tab</kbd> next unit · <kbd>Esc</kbd> cancel · wheel/pinch zoom, drag to pan" }));
+  sec.appendChild(h("div.whose-sub", { style: "margin-top:6px", html: "Keys: <kbd>E</kbd> end phase · <kbd>U</kbd>/<kbd>Ctrl+Z</kbd> undo · <kbd>N</kbd>/<kbd>Tab</kbd> next unit · <kbd>C</kbd> charge mode (cavalry) · <kbd>Esc</kbd> cancel · wheel/pinch zoom, drag to pan" }));
 }
 
 function renderHistory() {
@@ -873,18 +1073,34 @@ function renderOverlays(hoverOption = null) {
     map.renderUnits();
   }
   const o = S.options;
+  if (S.chargeHover && !S.chargeMode && !S.history) {
+    // a declared charge hovered in the Charges section: outline its target from its chargers
+    const g = declaredCharges().find((x) => x.target === S.chargeHover && x.side === S.side);
+    if (g) {
+      map.ringHexes([{ hex: g.target, colour: OKABE.blue, width: 5, dash: "10 4", fill: OKABE.blue, label: "charge", cls: "target charge-target", title: `Charge ${g.target}` }]);
+      for (const u of g.units) if (u.hex && !u.made) map.drawLine(u.hex, g.target, { colour: OKABE.blue, dash: null, width: 4 });
+    }
+  }
   if (!o || !S.selected.length || S.history) return;
+  if (S.chargeMode) {
+    // 9.2: charge targets instead of reachable hexes; the shortest path to the hovered one
+    const ct = chargeMoveTargets();
+    map.ringHexes([...ct.values()].map((t) => ({ hex: t.target, colour: OKABE.blue, width: 5, dash: "10 4", fill: OKABE.blue, label: "charge", cls: "target charge-target", title: `Charge ${t.target} (by ${t.path.slice(1).join(", ")})` })));
+    const hv = ct.get(S.chargeHover || S.hoverHex);
+    if (hv) map.drawPath(hv.path, { colour: OKABE.blue, width: 5 });
+    return;
+  }
   const shade = [];
   for (const [hex, r] of o.reach) shade.push({ hex, colour: r.ends ? OKABE.yellow : OKABE.sky, label: r.cost ?? "", title: `${hex}: ${r.cost ?? "?"} MP${r.ends ? ", ends the move (enemy ZOC)" : ""}`, cls: "reach" });
   map.shadeHexes(shade);
   map.ringHexes(o.attacks.map((a) => ({ hex: a.target, colour: OKABE.vermillion, label: a.preview && a.preview.differential !== undefined ? `${a.preview.differential > 0 ? "+" : ""}${a.preview.differential}` : "attack", cls: "target attack-target", title: `Attack ${a.target}` })));
   map.ringHexes((o.illegal || []).map((a) => ({ hex: a.target, colour: "#555555", dash: "3 3", width: 2.5, label: "no", cls: "target illegal-target", title: a.message })));
   map.ringHexes(o.bombards.map((b) => ({ hex: b.target, colour: OKABE.orange, dash: "6 3", label: b.range ? `rng ${b.range}` : "bomb", cls: "target bombard-target", title: `Bombard ${b.target}` })));
-  map.ringHexes(o.charges.map((c) => ({ hex: c.target, colour: OKABE.purple, dash: "2 3", label: "charge", cls: "target charge-target" })));
+  map.ringHexes(o.charges.filter((c) => c.kind === "charge").map((c) => ({ hex: c.target, colour: OKABE.blue, width: 5, dash: "10 4", fill: OKABE.blue, label: "charge", cls: "target charge-target", title: `Charge ${c.target}` })));
   if (S.preview) {
     const it = S.preview.item;
     if (S.preview.kind === "bombard") map.drawLine(S.selHex, it.target, { colour: it.los === false ? "#777" : OKABE.orange, label: it.range ? `range ${it.range}` : null });
-    else if (S.preview.kind === "charge" && it.path) map.drawPath(it.path, { colour: OKABE.purple });
+    else if (S.preview.kind === "charge" && it.path) map.drawPath(it.path, { colour: OKABE.blue });
     else map.drawLine(S.selHex, it.target, { colour: OKABE.vermillion, dash: null, width: 4 });
   } else if (S.hoverHex && o.reach.get(S.hoverHex)) {
     const r = o.reach.get(S.hoverHex);
@@ -926,7 +1142,9 @@ function onHover(hex, e) {
   }
   clear(tip).appendChild(hexInfo(S.scenario, map.grid, hex, currentView()));
   const r = S.options && S.options.reach.get(hex);
-  if (r) tip.appendChild(h("div", { style: "margin-top:4px;color:#56b4e9;font-weight:700", text: `Move here: ${r.cost ?? "?"} MP${r.ends ? " (ends move)" : ""}` }));
+  const ch = S.chargeMode ? chargeMoveTargets().get(hex) : null;
+  if (ch) tip.appendChild(h("div", { style: "margin-top:4px;color:#0072b2;font-weight:700", text: `Charge ${hex}: click to move by ${ch.path.slice(1).join(", ")} and declare the charge` }));
+  else if (r && !S.chargeMode) tip.appendChild(h("div", { style: "margin-top:4px;color:#56b4e9;font-weight:700", text: `Move here: ${r.cost ?? "?"} MP${r.ends ? " (ends move)" : ""}` }));
   tip.hidden = false;
   const pad = 16;
   const w = tip.offsetWidth;
@@ -953,6 +1171,7 @@ function setupChrome() {
     h("div", {}, [h("span.legend-swatch", { style: `background:${OKABE.yellow}` }), "Reachable, ends the move"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px solid ${OKABE.vermillion}` }), "Attack target"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px dashed ${OKABE.orange}` }), "Bombardment target"]),
+    h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px dashed ${OKABE.blue}` }), "Charge target (cavalry, rule 9.2)"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px solid ${OKABE.purple}` }), "A choice to make"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:${OKABE.yellow}` }), "D marker: disrupted"]),
     h("div", { text: "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader." }),
@@ -986,11 +1205,18 @@ function onKey(e) {
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (k === "Escape") {
+    if (S.chargeMode) {
+      setChargeMode(false);
+      return;
+    }
     cancel();
     if (S.history) goHistory(null);
   } else if (k === "e" || k === "E") endPhase();
   else if (k === "u" || k === "U") undo();
   else if (k === "n" || k === "N") cycleUnits(1);
+  else if (k === "c" || k === "C") {
+    if (S.chargeMode || canCharge()) setChargeMode(!S.chargeMode);
+  }
   else if (k === "Tab" && myTurn() && (t === document.body || (t && t.closest && t.closest(".map-area")))) {
     e.preventDefault();
     cycleUnits(e.shiftKey ? -1 : 1);

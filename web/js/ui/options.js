@@ -71,14 +71,22 @@ export function normalizeOptions(raw) {
     command: b.command || null,
     rule: b.rule || "8.0",
   }));
-  const charges = list(o.charges || o.charge).map((c) => ({
-    target: c.target || c.hex,
-    units: c.units || c.cavalry || null,
-    path: c.path || null,
-    preview: c.preview || c,
-    command: c.command || null,
-    rule: c.rule || "9.2",
-  }));
+  // 9.2: in the movement phase the rules core lists charge moves ({type:"move", units, path, charge}),
+  // in the combat phase the charges to make ({type:"charge", target, chargers, leaders?}): both are exact commands.
+  const charges = list(o.charges || o.charge).map((c) => {
+    const isCmd = c && (c.type === "move" || c.type === "charge");
+    return {
+      kind: c.type === "move" || (c.charge && c.path) ? "move" : "charge",
+      target: c.charge || c.target || c.hex,
+      units: c.units || c.chargers || c.cavalry || null,
+      chargers: c.chargers || null,
+      leaders: c.leaders || [],
+      path: c.path || null,
+      preview: c.preview || null,
+      command: c.command || (isCmd ? c : null),
+      rule: c.rule || "9.2",
+    };
+  });
   const commands = [];
   for (const c of o.commands || []) if (c && (c.command || c.type)) commands.push({ label: c.label || c.text || c.type, command: c.command || c, rule: c.rule });
   if (o.square) {
