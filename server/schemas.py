@@ -54,6 +54,10 @@ class GameCreate(StrictModel):
     scenario: str = Field(min_length=1, max_length=64)
     side: str = Field(default="random", min_length=1, max_length=32)
     visibility: Literal["private", "open"] = "private"
+    decision_hours: int | None = Field(
+        default=None, ge=1, le=24 * 30,
+        description="Time per decision in hours (asynchronous play); none = no deadline",
+    )
 
 
 class JoinRequest(StrictModel):

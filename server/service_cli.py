@@ -27,6 +27,10 @@ def add_parsers(subparsers: Any) -> None:
     admin.add_argument("--email", help="email address (default USERNAME@localhost)")
     admin.set_defaults(handler=create_admin_command)
 
+    from .notify.cli import add_parsers as add_notify_parsers
+
+    add_notify_parsers(subparsers)
+
 
 def _settings() -> Any:
     from pydantic import ValidationError
@@ -114,7 +118,7 @@ async def _create_admin(settings: Any, username: str, password: str, email: str)
 
     from sqlalchemy import select
 
-    from .db import create_engine, create_sessionmaker
+    from .db import begin_write, create_engine, create_sessionmaker
     from .models import User
     from .schemas import USERNAME_PATTERN
     from .services.accounts import create_user, hash_password
@@ -124,6 +128,9 @@ async def _create_admin(settings: Any, username: str, password: str, email: str)
     engine = create_engine(settings)
     try:
         async with create_sessionmaker(engine)() as session:
+            # A write transaction from the start: a read upgraded to a write fails at once on
+            # SQLite when the running server commits in between (its mail worker does so often).
+            await begin_write(session)
             user = await session.scalar(select(User).where(User.username == username.lower()))
             if user is None:
                 await create_user(session, username, password, email, is_admin=True)

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..config import Settings
+from ..db import begin_write
 from ..errors import ApiError
 from ..models import LoginFailure, User, UserSession, utcnow
 
@@ -88,6 +89,9 @@ async def end_session(session: AsyncSession, settings: Settings, token: str) -> 
 async def login(
     session: AsyncSession, settings: Settings, username: str, password: str, client_ip: str
 ) -> tuple[User, str]:
+    # A write transaction from the start (SQLite): this reads, then writes, and a read transaction
+    # cannot become a write one after any other connection (a command, the mail worker) committed.
+    await begin_write(session)
     key = f"{username.lower()}|{client_ip}"[:128]
     window_start = utcnow() - timedelta(seconds=settings.login_window_seconds)
     recent_failures = await session.scalar(

@@ -171,11 +171,13 @@ class GameService:
             created_at=now,
             updated_at=now,
         )
-        session.add(row)
-        session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now))
-        for hook in self.hooks:
-            await hook.game_created(session, row, decision_hours=decision_hours)
-        await session.commit()
+        # A write transaction from the start (SQLite: the request already read the session user).
+        async with self._writing(session):
+            session.add(row)
+            session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now))
+            for hook in self.hooks:
+                await hook.game_created(session, row, decision_hours=decision_hours)
+            await session.commit()
         return await self.get_row(session, row.id)
 
     async def join_game(

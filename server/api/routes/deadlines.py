@@ -7,7 +7,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...db import begin_write
 from ...errors import ApiError
 from ...models import utcnow
 from ...notify.models import StandingOrders
@@ -118,16 +117,15 @@ async def put_orders(game_id: str, body: dict[str, Any], request: Request, user:
         orders = validate_orders(body)
     except ValueError as exc:
         raise ApiError(422, "bad_standing_orders", str(exc)) from None
-    await session.commit()
-    await begin_write(session)
-    stored = await session.get(StandingOrders, (game_id, side), populate_existing=True)
-    if stored is None:
-        session.add(StandingOrders(game_id=game_id, side=side, orders=orders, updated_at=utcnow()))
-    else:
-        stored.orders = orders
-        stored.updated_at = utcnow()
-    await session.commit()
     rt = notify_of(request)
+    async with rt.writing(session):
+        stored = await session.get(StandingOrders, (game_id, side), populate_existing=True)
+        if stored is None:
+            session.add(StandingOrders(game_id=game_id, side=side, orders=orders, updated_at=utcnow()))
+        else:
+            stored.orders = orders
+            stored.updated_at = utcnow()
+        await session.commit()
     if row.status == "active":
         rt.request_settle(game_id)
     return {"side": side, "orders": orders}

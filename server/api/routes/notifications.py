@@ -10,7 +10,6 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
-from ...db import begin_write
 from ...errors import ApiError
 from ...models import Game, GameSeat
 from ...notify.clocks import clock_json, is_overdue
@@ -48,11 +47,10 @@ async def get_prefs(request: Request, user: CurrentUser, session: SessionDep) ->
 @router.put("/api/me/notifications")
 async def put_prefs(request: Request, body: PrefsUpdate, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     rt = notify_of(request)
-    await session.commit()
-    await begin_write(session)
-    prefs = await set_prefs(session, user.id, body.mode, body.digest_hours, rt.now(),
-                            rt.nsettings.default_digest_hours)
-    await session.commit()
+    async with rt.writing(session):
+        prefs = await set_prefs(session, user.id, body.mode, body.digest_hours, rt.now(),
+                                rt.nsettings.default_digest_hours)
+        await session.commit()
     rt.worker_wake()
     return {**prefs_json(prefs, rt.nsettings.default_digest_hours), "email": user.email}
 
@@ -81,10 +79,9 @@ async def _unsubscribe(request: Request, session: Any, settings: Any, token: str
     user = await session.get(User, user_id)
     if user is None:
         raise ApiError(404, "bad_token", "This unsubscribe link is not valid.")
-    await session.commit()
-    await begin_write(session)
-    await set_prefs(session, user_id, "none", None, rt.now(), rt.nsettings.default_digest_hours)
-    await session.commit()
+    async with rt.writing(session):
+        await set_prefs(session, user_id, "none", None, rt.now(), rt.nsettings.default_digest_hours)
+        await session.commit()
     if _wants_json(request):
         return JSONResponse({"status": "unsubscribed", "username": user.username, "mode": "none"})
     text = (f"No more Vedette mail goes to {html.escape(user.email)} ({html.escape(user.username)}). "

@@ -1,0 +1,236 @@
+"""What the game service calls INSIDE its transactions, so mails commit with their cause.
+
+* `game_created`  - a clock row when the game has a time per decision.
+* `game_joined`   - "opponent joined" / "game started" mails; the first deadline starts.
+* `command_applied` - after a command's log row and game update, before COMMIT:
+  "your decision" (with the digest), game over / resigned mails, the deadline resets,
+  and a standing order that will settle the new decision suppresses its prompt mail.
+
+A failure in here is logged and rolled back to a savepoint: a mail problem never
+refuses a player's command (the command then commits without its mail).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import event, select
+
+from ..models import Game, GameCommand, GameSeat, User
+from . import compose
+from .models import GameClock, StandingOrders
+from .outbox import enqueue
+
+if TYPE_CHECKING:
+    from .runtime import Notify
+
+log = logging.getLogger(__name__)
+PENDING_KEY = "vedette_notify_pending"
+
+
+def game_info(row: Game, base_url: str, extra_seat: tuple[str, User] | None = None) -> compose.GameInfo:
+    sides = row.scenario_json.get("sides", {}) or {}
+    names = {s: str((v or {}).get("name", s)) for s, v in sides.items()}
+    seats: dict[str, str | None] = {s: None for s in names}
+    for seat in row.seats:
+        seats[seat.side] = seat.user.username
+    if extra_seat is not None:
+        seats[extra_seat[0]] = extra_seat[1].username
+    title = str(row.scenario_json.get("title", row.scenario_id))
+    return compose.GameInfo(row.id, title, f"{base_url}/games/{row.id}", names, seats)
+
+
+def seat_users(row: Game, extra_seat: tuple[str, User] | None = None) -> dict[str, User]:
+    users = {seat.side: seat.user for seat in row.seats}
+    if extra_seat is not None:
+        users[extra_seat[0]] = extra_seat[1]
+    return users
+
+
+class NotifyHooks:
+    def __init__(self, runtime: Notify) -> None:
+        self.rt = runtime
+
+    # ------------------------------------------------------------ plumbing
+
+    def _defer(self, session: Any, *, wake: bool = False, settle: str | None = None) -> None:
+        """Run `wake`/`settle` once the caller's transaction has committed (never if it rolls back)."""
+        info = session.info
+        pending = info.get(PENDING_KEY)
+        if pending is None:
+            pending = info[PENDING_KEY] = {"wake": False, "settle": set()}
+            loop = asyncio.get_running_loop()
+            runtime = self.rt
+
+            sync = session.sync_session
+            live = [True]  # listeners go inert after the outermost commit or rollback
+
+            def on_commit(sync_session: Any) -> None:
+                # after_commit also fires when a SAVEPOINT is released: wait for the real COMMIT.
+                if not live[0] or sync_session.in_nested_transaction():
+                    return
+                live[0] = False
+                done = info.pop(PENDING_KEY, None)
+                if done is not None:
+                    loop.call_soon(runtime.after_commit, done)
+
+            def on_rollback(sync_session: Any) -> None:
+                if not live[0] or sync_session.in_nested_transaction():
+                    return
+                live[0] = False
+                info.pop(PENDING_KEY, None)
+
+            event.listen(sync, "after_commit", on_commit)
+            event.listen(sync, "after_rollback", on_rollback)
+        pending["wake"] = pending["wake"] or wake
+        if settle:
+            pending["settle"].add(settle)
+
+    async def _guarded(self, session: Any, what: str, coro_fn: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            async with session.begin_nested():
+                await coro_fn(session, *args, **kwargs)
+        except Exception:
+            log.exception("notifications for %s failed; the change commits without them", what)
+
+    # -------------------------------------------------------------- hooks
+
+    async def game_created(self, session: Any, row: Game, *, decision_hours: int | None = None) -> None:
+        if decision_hours:
+            await self._guarded(session, "game creation", self._created, row, decision_hours)
+
+    async def _created(self, session: Any, row: Game, decision_hours: int) -> None:
+        await session.flush()  # the game row first: the clock refers to it
+        session.add(GameClock(game_id=row.id, decision_hours=decision_hours, updated_at=self.rt.now()))
+        await session.flush()
+
+    async def game_joined(self, session: Any, row: Game, user: User, side: str) -> None:
+        await self._guarded(session, "join", self._joined, row, user, side)
+
+    async def _joined(self, session: Any, row: Game, user: User, side: str) -> None:
+        now = self.rt.now()
+        extra = (side, user)
+        info = game_info(row, self.rt.base_url, extra)
+        users = seat_users(row, extra)
+        awaiting = row.awaiting_side
+        clock = await session.get(GameClock, row.id, populate_existing=True)
+        hours = clock.decision_hours if clock is not None else None
+        if clock is not None and hours and awaiting is not None:
+            self._restart_clock(clock, awaiting, now)
+        for seat_side, seat_user in users.items():
+            if seat_side == side:
+                composed = compose.game_started(info, seat_side, awaiting, hours)
+                kind = "game_started"
+            else:
+                composed = compose.opponent_joined(info, seat_side, awaiting, hours)
+                kind = "opponent_joined"
+            await enqueue(session, self.rt.nsettings, key=f"{kind}:{row.id}:{seat_user.id}", user=seat_user,
+                          kind=kind, composed=composed, game_id=row.id, now=now)
+        self._defer(session, wake=True)
+
+    async def command_applied(
+        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str | None
+    ) -> None:
+        await self._guarded(session, f"command {entry.seq} of game {row.id}", self._command,
+                            row, engine_game, entry, previous_awaiting)
+
+    # ------------------------------------------------------------ commands
+
+    def _restart_clock(self, clock: GameClock, side: str | None, now: datetime) -> None:
+        clock.side = side
+        clock.reminded_at = None
+        clock.overdue_since = None
+        clock.updated_at = now
+        if side is None or not clock.decision_hours:
+            clock.started_at = None
+            clock.deadline_at = None
+            return
+        start = now
+        if clock.paused_until is not None and clock.paused_until > now:
+            start = clock.paused_until  # the clock stands still during a pause
+        clock.started_at = now
+        clock.deadline_at = start + timedelta(hours=clock.decision_hours)
+
+    async def _command(
+        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str | None
+    ) -> None:
+        now = self.rt.now()
+        info = game_info(row, self.rt.base_url)
+        users = seat_users(row)
+        filter_events = self.rt.filter_events
+        clock = await session.get(GameClock, row.id, populate_existing=True)
+        over = bool(engine_game.is_over)
+        awaiting = None if over else engine_game.awaiting
+        if clock is not None:
+            self._restart_clock(clock, awaiting, now)
+
+        if over:
+            result = engine_game.result
+            resigned = entry.command.get("type") == "resign"
+            for side, user in users.items():
+                if resigned and side != entry.side:
+                    composed = compose.opponent_resigned(info, side, result)
+                    kind = "opponent_resigned"
+                else:
+                    lines = await self._digest(session, row.id, side, info, filter_events)
+                    composed = compose.game_over(info, side, result, lines[-40:])
+                    kind = "game_over"
+                await enqueue(session, self.rt.nsettings, key=f"over:{row.id}:{user.id}", user=user,
+                              kind=kind, composed=composed, game_id=row.id, now=now)
+            self._defer(session, wake=True)
+            return
+
+        if awaiting is None or awaiting == previous_awaiting or awaiting not in users:
+            return
+        # The decision passes to `awaiting`: their standing orders may answer it at once.
+        if await self._standing_order_will_answer(session, row.id, engine_game, awaiting):
+            self._defer(session, settle=row.id)
+            return
+        if not self.rt.nsettings.mail_when_online and await self.rt.presence.is_online(session, row.id, awaiting):
+            return
+        user = users[awaiting]
+        lines = await self._digest(session, row.id, awaiting, info, filter_events)
+        prompt = (engine_game.view(awaiting).get("prompt") or {}).get("text", "")
+        deadline = clock.deadline_at if clock is not None and clock.decision_hours else None
+        composed = compose.your_decision(info, awaiting, prompt, lines, deadline)
+        await enqueue(session, self.rt.nsettings, key=f"turn:{row.id}:{entry.seq}:{user.id}", user=user,
+                      kind="your_turn", composed=composed, game_id=row.id, now=now)
+        self._defer(session, wake=True)
+
+    async def _standing_order_will_answer(self, session: Any, game_id: str, engine_game: Any, side: str) -> bool:
+        if engine_game.state.decision is None:
+            return False
+        orders = await session.get(StandingOrders, (game_id, side))
+        if orders is None:
+            return False
+        if self.rt.standing_order_choice(engine_game, orders.orders) is None:
+            return False
+        return not await self.rt.presence.is_online(session, game_id, side)
+
+    async def _digest(
+        self, session: Any, game_id: str, side: str, info: compose.GameInfo, filter_events: Any
+    ) -> list[str]:
+        """What happened since `side` last decided in person, as `side`'s own log shows it."""
+        own = (await session.execute(
+            select(GameCommand.seq, GameCommand.events)
+            .where(GameCommand.game_id == game_id, GameCommand.side == side)
+            .order_by(GameCommand.seq.desc()).limit(200)
+        )).all()
+        since = 0
+        for seq, events in own:
+            if not compose.is_standing_order_row(events):
+                since = seq
+                break
+        rows = (await session.scalars(
+            select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq > since)
+            .order_by(GameCommand.seq).limit(500)
+        )).all()
+        return compose.digest_lines(rows, side, filter_events, info.side_names)
+
+
+async def seat_user(session: Any, game_id: str, side: str) -> User | None:
+    seat = await session.scalar(select(GameSeat).where(GameSeat.game_id == game_id, GameSeat.side == side))
+    return seat.user if seat is not None else None

@@ -1,0 +1,260 @@
+"""The transactional outbox: `enqueue` inside the caller's transaction, `OutboxWorker` sends.
+
+Delivery guarantee (honest version):
+* A mail row commits in the same transaction as the change that causes it, or not at all.
+  A crash before that commit loses both; a crash after it loses neither: the row waits.
+* A worker CLAIMS a row in one short transaction (status "sending", a lease, attempts+1;
+  Postgres: SELECT ... FOR UPDATE SKIP LOCKED so two workers never claim the same row;
+  SQLite: writes are serialised and the claim is a compare-and-set), talks SMTP with no
+  transaction open, then marks it "sent" in a SEPARATE transaction.
+* The one window left: the SMTP server accepted the mail and the process died before
+  "sent" committed. After the lease runs out another worker sends it again. That resend
+  carries the SAME Message-ID (fixed when the row was written), so it is detectable and
+  most mail stores and clients fold it into one; it is at-least-once, not exactly-once.
+  No SMTP protocol can close this window (SMTP has no idempotent submit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import socket
+import uuid
+from collections.abc import Callable
+from contextlib import suppress
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..models import User
+from . import compose
+from .config import NotifySettings
+from .db import Writing, plain_writing
+from .mailer import Mail, Mailer, PermanentMailError, new_message_id
+from .models import FAILED, HELD, PENDING, SENDING, SENT, NotificationPrefs, OutboxMail
+from .tokens import unsubscribe_token
+
+log = logging.getLogger(__name__)
+
+# Kinds that never wait for a digest: a deadline does not wait N hours.
+URGENT_KINDS = frozenset({"deadline_reminder", "overdue"})
+MODES = ("every", "digest", "none")
+
+
+async def prefs_of(session: AsyncSession, user_id: int) -> NotificationPrefs | None:
+    return await session.get(NotificationPrefs, user_id)
+
+
+async def enqueue(
+    session: AsyncSession,
+    settings: NotifySettings,
+    *,
+    key: str,
+    user: User,
+    kind: str,
+    composed: compose.Composed,
+    game_id: str | None,
+    now: datetime,
+) -> OutboxMail | None:
+    """Add one mail to the caller's transaction (nothing is sent here). None when the user's
+    preference is "none" or this cause already queued its mail."""
+    prefs = await prefs_of(session, user.id)
+    mode = prefs.mode if prefs is not None else "every"
+    if mode == "none":
+        return None
+    existing = await session.scalar(select(OutboxMail.id).where(OutboxMail.idempotency_key == key))
+    if existing is not None:
+        return None
+    status = HELD if mode == "digest" and kind not in URGENT_KINDS else PENDING
+    row = OutboxMail(
+        idempotency_key=key[:200],
+        message_id=new_message_id(settings),
+        user_id=user.id,
+        game_id=game_id,
+        kind=kind,
+        to_addr=user.email,
+        subject=composed.subject[:300],
+        body=composed.body,
+        status=status,
+        attempts=0,
+        next_attempt_at=now,
+        created_at=now,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+class OutboxWorker:
+    """Sends pending outbox rows: claim, SMTP, mark; retries with exponential backoff."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: NotifySettings,
+        secret_key: str,
+        mailer: Mailer,
+        *,
+        now: Callable[[], datetime],
+        postgres: bool,
+        writing: Writing = plain_writing,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.settings = settings
+        self.secret_key = secret_key
+        self.mailer = mailer
+        self.now = now
+        self.postgres = postgres
+        self.writing = writing
+        self.worker_id = f"{socket.gethostname()[:40]}:{uuid.uuid4().hex[:12]}"
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    # -------------------------------------------------------------- lifecycle
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="vedette-outbox-worker")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                await self.drain()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox worker pass failed")
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.settings.outbox_poll_seconds)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+
+    # ------------------------------------------------------------------ work
+
+    async def drain(self, limit: int = 1000) -> int:
+        """Send everything due now; returns how many rows were handled."""
+        handled = 0
+        while handled < limit:
+            claimed = await self.claim()
+            if claimed is None:
+                break
+            await self.deliver(claimed)
+            handled += 1
+        return handled
+
+    async def claim(self) -> OutboxMail | None:
+        now = self.now()
+        lease = now + timedelta(seconds=self.settings.outbox_lease_seconds)
+        due = (
+            ((OutboxMail.status == PENDING) & (OutboxMail.next_attempt_at <= now))
+            | ((OutboxMail.status == SENDING) & (OutboxMail.lease_until < now))
+        )
+        # Look first without a write lock: an idle worker never takes SQLite's writer lock.
+        async with self.sessionmaker() as session:
+            if await session.scalar(select(OutboxMail.id).where(due).limit(1)) is None:
+                return None
+        async with self.sessionmaker() as session, self.writing(session):
+            stmt = select(OutboxMail).where(due).order_by(OutboxMail.id).limit(1)
+            if self.postgres:
+                stmt = stmt.with_for_update(skip_locked=True)
+            row = await session.scalar(stmt)
+            if row is None:
+                await session.rollback()
+                return None
+            previous, attempts = row.status, row.attempts
+            done = await session.execute(
+                update(OutboxMail)
+                .where(OutboxMail.id == row.id, OutboxMail.status == previous,
+                       OutboxMail.attempts == attempts)
+                .values(status=SENDING, lease_until=lease, claimed_by=self.worker_id,
+                        attempts=attempts + 1)
+                .execution_options(synchronize_session=False)
+            )
+            if done.rowcount != 1:
+                await session.rollback()
+                return None
+            await session.commit()
+            session.expunge(row)  # ours now, whatever the session does on the way out
+            if previous == SENDING:
+                log.warning("outbox mail %s: lease expired (worker died mid-send?); sending again "
+                            "with the same Message-ID %s", row.id, row.message_id)
+            row.status = SENDING
+            row.attempts = attempts + 1
+            row.claimed_by = self.worker_id
+            row.lease_until = lease
+            return row
+
+    def headers_for(self, row: OutboxMail) -> dict[str, str]:
+        base = self.settings.public_base_url
+        headers = {"X-Vedette-Kind": row.kind, "X-Vedette-Idempotency-Key": row.idempotency_key}
+        if row.user_id is not None:
+            url = f"{base}/api/notifications/unsubscribe?token={unsubscribe_token(self.secret_key, row.user_id)}"
+            headers["List-Unsubscribe"] = f"<{url}>"
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        return headers
+
+    def full_body(self, row: OutboxMail) -> str:
+        if row.user_id is None:
+            return row.body
+        base = self.settings.public_base_url
+        token = unsubscribe_token(self.secret_key, row.user_id)
+        return row.body.rstrip("\n") + "\n" + compose.footer(
+            f"{base}/api/notifications/unsubscribe?token={token}", f"{base}/#notifications"
+        )
+
+    async def deliver(self, row: OutboxMail) -> None:
+        mail = Mail(row.to_addr, row.subject, self.full_body(row), row.message_id, self.headers_for(row))
+        try:
+            await self.mailer.send(mail)
+        except PermanentMailError as exc:
+            await self._finish(row, FAILED, error=str(exc))
+            log.error("outbox mail %s to %s refused for good: %s", row.id, row.to_addr, exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - TransientMailError or anything unforeseen: retry
+            if row.attempts >= self.settings.outbox_max_attempts:
+                await self._finish(row, FAILED, error=f"gave up after {row.attempts} attempts: {exc}")
+                log.error("outbox mail %s: giving up after %s attempts: %s", row.id, row.attempts, exc)
+                return
+            delay = min(
+                self.settings.outbox_backoff_seconds * (2 ** (row.attempts - 1)),
+                self.settings.outbox_backoff_max_seconds,
+            ) * random.uniform(0.8, 1.2)
+            await self._finish(row, PENDING, error=f"{type(exc).__name__}: {exc}",
+                               next_attempt=self.now() + timedelta(seconds=delay))
+            log.warning("outbox mail %s: attempt %s failed (%s); retry in %.0f s",
+                        row.id, row.attempts, exc, delay)
+            return
+        await self._finish(row, SENT)
+
+    async def _finish(
+        self, row: OutboxMail, status: str, *, error: str | None = None, next_attempt: datetime | None = None
+    ) -> None:
+        values: dict[str, Any] = {"status": status, "lease_until": None, "last_error": error}
+        if status == SENT:
+            values["sent_at"] = self.now()
+        if next_attempt is not None:
+            values["next_attempt_at"] = next_attempt
+        async with self.sessionmaker() as session, self.writing(session):
+            # Only if we still hold the claim: a row whose lease expired and was re-claimed
+            # by another worker is that worker's to finish.
+            await session.execute(
+                update(OutboxMail)
+                .where(OutboxMail.id == row.id, OutboxMail.claimed_by == self.worker_id,
+                       OutboxMail.attempts == row.attempts)
+                .values(**values)
+            )
+            await session.commit()

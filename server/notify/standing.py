@@ -1,0 +1,95 @@
+"""Standing orders: answers a player sets in advance, submitted on their behalf while they are away.
+
+The service's normal command path submits the proposed `choose` (so it is logged,
+broadcast and replayable), with a `standing_order` note as the first event of its
+log entry. "Away" means no open player websocket for that seat (see presence.py).
+The command id `standing-order:GAME:VERSION` makes two racing settlers harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ApiError
+from .compose import STANDING_ORDER_EVENT
+from .hooks import seat_user
+from .models import StandingOrders
+
+if TYPE_CHECKING:
+    from .runtime import Notify
+
+log = logging.getLogger(__name__)
+
+MAX_CHAIN = 30
+ORDER_NOUNS = {"retreat": "retreats", "advance": "advances", "counterattack": "counterattacks",
+               "defenders": "defending units", "loss": "step losses"}
+
+
+def note_event(side_name: str, name: str, decision: dict[str, Any], option: dict[str, Any], side: str) -> dict[str, Any]:
+    rule = decision.get("rule", "")
+    label = option.get("label") or option.get("id")
+    noun = ORDER_NOUNS.get(name, name)
+    return {
+        "type": STANDING_ORDER_EVENT,
+        "text": f"{rule}: {side_name}'s standing order for {noun} decides: {label}".lstrip(": "),
+        "side": side, "order": name, "rule": rule,
+    }
+
+
+async def settle(rt: Notify, game_id: str) -> int:
+    """Answer, one by one, every pending decision the away side's standing orders cover. Returns how many."""
+    done = 0
+    async with rt.game_lock(game_id):
+        for _ in range(MAX_CHAIN):
+            step = await _settle_one(rt, game_id)
+            if step is None:
+                break
+            done += 1
+            if rt.hub is not None:
+                await rt.hub.publish(game_id, step)
+    return done
+
+
+async def _settle_one(rt: Notify, game_id: str) -> int | None:
+    service = rt.service
+    async with rt.sessionmaker() as session:
+        try:
+            row = await service.get_row(session, game_id)
+        except ApiError:
+            return None
+        if row.status != "active":
+            return None
+        engine_game = service.engine_of(row)
+        side = engine_game.awaiting
+        decision = engine_game.state.decision
+        if side is None or decision is None:
+            return None
+        orders = await session.get(StandingOrders, (game_id, side), populate_existing=True)
+        if orders is None:
+            return None
+        pick = rt.standing_order_choice(engine_game, orders.orders)
+        if pick is None:
+            return None
+        if await rt.presence.is_online(session, game_id, side):
+            return None
+        user = await seat_user(session, game_id, side)
+        if user is None:
+            return None
+        option_id, name = pick
+        option = next((o for o in decision["options"] if o["id"] == option_id), {"id": option_id})
+        side_name = engine_game.scenario.sides[side].name
+        note = note_event(side_name, name, decision, option, side)
+        version = row.version
+        try:
+            answer, applied = await service.submit(
+                session, game_id, user, {"type": "choose", "option": option_id}, version,
+                f"standing-order:{game_id}:{version}", note_events=[note],
+            )
+        except ApiError as exc:
+            log.warning("standing order for %s in %s not applied: %s", side, game_id, exc.message)
+            return None
+        if not applied:
+            return None
+        log.info("standing order %s decided %r for %s in game %s", name, option_id, side, game_id)
+        return int(answer["version"])

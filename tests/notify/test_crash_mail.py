@@ -1,0 +1,145 @@
+"""A real server process SIGKILLed while its outbox worker is in the middle of an SMTP conversation,
+with another committed mail not yet sent. After a restart each mail is delivered exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from email import message_from_bytes
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from notify_helpers import free_port
+from sqlalchemy import select
+
+from server.db import create_engine, create_sessionmaker
+from server.notify.models import OutboxMail
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+
+
+class StallingInbox:
+    """Stalls on the first DATA (never answering it), accepts everything after."""
+
+    def __init__(self) -> None:
+        self.accepted: list[Any] = []
+        self.first_seen = threading.Event()
+        self.release = asyncio.Event()
+        self.stalled = False
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if not self.stalled:
+            self.stalled = True
+            self.first_seen.set()
+            await self.release.wait()  # the client dies meanwhile; this mail is never accepted
+            return "451 4.3.0 too late"
+        self.accepted.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+
+class Server:
+    def __init__(self, settings: Any, smtp_port: int, log_path: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "DATABASE_URL": settings.database_url,
+            "VEDETTE_DB_SCHEMA": settings.db_schema or "",
+            "VEDETTE_NOTIFY_CHANNEL": settings.notify_channel,
+            "VEDETTE_SCENARIOS_DIR": str(settings.scenarios_dir),
+            "VEDETTE_ENV": "development",
+            "VEDETTE_SMTP_HOST": "127.0.0.1",
+            "VEDETTE_SMTP_PORT": str(smtp_port),
+            "VEDETTE_SMTP_TLS": "off",
+            "VEDETTE_SMTP_TIMEOUT_SECONDS": "120",
+            "VEDETTE_OUTBOX_POLL_SECONDS": "0.2",
+            "VEDETTE_OUTBOX_LEASE_SECONDS": "2",
+            "VEDETTE_BASE_URL": "http://vedette.test",
+        }
+        self.log = open(log_path, "ab")  # noqa: SIM115 - closed in kill()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1",
+             "--port", str(self.port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}; see {log_path}")
+            time.sleep(0.1)
+        raise RuntimeError("server did not come up")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.log.close()
+
+
+async def _outbox(settings: Any) -> list[OutboxMail]:
+    engine = create_engine(settings)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            return list((await session.scalars(select(OutboxMail).order_by(OutboxMail.id))).all())
+    finally:
+        await engine.dispose()
+
+
+def test_sigkill_mid_smtp_and_before_send_delivers_each_mail_once(postgres_settings, tmp_path):
+    from aiosmtpd.controller import Controller
+
+    inbox = StallingInbox()
+    smtp_port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=smtp_port)
+    controller.start()
+    server = Server(postgres_settings, smtp_port, tmp_path / "a.log")
+    try:
+        http = httpx.Client(base_url=server.url, timeout=10)
+        tokens = {}
+        for name in ("killblue", "killred"):
+            r = http.post("/api/users", json={"username": name, "password": "password123",
+                                               "email": f"{name}@example.org"})
+            assert r.status_code == 201, r.text
+            tokens[name] = {"Authorization": f"Bearer {r.json()['token']}"}
+        game = http.post("/api/games", json={"scenario": "tutorial", "side": "blue"},
+                         headers=tokens["killblue"]).json()
+        joined = http.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
+                           headers=tokens["killred"])
+        assert joined.status_code == 200, joined.text
+        # Two mails committed with the join; the worker is now stuck in the first one's DATA.
+        assert inbox.first_seen.wait(15)
+        server.kill()
+        rows = asyncio.run(_outbox(postgres_settings))
+        assert sorted(r.status for r in rows) == ["pending", "sending"]
+        assert inbox.accepted == []
+        stuck = next(r for r in rows if r.status == "sending")
+
+        server = Server(postgres_settings, smtp_port, tmp_path / "b.log")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(inbox.accepted) < 2:
+            time.sleep(0.1)
+        time.sleep(1.0)  # nothing more arrives
+        assert len(inbox.accepted) == 2
+        assert sorted(m["X-Vedette-Kind"] for m in inbox.accepted) == ["game_started", "opponent_joined"]
+        resent = next(m for m in inbox.accepted if m["Message-ID"] == stuck.message_id)
+        assert resent["To"] == stuck.to_addr
+        rows = asyncio.run(_outbox(postgres_settings))
+        assert [r.status for r in rows] == ["sent", "sent"]
+        assert next(r for r in rows if r.id == stuck.id).attempts == 2
+    finally:
+        server.kill()
+        controller.loop.call_soon_threadsafe(inbox.release.set)
+        controller.stop()
