@@ -36,8 +36,9 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# The rules benchmark; the server one takes options: bench/bench_server.py --db postgres --games 200 --think 2
 bench: install
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/bench_rules.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache vedette.db tests/artifacts
