@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { h, clear, $, ago, add } from "./ui/dom.js";
 import { renderTopbar } from "./ui/chrome.js";
+import { startAwaiting } from "./ui/awaiting.js";
 
 async function boot() {
   const main = $("#main");
@@ -14,6 +15,7 @@ async function boot() {
     return;
   }
   renderTopbar($("#topbar"), me);
+  if (me) startAwaiting();
   if (!me.is_admin) {
     main.appendChild(h("div.card.form-error", { role: "alert", text: "Only an administrator may see every game." }));
     return;

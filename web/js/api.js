@@ -68,7 +68,8 @@ export const api = {
   logout: () => request("DELETE", "/api/session"),
   scenarios: () => request("GET", "/api/scenarios"),
   scenario: (id) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`),
-  createGame: (scenario, side = "random", visibility = "private") => request("POST", "/api/games", { scenario, side, visibility }),
+  createGame: (scenario, side = "random", visibility = "private", decision_hours = null) =>
+    request("POST", "/api/games", decision_hours ? { scenario, side, visibility, decision_hours } : { scenario, side, visibility }),
   joinGame: (id, invite_token) => request("POST", `/api/games/${encodeURIComponent(id)}/join`, invite_token ? { invite_token } : {}),
   games: () => request("GET", "/api/games"),
   game: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}`, undefined, { query: access }),
@@ -77,6 +78,19 @@ export const api = {
   undo: (id, expected_version, command_id) => request("POST", `/api/games/${encodeURIComponent(id)}/undo`, { expected_version, command_id }),
   resign: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`),
   history: (id, at, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}/history`, undefined, { query: { at, ...access } }),
+  // asynchronous play (docs/api.md "Asynchronous play")
+  awaiting: () => request("GET", "/api/me/awaiting"),
+  notifications: () => request("GET", "/api/me/notifications"),
+  setNotifications: (mode, digest_hours) => request("PUT", "/api/me/notifications", digest_hours ? { mode, digest_hours } : { mode }),
+  clock: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}/clock`, undefined, { query: access }),
+  claim: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/claim`),
+  extend: (id, hours = null) => request("POST", `/api/games/${encodeURIComponent(id)}/extend`, hours ? { hours } : {}),
+  pause: (id, days) => request("POST", `/api/games/${encodeURIComponent(id)}/pause`, { days }),
+  acceptPause: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/pause/accept`),
+  declinePause: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/pause/decline`),
+  resume: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/resume`),
+  standingOrders: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/standing-orders`),
+  setStandingOrders: (id, orders) => request("PUT", `/api/games/${encodeURIComponent(id)}/standing-orders`, orders),
   adminGames: () => request("GET", "/api/admin/games", undefined, { query: { views: "false", limit: 500 } }),
 };
 

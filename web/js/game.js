@@ -12,6 +12,8 @@ import { renderTopbar, toast, confirmDialog } from "./ui/chrome.js";
 import { GameSocket } from "./ui/socket.js";
 import { hexInfo } from "./ui/tecinfo.js";
 import { normalizeOptions, pct, resultMeaning } from "./ui/options.js";
+import { startAwaiting, refreshAwaiting } from "./ui/awaiting.js";
+import { AsyncPanels } from "./ui/asyncpanels.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const S = {
@@ -39,6 +41,8 @@ const S = {
 };
 let map = null;
 let sock = null;
+let panels = null; // the clock and standing-orders panels (asynchronous play)
+let asyncTimer = null;
 const defs = () => unitDefs(S.scenario);
 
 // ------------------------------------------------------------------ boot
@@ -74,7 +78,8 @@ async function boot() {
   renderTopbar($("#topbar"), S.me, buildTurnbar());
   document.title = `Vedette: ${S.scenario.title}`;
   map = new MapView($("#map-host"), S.scenario);
-  window.vedette = { S, map, get sock() { return sock; } }; // for tests and debugging
+  panels = new AsyncPanels({ gameId, S, sideName, onError: showError });
+  window.vedette = { S, map, panels, get sock() { return sock; } }; // for tests and debugging
   map.on("hexclick", onHexClick);
   map.on("unitclick", onUnitClick);
   map.on("hexhover", onHover);
@@ -85,6 +90,17 @@ async function boot() {
   if (params.get("invite") && !S.me) toast("Log in or register to take the free seat in this game.", { timeout: 10000 });
   connect();
   loadLog();
+  panels.refresh();
+  if (S.me) startAwaiting();
+}
+
+/** After a change arrives: the clock and "your move" count may have moved (debounced). */
+function refreshAsync() {
+  clearTimeout(asyncTimer);
+  asyncTimer = setTimeout(() => {
+    if (panels) panels.refresh();
+    if (S.me) refreshAwaiting();
+  }, 250);
 }
 
 function fatal(msg) {
@@ -161,6 +177,7 @@ function onMessage(msg) {
       adoptView(msg.view, msg.version);
       if (Array.isArray(msg.log)) S.log = msg.log;
       afterViewChange();
+      refreshAsync();
       break;
     case "patch": {
       if (msg.version <= S.version && (!msg.patch || !msg.patch.length)) break;
@@ -181,6 +198,7 @@ function onMessage(msg) {
       const seen = new Set(S.log.map((e) => e.seq));
       for (const e of msg.log || []) if (!seen.has(e.seq)) S.log.push(e);
       afterViewChange();
+      refreshAsync();
       break;
     }
     case "ack":

@@ -6,10 +6,12 @@ import { api, ApiError } from "./api.js";
 import { h, clear, $, ago, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { MapView, setupView } from "./map.js";
+import { startAwaiting, duration } from "./ui/awaiting.js";
 
 const main = $("#main");
 const topbar = $("#topbar");
 const scenarioCache = new Map();
+const scenarioOfGame = new Map(); // game id -> scenario id, from the game lists
 
 function nextUrl() {
   const n = new URLSearchParams(location.search).get("next");
@@ -29,6 +31,7 @@ async function boot() {
   }
   renderTopbar(topbar, me);
   if (!me) return renderAuth();
+  startAwaiting();
   if (nextUrl()) {
     location.href = nextUrl();
     return;
@@ -98,14 +101,152 @@ async function renderLobby(me) {
   const scenCol = h("section.card", { "aria-labelledby": "scen-title" }, [h("h2#scen-title", { text: "Start a battle" }), h("div.scenario-list#scenarios", {}, [h("p.empty", { text: "Loading scenarios…" })])]);
   const mine = h("ul.games#my-games", { "aria-label": "My games" });
   const open = h("ul.games#open-games", { "aria-label": "Open games" });
+  const yourMove = h("section.card.your-move-card#your-move-card", { "aria-labelledby": "yourmove-title", hidden: true }, [
+    h("h2#yourmove-title", { text: "Your move" }),
+    h("ul.games#your-move", { "aria-label": "Games waiting for your decision, longest wait first" }),
+  ]);
+  const mail = renderMailSettings();
   const gamesCol = h("div", { style: "display:flex;flex-direction:column;gap:18px" }, [
+    yourMove,
     h("section.card", { "aria-labelledby": "mine-title" }, [h("div.section-title", {}, [h("h2#mine-title", { text: "My games" }), h("button.btn.small", { type: "button", text: "Refresh", "aria-label": "Refresh game lists", onclick: () => loadGames(me) })]), mine]),
     h("section.card", { "aria-labelledby": "open-title" }, [h("h2#open-title", { text: "Open games to join" }), open]),
+    mail,
   ]);
   main.appendChild(h("div.lobby", {}, [scenCol, gamesCol]));
   loadScenarios(me);
   loadGames(me);
+  startAwaiting(renderYourMove);
   setInterval(() => loadGames(me), 15000);
+  loadMailSettings();
+  showHash();
+  window.addEventListener("hashchange", showHash);
+}
+
+function showHash() {
+  if (location.hash === "#notifications") {
+    const card = $("#notifications");
+    if (card) {
+      card.scrollIntoView({ block: "start" });
+      card.classList.add("flash");
+      setTimeout(() => card.classList.remove("flash"), 1600);
+      const first = card.querySelector("input, select");
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+}
+
+// ------------------------------------------------------- your move
+
+function deadlineText(g) {
+  if (g.paused_until) return `paused until ${new Date(g.paused_until).toLocaleString()}`;
+  if (g.overdue) return "overdue";
+  if (!g.deadline_at) return "";
+  const left = (Date.parse(g.deadline_at) - Date.now()) / 1000;
+  return left > 0 ? `${duration(left)} left` : "overdue";
+}
+
+/** The "Your move" card: games awaiting me, longest wait first (the server's order). */
+let lastAwaiting = null;
+function renderYourMove(data) {
+  lastAwaiting = data;
+  const card = $("#your-move-card");
+  const ul = $("#your-move");
+  if (!card || !ul) return;
+  const games = (data && data.games) || [];
+  card.hidden = !games.length;
+  clear(ul);
+  for (const g of games) {
+    const dl = deadlineText(g);
+    const overdue = dl === "overdue";
+    const waiting = g.waiting_seconds !== null && g.waiting_seconds !== undefined ? `waiting ${duration(g.waiting_seconds)}` : "waiting";
+    ul.appendChild(
+      h(`li.game-item.your-move${overdue ? ".overdue" : ""}`, { "data-game": g.id }, [
+        h("div.gi-main", {}, [
+          h("div.gi-title", {}, [g.title || g.id, " ", h("span.badge.move", { text: "Your move" }), overdue ? h("span.badge.late", { text: "⚠ Overdue" }) : null]),
+          h("div.gi-sub", {}, [h("span.waiting", { text: waiting }), ` · you play ${sideName({ scenario: scenarioOfGame.get(g.id) }, g.your_side)}`, dl && !overdue ? ` · ${dl}` : ""]),
+        ]),
+        h("a.btn.small.primary", { href: g.url || `/games/${g.id}`, text: "Play", "aria-label": `Play your move in ${g.title || g.id} (${waiting})` }),
+      ]),
+    );
+  }
+}
+
+// ------------------------------------------------------- mail settings
+
+const MAIL_MODES = [
+  ["every", "A mail for every decision that is mine"],
+  ["digest", "One digest mail at most every few hours"],
+  ["none", "No mail at all"],
+];
+
+function renderMailSettings() {
+  const err = h("div.form-error#mail-error", { role: "alert", "aria-live": "assertive" });
+  const modes = h("fieldset.mail-modes", { "aria-label": "When to mail me" }, [
+    h("legend", { text: "Mail me" }),
+    ...MAIL_MODES.map(([v, label]) =>
+      h("label.radio", {}, [h("input", { type: "radio", name: "mail-mode", value: v, "aria-label": label }), " ", label]),
+    ),
+  ]);
+  const hours = h("select#digest-hours", { name: "digest_hours", "aria-label": "Hours between digest mails" }, [1, 3, 6, 12, 24, 48, 72, 168].map((n) => h("option", { value: String(n), text: n < 48 ? `every ${n} h` : `every ${n / 24} days` })));
+  const hoursField = h("label.field#digest-field", {}, ["Digest", hours]);
+  const status = h("div.whose-sub#mail-status", { "aria-live": "polite" });
+  const save = h("button.btn.primary#mail-save", { type: "submit", text: "Save mail settings", "aria-label": "Save mail settings" });
+  const form = h("form.stack#mail-form", { "aria-labelledby": "mail-title" }, [
+    h("p.muted", { style: "margin:0;font-size:14px", text: "Vedette mails you when a decision in a game is yours, with what happened since your last move. Deadline reminders and overdue notices are always sent at once unless mail is off." }),
+    modes,
+    hoursField,
+    err,
+    h("div.actions", {}, [save, status]),
+  ]);
+  const sync = () => {
+    const m = form.querySelector("input[name=mail-mode]:checked");
+    hoursField.hidden = !m || m.value !== "digest";
+  };
+  form.addEventListener("change", sync);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    const m = form.querySelector("input[name=mail-mode]:checked");
+    if (!m) return;
+    save.disabled = true;
+    try {
+      const p = await api.setNotifications(m.value, m.value === "digest" ? Number(hours.value) : null);
+      fillMail(p);
+      status.textContent = "Saved.";
+      toast("Mail settings saved.");
+    } catch (ex) {
+      err.textContent = ex.message;
+    } finally {
+      save.disabled = false;
+    }
+  });
+  form._sync = sync;
+  return h("section.card#notifications", { "aria-labelledby": "mail-title" }, [h("h2#mail-title", { text: "Mail settings" }), form]);
+}
+
+function fillMail(p) {
+  const form = $("#mail-form");
+  if (!form || !p) return;
+  const r = form.querySelector(`input[name=mail-mode][value="${p.mode}"]`);
+  if (r) r.checked = true;
+  const sel = $("#digest-hours");
+  if (p.digest_hours) {
+    const v = String(p.digest_hours);
+    if (![...sel.options].some((o) => o.value === v)) sel.appendChild(h("option", { value: v, text: `every ${v} h` }));
+    sel.value = v;
+  }
+  const st = $("#mail-status");
+  if (st) st.textContent = p.email ? `Mail goes to ${p.email}.` : "";
+  form._sync();
+}
+
+async function loadMailSettings() {
+  try {
+    fillMail(await api.notifications());
+  } catch (e) {
+    const err = $("#mail-error");
+    if (err) err.textContent = e.status === 503 ? "Mail is not running on this server." : e.message;
+  }
 }
 
 async function loadScenarios(me) {
@@ -151,11 +292,17 @@ function fillScenario(info, s, full, me) {
     h("option", { value: "private", text: "Private (invite link)" }),
     h("option", { value: "open", text: "Open (anyone may join)" }),
   ]);
+  const timeSelect = h("select", { name: "decision_hours", "aria-label": `Time per decision in ${s.title}` }, [
+    h("option", { value: "", text: "No time limit" }),
+    h("option", { value: "24", text: "24 hours" }),
+    h("option", { value: "72", text: "72 hours" }),
+    h("option", { value: "168", text: "7 days" }),
+  ]);
   const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
   createBtn.addEventListener("click", async () => {
     createBtn.disabled = true;
     try {
-      const g = await api.createGame(s.id, sideSelect.value, visSelect.value);
+      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null);
       toast(`Game created. Share the invite link with your opponent.`);
       await loadGames(me, g.id);
     } catch (e) {
@@ -179,12 +326,12 @@ function fillScenario(info, s, full, me) {
     h("p.briefing", { text: briefing.general || "" }),
     Object.keys(briefing).length > 1 ? details : null,
     h("div.muted", { style: "font-size:13px", text: `${s.turns || (full && full.turns) || "?"} turns` }),
-    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Visibility", visSelect]), createBtn]),
+    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), createBtn]),
   );
 }
 
 function sideName(game, side) {
-  const sc = scenarioCache.get(game.scenario);
+  const sc = game.scenario && scenarioCache.get(game.scenario);
   return (sc && sc.sides[side] && sc.sides[side].name) || side;
 }
 
@@ -204,7 +351,8 @@ function gameItem(g, me, highlight) {
     sub = `You play ${sideName(g, g.your_side)} · created ${ago(g.created_at)} ago`;
   } else if (g.your_turn) {
     badge = h("span.badge.move", { text: "Your move" });
-    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · waiting on you ${ago(g.awaiting_since)}`;
+    const w = g.awaiting_since ? ago(g.awaiting_since) : "";
+    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · waiting ${w === "just now" ? "under a minute" : w}`;
   } else {
     badge = h("span.badge", { text: "Their move" });
     sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · ${g.awaiting_user || sideName(g, g.awaiting)} to act${g.awaiting_since ? ` for ${ago(g.awaiting_since)}` : ""}`;
@@ -246,10 +394,12 @@ async function loadGames(me, highlightId = null) {
     return;
   }
   const rank = (g) => (g.your_turn ? 0 : g.status === "active" ? 1 : g.status === "waiting" ? 2 : 3);
+  for (const g of [...(data.mine || []), ...(data.open || [])]) scenarioOfGame.set(g.id, g.scenario);
   const mine = [...(data.mine || [])].sort((a, b) => rank(a) - rank(b) || String(a.awaiting_since || a.updated_at).localeCompare(String(b.awaiting_since || b.updated_at)));
   const ul = clear($("#my-games"));
   if (!mine.length) ul.appendChild(h("li.empty", { text: "No games yet: create one from a scenario." }));
   for (const g of mine) ul.appendChild(gameItem(g, me, g.id === highlightId));
+  if (lastAwaiting) renderYourMove(lastAwaiting);
   const ol = clear($("#open-games"));
   const open = (data.open || []).filter((g) => !g.your_side);
   if (!open.length) ol.appendChild(h("li.empty", { text: "No open games right now." }));

@@ -14,6 +14,7 @@ export function renderTopbar(el, me, middle = null) {
   const user = h("div.user");
   if (me) {
     if (me.is_admin) user.appendChild(h("a", { href: "/admin", text: "Admin" }));
+    user.appendChild(h("a.mail-link", { href: "/#notifications", text: "Mail settings", "aria-label": "Mail settings" }));
     user.appendChild(h("span.uname", { text: me.username, "aria-label": `Logged in as ${me.username}` }));
     user.appendChild(
       h("button.btn.small", {
