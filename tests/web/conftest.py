@@ -82,3 +82,33 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Any:
     rep = yield
     setattr(item, f"rep_{rep.when}", rep)
     return rep
+
+
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def open_page(browser: Any, artifacts: Path, request: Any) -> Iterator[Any]:
+    """A page factory: `open_page(errors, name, viewport=DESKTOP)` opens a page in a fresh browser context whose
+    JS errors are appended to `errors`; if the test fails, every page it opened is screenshotted."""
+    pages: dict[str, Any] = {}
+
+    def make(errors: list[str], name: str, viewport: dict[str, int] = DESKTOP) -> Any:
+        ctx = browser.new_context(viewport=viewport)  # type: ignore[attr-defined]
+        page = ctx.new_page()
+        page.set_default_timeout(15000)
+        page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+        page.on("console", lambda m: errors.append(f"{name} console: {m.text}")
+                if m.type == "error" and "Failed to load resource" not in m.text else None)
+        pages[name] = page
+        return page
+
+    yield make
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        for name, page in pages.items():
+            try:
+                page.screenshot(path=str(artifacts / f"failure-{request.node.name}-{name}.png"))
+            except Exception:  # noqa: BLE001 - best effort, the test has already failed
+                pass
+

@@ -18,43 +18,16 @@ from web_helpers import api_command, api_get, click_hex, hex_point, register, vi
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DESKTOP = {"width": 1280, "height": 800}
-OPEN_PAGES: dict[str, Any] = {}
-
-
-def _page(browser: Any, errors: list[str], name: str) -> Any:
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    page.set_default_timeout(15000)
-    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
-    page.on("console", lambda m: errors.append(f"{name} console: {m.text}") if m.type == "error" and "Failed to load resource" not in m.text else None)
-    OPEN_PAGES[name] = page
-    return page
-
-
-@pytest.fixture(autouse=True)
-def _screenshots_on_failure(request: Any, artifacts: Path) -> Any:
-    OPEN_PAGES.clear()
-    yield
-    rep = getattr(request.node, "rep_call", None)
-    if rep is not None and rep.failed:
-        for name, page in OPEN_PAGES.items():
-            try:
-                page.screenshot(path=str(artifacts / f"failure-{request.node.name}-{name}.png"))
-            except Exception:  # noqa: BLE001 - best effort
-                pass
-
-
 def _state(page: Any, game_id: str) -> dict[str, Any]:
     d: dict[str, Any] = api_get(page, f"/api/games/{game_id}")
     return d["view"]
 
 
-def test_charge_mode_and_charges_section(browser: Any, live_server: Any, artifacts: Path) -> None:
+def test_charge_mode_and_charges_section(open_page: Any, live_server: Any, artifacts: Path) -> None:
     base = live_server.url
     errors: list[str] = []
-    alice = _page(browser, errors, "alice")
-    bob = _page(browser, errors, "bob")
+    alice = open_page(errors, "alice")
+    bob = open_page(errors, "bob")
 
     # --- lobby: alice creates a tutorial game as Blue, bob joins by the invite link
     register(alice, base, "chalice")

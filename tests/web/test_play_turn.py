@@ -19,34 +19,7 @@ from server.rules.dice import die_from_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-OPEN_PAGES: dict[str, Any] = {}
-
-
-def _page(browser: Any, viewport: dict[str, int], errors: list[str], name: str) -> Any:
-    ctx = browser.new_context(viewport=viewport)
-    page = ctx.new_page()
-    page.set_default_timeout(15000)
-    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
-    page.on("console", lambda m: errors.append(f"{name} console: {m.text}") if m.type == "error" and "Failed to load resource" not in m.text else None)
-    OPEN_PAGES[name] = page
-    return page
-
-
-@pytest.fixture(autouse=True)
-def _screenshots_on_failure(request: Any, artifacts: Path) -> Any:
-    OPEN_PAGES.clear()
-    yield
-    rep = getattr(request.node, "rep_call", None)
-    if rep is not None and rep.failed:
-        for name, page in OPEN_PAGES.items():
-            try:
-                page.screenshot(path=str(artifacts / f"failure-{request.node.name}-{name}.png"))
-            except Exception:  # noqa: BLE001 - best effort
-                pass
 
 
 def _reachable_next_to_enemy(page: Any) -> str:
@@ -67,12 +40,12 @@ def _reachable_next_to_enemy(page: Any) -> str:
     return hex_id
 
 
-def test_two_players_and_a_spectator_play_a_turn(browser: Any, live_server: Any, artifacts: Path) -> None:
+def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: Any, artifacts: Path) -> None:
     base = live_server.url
     errors: list[str] = []
-    alice = _page(browser, DESKTOP, errors, "alice")
-    bob = _page(browser, DESKTOP, errors, "bob")
-    carol = _page(browser, DESKTOP, errors, "carol")
+    alice = open_page(errors, "alice")
+    bob = open_page(errors, "bob")
+    carol = open_page(errors, "carol")
 
     # --- lobby: register, create a private tutorial game as Blue, copy the invite link
     register(alice, base, "alice")
@@ -197,7 +170,7 @@ def test_two_players_and_a_spectator_play_a_turn(browser: Any, live_server: Any,
     alice.keyboard.press("Escape")
 
     # --- phone layout: the panel is a bottom sheet
-    phone = _page(browser, PHONE, errors, "bob-phone")
+    phone = open_page(errors, "bob-phone", PHONE)
     phone.context.add_cookies(bob.context.cookies())
     phone.goto(f"{base}/games/{game_id}")
     wait_view(phone, "v.viewer === 'red'")
@@ -208,11 +181,11 @@ def test_two_players_and_a_spectator_play_a_turn(browser: Any, live_server: Any,
     assert not errors, errors
 
 
-def test_reconnects_and_resyncs(browser: Any, live_server: Any, artifacts: Path) -> None:
+def test_reconnects_and_resyncs(open_page: Any, live_server: Any, artifacts: Path) -> None:
     """Drop the websocket: the indicator shows it and the page comes back live with a snapshot."""
     base = live_server.url
     errors: list[str] = []
-    page = _page(browser, DESKTOP, errors, "dave")
+    page = open_page(errors, "dave")
     register(page, base, "dave")
     card = page.locator(".scenario[data-scenario=tutorial]")
     card.locator("button.btn.primary").click()
