@@ -4,10 +4,6 @@ with another committed mail not yet sent. After a restart each mail is delivered
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 from email import message_from_bytes
@@ -17,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from notify_helpers import free_port
+from server_process import ServerProcess
 from sqlalchemy import select
 
 from server.db import create_engine, create_sessionmaker
@@ -45,48 +42,17 @@ class StallingInbox:
         return "250 OK"
 
 
-class Server:
-    def __init__(self, settings: Any, smtp_port: int, log_path: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {
-            **os.environ,
-            "DATABASE_URL": settings.database_url,
-            "VEDETTE_DB_SCHEMA": settings.db_schema or "",
-            "VEDETTE_NOTIFY_CHANNEL": settings.notify_channel,
-            "VEDETTE_SCENARIOS_DIR": str(settings.scenarios_dir),
-            "VEDETTE_ENV": "development",
-            "VEDETTE_SMTP_HOST": "127.0.0.1",
-            "VEDETTE_SMTP_PORT": str(smtp_port),
-            "VEDETTE_SMTP_TLS": "off",
-            "VEDETTE_SMTP_TIMEOUT_SECONDS": "120",
-            "VEDETTE_OUTBOX_POLL_SECONDS": "0.2",
-            "VEDETTE_OUTBOX_LEASE_SECONDS": "2",
-            "VEDETTE_BASE_URL": "http://vedette.test",
-        }
-        self.log = open(log_path, "ab")  # noqa: SIM115 - closed in kill()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}; see {log_path}")
-            time.sleep(0.1)
-        raise RuntimeError("server did not come up")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        self.log.close()
+def Server(settings: Any, smtp_port: int, log_path: Path) -> ServerProcess:
+    """The real server, mailing through the test's SMTP inbox."""
+    return ServerProcess(settings, free_port(), log_path, {
+        "VEDETTE_SMTP_HOST": "127.0.0.1",
+        "VEDETTE_SMTP_PORT": str(smtp_port),
+        "VEDETTE_SMTP_TLS": "off",
+        "VEDETTE_SMTP_TIMEOUT_SECONDS": "120",
+        "VEDETTE_OUTBOX_POLL_SECONDS": "0.2",
+        "VEDETTE_OUTBOX_LEASE_SECONDS": "2",
+        "VEDETTE_BASE_URL": "http://vedette.test",
+    })
 
 
 async def _outbox(settings: Any) -> list[OutboxMail]:

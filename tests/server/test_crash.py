@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -21,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from server_process import ServerProcess
 
 from server.db import create_engine, create_sessionmaker
 from server.scenarios import load_scenarios
@@ -35,43 +33,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    def __init__(self, settings, port: int, log_path: Path) -> None:
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}"
-        env = {
-            **os.environ,
-            "DATABASE_URL": settings.database_url,
-            "VEDETTE_DB_SCHEMA": settings.db_schema or "",
-            "VEDETTE_NOTIFY_CHANNEL": settings.notify_channel,
-            "VEDETTE_SCENARIOS_DIR": str(settings.scenarios_dir),
-            "VEDETTE_ENV": "development",
-        }
-        self.log = open(log_path, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1",
-             "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}; see {log_path}")
-            time.sleep(0.1)
-        raise RuntimeError("server did not come up")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        self.log.close()
 
 
 def _register(http: httpx.Client, name: str) -> str:

@@ -1,0 +1,53 @@
+"""A real Vedette server in a subprocess (uvicorn on a loopback port), for crash tests that SIGKILL it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServerProcess:
+    def __init__(self, settings: Any, port: int, log_path: Path, extra_env: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        env = {
+            **os.environ,
+            "DATABASE_URL": settings.database_url,
+            "VEDETTE_DB_SCHEMA": settings.db_schema or "",
+            "VEDETTE_NOTIFY_CHANNEL": settings.notify_channel,
+            "VEDETTE_SCENARIOS_DIR": str(settings.scenarios_dir),
+            "VEDETTE_ENV": "development",
+            **(extra_env or {}),
+        }
+        self.log = open(log_path, "ab")  # noqa: SIM115 - closed in kill()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1",
+             "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}; see {log_path}")
+            time.sleep(0.1)
+        raise RuntimeError("server did not come up")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.log.close()
