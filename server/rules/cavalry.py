@@ -465,25 +465,9 @@ def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
 
 @_decision("charge_advance")
 def _decide_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    from .leaders import check_lone_leaders
-    from .retreat import after_hex_loses_units
+    from .retreat import advance_unit
 
-    u = task["unit"]
-    dest = option.get("hex")
-    if dest is None:
-        ctx.emit("no_advance", f"9.2 step 6: {ctx.name(u)} holds its ground", unit=u, rule="9.2 step 6")
-        return
-    start = ctx.u(u).hex
-    assert start is not None
-    c = ctx.st.combat or {}
-    movers = [u] + [l for l, r in c.get("leader_to", {}).items() if r == u and ctx.u(l).hex == start]
-    for m in movers:
-        ctx.move_unit(m, dest)
-    ctx.emit("advance", f"9.2 step 6: {ctx.names(movers)} advance{'s' if len(movers) == 1 else ''} to {dest}",
-             units=movers, path=[start, dest], rule="9.2 step 6")
-    after_hex_loses_units(ctx, start, ctx.side_of(u))
-    check_lone_leaders(ctx, {dest})
-    if task["step"] == 1:
+    if advance_unit(ctx, task["unit"], option.get("hex"), "9.2 step 6") and task["step"] == 1:
         ctx.st.tasks.append(dict(task, step=2))
 
 

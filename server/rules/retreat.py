@@ -384,23 +384,26 @@ def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
     }
 
 
-def apply_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    dest = option.get("hex")
-    u = task["unit"]
+def advance_unit(ctx: Ctx, u: str, dest: str | None, rule: str) -> bool:
+    """Move an advancing unit (7.9, and 9.2 step 6) with the leaders that added their CF to it; False if it holds."""
     if dest is None:
-        ctx.emit("no_advance", f"7.9: {ctx.name(u)} holds its ground", unit=u, rule="7.9")
-        return
+        ctx.emit("no_advance", f"{rule}: {ctx.name(u)} holds its ground", unit=u, rule=rule)
+        return False
     start = ctx.u(u).hex
     assert start is not None
     c = ctx.st.combat or {}
     movers = [u] + [ldr for ldr, rec in c.get("leader_to", {}).items() if rec == u and ctx.u(ldr).hex == start]
     for m in movers:
         ctx.move_unit(m, dest)
-    ctx.emit("advance", f"7.9: {ctx.names(movers)} advance{'s' if len(movers) == 1 else ''} to {dest}",
-             units=movers, path=[start, dest], rule="7.9")
+    ctx.emit("advance", f"{rule}: {ctx.names(movers)} advance{'s' if len(movers) == 1 else ''} to {dest}",
+             units=movers, path=[start, dest], rule=rule)
     after_hex_loses_units(ctx, start, ctx.side_of(u))
     from .leaders import check_lone_leaders
 
     check_lone_leaders(ctx, {dest})
-    if task["step"] == 1 and task["steps"] >= 2:
+    return True
+
+
+def apply_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    if advance_unit(ctx, task["unit"], option.get("hex"), "7.9") and task["step"] == 1 and task["steps"] >= 2:
         ctx.st.tasks.append(dict(task, step=2))
