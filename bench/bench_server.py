@@ -243,12 +243,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 raise RuntimeError([t.exception() for t in tasks if t.done()][0])
             await asyncio.sleep(0.1)
         cpu_before = cpu_seconds(proc.pid)
+        client_cpu_before = time.process_time()
         start = time.monotonic()
         deadline[0] = start + args.seconds
         ready.set()
         counts = await asyncio.gather(*tasks)
         elapsed = time.monotonic() - start
         server_cpu = cpu_seconds(proc.pid) - cpu_before
+        client_cpu = time.process_time() - client_cpu_before
         commit_after = await bare_commit_latency(database_url, schema)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -273,6 +275,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bare_insert_commit_ms": {"p50": round(percentile(commits, 50), 3), "p99": round(percentile(commits, 99), 3),
                                   "mean": round(statistics.mean(commits), 3)},
         "server_cpu_ms_per_command": round(server_cpu * 1000 / max(1, sum(counts)), 2),
+        # The load generator shares the machine: past about one core it, not the server, sets the pace.
+        "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
         "load_average": os.getloadavg()[0],
         "errors": len(errors),
         "machine": f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}",

@@ -20,6 +20,7 @@ from .notify.app import start_notify
 from .config import Settings, get_settings
 from .db import asyncpg_dsn, create_engine, create_sessionmaker
 from .errors import ApiError
+from .gctune import GcPacer
 from .realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
 from .realtime.hub import GameHub
 from .scenarios import load_scenarios
@@ -197,9 +198,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.broadcast = broadcast
         app.state.hub = hub
+        pacer = GcPacer(settings.gc_full_collect_seconds)
+        pacer.start()
+        app.state.gc_pacer = pacer
         try:
             yield
         finally:
+            await pacer.stop()
             await notify.stop()
             await hub.stop()
             await broadcast.disconnect()

@@ -157,7 +157,7 @@ class Clocks:
             raise ApiError(409, "stale_version", "The game changed; look again.")
         await self.rt.hooks.command_applied(session, row, engine_game, entry, previous_awaiting)
         await session.commit()
-        service.engines.drop(row.id)
+        service.forget(row.id)
         if self.rt.hub is not None:
             await self.rt.hub.publish(row.id, version + 1)
         return {"status": "over", "version": version + 1, "result": engine_game.result}

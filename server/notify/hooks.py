@@ -31,15 +31,23 @@ log = logging.getLogger(__name__)
 PENDING_KEY = "vedette_notify_pending"
 
 
-def game_info(row: Game, base_url: str, extra_seat: tuple[str, User] | None = None) -> compose.GameInfo:
-    sides = row.scenario_json.get("sides", {}) or {}
-    names = {s: str((v or {}).get("name", s)) for s, v in sides.items()}
+def game_info(
+    row: Game, base_url: str, extra_seat: tuple[str, User] | None = None, *, scenario: Any = None
+) -> compose.GameInfo:
+    """Names for mails; from the parsed `scenario` when the caller has it (the command path
+    leaves the row's stored scenario unread), else from the row."""
+    if scenario is not None:
+        names = {s: str(scenario.sides[s].name) for s in scenario.side_order}
+        title = str(scenario.title)
+    else:
+        sides = row.scenario_json.get("sides", {}) or {}
+        names = {s: str((v or {}).get("name", s)) for s, v in sides.items()}
+        title = str(row.scenario_json.get("title", row.scenario_id))
     seats: dict[str, str | None] = {s: None for s in names}
     for seat in row.seats:
         seats[seat.side] = seat.user.username
     if extra_seat is not None:
         seats[extra_seat[0]] = extra_seat[1].username
-    title = str(row.scenario_json.get("title", row.scenario_id))
     return compose.GameInfo(row.id, title, f"{base_url}/games/{row.id}", names, seats)
 
 
@@ -134,8 +142,33 @@ class NotifyHooks:
     async def command_applied(
         self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str | None
     ) -> None:
-        await self._guarded(session, f"command {entry.seq} of game {row.id}", self._command,
-                            row, engine_game, entry, previous_awaiting)
+        """Runs on every accepted command, so the common case (the decision stays with the same
+        side, or passes to a player who has the game open) costs one read and no savepoint.
+        The row's large JSON columns are not loaded here: names come from the parsed scenario."""
+        now = self.rt.now()
+        over = bool(engine_game.is_over)
+        awaiting = None if over else engine_game.awaiting
+        # The deadline is the game's own bookkeeping, not mail: restarted with the command.
+        clock = await session.get(GameClock, row.id, populate_existing=True)
+        if clock is not None:
+            self._restart_clock(clock, awaiting, now)
+        what = f"command {entry.seq} of game {row.id}"
+        if over:
+            await self._guarded(session, what, self._game_over, row, engine_game, entry)
+            return
+        if awaiting is None or awaiting == previous_awaiting or awaiting not in seat_users(row):
+            return
+        online = await self.is_online(session, row.id, awaiting)
+        if online and not self.rt.nsettings.mail_when_online:
+            return
+        await self._guarded(session, what, self._decision_passes, row, engine_game, entry, clock, awaiting, online)
+
+    async def is_online(self, session: Any, game_id: str, side: str) -> bool:
+        """A player websocket in this process answers at once; other processes' through the table."""
+        hub = self.rt.hub
+        if hub is not None and hub.has_seat(game_id, side):
+            return True
+        return bool(await self.rt.presence.is_online(session, game_id, side))
 
     # ------------------------------------------------------------ commands
 
@@ -154,45 +187,35 @@ class NotifyHooks:
         clock.started_at = now
         clock.deadline_at = start + timedelta(hours=clock.decision_hours)
 
-    async def _command(
-        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str | None
-    ) -> None:
+    async def _game_over(self, session: Any, row: Game, engine_game: Any, entry: GameCommand) -> None:
         now = self.rt.now()
-        info = game_info(row, self.rt.base_url)
-        users = seat_users(row)
-        filter_events = self.rt.filter_events
-        clock = await session.get(GameClock, row.id, populate_existing=True)
-        over = bool(engine_game.is_over)
-        awaiting = None if over else engine_game.awaiting
-        if clock is not None:
-            self._restart_clock(clock, awaiting, now)
+        info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
+        result = engine_game.result
+        resigned = entry.command.get("type") == "resign"
+        for side, user in seat_users(row).items():
+            if resigned and side != entry.side:
+                composed = compose.opponent_resigned(info, side, result)
+                kind = "opponent_resigned"
+            else:
+                lines = await self._digest(session, row.id, side, info, self.rt.filter_events)
+                composed = compose.game_over(info, side, result, lines[-40:])
+                kind = "game_over"
+            await enqueue(session, self.rt.nsettings, key=f"over:{row.id}:{user.id}", user=user,
+                          kind=kind, composed=composed, game_id=row.id, now=now)
+        self._defer(session, wake=True)
 
-        if over:
-            result = engine_game.result
-            resigned = entry.command.get("type") == "resign"
-            for side, user in users.items():
-                if resigned and side != entry.side:
-                    composed = compose.opponent_resigned(info, side, result)
-                    kind = "opponent_resigned"
-                else:
-                    lines = await self._digest(session, row.id, side, info, filter_events)
-                    composed = compose.game_over(info, side, result, lines[-40:])
-                    kind = "game_over"
-                await enqueue(session, self.rt.nsettings, key=f"over:{row.id}:{user.id}", user=user,
-                              kind=kind, composed=composed, game_id=row.id, now=now)
-            self._defer(session, wake=True)
-            return
-
-        if awaiting is None or awaiting == previous_awaiting or awaiting not in users:
-            return
-        # The decision passes to `awaiting`: their standing orders may answer it at once.
-        if await self._standing_order_will_answer(session, row.id, engine_game, awaiting):
+    async def _decision_passes(
+        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, clock: GameClock | None,
+        awaiting: str, online: bool,
+    ) -> None:
+        # An absent player's standing orders may answer the new decision at once: no prompt mail.
+        if not online and await self._standing_order_will_answer(session, row.id, engine_game, awaiting):
             self._defer(session, settle=row.id)
             return
-        if not self.rt.nsettings.mail_when_online and await self.rt.presence.is_online(session, row.id, awaiting):
-            return
-        user = users[awaiting]
-        lines = await self._digest(session, row.id, awaiting, info, filter_events)
+        now = self.rt.now()
+        info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
+        user = seat_users(row)[awaiting]
+        lines = await self._digest(session, row.id, awaiting, info, self.rt.filter_events)
         prompt = (engine_game.view(awaiting).get("prompt") or {}).get("text", "")
         deadline = clock.deadline_at if clock is not None and clock.decision_hours else None
         composed = compose.your_decision(info, awaiting, prompt, lines, deadline)
@@ -206,9 +229,7 @@ class NotifyHooks:
         orders = await session.get(StandingOrders, (game_id, side))
         if orders is None:
             return False
-        if self.rt.standing_order_choice(engine_game, orders.orders) is None:
-            return False
-        return not await self.rt.presence.is_online(session, game_id, side)
+        return self.rt.standing_order_choice(engine_game, orders.orders) is not None
 
     async def _digest(
         self, session: Any, game_id: str, side: str, info: compose.GameInfo, filter_events: Any

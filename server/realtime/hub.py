@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..services.access import Viewer
 from ..services.games import GameService
-from ..services.views import build_log_entries, build_view
+from ..services.views import GameMeta, build_log_entries, build_view
 from .broadcast import RESYNC, Broadcast
 from .diff import make_patch
 
@@ -94,6 +94,12 @@ class GameHub:
             for conn in conns:
                 conn.queue.put_nowait(None)
 
+    def has_seat(self, game_id: str, side: str) -> bool:
+        """Whether this process holds a live websocket of `side`'s player in the game."""
+        return any(
+            c.viewer.role == "seat" and c.viewer.side == side for c in self._connections.get(game_id, ())
+        )
+
     def connection_count(self) -> int:
         return sum(len(c) for c in self._connections.values())
 
@@ -110,25 +116,39 @@ class GameHub:
                 if game_id in self._connections:
                     if rest.endswith(":presence"):
                         self._spectators.pop(game_id, None)
-                    self._spawn(self.refresh(game_id))
+                    version = rest.partition(":")[0]
+                    self._spawn(self.refresh(game_id, int(version) if version.isdigit() else None))
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            self._spectators.clear()  # let crashed processes' stale watchers age out of counts
-            ids = [
-                c.id
-                for conns in self._connections.values()
-                for c in conns
-                if c.viewer.role == "spectator"
-            ]
-            try:
-                async with self.sessionmaker() as session:
-                    await self.service.touch_spectators(session, ids)
-            except Exception:
-                log.exception("spectator heartbeat failed")
-            for observer in self.observers:
-                await observer.heartbeat([c for conns in self._connections.values() for c in conns])
+            await self._heartbeat_once()
+
+    async def _heartbeat_once(self) -> None:
+        ids = [
+            c.id
+            for conns in self._connections.values()
+            for c in conns
+            if c.viewer.role == "spectator"
+        ]
+        try:
+            async with self.sessionmaker() as session:
+                await self.service.touch_spectators(session, ids)
+                # Recounted, not forgotten: a crashed process's watchers age out of the counts
+                # here, and the next command's push needs no read of its own.
+                watched = list(self._connections)
+                counts = await self.service.spectator_counts(session, watched)
+            for game_id, count in counts.items():
+                if game_id in self._connections and self._spectators.get(game_id) != count:
+                    known = game_id in self._spectators
+                    self._spectators[game_id] = count
+                    if known:
+                        self._spawn(self.refresh(game_id))
+        except Exception:
+            log.exception("spectator heartbeat failed")
+            self._spectators.clear()
+        for observer in self.observers:
+            await observer.heartbeat([c for conns in self._connections.values() for c in conns])
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -199,22 +219,46 @@ class GameHub:
             message = {"type": "snapshot", "version": loaded.row.version, "view": view, "log": plain(entries)}
             conn.queue.put_nowait(message)
 
-    async def refresh(self, game_id: str) -> None:
+    def _local_state(self, game_id: str, version: int | None, after: int) -> tuple[Any, Any, list[Any], Any] | None:
+        if version is None:
+            return None
+        recent = self.service.recent.lookup(game_id, version, after)
+        if recent is None:
+            return None
+        meta, rows = recent
+        engine = self.service.engines.get(game_id, meta.version)
+        scenario = self.service.scenarios.peek(game_id)
+        if engine is None or scenario is None:
+            return None
+        return meta, engine, rows, scenario
+
+    async def refresh(self, game_id: str, version: int | None = None) -> None:
+        """Bring every connection watching `game_id` up to date; `version` is the one announced.
+
+        When this process committed that version itself, the state, the log rows and the
+        engine are still in its caches and nothing is read back; otherwise one light read."""
         async with self._lock(game_id):
             conns = [c for c in self._connections.get(game_id, ()) if c.last_view is not None]
             if not conns:
                 return
             after = min(c.last_version for c in conns)
-            async with self.sessionmaker() as session:
-                loaded = await self.service.load_for_views(session, game_id)
-                rows = await self.service.log_rows(session, game_id, after=after)
-                spectators = self._spectators.get(game_id)
-                if spectators is None:
-                    spectators = await self.service.spectator_count(session, game_id)
-                    self._spectators[game_id] = spectators
-            row = loaded.row
+            newest = max(c.last_version for c in conns)
+            spectators = self._spectators.get(game_id)
+            local = self._local_state(game_id, version, after) if spectators is not None else None
+            if local is not None and local[0].version < newest:
+                local = None  # another process's newer version was already pushed: never go back
+            if local is not None:
+                row, engine, rows, scenario = local
+            else:
+                async with self.sessionmaker() as session:
+                    loaded = await self.service.load_for_views(session, game_id)
+                    db_rows = await self.service.log_rows(session, game_id, after=after)
+                    if spectators is None:
+                        spectators = await self.service.spectator_count(session, game_id)
+                        self._spectators[game_id] = spectators
+                row, engine, rows, scenario = GameMeta.of(loaded.row), loaded.engine, db_rows, loaded.scenario
             for conn in conns:
-                view = plain(build_view(row, loaded.engine, conn.viewer, spectators=spectators))
+                view = plain(build_view(row, engine, conn.viewer, spectators=spectators))
                 new_rows = [r for r in rows if r.seq > conn.last_version]
                 assert conn.last_view is not None
                 patch = make_patch(conn.last_view, view)
@@ -224,7 +268,7 @@ class GameHub:
                     "type": "patch",
                     "version": row.version,
                     "patch": patch,
-                    "log": plain(build_log_entries(row, new_rows, conn.viewer, loaded.scenario)),
+                    "log": plain(build_log_entries(row, new_rows, conn.viewer, scenario)),
                 }
                 if not conn.send(message):
                     # Too far behind: drop the backlog and start it over from a snapshot.

@@ -95,3 +95,43 @@ class EngineCache:
 
     def drop(self, game_id: str) -> None:
         self._games.pop(game_id, None)
+
+
+class RecentCache:
+    """Per game, the newest state this process committed: the row's view-relevant fields
+    (a `GameMeta`) and the last few log rows, so the process's own hub can push the change
+    it just wrote without reading it back. Other processes read the database as before."""
+
+    def __init__(self, capacity: int = 1024, entries: int = 16) -> None:
+        self._games: OrderedDict[str, tuple[Any, list[Any]]] = OrderedDict()
+        self._capacity = capacity
+        self._entries = entries
+
+    def put(self, meta: Any, entry: Any) -> None:
+        current = self._games.get(meta.id)
+        if current is not None and current[0].version >= meta.version:
+            return
+        if current is not None and current[1] and current[1][-1].seq == entry.seq - 1:
+            entries = [*current[1][-(self._entries - 1):], entry]
+        else:
+            entries = [entry]
+        self._games[meta.id] = (meta, entries)
+        self._games.move_to_end(meta.id)
+        if len(self._games) > self._capacity:
+            self._games.popitem(last=False)
+
+    def lookup(self, game_id: str, at_least: int, after: int) -> tuple[Any, list[Any]] | None:
+        """(meta, log rows with seq > `after`) if this process holds a state at version
+        `at_least` or newer and every log row since `after`; otherwise None."""
+        hit = self._games.get(game_id)
+        if hit is None:
+            return None
+        meta, entries = hit
+        if meta.version < at_least:
+            return None
+        if after < meta.version and (not entries or entries[0].seq > after + 1):
+            return None
+        return meta, [e for e in entries if e.seq > after]
+
+    def drop(self, game_id: str) -> None:
+        self._games.pop(game_id, None)

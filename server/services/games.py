@@ -18,17 +18,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.orm import defer
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from ..db import begin_write
 from ..errors import ApiError, not_found
 from ..models import Game, GameCommand, GameSeat, SpectatorConnection, User, utcnow
 from .access import Viewer, require_seat
-from .engine import EngineCache, ScenarioCache, rules
-from .views import build_command_answer
+from .engine import EngineCache, RecentCache, ScenarioCache, rules
+from .views import GameMeta, build_command_answer
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,8 @@ UNDO_COMMAND = {"type": "undo"}
 RESIGN_COMMAND = {"type": "resign"}
 # The log's "side" for results the service imposes through the rules core.
 REFEREE = "referee"
+GAMES = Game.__table__
+GAME_COMMANDS = GameCommand.__table__
 
 
 @dataclass
@@ -54,6 +56,7 @@ class GameService:
         self._fixed_seed = fixed_seed  # tests only: Settings refuses it outside VEDETTE_ENV=test
         self.scenarios = ScenarioCache()
         self.engines = EngineCache()
+        self.recent = RecentCache()
         # Called inside the service's transactions, before COMMIT (server/notify/hooks.py).
         self.hooks: list[Any] = []
         self._sqlite_writer = asyncio.Lock()
@@ -185,6 +188,7 @@ class GameService:
     ) -> Game:
         async with self._writing(session):
             await self._join_locked(session, user, game_id, invite_token)
+        self.forget(game_id)
         return await self.get_row(session, game_id)
 
     async def _join_locked(
@@ -305,10 +309,9 @@ class GameService:
         command_id = command_id or uuid.uuid4().hex
         if command.get("type") == "adjudicate":
             raise ApiError(422, "illegal_command", "Only the referee adjudicates.", rule="commands")
-        row = await self.get_row(session, game_id, for_update=True)
+        row, scenario = await self._lock_for_command(session, game_id)
         side = require_seat(row, user)
         viewer = Viewer("seat", side, user_id)
-        scenario = self.scenario_of(row)
 
         # A command applied before moved the version on, so a repeat can only come with a
         # stale expected_version (or none); at the current version the unique index on
@@ -336,7 +339,8 @@ class GameService:
         version = row.version
         engine_game = self.engines.take(row.id, version)
         if engine_game is None:
-            engine_game = rules().Game.from_json(scenario, row.snapshot)
+            snapshot = await session.scalar(select(Game.snapshot).where(Game.id == row.id))
+            engine_game = rules().Game.from_json(scenario, snapshot)
         stored_command = dict(UNDO_COMMAND) if undo else command
         try:
             events = apply_logged(engine_game, side, stored_command)
@@ -359,6 +363,8 @@ class GameService:
         new_version = version + 1
         if getattr(engine_game, "version", new_version) != new_version:
             log.warning("engine version %s != service version %s", engine_game.version, new_version)
+        # Core statements, not the unit of work: this is the hot path of every game, and `entry`
+        # only carries the log row's values to the hooks, the answer and the hub.
         entry = GameCommand(
             game_id=row.id,
             seq=new_version,
@@ -369,9 +375,12 @@ class GameService:
             events=events,
             created_at=utcnow(),
         )
-        session.add(entry)
         try:
-            await session.flush()
+            await session.execute(insert(GAME_COMMANDS).values(
+                game_id=entry.game_id, seq=entry.seq, side=entry.side, user_id=entry.user_id,
+                command_id=entry.command_id, command=entry.command, events=entry.events,
+                created_at=entry.created_at,
+            ))
         except IntegrityError:
             # The same command_id (or the same seq) was committed by a racing request.
             await session.rollback()
@@ -393,7 +402,7 @@ class GameService:
             values["result"] = engine_game.result
             values["awaiting_side"] = None
         result = await session.execute(
-            update(Game).where(Game.id == row.id, Game.version == version).values(**values)
+            update(GAMES).where(GAMES.c.id == row.id, GAMES.c.version == version).values(**values)
         )
         if result.rowcount != 1:
             await session.rollback()
@@ -402,7 +411,46 @@ class GameService:
             await hook.command_applied(session, row, engine_game, entry, previous_awaiting)
         await session.commit()
         self.engines.put(row.id, new_version, engine_game)
+        self.recent.put(
+            GameMeta(
+                id=row.id,
+                version=new_version,
+                status=values.get("status", row.status),
+                visibility=row.visibility,
+                awaiting_since=values.get("awaiting_since", row.awaiting_since),
+                result=values.get("result", row.result),
+                seat_names=tuple((seat.side, seat.user.username) for seat in row.seats),
+            ),
+            entry,
+        )
         return build_command_answer(entry, viewer, scenario), True
+
+    async def _lock_for_command(self, session: AsyncSession, game_id: str) -> tuple[Game, Any]:
+        """The game row locked FOR UPDATE, without its large JSON columns (the parsed scenario
+        comes from the cache, the snapshot from the engine cache or a separate read), and the
+        parsed scenario. The row must not be asked for `scenario_json`, `snapshot` or
+        `initial_snapshot`."""
+        if len(game_id) > 32:
+            raise not_found()
+        stmt = (
+            select(Game).where(Game.id == game_id)
+            .options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
+            .with_for_update(of=Game)
+            .execution_options(populate_existing=True)
+        )
+        row = (await session.scalars(stmt)).unique().one_or_none()
+        if row is None:
+            raise not_found()
+        scenario = self.scenarios.peek(row.id)
+        if scenario is None:
+            scenario_json = await session.scalar(select(Game.scenario_json).where(Game.id == row.id))
+            scenario = self.scenarios.get(row.id, scenario_json)
+        return row, scenario
+
+    def forget(self, game_id: str) -> None:
+        """Drop this process's cached state of a game changed outside `submit`."""
+        self.engines.drop(game_id)
+        self.recent.drop(game_id)
 
     async def _find_command(self, session: AsyncSession, game_id: str, command_id: str) -> GameCommand | None:
         return await session.scalar(
@@ -465,7 +513,7 @@ class GameService:
             await session.rollback()
             raise ApiError(409, "stale_version", "The game changed; try again.")
         await session.commit()
-        self.engines.drop(row.id)
+        self.forget(row.id)
 
     # ------------------------------------------------------------- spectators
 
@@ -488,6 +536,23 @@ class GameService:
             delete(SpectatorConnection).where(SpectatorConnection.seen_at < now - SPECTATOR_TTL * 4)
         )
         await session.commit()
+
+    async def spectator_counts(self, session: AsyncSession, game_ids: list[str]) -> dict[str, int]:
+        """Live spectators of each of `game_ids` (0 for a game nobody watches), in one read."""
+        counts = dict.fromkeys(game_ids, 0)
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start:start + 500]
+            rows = await session.execute(
+                select(SpectatorConnection.game_id, func.count())
+                .where(
+                    SpectatorConnection.game_id.in_(chunk),
+                    SpectatorConnection.seen_at > utcnow() - SPECTATOR_TTL,
+                )
+                .group_by(SpectatorConnection.game_id)
+            )
+            for game_id, count in rows:
+                counts[game_id] = int(count)
+        return counts
 
     async def spectator_count(self, session: AsyncSession, game_id: str) -> int:
         count = await session.scalar(

@@ -9,6 +9,8 @@ the secret seed) never passes through anything else on its way out.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ..errors import ApiError
@@ -17,17 +19,48 @@ from .access import Viewer
 from .engine import rules
 
 
-def seat_names(game_row: Game, sides: list[str] | None = None) -> dict[str, str | None]:
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """What the views need of a game's row besides the engine state, detached from the database:
+    the committing process builds one from the values it wrote, so its own viewers are served
+    without reading the row back."""
+
+    id: str
+    version: int
+    status: str
+    visibility: str
+    awaiting_since: datetime | None
+    result: dict[str, Any] | None
+    seat_names: tuple[tuple[str, str], ...]  # (side, username) of every taken seat
+
+    @classmethod
+    def of(cls, game_row: Game) -> GameMeta:
+        return cls(
+            id=game_row.id,
+            version=game_row.version,
+            status=game_row.status,
+            visibility=game_row.visibility,
+            awaiting_since=game_row.awaiting_since,
+            result=game_row.result,
+            seat_names=tuple((seat.side, seat.user.username) for seat in game_row.seats),
+        )
+
+
+def seat_names(game_row: Game | GameMeta, sides: list[str] | None = None) -> dict[str, str | None]:
+    if isinstance(game_row, GameMeta):
+        names: dict[str, str | None] = {side: None for side in sides or ()}
+        names.update(game_row.seat_names)
+        return names
     if sides is None:
         sides = list(game_row.scenario_json.get("sides", {}).keys())
-    names: dict[str, str | None] = {side: None for side in sides}
+    names = {side: None for side in sides}
     for seat in game_row.seats:
         names[seat.side] = seat.user.username
     return names
 
 
 def build_view(
-    game_row: Game,
+    game_row: Game | GameMeta,
     engine_game: Any,
     viewer: Viewer,
     *,
@@ -55,18 +88,18 @@ def build_view(
     return view
 
 
-def _status_at(game_row: Game, engine_game: Any) -> str:
+def _status_at(game_row: Game | GameMeta, engine_game: Any) -> str:
     if engine_game.is_over:
         return "over"
     return "active" if game_row.status != "waiting" else "waiting"
 
 
-def _game_over(game_row: Game) -> bool:
+def _game_over(game_row: Game | GameMeta) -> bool:
     return game_row.status == "over"
 
 
 def build_log_entries(
-    game_row: Game, rows: Iterable[GameCommand], viewer: Viewer, scenario: Any
+    game_row: Game | GameMeta, rows: Iterable[GameCommand], viewer: Viewer, scenario: Any
 ) -> list[dict[str, Any]]:
     """Log entries for `viewer`: events through the rules' filter; the command itself only
     for the side that gave it and the admin (its details may name hidden units)."""

@@ -1,0 +1,75 @@
+"""server/db.py: pooled Postgres connections are pinged only after idling, and a dead one is replaced."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from server_helpers import _run
+from sqlalchemy import text
+
+from server import db
+from server.config import Settings
+
+pytestmark = pytest.mark.postgres
+
+
+async def _backend_pid(engine: Any) -> int:
+    async with engine.connect() as conn:
+        return int((await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one())
+
+
+async def _terminate(settings: Settings, pid: int) -> None:
+    import asyncpg
+
+    killer = await asyncpg.connect(db.asyncpg_dsn(settings.database_url), timeout=5)
+    try:
+        await killer.execute("SELECT pg_terminate_backend($1)", pid)
+    finally:
+        await killer.close()
+
+
+def test_a_connection_killed_while_idle_is_replaced_before_use(
+    postgres_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "IDLE_PING_SECONDS", 0.2)
+
+    async def scenario() -> tuple[int, int]:
+        engine = db.create_engine(postgres_settings)
+        try:
+            first = await _backend_pid(engine)
+            await _terminate(postgres_settings, first)  # as a database restart would
+            await asyncio.sleep(0.4)
+            second = await _backend_pid(engine)
+            return first, second
+        finally:
+            await engine.dispose()
+
+    first, second = _run(scenario())
+    assert second != first
+
+
+def test_a_connection_in_steady_use_is_not_pinged(
+    postgres_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "IDLE_PING_SECONDS", 60.0)
+    pings: list[int] = []
+
+    async def scenario() -> int:
+        engine = db.create_engine(postgres_settings)
+        original = engine.dialect.do_ping
+
+        def counting_ping(dbapi_connection: Any) -> bool:
+            pings.append(1)
+            return bool(original(dbapi_connection))
+
+        engine.dialect.do_ping = counting_ping  # type: ignore[method-assign]
+        try:
+            pids = {await _backend_pid(engine) for _ in range(5)}
+            return len(pids)
+        finally:
+            await engine.dispose()
+
+    assert _run(scenario()) == 1
+    assert pings == []

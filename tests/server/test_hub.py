@@ -1,0 +1,123 @@
+"""server/realtime/hub.py: pushes built from this process's own commit, and from the database otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+from server.realtime.hub import GameHub, ViewerConnection, plain
+from server.services.access import Viewer
+from server.services.engine import EngineCache, RecentCache, ScenarioCache
+from server.services.views import GameMeta, build_view
+
+GAME = "g1"
+
+
+class FakeEngine:
+    """Just enough of an engine Game for build_view: a view that names its version."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.scenario = SimpleNamespace(side_order=("blue", "red"))
+
+    def view(self, viewer: str) -> dict[str, Any]:
+        return {"viewer": viewer, "turn": self.version}
+
+
+@dataclass
+class Row:
+    seq: int
+    side: str = "blue"
+    command: dict[str, Any] = field(default_factory=lambda: {"type": "end_phase"})
+    events: list[dict[str, Any]] = field(default_factory=list)
+    created_at: datetime = datetime(2026, 11, 22, tzinfo=UTC)
+
+
+def meta(version: int) -> GameMeta:
+    return GameMeta(id=GAME, version=version, status="active", visibility="private",
+                    awaiting_since=None, result=None, seat_names=(("blue", "ann"), ("red", "bob")))
+
+
+class FakeService:
+    """The database's state is `db_version`; `reads` counts trips to it."""
+
+    def __init__(self, db_version: int) -> None:
+        self.db_version = db_version
+        self.reads = 0
+        self.recent = RecentCache()
+        self.engines = EngineCache()
+        self.scenarios = ScenarioCache()
+        self.scenarios._by_game[GAME] = SimpleNamespace(side_order=("blue", "red"))
+
+    async def load_for_views(self, _session: Any, _game_id: str) -> Any:
+        self.reads += 1
+        row = SimpleNamespace(
+            id=GAME, version=self.db_version, status="active", visibility="private",
+            awaiting_since=None, result=None,
+            seats=[SimpleNamespace(side="blue", user=SimpleNamespace(username="ann")),
+                   SimpleNamespace(side="red", user=SimpleNamespace(username="bob"))],
+        )
+        return SimpleNamespace(row=row, engine=FakeEngine(self.db_version), scenario=None)
+
+    async def log_rows(self, _session: Any, _game_id: str, *, after: int = 0) -> list[Row]:
+        return [Row(seq) for seq in range(after + 1, self.db_version + 1)]
+
+    async def spectator_count(self, _session: Any, _game_id: str) -> int:
+        return 0
+
+
+@asynccontextmanager
+async def no_session() -> Any:
+    yield None
+
+
+def connected_hub(service: FakeService, version: int) -> tuple[GameHub, ViewerConnection]:
+    hub = GameHub(broadcast=None, sessionmaker=no_session, service=service, channel="test")  # type: ignore[arg-type]
+    conn = ViewerConnection(GAME, Viewer("seat", "blue", 1))
+    conn.last_version = version
+    conn.last_view = plain(build_view(meta(version), FakeEngine(version), conn.viewer, spectators=0))
+    hub._connections[GAME] = {conn}
+    hub._spectators[GAME] = 0
+    return hub, conn
+
+
+def test_the_committing_process_pushes_its_own_change_without_reading_it_back() -> None:
+    service = FakeService(db_version=6)
+    hub, conn = connected_hub(service, version=6)
+    service.recent.put(meta(7), Row(7))
+    service.engines.put(GAME, 7, FakeEngine(7))
+
+    asyncio.run(hub.refresh(GAME, 7))
+
+    message = conn.queue.get_nowait()
+    assert service.reads == 0
+    assert message["version"] == 7
+    assert sorted(op["path"] for op in message["patch"]) == ["/turn", "/version"]
+    assert [entry["seq"] for entry in message["log"]] == [7]
+
+
+def test_a_change_from_another_process_is_read_from_the_database() -> None:
+    service = FakeService(db_version=7)
+    hub, conn = connected_hub(service, version=6)
+
+    asyncio.run(hub.refresh(GAME, 7))
+
+    assert service.reads == 1
+    assert conn.queue.get_nowait()["version"] == 7
+
+
+def test_a_viewer_is_never_sent_back_to_an_older_version_held_locally() -> None:
+    # This process committed version 7, but another process's version 8 reached the viewer first.
+    service = FakeService(db_version=8)
+    hub, conn = connected_hub(service, version=8)
+    service.recent.put(meta(7), Row(7))
+    service.engines.put(GAME, 7, FakeEngine(7))
+
+    asyncio.run(hub.refresh(GAME, 7))
+
+    assert conn.queue.empty()
+    assert conn.last_version == 8
