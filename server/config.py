@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     # One full garbage collection every this many seconds instead of CPython's automatic ones,
     # which stalled the event loop for 60-300 ms under load (server/gctune.py); 0 keeps the default.
-    gc_full_collect_seconds: float = 60.0
+    gc_full_collect_seconds: float = 300.0
     # Tests only (R11): every new game gets this dice seed, so a test can pick a seed whose dice it knows.
     # Dice still come from the seed, so records verify; refused outside VEDETTE_ENV=test.
     test_game_seed: str | None = None

@@ -116,6 +116,8 @@ class GameHub:
                 if game_id in self._connections:
                     if rest.endswith(":presence"):
                         self._spectators.pop(game_id, None)
+                        self._spawn(self.refresh(game_id))
+                        continue
                     version = rest.partition(":")[0]
                     self._spawn(self.refresh(game_id, int(version) if version.isdigit() else None))
 
@@ -169,6 +171,10 @@ class GameHub:
     # --------------------------------------------------------- connections
 
     async def publish(self, game_id: str, version: int, *, presence: bool = False) -> None:
+        if not presence and game_id in self._connections:
+            # This process's own viewers need not wait for the notice to come back from the
+            # database; its echo then finds them up to date.
+            self._spawn(self.refresh(game_id, version))
         message = f"{game_id}:{version}:presence" if presence else f"{game_id}:{version}"
         try:
             await self.broadcast.publish(self.channel, message)
@@ -242,6 +248,8 @@ class GameHub:
             if not conns:
                 return
             after = min(c.last_version for c in conns)
+            if version is not None and after >= version:
+                return  # everyone has it already (the echo of a change pushed locally)
             newest = max(c.last_version for c in conns)
             spectators = self._spectators.get(game_id)
             local = self._local_state(game_id, version, after) if spectators is not None else None

@@ -121,3 +121,30 @@ def test_a_viewer_is_never_sent_back_to_an_older_version_held_locally() -> None:
 
     assert conn.queue.empty()
     assert conn.last_version == 8
+
+
+def test_the_echo_of_a_change_already_pushed_costs_nothing() -> None:
+    service = FakeService(db_version=7)
+    hub, conn = connected_hub(service, version=7)
+
+    asyncio.run(hub.refresh(GAME, 7))
+
+    assert service.reads == 0
+    assert conn.queue.empty()
+
+
+def test_a_spectator_count_change_is_pushed_at_the_same_version() -> None:
+    service = FakeService(db_version=7)
+    hub, conn = connected_hub(service, version=7)
+    hub._spectators.pop(GAME)  # a presence notice: the count must be read again
+    service.spectator_count = _three  # type: ignore[method-assign]
+
+    asyncio.run(hub.refresh(GAME))
+
+    message = conn.queue.get_nowait()
+    assert message["version"] == 7
+    assert message["patch"] == [{"op": "replace", "path": "/spectators", "value": 3}]
+
+
+async def _three(_session: Any, _game_id: str) -> int:
+    return 3
