@@ -87,6 +87,23 @@ def next_command(view: dict[str, Any]) -> dict[str, Any]:
     return {"type": "end_phase"}
 
 
+class Barrier:
+    """Every game keeps its websockets open until all games have stopped measuring: otherwise the
+    first games to finish would close hundreds of sockets while others still time commands, and the
+    run would measure that disconnect storm instead of steady play."""
+
+    def __init__(self, parties: int) -> None:
+        self.parties = parties
+        self.arrived = 0
+        self.all_arrived = asyncio.Event()
+
+    async def arrive(self) -> None:
+        self.arrived += 1
+        if self.arrived >= self.parties:
+            self.all_arrived.set()
+        await self.all_arrived.wait()
+
+
 class Seat:
     def __init__(self, side: str) -> None:
         self.side = side
@@ -97,59 +114,87 @@ class Seat:
 async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline: list[float],
                     acks: list[float], pushes: list[float], errors: list[str],
                     ready: asyncio.Event, connecting: asyncio.Semaphore, connected: list[int],
-                    think: float = 0.0, rng: Any = None) -> int:
+                    think: float = 0.0, rng: Any = None, teardown: Barrier | None = None,
+                    warmup: int = 0, new_game: Any = None) -> int:
+    """Two players on one game; when it ends inside the measured window they start another
+    (lobby and handshakes included), so the offered load stays at the stated number of games."""
     import websockets
 
-    sent_at: dict[int, float] = {}
     done = 0
-    await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
-    async with websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['blue']}", max_size=None, open_timeout=120) as blue, \
-            websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['red']}", max_size=None, open_timeout=120) as red:
-        sockets = {"blue": blue, "red": red}
-        seats = {"blue": Seat("blue"), "red": Seat("red")}
-        for side, ws in sockets.items():
-            hello = json.loads(await ws.recv())
-            seats[side].view, seats[side].version = hello["view"], hello["version"]
-        connecting.release()
-        connected[0] += 1
-        await ready.wait()  # every game starts issuing commands together
-        if think and rng is not None:
-            await asyncio.sleep(rng.uniform(0, think))  # spread the games' first commands over one think time
-        while time.monotonic() < deadline[0]:
-            if think and rng is not None:
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))  # a player's pause between commands
-            awaiting = seats["blue"].view.get("awaiting")
-            if awaiting not in sockets:
-                break  # game over
-            mover, other = awaiting, ("red" if awaiting == "blue" else "blue")
-            command = next_command(seats[mover].view)
-            version = seats[mover].version
-            t0 = time.perf_counter()
-            sent_at[version + 1] = t0
-            await sockets[mover].send(json.dumps({
-                "type": "command", "command": command, "expected_version": version,
-                "command_id": secrets.token_hex(8)}))
-            got_ack = got_patch = False
-            while not (got_ack and got_patch):
-                message = json.loads(await sockets[mover].recv())
-                if message["type"] == "ack":
-                    acks.append((time.perf_counter() - t0) * 1000)
-                    got_ack = True
-                elif message["type"] == "patch":
-                    seats[mover].view = jsonpatch.apply_patch(seats[mover].view, message["patch"])
-                    seats[mover].version = message["version"]
-                    got_patch = message["version"] > version
-                elif message["type"] == "error":
-                    errors.append(message.get("message", "error"))
-                    return done
-            while seats[other].version <= version:
-                message = json.loads(await sockets[other].recv())
-                if message["type"] == "patch":
-                    seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
-                    seats[other].version = message["version"]
-            pushes.append((time.perf_counter() - t0) * 1000)
-            done += 1
-    return done
+    first = True
+    while True:
+        if first:
+            await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
+        async with websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['blue']}", max_size=None, open_timeout=120) as blue, \
+                websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['red']}", max_size=None, open_timeout=120) as red:
+            sockets = {"blue": blue, "red": red}
+            seats = {"blue": Seat("blue"), "red": Seat("red")}
+            for side, ws in sockets.items():
+                hello = json.loads(await ws.recv())
+                seats[side].view, seats[side].version = hello["view"], hello["version"]
+            if first:
+                connecting.release()
+
+            async def step(seats: dict[str, Seat] = seats,
+                           sockets: dict[str, Any] = sockets) -> tuple[float, float] | str:
+                """One command by whoever must decide: (ack ms, opponent patch ms), or why not."""
+                awaiting = seats["blue"].view.get("awaiting")
+                if awaiting not in sockets:
+                    return "over"
+                mover, other = awaiting, ("red" if awaiting == "blue" else "blue")
+                command = next_command(seats[mover].view)
+                version = seats[mover].version
+                t0 = time.perf_counter()
+                await sockets[mover].send(json.dumps({
+                    "type": "command", "command": command, "expected_version": version,
+                    "command_id": secrets.token_hex(8)}))
+                ack_ms = None
+                got_patch = False
+                while not (ack_ms is not None and got_patch):
+                    message = json.loads(await sockets[mover].recv())
+                    if message["type"] == "ack":
+                        ack_ms = (time.perf_counter() - t0) * 1000
+                    elif message["type"] == "patch":
+                        seats[mover].view = jsonpatch.apply_patch(seats[mover].view, message["patch"])
+                        seats[mover].version = message["version"]
+                        got_patch = message["version"] > version
+                    elif message["type"] == "error":
+                        errors.append(message.get("message", "error"))
+                        return "error"
+                while seats[other].version <= version:
+                    message = json.loads(await sockets[other].recv())
+                    if message["type"] == "patch":
+                        seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
+                        seats[other].version = message["version"]
+                return ack_ms, (time.perf_counter() - t0) * 1000
+
+            if first:
+                # Unmeasured: bring the game to its own point of play, so that the games are not
+                # all at the same turn and do not all end in the same few seconds.
+                for _ in range(warmup):
+                    if isinstance(await step(), str):
+                        break
+                connected[0] += 1
+                await ready.wait()  # every game starts issuing commands together
+                if think and rng is not None:
+                    await asyncio.sleep(rng.uniform(0, think))  # spread first commands over one think time
+            outcome = "deadline"
+            while time.monotonic() < deadline[0]:
+                if think and rng is not None:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))  # a player's pause between commands
+                timed = await step()
+                if isinstance(timed, str):
+                    outcome = timed
+                    break
+                acks.append(timed[0])
+                pushes.append(timed[1])
+                done += 1
+            if outcome != "over" or new_game is None or time.monotonic() >= deadline[0]:
+                if teardown is not None:
+                    await teardown.arrive()
+                return done
+        game_id = await new_game()
+        first = False
 
 
 def cpu_seconds(pid: int) -> float:
@@ -213,20 +258,30 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     proc = start_server(env, port, workers, workdir / "server.log")
     try:
         base = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-            tokens = {}
-            for side in ("blue", "red"):
-                r = await http.post("/api/users", json={"username": f"bench{side}", "password": "password123",
-                                                         "email": f"{side}@example.org"})
-                tokens[side] = r.json()["token"]
-            games = []
-            for _ in range(args.games):
-                r = await http.post("/api/games", json={"scenario": args.scenario, "side": "blue"},
-                                    headers={"Authorization": f"Bearer {tokens['blue']}"})
+        http = httpx.AsyncClient(base_url=base, timeout=60)
+        tokens = {}
+        for side in ("blue", "red"):
+            r = await http.post("/api/users", json={"username": f"bench{side}", "password": "password123",
+                                                     "email": f"{side}@example.org"})
+            tokens[side] = r.json()["token"]
+
+        async def new_game() -> str:
+            # A fresh connection each time: a kept-alive one may have been closed by the server
+            # (uvicorn's keep-alive timeout) while the game was being played.
+            async with httpx.AsyncClient(base_url=base, timeout=60) as lobby:
+                r = await lobby.post("/api/games", json={"scenario": args.scenario, "side": "blue"},
+                                     headers={"Authorization": f"Bearer {tokens['blue']}"})
                 game = r.json()
-                await http.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
-                                headers={"Authorization": f"Bearer {tokens['red']}"})
-                games.append(game["id"])
+                await lobby.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
+                                 headers={"Authorization": f"Bearer {tokens['red']}"})
+            return str(game["id"])
+
+        games = [await new_game() for _ in range(args.games)]
+        started_before_run = [0]
+
+        async def replacement_game() -> str:
+            started_before_run[0] += 1
+            return await new_game()
         commit_before = await bare_commit_latency(database_url, schema)
         acks: list[float] = []
         pushes: list[float] = []
@@ -235,9 +290,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connecting = asyncio.Semaphore(10)
         connected = [0]
         deadline = [float("inf")]
+        teardown = Barrier(len(games))
         tasks = [asyncio.create_task(play_game(base.replace("http://", "ws://"), g, tokens, deadline, acks,
                                                pushes, errors, ready, connecting, connected,
-                                               args.think, random.Random(i))) for i, g in enumerate(games)]
+                                               args.think, random.Random(i), teardown,
+                                               random.Random(-i).randrange(args.spread + 1), replacement_game))
+                 for i, g in enumerate(games)]
         while connected[0] < len(games):
             if any(t.done() for t in tasks):
                 raise RuntimeError([t.exception() for t in tasks if t.done()][0])
@@ -252,6 +310,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server_cpu = cpu_seconds(proc.pid) - cpu_before
         client_cpu = time.process_time() - client_cpu_before
         commit_after = await bare_commit_latency(database_url, schema)
+        await http.aclose()
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -268,8 +327,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await conn.close()
     commits = commit_before + commit_after
     result = {
-        "db": args.db, "workers": workers, "games": args.games, "think_s": args.think, "seconds": round(elapsed, 1),
+        "db": args.db, "workers": workers, "games": args.games, "think_s": args.think, "spread": args.spread, "seconds": round(elapsed, 1),
         "commands": sum(counts), "commands_per_s": round(sum(counts) / elapsed, 1),
+        # Games that ended inside the window were replaced at once (lobby, handshakes, snapshots and
+        # game-over mails all inside the measured run).
+        "games_replaced": started_before_run[0],
         "ack_ms": {"p50": round(percentile(acks, 50), 2), "p99": round(percentile(acks, 99), 2)},
         "opponent_patch_ms": {"p50": round(percentile(pushes, 50), 2), "p99": round(percentile(pushes, 99), 2)},
         "bare_insert_commit_ms": {"p50": round(percentile(commits, 50), 3), "p99": round(percentile(commits, 99), 3),
@@ -293,6 +355,9 @@ def main() -> None:
     parser.add_argument("--scenario", default="tutorial")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits between commands (0: every game commands as fast as it can)")
+    parser.add_argument("--spread", type=int, default=24,
+                        help="before measuring, advance each game by a random 0..N commands (unmeasured), so that "
+                             "games are at different points and do not all end together")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args))))
 

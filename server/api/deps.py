@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..config import Settings
@@ -47,6 +47,9 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
 HubDep = Annotated[GameHub, Depends(get_hub)]
 RegistryDep = Annotated[ScenarioRegistry, Depends(get_registry)]
+# How a spectator of a private game shows that it may look: the link it was given.
+WatchToken = Annotated[str | None, Query(max_length=64, description="The game's watch token")]
+InviteToken = Annotated[str | None, Query(max_length=64, description="The game's invite token")]
 
 
 def session_token(request: Request, settings: Settings) -> str | None:

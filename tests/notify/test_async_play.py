@@ -296,3 +296,23 @@ def test_the_unsubscribe_link_works_without_logging_in(settings, smtp):
         end_phases_until_not(a, game["id"], "blue")
         time.sleep(0.5)
         assert inbox.messages == []
+
+
+def test_a_spectator_of_a_private_game_reads_its_clock_with_the_watch_token_only(settings, smtp):
+    _inbox, port = smtp
+    with notify_client(settings, port) as client:
+        a = Player(client, "ckblue")
+        b = Player(client, "ckred")
+        watcher = Player(client, "ckwatch")
+        created = a.post("/api/games", json={"scenario": "tutorial", "side": "blue", "visibility": "private",
+                                             "decision_hours": 24})
+        assert created.status_code == 201, created.text
+        game = created.json()
+        assert b.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]}).status_code == 200
+        watch_token = a.get("/api/games").json()["mine"][0]["watch_token"]
+
+        assert watcher.get(f"/api/games/{game['id']}/clock").status_code == 404
+        assert watcher.get(f"/api/games/{game['id']}/clock", params={"watch": "not-the-token"}).status_code == 404
+        seen = watcher.get(f"/api/games/{game['id']}/clock", params={"watch": watch_token})
+        assert seen.status_code == 200, seen.text
+        assert seen.json()["decision_hours"] == 24

@@ -11,7 +11,15 @@ from ...errors import ApiError
 from ...models import utcnow
 from ...notify.models import StandingOrders
 from ...services.access import require_seat, resolve_viewer
-from ..deps import CurrentUser, HubDep, OptionalUser, ServiceDep, SessionDep
+from ..deps import (
+    CurrentUser,
+    HubDep,
+    InviteToken,
+    OptionalUser,
+    ServiceDep,
+    SessionDep,
+    WatchToken,
+)
 from .notifications import notify_of
 
 router = APIRouter(prefix="/api/games", tags=["asynchronous play"])
@@ -29,10 +37,11 @@ class PauseRequest(BaseModel):
 
 @router.get("/{game_id}/clock")
 async def get_clock(game_id: str, request: Request, user: OptionalUser, session: SessionDep,
-                    service: ServiceDep) -> dict[str, Any]:
-    """The time per decision, the running deadline, overdue state and pause."""
+                    service: ServiceDep, watch: WatchToken = None, invite: InviteToken = None) -> dict[str, Any]:
+    """The time per decision, the running deadline, overdue state and pause (spectators of a
+    private game show its watch token, as for the game itself)."""
     row = await service.get_row(session, game_id)
-    resolve_viewer(row, user)
+    resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     return await notify_of(request).clocks.state(session, game_id, user)
 
 

@@ -25,12 +25,18 @@ from ...services.views import (
     build_summary,
     build_view,
 )
-from ..deps import CurrentUser, HubDep, OptionalUser, ServiceDep, SessionDep, SettingsDep
+from ..deps import (
+    CurrentUser,
+    HubDep,
+    InviteToken,
+    OptionalUser,
+    ServiceDep,
+    SessionDep,
+    SettingsDep,
+    WatchToken,
+)
 
 router = APIRouter(prefix="/api/games", tags=["games"])
-
-WatchToken = Annotated[str | None, Query(max_length=64, description="The game's watch token")]
-InviteToken = Annotated[str | None, Query(max_length=64, description="The game's invite token")]
 
 
 def _links(request: Request, base_url: str | None, row: Game) -> dict[str, str]:
