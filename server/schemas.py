@@ -88,6 +88,7 @@ class GameSummary(BaseModel):
     status: str
     version: int
     seats: dict[str, str | None]
+    side_names: dict[str, str] = Field(default_factory=dict, description="Each side's name in this game's scenario")
     your_side: str | None = None
     awaiting: str | None = None
     awaiting_user: str | None = None

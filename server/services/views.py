@@ -167,6 +167,10 @@ def build_summary(game_row: Game, viewer_user_id: int | None) -> dict[str, Any]:
         "status": game_row.status,
         "version": game_row.version,
         "seats": seats,
+        "side_names": {
+            side: str((spec or {}).get("name", side))
+            for side, spec in (game_row.scenario_json.get("sides", {}) or {}).items()
+        },
         "your_side": your_side,
         "awaiting": game_row.awaiting_side if game_row.status == "active" else None,
         "awaiting_user": awaiting_user if game_row.status == "active" else None,

@@ -21,3 +21,10 @@ def test_create_join_and_view(client):
     assert view_a["view"]["seats"] == {"blue": a.username, "red": b.username}
     mine = b.get("/api/games").json()["mine"]
     assert mine[0]["id"] == game["id"] and mine[0]["your_side"] == "red"
+
+
+def test_lobby_rows_carry_each_side_name_of_the_games_own_scenario(client):
+    a, b, game = start_game(client)
+    (mine,) = a.get("/api/games").json()["mine"]
+    assert mine["side_names"] == {"blue": "Blue Army", "red": "Red Army"}
+    assert game["side_names"] == mine["side_names"]  # the creation answer carries them too

@@ -53,6 +53,9 @@ def test_your_move_clock_orders_and_mail(open_page: Any, live_server: Any, artif
     assert "waiting" in first.locator(".waiting").inner_text()
     assert alice.locator("#my-games li.game-item").first.get_attribute("data-game") == game_id
     assert "waiting" in alice.locator("#my-games li.game-item").first.inner_text()
+    # sides by their names, which come with the game list itself
+    assert "You play Blue Army vs bertrand" in alice.locator("#my-games li.game-item").first.inner_text()
+    assert "you play Blue Army" in first.inner_text()
     alice.wait_for_function("() => document.title.startsWith('(1) ')")
     icon = alice.evaluate("() => document.querySelector('link[rel~=icon]').href")
     assert icon.startswith("data:image/png"), icon[:40]

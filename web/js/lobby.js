@@ -12,6 +12,7 @@ const main = $("#main");
 const topbar = $("#topbar");
 const scenarioCache = new Map();
 const scenarioOfGame = new Map(); // game id -> scenario id, from the game lists
+const sideNamesOfGame = new Map(); // game id -> {side id: name}, from the game lists
 
 function nextUrl() {
   const n = new URLSearchParams(location.search).get("next");
@@ -163,7 +164,7 @@ function renderYourMove(data) {
       h(`li.game-item.your-move${overdue ? ".overdue" : ""}`, { "data-game": g.id }, [
         h("div.gi-main", {}, [
           h("div.gi-title", {}, [g.title || g.id, " ", h("span.badge.move", { text: "Your move" }), overdue ? h("span.badge.late", { text: "⚠ Overdue" }) : null]),
-          h("div.gi-sub", {}, [h("span.waiting", { text: waiting }), ` · you play ${sideName({ scenario: scenarioOfGame.get(g.id) }, g.your_side)}`, dl && !overdue ? ` · ${dl}` : ""]),
+          h("div.gi-sub", {}, [h("span.waiting", { text: waiting }), ` · you play ${sideName({ scenario: scenarioOfGame.get(g.id), side_names: sideNamesOfGame.get(g.id) }, g.your_side)}`, dl && !overdue ? ` · ${dl}` : ""]),
         ]),
         h("a.btn.small.primary", { href: g.url || `/games/${g.id}`, text: "Play", "aria-label": `Play your move in ${g.title || g.id} (${waiting})` }),
       ]),
@@ -331,6 +332,8 @@ function fillScenario(info, s, full, me) {
 }
 
 function sideName(game, side) {
+  // The game's own names first: they arrive with the game list, before any scenario is fetched.
+  if (game.side_names && game.side_names[side]) return game.side_names[side];
   const sc = game.scenario && scenarioCache.get(game.scenario);
   return (sc && sc.sides[side] && sc.sides[side].name) || side;
 }
@@ -394,7 +397,10 @@ async function loadGames(me, highlightId = null) {
     return;
   }
   const rank = (g) => (g.your_turn ? 0 : g.status === "active" ? 1 : g.status === "waiting" ? 2 : 3);
-  for (const g of [...(data.mine || []), ...(data.open || [])]) scenarioOfGame.set(g.id, g.scenario);
+  for (const g of [...(data.mine || []), ...(data.open || [])]) {
+    scenarioOfGame.set(g.id, g.scenario);
+    if (g.side_names) sideNamesOfGame.set(g.id, g.side_names);
+  }
   const mine = [...(data.mine || [])].sort((a, b) => rank(a) - rank(b) || String(a.awaiting_since || a.updated_at).localeCompare(String(b.awaiting_since || b.updated_at)));
   const ul = clear($("#my-games"));
   if (!mine.length) ul.appendChild(h("li.empty", { text: "No games yet: create one from a scenario." }));
