@@ -156,7 +156,7 @@ class NotifyHooks:
         if over:
             await self._guarded(session, what, self._game_over, row, engine_game, entry)
             return
-        if awaiting is None or awaiting == previous_awaiting or awaiting not in seat_users(row):
+        if awaiting is None or awaiting == previous_awaiting or awaiting not in {seat.side for seat in row.seats}:
             return
         online = await self.is_online(session, row.id, awaiting)
         if online and not self.rt.nsettings.mail_when_online:
@@ -187,7 +187,17 @@ class NotifyHooks:
         clock.started_at = now
         clock.deadline_at = start + timedelta(hours=clock.decision_hours)
 
+    async def _full_row(self, session: Any, row: Any) -> Game:
+        """The ORM row with its seats' users (for their addresses): the command path may have
+        locked the game with a light read (services/games.py `LockedGame`)."""
+        if isinstance(row, Game):
+            return row
+        full = await session.get(Game, row.id)
+        assert full is not None
+        return full
+
     async def _game_over(self, session: Any, row: Game, engine_game: Any, entry: GameCommand) -> None:
+        row = await self._full_row(session, row)
         now = self.rt.now()
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         result = engine_game.result
@@ -212,6 +222,7 @@ class NotifyHooks:
         if not online and await self._standing_order_will_answer(session, row.id, engine_game, awaiting):
             self._defer(session, settle=row.id)
             return
+        row = await self._full_row(session, row)
         now = self.rt.now()
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         user = seat_users(row)[awaiting]

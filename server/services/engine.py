@@ -120,6 +120,10 @@ class RecentCache:
         if len(self._games) > self._capacity:
             self._games.popitem(last=False)
 
+    def meta(self, game_id: str) -> Any | None:
+        hit = self._games.get(game_id)
+        return hit[0] if hit is not None else None
+
     def lookup(self, game_id: str, at_least: int, after: int) -> tuple[Any, list[Any]] | None:
         """(meta, log rows with seq > `after`) if this process holds a state at version
         `at_least` or newer and every log row since `after`; otherwise None."""

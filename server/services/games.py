@@ -41,6 +41,29 @@ GAMES = Game.__table__
 GAME_COMMANDS = GameCommand.__table__
 
 
+@dataclass(frozen=True, slots=True)
+class LockedSeat:
+    side: str
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class LockedGame:
+    """The game row's small columns, read under the row lock without the ORM; the seats (which
+    never change once a game runs) come from this process's last look at the game. Code that
+    needs more (the mail hooks composing a mail) loads the full row itself."""
+
+    id: str
+    version: int
+    status: str
+    visibility: str
+    awaiting_side: str | None
+    awaiting_since: Any
+    result: dict[str, Any] | None
+    seats: tuple[LockedSeat, ...]
+
+
 @dataclass
 class LoadedGame:
     row: Game
@@ -419,19 +442,36 @@ class GameService:
                 visibility=row.visibility,
                 awaiting_since=values.get("awaiting_since", row.awaiting_since),
                 result=values.get("result", row.result),
-                seat_names=tuple((seat.side, seat.user.username) for seat in row.seats),
+                seat_names=tuple((seat.side, _username(seat)) for seat in row.seats),
+                seat_ids=tuple((seat.side, seat.user_id) for seat in row.seats),
             ),
             entry,
         )
         return build_command_answer(entry, viewer, scenario), True
 
-    async def _lock_for_command(self, session: AsyncSession, game_id: str) -> tuple[Game, Any]:
-        """The game row locked FOR UPDATE, without its large JSON columns (the parsed scenario
-        comes from the cache, the snapshot from the engine cache or a separate read), and the
-        parsed scenario. The row must not be asked for `scenario_json`, `snapshot` or
-        `initial_snapshot`."""
+    async def _lock_for_command(self, session: AsyncSession, game_id: str) -> tuple[Game | LockedGame, Any]:
+        """The game row locked FOR UPDATE, and the parsed scenario.
+
+        When this process has seen the running game before (its seats and scenario are cached),
+        the lock reads only the row's small columns, without the ORM; otherwise the ORM row comes
+        without its large JSON columns (the scenario and snapshot are read separately if needed).
+        Neither answer may be asked for `scenario_json`, `snapshot` or `initial_snapshot`."""
         if len(game_id) > 32:
             raise not_found()
+        known = self.recent.meta(game_id)
+        scenario = self.scenarios.peek(game_id)
+        if known is not None and scenario is not None and known.seat_ids and known.status == "active":
+            light = (await session.execute(
+                select(GAMES.c.version, GAMES.c.status, GAMES.c.visibility, GAMES.c.awaiting_side,
+                       GAMES.c.awaiting_since, GAMES.c.result)
+                .where(GAMES.c.id == game_id).with_for_update()
+            )).one_or_none()
+            if light is None:
+                raise not_found()
+            names = dict(known.seat_names)
+            seats = tuple(LockedSeat(side, user_id, names.get(side, "")) for side, user_id in known.seat_ids)
+            return LockedGame(game_id, light.version, light.status, light.visibility, light.awaiting_side,
+                              light.awaiting_since, light.result, seats), scenario
         stmt = (
             select(Game).where(Game.id == game_id)
             .options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
@@ -441,7 +481,6 @@ class GameService:
         row = (await session.scalars(stmt)).unique().one_or_none()
         if row is None:
             raise not_found()
-        scenario = self.scenarios.peek(row.id)
         if scenario is None:
             scenario_json = await session.scalar(select(Game.scenario_json).where(Game.id == row.id))
             scenario = self.scenarios.get(row.id, scenario_json)
@@ -566,6 +605,10 @@ class GameService:
         return int(count or 0)
 
 
+def _username(seat: Any) -> str:
+    return str(seat.username) if isinstance(seat, LockedSeat) else str(seat.user.username)
+
+
 def apply_logged(engine_game: Any, side: str, command: dict[str, Any]) -> list[dict[str, Any]]:
     """Apply one logged command to an engine Game (replays use exactly this path)."""
     if side == REFEREE and command.get("type") == "adjudicate":
@@ -574,4 +617,4 @@ def apply_logged(engine_game: Any, side: str, command: dict[str, Any]) -> list[d
     return list(engine_game.submit(side, command))
 
 
-__all__ = ["GameService", "LoadedGame", "apply_logged"]
+__all__ = ["GameService", "LoadedGame", "LockedGame", "apply_logged"]

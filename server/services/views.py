@@ -32,6 +32,7 @@ class GameMeta:
     awaiting_since: datetime | None
     result: dict[str, Any] | None
     seat_names: tuple[tuple[str, str], ...]  # (side, username) of every taken seat
+    seat_ids: tuple[tuple[str, int], ...] = ()  # (side, user id) of every taken seat
 
     @classmethod
     def of(cls, game_row: Game) -> GameMeta:
@@ -43,6 +44,7 @@ class GameMeta:
             awaiting_since=game_row.awaiting_since,
             result=game_row.result,
             seat_names=tuple((seat.side, seat.user.username) for seat in game_row.seats),
+            seat_ids=tuple((seat.side, seat.user_id) for seat in game_row.seats),
         )
 
 

@@ -58,8 +58,8 @@ class FakeService:
         row = SimpleNamespace(
             id=GAME, version=self.db_version, status="active", visibility="private",
             awaiting_since=None, result=None,
-            seats=[SimpleNamespace(side="blue", user=SimpleNamespace(username="ann")),
-                   SimpleNamespace(side="red", user=SimpleNamespace(username="bob"))],
+            seats=[SimpleNamespace(side="blue", user_id=1, user=SimpleNamespace(username="ann")),
+                   SimpleNamespace(side="red", user_id=2, user=SimpleNamespace(username="bob"))],
         )
         return SimpleNamespace(row=row, engine=FakeEngine(self.db_version), scenario=None)
 

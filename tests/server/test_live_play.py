@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from contextlib import ExitStack
 from typing import Any
 
 from server_helpers import Player, apply_patch, pick_command, secret_seed, server_game, start_game
@@ -28,15 +29,18 @@ def test_two_clients_play_a_full_turn(client):
     spectator = Player(client, "watcher")
     all_messages: dict[str, list[str]] = {"blue": [], "red": [], "spectator": []}
 
-    with blue.ws(game_id) as ws_blue, red.ws(game_id) as ws_red, \
-            spectator.ws(game_id, watch=game["watch_token"]) as ws_spec:
+    with blue.ws(game_id) as ws_blue, red.ws(game_id) as ws_red, ExitStack() as later:
         sockets = {"blue": ws_blue, "red": ws_red}
         views: dict[str, dict[str, Any]] = {}
         for side, ws in sockets.items():
             hello = ws.receive_json()
             assert hello["type"] == "snapshot" and hello["version"] == 0
             assert hello["view"]["version"] == 0
+            assert hello["view"]["spectators"] == 0
             views[side] = hello["view"]
+        # Only now the spectator: had it arrived while a player's snapshot was being built, that
+        # snapshot would already count it and no patch would follow.
+        ws_spec = later.enter_context(spectator.ws(game_id, watch=game["watch_token"]))
         hello = ws_spec.receive_json()
         assert hello["type"] == "snapshot"
         views["spectator"] = hello["view"]
