@@ -158,17 +158,10 @@ class NotifyHooks:
             return
         if awaiting is None or awaiting == previous_awaiting or awaiting not in {seat.side for seat in row.seats}:
             return
-        online = await self.is_online(session, row.id, awaiting)
+        online = await self.rt.presence.is_online(session, row.id, awaiting)
         if online and not self.rt.nsettings.mail_when_online:
             return
         await self._guarded(session, what, self._decision_passes, row, engine_game, entry, clock, awaiting, online)
-
-    async def is_online(self, session: Any, game_id: str, side: str) -> bool:
-        """A player websocket in this process answers at once; other processes' through the table."""
-        hub = self.rt.hub
-        if hub is not None and hub.has_seat(game_id, side):
-            return True
-        return bool(await self.rt.presence.is_online(session, game_id, side))
 
     # ------------------------------------------------------------ commands
 

@@ -30,11 +30,14 @@ class Presence:
         ttl_seconds: float,
         on_leave: Callable[[str], None] | None = None,
         writing: Writing = plain_writing,
+        local: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.ttl = timedelta(seconds=ttl_seconds)
         self.on_leave = on_leave
         self.writing = writing
+        # This process's own connections (the hub): a seat connected here needs no query.
+        self.local = local
         self._tasks: set[asyncio.Task[None]] = set()
         self._pending: dict[str, asyncio.Task[None]] = {}  # connection id -> its presence insert
 
@@ -97,6 +100,8 @@ class Presence:
             log.exception("presence heartbeat failed")
 
     async def is_online(self, session: AsyncSession, game_id: str, side: str) -> bool:
+        if self.local is not None and self.local(game_id, side):
+            return True
         found = await session.scalar(select(exists().where(
             SeatPresence.game_id == game_id, SeatPresence.side == side,
             SeatPresence.seen_at > utcnow() - self.ttl,

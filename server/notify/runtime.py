@@ -56,7 +56,7 @@ class Notify:
         self.mailer = mailer or make_mailer(nsettings)
         self.writing = writing_for(service)
         self.presence = Presence(sessionmaker, nsettings.presence_ttl_seconds, on_leave=self.request_settle,
-                                 writing=self.writing)
+                                 writing=self.writing, local=getattr(hub, "has_seat", None))
         self.hooks = NotifyHooks(self)
         self.clocks = Clocks(self)
         self.worker = OutboxWorker(sessionmaker, nsettings, settings.secret_key, self.mailer,

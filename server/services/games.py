@@ -15,7 +15,7 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -59,7 +59,7 @@ class LockedGame:
     status: str
     visibility: str
     awaiting_side: str | None
-    awaiting_since: Any
+    awaiting_since: datetime | None
     result: dict[str, Any] | None
     seats: tuple[LockedSeat, ...]
 

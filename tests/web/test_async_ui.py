@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_command, api_get, register, view, wait_view
+from web_helpers import api_command, api_get, create_game, join_by_invite, register, view, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -26,23 +26,13 @@ def test_your_move_clock_orders_and_mail(open_page: Any, live_server: Any, artif
 
     # --- alice creates a private tutorial game as Blue with 72 hours per decision
     register(alice, base, "amelie")
-    card = alice.locator(".scenario[data-scenario=tutorial]")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("select[name=decision_hours]").select_option("72")
-    card.locator("button.btn.primary").click()
-    invite = alice.locator("#my-games .invite input").first
-    invite.wait_for()
-    link = invite.input_value()
+    link = create_game(alice, "blue", decision_hours="72")
     # nothing awaits alice yet: no count in the title
     assert not alice.title().startswith("(")
 
     # --- bob joins by the invite link; Blue (alice) decides first (set-up)
     register(bob, base, "bertrand")
-    bob.goto(link)
-    bob.get_by_role("button", name="Join the game").click()
-    bob.wait_for_url("**/games/*")
-    game_id = bob.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(bob, link)
     wait_view(bob, "v.viewer === 'red' && v.awaiting === 'blue'")
 
     # --- alice's lobby: the game is first under "Your move", with how long it has waited

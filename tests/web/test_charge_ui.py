@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_command, api_get, click_hex, hex_point, register, view, wait_view
+from web_helpers import (
+    api_command,
+    api_get,
+    click_hex,
+    create_game,
+    hex_point,
+    join_by_invite,
+    register,
+    view,
+    wait_view,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -31,17 +41,9 @@ def test_charge_mode_and_charges_section(open_page: Any, live_server: Any, artif
 
     # --- lobby: alice creates a tutorial game as Blue, bob joins by the invite link
     register(alice, base, "chalice")
-    card = alice.locator(".scenario[data-scenario=tutorial]")
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    invite = alice.locator("#my-games .invite input").first
-    invite.wait_for()
-    link = invite.input_value()
+    link = create_game(alice, "blue")
     register(bob, base, "chbob")
-    bob.goto(link)
-    bob.get_by_role("button", name="Join the game").click()
-    bob.wait_for_url("**/games/*")
-    game_id = bob.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(bob, link)
     wait_view(bob, "v.viewer === 'red'")
     pages = {"blue": alice, "red": bob}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_get, register, wait_view
+from web_helpers import api_get, create_game, join_by_invite, register, wait_view
 
 from server.models import utcnow
 
@@ -26,20 +26,9 @@ def test_the_opponent_of_an_overdue_player_claims_the_win(open_page: Any, live_s
     bob = open_page(errors, "bob")
 
     register(alice, base, "odile")
-    card = alice.locator(".scenario[data-scenario=tutorial]")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("select[name=decision_hours]").select_option("72")
-    card.locator("button.btn.primary").click()
-    invite = alice.locator("#my-games .invite input").first
-    invite.wait_for()
-    link = invite.input_value()
-
+    link = create_game(alice, "blue", decision_hours="72")
     register(bob, base, "octave")
-    bob.goto(link)
-    bob.get_by_role("button", name="Join the game").click()
-    bob.wait_for_url("**/games/*")
-    game_id = bob.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(bob, link)
     wait_view(bob, "v.viewer === 'red' && v.awaiting === 'blue'")
     bob.locator("#sec-clock").wait_for(state="visible")
     assert bob.locator("#claim-win").count() == 0  # not overdue yet

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import click_hex, register, view, view_log, wait_view
 from liveserver import WEB_TEST_SEED
+from web_helpers import click_hex, create_game, join_by_invite, register, view, view_log, wait_view
 
 from server.rules.dice import die_from_seed
 
@@ -49,22 +49,13 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
 
     # --- lobby: register, create a private tutorial game as Blue, copy the invite link
     register(alice, base, "alice")
-    card = alice.locator(".scenario[data-scenario=tutorial]")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    invite = alice.locator("#my-games .invite input").first
-    invite.wait_for()
-    link = invite.input_value()
+    link = create_game(alice, "blue")
     assert "/games/" in link and "invite=" in link
     alice.screenshot(path=str(artifacts / "lobby.png"))
 
     # --- bob joins by the invite link
     register(bob, base, "bob")
-    bob.goto(link)
-    bob.get_by_role("button", name="Join the game").click()
-    bob.wait_for_url("**/games/*")
-    game_id = bob.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(bob, link)
     wait_view(bob, "v.viewer === 'red'")
 
     # --- carol watches with the watch link (private game)

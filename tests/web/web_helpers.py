@@ -18,6 +18,27 @@ def register(page: Page, base: str, username: str, password: str = "password123"
     page.locator("#my-games").wait_for()
 
 
+def create_game(page: Page, side: str = "blue", decision_hours: str | None = None) -> str:
+    """From the lobby: create a tutorial game on `side` (with a time per decision); its invite link."""
+    card = page.locator(".scenario[data-scenario=tutorial]")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option(side)
+    if decision_hours is not None:
+        card.locator("select[name=decision_hours]").select_option(decision_hours)
+    card.locator("button.btn.primary").click()
+    invite = page.locator("#my-games .invite input").first
+    invite.wait_for()
+    return invite.input_value()
+
+
+def join_by_invite(page: Page, link: str) -> str:
+    """Follow an invite link and take the seat; the game's id once its page shows the joiner's view."""
+    page.goto(link)
+    page.get_by_role("button", name="Join the game").click()
+    page.wait_for_url("**/games/*")
+    return page.url.split("/games/")[1].split("?")[0]
+
+
 def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
     """Screen coordinates of a hex centre on the game page's map."""
     pt: dict[str, float] = page.evaluate(
