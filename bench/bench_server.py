@@ -35,6 +35,8 @@ import jsonpatch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# VEDETTE_BENCH_SAMPLES=FILE writes every (time, opponent patch ms) pair there, to see when the slow ones happen.
+SAMPLES: list[tuple[float, float]] | None = [] if os.environ.get("VEDETTE_BENCH_SAMPLES") else None
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
 
@@ -52,8 +54,10 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-async def bare_commit_latency(database_url: str, schema: str | None, n: int = 300) -> list[float]:
-    """Sequential INSERT+COMMIT round trips on the same database, through the same stack."""
+async def bare_commit_latency(database_url: str, schema: str | None, n: int = 300,
+                              pause: tuple[float, float] | None = None, seconds: float | None = None) -> list[float]:
+    """INSERT+COMMIT round trips on the same database, through the same stack: back to back
+    (`pause` None), or one every `pause` seconds (uniform) for `seconds`, as commands arrive."""
     from sqlalchemy import text
 
     from server.config import Settings
@@ -61,21 +65,35 @@ async def bare_commit_latency(database_url: str, schema: str | None, n: int = 30
 
     engine = create_engine(Settings(database_url=database_url, db_schema=schema))
     out = []
+    rng = random.Random(7)
     try:
         async with engine.connect() as conn:
             await conn.execute(text("CREATE TABLE IF NOT EXISTS bench_commit (id INTEGER, payload TEXT)"))
             await conn.commit()
             payload = "x" * 2000  # about a snapshot's order of magnitude
-            for i in range(n):
+            stop = time.monotonic() + seconds if seconds is not None else None
+            i = 0
+            while (i < n) if stop is None else (time.monotonic() < stop):
+                if pause is not None:
+                    await asyncio.sleep(rng.uniform(*pause))
                 start = time.perf_counter()
                 await conn.execute(text("INSERT INTO bench_commit VALUES (:i, :p)"), {"i": i, "p": payload})
                 await conn.commit()
                 out.append((time.perf_counter() - start) * 1000)
-            await conn.execute(text("DROP TABLE bench_commit"))
-            await conn.commit()
+                i += 1
     finally:
         await engine.dispose()
     return out
+
+
+def start_commit_probe(database_url: str, schema: str | None, seconds: float) -> subprocess.Popen[bytes]:
+    """The bare commit measured DURING the run, paced like one game's commands, from a process of
+    its own (the load generator's busy event loop would otherwise be part of what it times)."""
+    return subprocess.Popen(
+        [sys.executable, __file__, "--probe-bare-commit", "--db-url", database_url, "--schema", schema or "",
+         "--seconds", str(seconds)],
+        cwd=ROOT, stdout=subprocess.PIPE,
+    )
 
 
 def next_command(view: dict[str, Any]) -> dict[str, Any]:
@@ -144,29 +162,41 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                 mover, other = awaiting, ("red" if awaiting == "blue" else "blue")
                 command = next_command(seats[mover].view)
                 version = seats[mover].version
+                async def opponent_patch() -> float:
+                    # Read concurrently with the mover's socket and timed on arrival: the
+                    # opponent's patch is not made to wait behind the mover's own messages.
+                    arrived = 0.0
+                    while seats[other].version <= version:
+                        raw = await sockets[other].recv()
+                        arrived = time.perf_counter()
+                        message = json.loads(raw)
+                        if message["type"] == "patch":
+                            seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
+                            seats[other].version = message["version"]
+                    return (arrived - t0) * 1000
+
                 t0 = time.perf_counter()
                 await sockets[mover].send(json.dumps({
                     "type": "command", "command": command, "expected_version": version,
                     "command_id": secrets.token_hex(8)}))
+                opponent = asyncio.create_task(opponent_patch())
                 ack_ms = None
                 got_patch = False
                 while not (ack_ms is not None and got_patch):
-                    message = json.loads(await sockets[mover].recv())
+                    raw = await sockets[mover].recv()
+                    arrived = time.perf_counter()
+                    message = json.loads(raw)
                     if message["type"] == "ack":
-                        ack_ms = (time.perf_counter() - t0) * 1000
+                        ack_ms = (arrived - t0) * 1000
                     elif message["type"] == "patch":
                         seats[mover].view = jsonpatch.apply_patch(seats[mover].view, message["patch"])
                         seats[mover].version = message["version"]
                         got_patch = message["version"] > version
                     elif message["type"] == "error":
                         errors.append(message.get("message", "error"))
+                        opponent.cancel()
                         return "error"
-                while seats[other].version <= version:
-                    message = json.loads(await sockets[other].recv())
-                    if message["type"] == "patch":
-                        seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
-                        seats[other].version = message["version"]
-                return ack_ms, (time.perf_counter() - t0) * 1000
+                return ack_ms, await opponent
 
             if first:
                 # Unmeasured: bring the game to its own point of play, so that the games are not
@@ -188,6 +218,8 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                     break
                 acks.append(timed[0])
                 pushes.append(timed[1])
+                if SAMPLES is not None:
+                    SAMPLES.append((round(time.monotonic(), 4), round(timed[1], 2)))
                 done += 1
             if outcome != "over" or new_game is None or time.monotonic() >= deadline[0]:
                 if teardown is not None:
@@ -300,12 +332,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if any(t.done() for t in tasks):
                 raise RuntimeError([t.exception() for t in tasks if t.done()][0])
             await asyncio.sleep(0.1)
+        probe = start_commit_probe(database_url, schema, args.seconds)
         cpu_before = cpu_seconds(proc.pid)
         client_cpu_before = time.process_time()
         start = time.monotonic()
         deadline[0] = start + args.seconds
         ready.set()
         counts = await asyncio.gather(*tasks)
+        commit_during = json.loads((await asyncio.to_thread(probe.communicate, None, 120))[0] or b"[]")
         elapsed = time.monotonic() - start
         server_cpu = cpu_seconds(proc.pid) - cpu_before
         client_cpu = time.process_time() - client_cpu_before
@@ -326,6 +360,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
             await conn.close()
     commits = commit_before + commit_after
+
+    def summary(values: list[float]) -> dict[str, float]:
+        return {"p50": round(percentile(values, 50), 3), "p99": round(percentile(values, 99), 3),
+                "mean": round(statistics.mean(values), 3) if values else float("nan"), "n": len(values)}
     result = {
         "db": args.db, "workers": workers, "games": args.games, "think_s": args.think, "spread": args.spread, "seconds": round(elapsed, 1),
         "commands": sum(counts), "commands_per_s": round(sum(counts) / elapsed, 1),
@@ -334,8 +372,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "games_replaced": started_before_run[0],
         "ack_ms": {"p50": round(percentile(acks, 50), 2), "p99": round(percentile(acks, 99), 2)},
         "opponent_patch_ms": {"p50": round(percentile(pushes, 50), 2), "p99": round(percentile(pushes, 99), 2)},
-        "bare_insert_commit_ms": {"p50": round(percentile(commits, 50), 3), "p99": round(percentile(commits, 99), 3),
-                                  "mean": round(statistics.mean(commits), 3)},
+        # The bare commit in the measured window, one every 0.05-0.15 s on its own connection (a
+        # pooled connection's backend is as idle between a game's commands), and back to back
+        # before and after the window (the database's best case: a hot backend).
+        "bare_insert_commit_ms": summary(commit_during),
+        "bare_insert_commit_back_to_back_ms": summary(commits),
         "server_cpu_ms_per_command": round(server_cpu * 1000 / max(1, sum(counts)), 2),
         # The load generator shares the machine: past about one core it, not the server, sets the pace.
         "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
@@ -358,8 +399,17 @@ def main() -> None:
     parser.add_argument("--spread", type=int, default=24,
                         help="before measuring, advance each game by a random 0..N commands (unmeasured), so that "
                              "games are at different points and do not all end together")
+    parser.add_argument("--probe-bare-commit", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--db-url", help=argparse.SUPPRESS)
+    parser.add_argument("--schema", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.probe_bare_commit:
+        print(json.dumps(asyncio.run(bare_commit_latency(
+            args.db_url, args.schema or None, pause=(0.05, 0.15), seconds=args.seconds))))
+        return
     print(json.dumps(asyncio.run(run(args))))
+    if SAMPLES is not None:
+        Path(os.environ["VEDETTE_BENCH_SAMPLES"]).write_text(json.dumps(SAMPLES))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from . import jsoncodec
 from .config import Settings
 
 # Execution option asking SQLite for a write transaction from the start: a
@@ -39,7 +40,12 @@ def create_engine(settings: Settings) -> AsyncEngine:
         connect_args["server_settings"] = {"search_path": settings.db_schema}
     engine = create_async_engine(
         url,
+        json_serializer=jsoncodec.dumps,
+        json_deserializer=jsoncodec.loads,
         pool_size=settings.db_pool_size,
+        # The most recently used connection first: under light load a few warm backends serve
+        # every command instead of the whole pool taking turns, each waking from idle.
+        pool_use_lifo=True,
         max_overflow=settings.db_pool_size,
         connect_args=connect_args,
     )

@@ -2,7 +2,7 @@
 claims, extensions and pauses.
 
 A deadline runs for the side whose decision it is and restarts at every accepted
-command (`hooks._restart_clock`). While a pause runs nothing is reminded or expires;
+command (`hooks.restart_clock`). While a pause runs nothing is reminded or expires;
 accepting a pause moves the deadline back by the pause's length.
 """
 

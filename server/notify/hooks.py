@@ -30,6 +30,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 PENDING_KEY = "vedette_notify_pending"
 
+# `restart_clock` as one UPDATE, for the command path's single-statement commit:
+# services/games.py QUICK_COMMIT_SQL fills in {game} (the updated game row), {awaiting} (the side
+# whose decision it now is) and {0} (this hook's clock, `Notify.now`). Postgres only;
+# tests/notify/test_quick_clock.py holds the two to the same answers.
+CLOCK_RESTART_SQL = """
+    UPDATE game_clocks SET side = {awaiting}, reminded_at = NULL, overdue_since = NULL,
+        updated_at = {0}::timestamptz,
+        started_at = CASE WHEN {awaiting} IS NULL OR COALESCE(decision_hours, 0) = 0
+                          THEN NULL ELSE {0}::timestamptz END,
+        deadline_at = CASE WHEN {awaiting} IS NULL OR COALESCE(decision_hours, 0) = 0 THEN NULL
+                           ELSE GREATEST({0}::timestamptz, paused_until) + make_interval(hours => decision_hours) END
+    FROM {game} WHERE game_clocks.game_id = {game}.id
+"""
+
 
 def game_info(
     row: Game, base_url: str, extra_seat: tuple[str, User] | None = None, *, scenario: Any = None
@@ -56,6 +70,23 @@ def seat_users(row: Game, extra_seat: tuple[str, User] | None = None) -> dict[st
     if extra_seat is not None:
         users[extra_seat[0]] = extra_seat[1]
     return users
+
+
+def restart_clock(clock: GameClock, side: str | None, now: datetime) -> None:
+    """The decision deadline starts over for `side` (it stands still until a pause ends)."""
+    clock.side = side
+    clock.reminded_at = None
+    clock.overdue_since = None
+    clock.updated_at = now
+    if side is None or not clock.decision_hours:
+        clock.started_at = None
+        clock.deadline_at = None
+        return
+    start = now
+    if clock.paused_until is not None and clock.paused_until > now:
+        start = clock.paused_until  # the clock stands still during a pause
+    clock.started_at = now
+    clock.deadline_at = start + timedelta(hours=clock.decision_hours)
 
 
 class NotifyHooks:
@@ -127,7 +158,7 @@ class NotifyHooks:
         clock = await session.get(GameClock, row.id, populate_existing=True)
         hours = clock.decision_hours if clock is not None else None
         if clock is not None and hours and awaiting is not None:
-            self._restart_clock(clock, awaiting, now)
+            restart_clock(clock, awaiting, now)
         for seat_side, seat_user in users.items():
             if seat_side == side:
                 composed = compose.game_started(info, seat_side, awaiting, hours)
@@ -151,7 +182,7 @@ class NotifyHooks:
         # The deadline is the game's own bookkeeping, not mail: restarted with the command.
         clock = await session.get(GameClock, row.id, populate_existing=True)
         if clock is not None:
-            self._restart_clock(clock, awaiting, now)
+            restart_clock(clock, awaiting, now)
         what = f"command {entry.seq} of game {row.id}"
         if over:
             await self._guarded(session, what, self._game_over, row, engine_game, entry)
@@ -163,22 +194,24 @@ class NotifyHooks:
             return
         await self._guarded(session, what, self._decision_passes, row, engine_game, entry, clock, awaiting, online)
 
-    # ------------------------------------------------------------ commands
+    def quiet_write(
+        self, game_id: str, seat_sides: frozenset[str], engine_game: Any, previous_awaiting: str | None
+    ) -> tuple[str, tuple[Any, ...]] | None:
+        """When `command_applied` would do no more than restart the clock (no mail to compose,
+        nothing to look up), that restart as SQL and its parameters for the command path's
+        single statement; otherwise None, and the command path runs `command_applied` in its
+        transaction. Must agree with `command_applied`'s own early returns."""
+        if engine_game.is_over:
+            return None
+        awaiting = engine_game.awaiting
+        quiet = (CLOCK_RESTART_SQL, (self.rt.now(),))
+        if awaiting is None or awaiting == previous_awaiting or awaiting not in seat_sides:
+            return quiet
+        if self.rt.presence.is_local(game_id, awaiting) and not self.rt.nsettings.mail_when_online:
+            return quiet
+        return None
 
-    def _restart_clock(self, clock: GameClock, side: str | None, now: datetime) -> None:
-        clock.side = side
-        clock.reminded_at = None
-        clock.overdue_since = None
-        clock.updated_at = now
-        if side is None or not clock.decision_hours:
-            clock.started_at = None
-            clock.deadline_at = None
-            return
-        start = now
-        if clock.paused_until is not None and clock.paused_until > now:
-            start = clock.paused_until  # the clock stands still during a pause
-        clock.started_at = now
-        clock.deadline_at = start + timedelta(hours=clock.decision_hours)
+    # ------------------------------------------------------------ commands
 
     async def _full_row(self, session: Any, row: Any) -> Game:
         """The ORM row with its seats' users (for their addresses): the command path may have

@@ -99,8 +99,12 @@ class Presence:
         except Exception:
             log.exception("presence heartbeat failed")
 
+    def is_local(self, game_id: str, side: str) -> bool:
+        """Whether `side`'s player has the game open on this process (known without a query)."""
+        return self.local is not None and self.local(game_id, side)
+
     async def is_online(self, session: AsyncSession, game_id: str, side: str) -> bool:
-        if self.local is not None and self.local(game_id, side):
+        if self.is_local(game_id, side):
             return True
         found = await session.scalar(select(exists().where(
             SeatPresence.game_id == game_id, SeatPresence.side == side,

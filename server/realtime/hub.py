@@ -9,7 +9,6 @@ own view, diffs it against what that connection last received (RFC 6902 via
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from contextlib import suppress
@@ -18,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from .. import jsoncodec
 from ..services.access import Viewer
 from ..services.games import GameService
 from ..services.views import GameMeta, build_log_entries, build_view
@@ -31,9 +31,7 @@ MAX_QUEUED_MESSAGES = 256
 HEARTBEAT_SECONDS = 30.0
 
 
-def plain(value: Any) -> Any:
-    """A deep, JSON-shaped copy (tuples become lists), detached from engine objects."""
-    return json.loads(json.dumps(value))
+plain = jsoncodec.plain
 
 
 @dataclass(eq=False)
@@ -265,6 +263,8 @@ class GameHub:
                         spectators = await self.service.spectator_count(session, game_id)
                         self._spectators[game_id] = spectators
                 row, engine, rows, scenario = GameMeta.of(loaded.row), loaded.engine, db_rows, loaded.scenario
+                if row.status == "active":
+                    self.service.recent.seed(row)  # another process's change: our next command may be quick
             for conn in conns:
                 view = plain(build_view(row, engine, conn.viewer, spectators=spectators))
                 new_rows = [r for r in rows if r.seq > conn.last_version]

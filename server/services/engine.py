@@ -7,11 +7,12 @@ Imports of `server.rules` are resolved lazily so the service modules import
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 from collections import OrderedDict
 from types import ModuleType
 from typing import Any
+
+from .. import jsoncodec
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class ScenarioCache:
         if hit is not None:
             self._by_game.move_to_end(game_id)
             return hit
-        text = json.dumps(scenario_json, sort_keys=True)
+        text = jsoncodec.dumps(scenario_json, sort_keys=True)
         scenario = self._by_text.get(text)
         if scenario is None:
             scenario = rules().parse_scenario(scenario_json, f"game {game_id}")
@@ -116,6 +117,17 @@ class RecentCache:
         else:
             entries = [entry]
         self._games[meta.id] = (meta, entries)
+        self._games.move_to_end(meta.id)
+        if len(self._games) > self._capacity:
+            self._games.popitem(last=False)
+
+    def seed(self, meta: Any) -> None:
+        """What a full read of the game row showed (no log rows): lets this process's next command
+        take the quick path without having committed one first. Never replaces a newer state."""
+        current = self._games.get(meta.id)
+        if current is not None and current[0].version >= meta.version:
+            return
+        self._games[meta.id] = (meta, [])
         self._games.move_to_end(meta.id)
         if len(self._games) > self._capacity:
             self._games.popitem(last=False)

@@ -14,15 +14,17 @@ import secrets
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from asyncpg.exceptions import UniqueViolationError
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
+from .. import jsoncodec
 from ..db import begin_write
 from ..errors import ApiError, not_found
 from ..models import Game, GameCommand, GameSeat, SpectatorConnection, User, utcnow
@@ -39,6 +41,26 @@ RESIGN_COMMAND = {"type": "resign"}
 REFEREE = "referee"
 GAMES = Game.__table__
 GAME_COMMANDS = GameCommand.__table__
+
+# The quick path's single compare-and-set statement (Postgres): the game row moves from the
+# judged version to the next only if nobody moved it first and it still runs; the log row is
+# inserted only if it did; `{quiet}` adds the hooks' own writes (server/notify/hooks.py). One
+# statement is one transaction: all of it commits, or none. No row back means nothing written.
+QUICK_COMMIT_SQL = """
+WITH g AS (
+    UPDATE games SET version = $3, snapshot = $4::json, updated_at = $5::timestamptz,
+        awaiting_since = CASE WHEN awaiting_side IS DISTINCT FROM $6::text
+                              THEN $5::timestamptz ELSE awaiting_since END,
+        awaiting_side = $6::text
+    WHERE id = $1 AND version = $2 AND status = 'active'
+    RETURNING id, awaiting_since
+), c AS (
+    INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)
+    SELECT id, $3, $7, $8, $9, $10::json, $11::json, $5::timestamptz FROM g
+    RETURNING seq
+){quiet}
+SELECT g.awaiting_since FROM g, c
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +84,18 @@ class LockedGame:
     awaiting_since: datetime | None
     result: dict[str, Any] | None
     seats: tuple[LockedSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A command the rules core accepted against the engine at `version` (not yet stored)."""
+
+    version: int
+    side: str
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    engine: Any
+    previous_awaiting: str | None
 
 
 @dataclass
@@ -129,7 +163,10 @@ class GameService:
 
     async def load(self, session: AsyncSession, game_id: str) -> LoadedGame:
         row = await self.get_row(session, game_id)
-        return LoadedGame(row, self.scenario_of(row), self.engine_of(row))
+        loaded = LoadedGame(row, self.scenario_of(row), self.engine_of(row))
+        if row.status == "active":
+            self.recent.seed(GameMeta.of(row))  # e.g. a player's snapshot: their first command is quick
+        return loaded
 
     async def engine_with_log(self, session: AsyncSession, row: Game) -> Any:
         """An engine Game that carries its whole command log (snapshots are stored without it), for records."""
@@ -309,12 +346,7 @@ class GameService:
             if lock is not None:
                 lock.release()
 
-    async def submit(self, session: AsyncSession, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], bool]:
-        """Judge and store one command. Returns (answer, newly_applied)."""
-        async with self._writing(session):
-            return await self._submit(session, *args, **kwargs)
-
-    async def _submit(
+    async def submit(
         self,
         session: AsyncSession,
         game_id: str,
@@ -326,12 +358,118 @@ class GameService:
         undo: bool = False,
         note_events: list[dict[str, Any]] | None = None,
     ) -> tuple[dict[str, Any], bool]:
+        """Judge and store one command. Returns (answer, newly_applied)."""
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
-        user_id = user.id
-        command_id = command_id or uuid.uuid4().hex
         if command.get("type") == "adjudicate":
             raise ApiError(422, "illegal_command", "Only the referee adjudicates.", rule="commands")
+        command_id = command_id or uuid.uuid4().hex
+        stored_command = dict(UNDO_COMMAND) if undo else command
+        judged: Judged | None = None
+        if note_events is None and session.bind.dialect.name == "postgresql":
+            quick = await self._submit_quick(session, game_id, user, stored_command, expected_version, command_id)
+            if isinstance(quick, Judged):
+                judged = quick
+            elif quick is not None:
+                return quick
+        async with self._writing(session):
+            return await self._submit(
+                session, game_id, user, stored_command, expected_version, command_id,
+                note_events=note_events, judged=judged,
+            )
+
+    async def _submit_quick(
+        self, session: AsyncSession, game_id: str, user: User, command: dict[str, Any],
+        expected_version: int | None, command_id: str,
+    ) -> tuple[dict[str, Any], bool] | Judged | None:
+        """The hot path of live play (Postgres): a running game this process committed last.
+
+        The command is judged against the cached engine at `expected_version` without a lock,
+        and stored by ONE compare-and-set statement (game update, log insert and the hooks' quiet
+        writes, committed together): if another process moved the game on meanwhile, nothing is
+        written and the answer is the one the locked path would give (the first answer of a
+        repeated command id, else 409). Returns None when the locked path must judge (nothing
+        cached, a refusal to be confirmed against the stored state), or the judgement itself
+        when the command is legal but a hook has more to write than the quiet statement
+        (a mail to compose, the game's end): the locked path then stores that judgement."""
+        meta = self.recent.meta(game_id)
+        scenario = self.scenarios.peek(game_id)
+        if (meta is None or scenario is None or meta.status != "active" or expected_version is None
+                or expected_version != meta.version):
+            return None
+        side = next((s for s, uid in meta.seat_ids if uid == user.id), None)
+        if side is None:
+            return None
+        engine_game = self.engines.take(game_id, expected_version)
+        if engine_game is None:
+            return None
+        previous_awaiting = engine_game.awaiting
+        try:
+            events = apply_logged(engine_game, side, command)
+        except rules().IllegalCommand:
+            # Possibly judged against a state another process has since replaced: the locked
+            # path answers (409 if the game moved on, otherwise this same refusal).
+            self.engines.put(game_id, expected_version, engine_game)
+            return None
+        except Exception:  # noqa: BLE001 - the locked path reloads the stored state and reports it
+            return None
+        judged = Judged(expected_version, side, command, events, engine_game, previous_awaiting)
+        if engine_game.is_over:
+            return judged
+        seat_sides = frozenset(s for s, _ in meta.seat_ids)
+        quiet_writes = []
+        for hook in self.hooks:
+            write = hook.quiet_write(game_id, seat_sides, engine_game, previous_awaiting)
+            if write is None:
+                return judged
+            quiet_writes.append(write)
+
+        now = utcnow()
+        new_version = expected_version + 1
+        awaiting = engine_game.awaiting
+        entry = GameCommand(
+            game_id=game_id, seq=new_version, side=side, user_id=user.id, command_id=command_id,
+            command=command, events=events, created_at=now,
+        )
+        params: list[Any] = [
+            game_id, expected_version, new_version, _json(engine_game.to_json(include_log=False)),
+            now, awaiting, side, user.id, command_id, _json(command), _json(events),
+        ]
+        ctes = []
+        for i, (write_sql, write_params) in enumerate(quiet_writes):
+            names = [f"${len(params) + k + 1}" for k in range(len(write_params))]
+            params.extend(write_params)
+            ctes.append(f", quiet_{i} AS ({write_sql.format(*names, game='g', awaiting='$6::text')})")
+        sql = QUICK_COMMIT_SQL.format(quiet="".join(ctes))
+        # A pooled connection of its own, outside the session (whatever the request read stays
+        # there): the statement runs on the driver in autocommit, as its own transaction.
+        async with session.bind.connect() as connection:
+            driver = (await connection.get_raw_connection()).driver_connection
+            assert driver is not None
+            try:
+                stored = await driver.fetchrow(sql, *params)
+            except UniqueViolationError:
+                stored = None  # a racing request stored this command id first
+        if stored is None:
+            self.forget(game_id)
+            return await self._answer_after_race(session, game_id, command_id, user.id, scenario)
+        self.engines.put(game_id, new_version, engine_game)
+        self.recent.put(replace(meta, version=new_version, awaiting_since=stored["awaiting_since"]), entry)
+        return build_command_answer(entry, Viewer("seat", side, user.id), scenario), True
+
+    async def _submit(
+        self,
+        session: AsyncSession,
+        game_id: str,
+        user: User,
+        stored_command: dict[str, Any],
+        expected_version: int | None,
+        command_id: str,
+        *,
+        note_events: list[dict[str, Any]] | None = None,
+        judged: Judged | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        user_id = user.id
         row, scenario = await self._lock_for_command(session, game_id)
         side = require_seat(row, user)
         viewer = Viewer("seat", side, user_id)
@@ -360,26 +498,11 @@ class GameService:
             )
 
         version = row.version
-        engine_game = self.engines.take(row.id, version)
-        if engine_game is None:
-            snapshot = await session.scalar(select(Game.snapshot).where(Game.id == row.id))
-            engine_game = rules().Game.from_json(scenario, snapshot)
-        stored_command = dict(UNDO_COMMAND) if undo else command
-        try:
-            events = apply_logged(engine_game, side, stored_command)
-        except rules().IllegalCommand as exc:
-            # The rules core leaves the state untouched on refusal: keep the object.
-            self.engines.put(row.id, version, engine_game)
-            error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
-            raise ApiError(
-                422, error.get("error", "illegal_command"), exc.message, rule=exc.rule
-            ) from None
-        except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
-            log.exception("rules core failed on %s command in game %s", side, game_id)
-            raise ApiError(
-                422, "illegal_command", f"The rules core could not apply this command ({type(exc).__name__}).",
-                rule="commands",
-            ) from None
+        if judged is not None and judged.version == version and judged.side == side:
+            engine_game, events, previous_awaiting = judged.engine, judged.events, judged.previous_awaiting
+        else:
+            engine_game, events = await self._judge(session, row.id, version, scenario, side, stored_command)
+            previous_awaiting = row.awaiting_side
 
         if note_events:  # e.g. "a standing order decided this" (server/notify/standing.py)
             events = [*note_events, *events]
@@ -410,7 +533,6 @@ class GameService:
             return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
 
         now = utcnow()
-        previous_awaiting = row.awaiting_side
         values: dict[str, Any] = {
             "version": new_version,
             "snapshot": engine_game.to_json(include_log=False),
@@ -448,6 +570,31 @@ class GameService:
             entry,
         )
         return build_command_answer(entry, viewer, scenario), True
+
+    async def _judge(
+        self, session: AsyncSession, game_id: str, version: int, scenario: Any, side: str,
+        command: dict[str, Any],
+    ) -> tuple[Any, list[dict[str, Any]]]:
+        """Apply `command` to the engine at `version` (cached, else the stored snapshot)."""
+        engine_game = self.engines.take(game_id, version)
+        if engine_game is None:
+            snapshot = await session.scalar(select(Game.snapshot).where(Game.id == game_id))
+            engine_game = rules().Game.from_json(scenario, snapshot)
+        try:
+            return engine_game, apply_logged(engine_game, side, command)
+        except rules().IllegalCommand as exc:
+            # The rules core leaves the state untouched on refusal: keep the object.
+            self.engines.put(game_id, version, engine_game)
+            error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
+            raise ApiError(
+                422, error.get("error", "illegal_command"), exc.message, rule=exc.rule
+            ) from None
+        except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
+            log.exception("rules core failed on %s command in game %s", side, game_id)
+            raise ApiError(
+                422, "illegal_command", f"The rules core could not apply this command ({type(exc).__name__}).",
+                rule="commands",
+            ) from None
 
     async def _lock_for_command(self, session: AsyncSession, game_id: str) -> tuple[Game | LockedGame, Any]:
         """The game row locked FOR UPDATE, and the parsed scenario.
@@ -607,6 +754,10 @@ class GameService:
 
 def _username(seat: Any) -> str:
     return str(seat.username) if isinstance(seat, LockedSeat) else str(seat.user.username)
+
+
+def _json(value: Any) -> str:
+    return jsoncodec.dumps(value)
 
 
 def apply_logged(engine_game: Any, side: str, command: dict[str, Any]) -> list[dict[str, Any]]:

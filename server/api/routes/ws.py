@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from ... import jsoncodec
 from ...config import Settings
 from ...errors import ApiError
 from ...models import User
@@ -111,7 +112,7 @@ async def _send_loop(websocket: WebSocket, conn: ViewerConnection) -> None:
             if message is None:
                 await websocket.close(code=CLOSE_TOO_SLOW, reason="fell behind; reconnect")
                 return
-            await websocket.send_text(json.dumps(message))
+            await websocket.send_text(jsoncodec.dumps(message))
     except (WebSocketDisconnect, RuntimeError):
         return
 
