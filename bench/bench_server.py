@@ -2,7 +2,9 @@
 
 Measures command->ack (the sender's round trip) and command->opponent-patch
 (the other player's push) p50/p99, commands/s, and - in the same run, on the
-same database - the bare INSERT+COMMIT round trip the command path builds on.
+same database - the bare INSERT+COMMIT round trip the command path builds on:
+paced through the measured window from a process of its own, and back to back
+before and after it.
 
     .venv/bin/python bench/bench_server.py --db postgres --games 200 --seconds 30
     .venv/bin/python bench/bench_server.py --db sqlite --games 200 --seconds 30

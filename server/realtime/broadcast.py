@@ -148,7 +148,7 @@ class PostgresBackend(BroadcastBackend):
             batch, self._pending = self._pending, []
             try:
                 await self._notify([(channel, message) for channel, message, _ in batch])
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - handed to every waiting publisher
                 for _, _, done in batch:
                     if not done.done():
                         done.set_exception(exc)

@@ -1,9 +1,11 @@
 """The game service: lobby actions and the one path by which commands change a game.
 
 Every accepted command is written in one transaction: the log row, the new
-snapshot and the new version. Concurrent commands for one game are serialised
-by SELECT ... FOR UPDATE (Postgres) and, on every backend, by a compare-and-set
-on the version (`UPDATE games SET version = n + 1 WHERE id = ? AND version = n`).
+snapshot and the new version. Concurrent commands for one game are serialised,
+on every backend, by a compare-and-set on the version (`UPDATE games SET
+version = n + 1 WHERE id = ? AND version = n`) and the unique (game, seq) index.
+On Postgres a running game this process knows is written by ONE such statement
+(`_submit_quick`); otherwise the row is first locked (SELECT ... FOR UPDATE).
 """
 
 from __future__ import annotations
@@ -484,10 +486,12 @@ class GameService:
             await session.rollback()
             return answer, False
 
+        # Every 409 of a command carries the game's current version: a client that raced
+        # another command (which may have ended the game) knows where to resynchronise.
         if row.status == "waiting":
-            raise ApiError(409, "game_not_started", "The game waits for its second player.")
+            raise ApiError(409, "game_not_started", "The game waits for its second player.", version=row.version)
         if row.status == "over":
-            raise ApiError(409, "game_over", "The game is over.", result=row.result)
+            raise ApiError(409, "game_over", "The game is over.", result=row.result, version=row.version)
         if expected_version is not None and expected_version != row.version:
             raise ApiError(
                 409,

@@ -92,7 +92,10 @@ def test_resign_ends_game_with_result_and_publishes_record(client, settings):
     assert resigned.json()["result"]["resigned"] == "red"
     listing = a.get("/api/games").json()["mine"]
     assert listing[0]["result"]["winner"] == "blue"
-    assert _send(a, gid, {"type": "end_phase"}, 1).status_code == 409
+    after_end = _send(a, gid, {"type": "end_phase"}, 0)  # e.g. sent while the resignation won the race
+    assert after_end.status_code == 409, after_end.text
+    assert after_end.json()["error"] == "game_over" and after_end.json()["version"] == 1
+    assert after_end.json()["result"]["winner"] == "blue"
     assert b.post(f"/api/games/{gid}/resign").status_code == 409
     record = a.get(f"/api/games/{gid}/record")
     assert record.status_code == 200, record.text

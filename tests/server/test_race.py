@@ -72,6 +72,8 @@ async def test_conflicting_commands_exactly_one_applies(settings):
             refused = [r for r in results if isinstance(r, ApiError)]
             assert len(applied) == 1, results
             assert len(refused) == 1 and refused[0].status == 409, results
+            # The loser is told the version that won (stale_version, or game_over if it ended the game).
+            assert refused[0].error in ("stale_version", "game_over"), refused[0].body()
             assert refused[0].extra["version"] == version + 1
             applied_total += 1
             async with makers[1]() as session:
