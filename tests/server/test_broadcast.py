@@ -8,8 +8,8 @@ import asyncio
 import uuid
 
 import pytest
-from conftest import TEST_DATABASE_URL
 
+from server.config import Settings
 from server.db import asyncpg_dsn
 from server.realtime.broadcast import Broadcast, PostgresBackend
 
@@ -27,8 +27,8 @@ async def _collect(broadcast: Broadcast, channel: str, count: int, ready: asynci
     return received
 
 
-async def _with_backend(body) -> None:  # type: ignore[no-untyped-def]
-    backend = PostgresBackend(asyncpg_dsn(TEST_DATABASE_URL))
+async def _with_backend(settings: Settings, body) -> None:  # type: ignore[no-untyped-def]
+    backend = PostgresBackend(asyncpg_dsn(settings.database_url))
     broadcast = Broadcast(backend)
     await broadcast.connect()
     try:
@@ -37,7 +37,7 @@ async def _with_backend(body) -> None:  # type: ignore[no-untyped-def]
         await broadcast.disconnect()
 
 
-def test_concurrent_notices_are_batched_and_all_arrive_in_order(pg_schema: str) -> None:
+def test_concurrent_notices_are_batched_and_all_arrive_in_order(postgres_settings: Settings) -> None:
     async def body(broadcast: Broadcast, backend: PostgresBackend, channel: str) -> None:
         statements = []
         send = backend._notify
@@ -57,10 +57,10 @@ def test_concurrent_notices_are_batched_and_all_arrive_in_order(pg_schema: str) 
         assert sum(statements) == len(messages)
         assert len(statements) < len(messages) / 10, statements  # batched, not one NOTIFY each
 
-    asyncio.run(_with_backend(body))
+    asyncio.run(_with_backend(postgres_settings, body))
 
 
-def test_a_dropped_notify_connection_is_replaced(pg_schema: str) -> None:
+def test_a_dropped_notify_connection_is_replaced(postgres_settings: Settings) -> None:
     async def body(broadcast: Broadcast, backend: PostgresBackend, channel: str) -> None:
         ready = asyncio.Event()
         listener = asyncio.create_task(_collect(broadcast, channel, 2, ready))
@@ -70,10 +70,10 @@ def test_a_dropped_notify_connection_is_replaced(pg_schema: str) -> None:
         await broadcast.publish(channel, "after")
         assert await asyncio.wait_for(listener, 10) == ["before", "after"]
 
-    asyncio.run(_with_backend(body))
+    asyncio.run(_with_backend(postgres_settings, body))
 
 
-def test_a_failed_batch_fails_every_publisher_in_it(pg_schema: str) -> None:
+def test_a_failed_batch_fails_every_publisher_in_it(postgres_settings: Settings) -> None:
     async def body(broadcast: Broadcast, backend: PostgresBackend, channel: str) -> None:
         async def refuse(_notices: list[tuple[str, str]]) -> None:
             raise OSError("database unreachable")
@@ -83,4 +83,4 @@ def test_a_failed_batch_fails_every_publisher_in_it(pg_schema: str) -> None:
                                        return_exceptions=True)
         assert all(isinstance(r, OSError) for r in results), results
 
-    asyncio.run(_with_backend(body))
+    asyncio.run(_with_backend(postgres_settings, body))
