@@ -22,13 +22,18 @@ from sqlalchemy import event, select
 from ..models import Game, GameCommand, GameSeat, User
 from . import compose
 from .models import GameClock, StandingOrders
-from .outbox import enqueue
+from .outbox import QueuedMail, enqueue, enqueue_many
 
 if TYPE_CHECKING:
     from .runtime import Notify
 
 log = logging.getLogger(__name__)
 PENDING_KEY = "vedette_notify_pending"
+# A digest lists at most DIGEST_ROWS log rows since its reader last decided in person, looked for
+# among that reader's DIGEST_OWN_ROWS latest rows, all within the game's latest DIGEST_WINDOW rows.
+DIGEST_ROWS = 500
+DIGEST_OWN_ROWS = 200
+DIGEST_WINDOW = DIGEST_ROWS + DIGEST_OWN_ROWS
 
 # `restart_clock` as one UPDATE, for the command path's single-statement commit:
 # services/games.py QUICK_COMMIT_SQL fills in {game} (the updated game row), {awaiting} (the side
@@ -228,16 +233,18 @@ class NotifyHooks:
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         result = engine_game.result
         resigned = entry.command.get("type") == "resign"
-        for side, user in seat_users(row).items():
-            if resigned and side != entry.side:
-                composed = compose.opponent_resigned(info, side, result)
-                kind = "opponent_resigned"
+        users = seat_users(row)
+        # The game's last command waits for this: one log read and one batch of mails for both players.
+        digests = await self._digests(session, row.id, [s for s in users if not (resigned and s != entry.side)],
+                                      info, self.rt.filter_events)
+        mails = []
+        for side, user in users.items():
+            if side not in digests:
+                composed, kind = compose.opponent_resigned(info, side, result), "opponent_resigned"
             else:
-                lines = await self._digest(session, row.id, side, info, self.rt.filter_events)
-                composed = compose.game_over(info, side, result, lines[-40:])
-                kind = "game_over"
-            await enqueue(session, self.rt.nsettings, key=f"over:{row.id}:{user.id}", user=user,
-                          kind=kind, composed=composed, game_id=row.id, now=now)
+                composed, kind = compose.game_over(info, side, result, digests[side][-40:]), "game_over"
+            mails.append(QueuedMail(f"over:{row.id}:{user.id}", user, kind, composed))
+        await enqueue_many(session, self.rt.nsettings, mails, game_id=row.id, now=now)
         self._defer(session, wake=True)
 
     async def _decision_passes(
@@ -252,7 +259,7 @@ class NotifyHooks:
         now = self.rt.now()
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         user = seat_users(row)[awaiting]
-        lines = await self._digest(session, row.id, awaiting, info, self.rt.filter_events)
+        lines = (await self._digests(session, row.id, [awaiting], info, self.rt.filter_events))[awaiting]
         prompt = (engine_game.view(awaiting).get("prompt") or {}).get("text", "")
         deadline = clock.deadline_at if clock is not None and clock.decision_hours else None
         composed = compose.your_decision(info, awaiting, prompt, lines, deadline)
@@ -268,25 +275,32 @@ class NotifyHooks:
             return False
         return self.rt.standing_order_choice(engine_game, orders.orders) is not None
 
-    async def _digest(
-        self, session: Any, game_id: str, side: str, info: compose.GameInfo, filter_events: Any
-    ) -> list[str]:
-        """What happened since `side` last decided in person, as `side`'s own log shows it."""
-        own = (await session.execute(
-            select(GameCommand.seq, GameCommand.events)
-            .where(GameCommand.game_id == game_id, GameCommand.side == side)
-            .order_by(GameCommand.seq.desc()).limit(200)
-        )).all()
-        since = 0
-        for seq, events in own:
-            if not compose.is_standing_order_row(events):
-                since = seq
-                break
-        rows = (await session.scalars(
-            select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq > since)
-            .order_by(GameCommand.seq).limit(500)
-        )).all()
-        return compose.digest_lines(rows, side, filter_events, info.side_names)
+    async def _digests(
+        self, session: Any, game_id: str, sides: list[str], info: compose.GameInfo, filter_events: Any
+    ) -> dict[str, list[str]]:
+        """For each of `sides`, what happened since it last decided in person (looking back over
+        its latest `DIGEST_OWN_ROWS` rows; at most `DIGEST_ROWS` rows), as its own log shows it.
+        One read of the game's latest `DIGEST_WINDOW` rows serves every side: in a longer game, a
+        side that has not decided in person within them is told of the window's first rows."""
+        latest = list((await session.scalars(
+            select(GameCommand).where(GameCommand.game_id == game_id)
+            .order_by(GameCommand.seq.desc()).limit(DIGEST_WINDOW)
+        )).all())
+        digests = {}
+        for side in sides:
+            since, own = 0, 0
+            for row in latest:  # newest first
+                if row.side != side:
+                    continue
+                if not compose.is_standing_order_row(row.events):
+                    since = row.seq
+                    break
+                own += 1
+                if own == DIGEST_OWN_ROWS:
+                    break
+            rows = [row for row in reversed(latest) if row.seq > since][:DIGEST_ROWS]
+            digests[side] = compose.digest_lines(rows, side, filter_events, info.side_names)
+        return digests
 
 
 async def seat_user(session: Any, game_id: str, side: str) -> User | None:

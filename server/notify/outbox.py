@@ -23,6 +23,7 @@ import socket
 import uuid
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,8 +45,12 @@ URGENT_KINDS = frozenset({"deadline_reminder", "overdue"})
 MODES = ("every", "digest", "none")
 
 
-async def prefs_of(session: AsyncSession, user_id: int) -> NotificationPrefs | None:
-    return await session.get(NotificationPrefs, user_id)
+@dataclass(frozen=True, slots=True)
+class QueuedMail:
+    key: str
+    user: User
+    kind: str
+    composed: compose.Composed
 
 
 async def enqueue(
@@ -61,31 +66,51 @@ async def enqueue(
 ) -> OutboxMail | None:
     """Add one mail to the caller's transaction (nothing is sent here). None when the user's
     preference is "none" or this cause already queued its mail."""
-    prefs = await prefs_of(session, user.id)
-    mode = prefs.mode if prefs is not None else "every"
-    if mode == "none":
-        return None
-    existing = await session.scalar(select(OutboxMail.id).where(OutboxMail.idempotency_key == key))
-    if existing is not None:
-        return None
-    status = HELD if mode == "digest" and kind not in URGENT_KINDS else PENDING
-    row = OutboxMail(
-        idempotency_key=key[:200],
-        message_id=new_message_id(settings),
-        user_id=user.id,
-        game_id=game_id,
-        kind=kind,
-        to_addr=user.email,
-        subject=composed.subject[:300],
-        body=composed.body,
-        status=status,
-        attempts=0,
-        next_attempt_at=now,
-        created_at=now,
-    )
-    session.add(row)
-    await session.flush()
-    return row
+    rows = await enqueue_many(session, settings, [QueuedMail(key, user, kind, composed)], game_id=game_id, now=now)
+    return rows[0]
+
+
+async def enqueue_many(
+    session: AsyncSession, settings: NotifySettings, mails: list[QueuedMail], *, game_id: str | None,
+    now: datetime,
+) -> list[OutboxMail | None]:
+    """`enqueue` for several mails of one cause (a game's end mails both players) in three
+    statements whatever their number: the preferences, the keys already queued, the inserts."""
+    user_ids = {mail.user.id for mail in mails}
+    prefs = {p.user_id: p for p in (await session.scalars(
+        select(NotificationPrefs).where(NotificationPrefs.user_id.in_(user_ids))
+    )).all()}
+    keys = [mail.key[:200] for mail in mails]
+    queued = set((await session.scalars(
+        select(OutboxMail.idempotency_key).where(OutboxMail.idempotency_key.in_(keys))
+    )).all())
+    rows: list[OutboxMail | None] = []
+    for mail, key in zip(mails, keys, strict=True):
+        user_prefs = prefs.get(mail.user.id)
+        mode = user_prefs.mode if user_prefs is not None else "every"
+        if mode == "none" or key in queued:
+            rows.append(None)
+            continue
+        queued.add(key)
+        row = OutboxMail(
+            idempotency_key=key,
+            message_id=new_message_id(settings),
+            user_id=mail.user.id,
+            game_id=game_id,
+            kind=mail.kind,
+            to_addr=mail.user.email,
+            subject=mail.composed.subject[:300],
+            body=mail.composed.body,
+            status=HELD if mode == "digest" and mail.kind not in URGENT_KINDS else PENDING,
+            attempts=0,
+            next_attempt_at=now,
+            created_at=now,
+        )
+        session.add(row)
+        rows.append(row)
+    if any(row is not None for row in rows):
+        await session.flush()
+    return rows
 
 
 class OutboxWorker:

@@ -316,3 +316,19 @@ def test_a_spectator_of_a_private_game_reads_its_clock_with_the_watch_token_only
         seen = watcher.get(f"/api/games/{game['id']}/clock", params={"watch": watch_token})
         assert seen.status_code == 200, seen.text
         assert seen.json()["decision_hours"] == 24
+
+
+def test_a_resignation_mails_the_opponent_and_the_resigner_their_game_over(settings, smtp):
+    inbox, port = smtp
+    with notify_client(settings, port) as client:
+        a, b, game = start_game(client)
+        gid = game["id"]
+        _join_mails(inbox, a, b)
+        command(a, gid, {"type": "end_phase"})
+        resigned = b.post(f"/api/games/{gid}/resign")
+        assert resigned.status_code == 200, resigned.text
+        inbox.wait_for(2)
+        time.sleep(0.3)  # and no more
+        assert inbox.kinds(f"{a.username}@example.org") == ["opponent_resigned"]
+        assert inbox.kinds(f"{b.username}@example.org") == ["game_over"]
+        assert len(outbox_rows(client)) == 4  # two join mails, two for the game's end; none twice

@@ -224,3 +224,39 @@ def test_two_workers_never_send_the_same_mail(postgres_settings, smtp):
     inbox.wait_for(30)
     ids = [m["Message-ID"] for m in inbox.messages]
     assert len(ids) == len(set(ids)) == 30
+
+
+def test_digests_start_after_each_sides_last_decision_in_person_from_one_read():
+    """server/notify/hooks.py `_digests`: a standing order's row does not count as deciding in person,
+    a side that never decided in person is told everything, and one log read serves every side."""
+    from server.notify.hooks import NotifyHooks
+
+    class Row:
+        def __init__(self, seq: int, side: str, text: str, standing: bool = False) -> None:
+            self.seq, self.side = seq, side
+            self.events = ([{"type": compose.STANDING_ORDER_EVENT, "text": "standing order"}] if standing else []) \
+                + [{"type": "note", "text": text}]
+
+    log = [Row(1, "blue", "b1"), Row(2, "red", "r2"), Row(3, "blue", "b3"), Row(4, "red", "r4"),
+           Row(5, "blue", "b5", standing=True), Row(6, "red", "r6")]
+    reads = []
+
+    class Session:
+        async def scalars(self, statement: Any) -> Any:
+            reads.append(statement)
+
+            class Result:
+                def all(self) -> list[Row]:
+                    return list(reversed(log))  # the query asks for newest first
+            return Result()
+
+    info = compose.GameInfo("g", "Title", "http://x/games/g", {"blue": "Blue", "red": "Red", "green": "Green"},
+                            {"blue": "ann", "red": "bob", "green": None})
+    hooks = NotifyHooks.__new__(NotifyHooks)
+    digests = asyncio.run(hooks._digests(Session(), "g", ["blue", "red", "green"], info,
+                                         lambda events, _viewer: events))
+    assert len(reads) == 1
+    text = {side: " ".join(lines) for side, lines in digests.items()}
+    assert "r4" in text["blue"] and "b5" in text["blue"] and "b3" not in text["blue"]  # 5 was a standing order
+    assert "r6" not in text["red"] and "b5" not in text["red"]  # red last decided at 6: nothing since
+    assert "b1" in text["green"] and "r6" in text["green"]  # never decided in person: everything
