@@ -94,7 +94,6 @@ class Judged:
 
     version: int
     side: str
-    command: dict[str, Any]
     events: list[dict[str, Any]]
     engine: Any
     previous_awaiting: str | None
@@ -415,7 +414,7 @@ class GameService:
             return None
         except Exception:  # noqa: BLE001 - the locked path reloads the stored state and reports it
             return None
-        judged = Judged(expected_version, side, command, events, engine_game, previous_awaiting)
+        judged = Judged(expected_version, side, events, engine_game, previous_awaiting)
         if engine_game.is_over:
             return judged
         seat_sides = frozenset(s for s, _ in meta.seat_ids)
