@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from server.rules import Game, parse_scenario  # noqa: E402
-from server.rules.movement import build_group, reachable  # noqa: E402
-from server.rules.randomplayer import play_random_game  # noqa: E402
+from server.rules.quickplay.movement import build_group, reachable  # noqa: E402
+from server.rules.kernel.randomplayer import play_random_game  # noqa: E402
 from server.rules_cli import find_scenario  # noqa: E402
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .rules import ScenarioError, scenario_from_json_text, verify_record
-from .rules.randomplayer import simulate
+from .rules.kernel.randomplayer import simulate
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "scenarios"
 

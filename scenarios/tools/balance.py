@@ -141,8 +141,8 @@ class GreedyPlayer:
 def _play(sc: Any, seed: int, player: str) -> Any:
     import random
 
-    from server.rules.game import Game
-    from server.rules.randomplayer import RandomPlayer, play_random_game
+    from server.rules.kernel.game import Game
+    from server.rules.kernel.randomplayer import RandomPlayer, play_random_game
 
     if player == "random":
         return play_random_game(sc, seed, check=False)
@@ -163,7 +163,7 @@ def _play(sc: Any, seed: int, player: str) -> Any:
 
 
 def _one(args: tuple[str, int, str]) -> dict[str, Any]:
-    from server.rules.scenario import parse_scenario
+    from server.rules.kernel.scenario import parse_scenario
 
     path, seed, player = args
     sc = parse_scenario(json.loads(Path(path).read_text("utf-8")), path)

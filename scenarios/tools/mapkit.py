@@ -5,7 +5,7 @@ ground (x east, y north, origin at a chosen landmark).  ``MapBuilder`` turns
 those sketches into the scenario format: terrain per hex, roads as paths of
 adjacent hexes, hexside features where a stream or hedge line crosses the line
 between two hex centres.  Geometry (CCRR ids, adjacency, shifted columns) comes
-from ``server.rules.hexes`` so the generated file always agrees with the engine.
+from ``server.rules.kernel.hexes`` so the generated file always agrees with the engine.
 
 Everything here is deterministic: the same input always gives the same JSON.
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
-from server.rules.hexes import HexGrid, hexside_key
+from server.rules.kernel.hexes import HexGrid, hexside_key
 
 Point = tuple[float, float]
 

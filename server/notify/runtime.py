@@ -138,7 +138,7 @@ class Notify:
     # --------------------------------------------------------- standing orders
 
     def standing_order_choice(self, engine_game: Any, orders: dict[str, str]) -> tuple[str, str] | None:
-        from ..rules.orders import standing_order_choice
+        from ..rules import standing_order_choice
 
         try:
             return standing_order_choice(engine_game, orders)

@@ -1,21 +1,30 @@
-"""Vedette's rules core: a pure, deterministic referee for Musket & Saber Quick Play.
+"""Vedette's rules core: a pure, deterministic referee for Musket & Saber.
 
 No I/O, no web framework, no database, no asyncio: a scenario, a seed and a
 list of commands always lead to the same state.
+
+`kernel/` is what every edition shares; each edition is its own package beside it
+(`quickplay/`), registered by ruleset id when imported here (docs/engine-contract.md).
 """
 
-from .dice import seed_hash
-from .errors import IllegalCommand, MalformedCommand, NotYourDecision
-from .game import Game, verify_record
-from .hexes import Hex, HexGrid, OffsetCoord, hexside_key, line_of_sight
-from .ruleset import QuickPlay, Ruleset, find_ruleset
-from .scenario import Scenario, ScenarioError, UnitKind, parse_scenario, scenario_from_json_text
-from .state import GameState, Phase, Status, UnitState
-from .views import filter_events
+from . import quickplay  # noqa: F401  (registers the `quickplay` edition)
+from .kernel.dice import seed_hash
+from .kernel.edition import Edition, find_ruleset, known_rulesets
+from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
+from .kernel.game import Game, verify_record
+from .kernel.hexes import Hex, HexGrid, OffsetCoord, hexside_key, line_of_sight
+from .kernel.scenario import Scenario, ScenarioError, UnitKind, parse_scenario, scenario_from_json_text
+from .kernel.state import GameState, Phase, Status, UnitState
+from .kernel.views import filter_events
+from .quickplay import QuickPlay
+from .quickplay.orders import STANDING_ORDERS, standing_order_choice, validate_orders
+
+Ruleset = Edition  # the name the service and older tests use
 
 __all__ = [
-    "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
-    "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "Scenario", "ScenarioError", "Status", "UnitKind",
-    "UnitState", "filter_events", "find_ruleset", "hexside_key", "line_of_sight", "parse_scenario",
-    "scenario_from_json_text", "seed_hash", "verify_record",
+    "Edition", "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
+    "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "STANDING_ORDERS", "Scenario", "ScenarioError", "Status",
+    "UnitKind", "UnitState", "filter_events", "find_ruleset", "hexside_key", "known_rulesets", "line_of_sight",
+    "parse_scenario", "scenario_from_json_text", "seed_hash", "standing_order_choice", "validate_orders",
+    "verify_record",
 ]

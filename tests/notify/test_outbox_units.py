@@ -51,7 +51,7 @@ def test_smtp_mailer_reports_an_unreachable_server_as_transient():
 
 def test_digest_uses_only_what_the_viewer_may_see():
     from server.rules import filter_events, parse_scenario
-    from server.rules.game import Game
+    from server.rules.kernel.game import Game
 
     scenario = parse_scenario(json.loads((ROOT / "scenarios" / "tutorial.json").read_text()), "tutorial")
     game = Game.new(scenario, "digest-test-seed-0123456789abcdef")

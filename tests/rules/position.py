@@ -18,11 +18,11 @@ import json
 from typing import Any
 
 from server.rules import Game, parse_scenario
-from server.rules.core import Ctx
-from server.rules.game import initial_state
-from server.rules.ruleset import find_ruleset
-from server.rules.scenario import Scenario
-from server.rules.state import Phase
+from server.rules.kernel.core import Ctx
+from server.rules.kernel.game import initial_state
+from server.rules.kernel.edition import find_ruleset
+from server.rules.kernel.scenario import Scenario
+from server.rules.kernel.state import Phase
 
 # The small TEC every position uses (4.3, 6.3, 7.2(2), 7.4, 7.9, 8.2, 8.4).
 TEC: dict[str, Any] = {
@@ -248,7 +248,7 @@ class Position:
         game = Game.for_test(sc, st, list(dice or []))
         if phase == Phase.COMBAT.value:
             # Eligibility to counterattack is fixed at the start of the combat phase (R8).
-            from server.rules.phases import counterattack_eligible
+            from server.rules.quickplay.phases import counterattack_eligible
 
             ctx = Ctx(sc, game.state, game.ruleset, game._dice)
             game.state.ca_eligible = counterattack_eligible(ctx, active)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.rules.randomplayer import simulate
+from server.rules.kernel.randomplayer import simulate
 from server.rules_cli import find_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -52,7 +52,7 @@ def _in_thread(fn: Any) -> None:
 
 def seed_with_first_dice(wanted: list[set[int]]) -> str:
     """A dice seed whose first dice fall in the wanted sets (R11: dice come only from the seed)."""
-    from server.rules.dice import die_from_seed
+    from server.rules.kernel.dice import die_from_seed
 
     for i in range(1_000_000):
         seed = f"vedette-web-test-seed-{i:07d}"
@@ -144,10 +144,10 @@ class LiveServer:
 def loaded_dice(values: list[int]) -> Iterator[list[int]]:
     """Make every die the server rolls come from `values` in order (then fall back to the seed).
 
-    Dice are drawn through server.rules.dice.die_from_seed(seed, index); the server runs in
+    Dice are drawn through server.rules.kernel.dice.die_from_seed(seed, index); the server runs in
     this process, so patching that function loads them. Test-only; no API exposes it.
     """
-    from server.rules import dice as dice_mod
+    from server.rules.kernel import dice as dice_mod
 
     original = dice_mod.die_from_seed
     queue = list(values)

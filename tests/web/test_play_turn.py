@@ -15,7 +15,7 @@ import pytest
 from liveserver import WEB_TEST_SEED
 from web_helpers import click_hex, create_game, join_by_invite, register, view, view_log, wait_view
 
-from server.rules.dice import die_from_seed
+from server.rules.kernel.dice import die_from_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -101,7 +101,7 @@ async def resume(game_id: str, request: Request, user: CurrentUser, session: Ses
 @router.get("/{game_id}/standing-orders")
 async def get_orders(game_id: str, user: CurrentUser, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
     """Your own standing orders in this game (never your opponent's)."""
-    from ...rules.orders import STANDING_ORDERS, validate_orders
+    from ...rules import STANDING_ORDERS, validate_orders
 
     row = await service.get_row(session, game_id)
     resolve_viewer(row, user)
@@ -117,7 +117,7 @@ async def put_orders(game_id: str, body: dict[str, Any], request: Request, user:
                      session: SessionDep, service: ServiceDep, hub: HubDep) -> dict[str, Any]:
     """Set answers in advance, e.g. {"retreat": "longest_safe", "advance": "never"}; "ask" = ask me.
     While you have no game window open, a decision they cover is taken for you (and logged)."""
-    from ...rules.orders import validate_orders
+    from ...rules import validate_orders
 
     row = await service.get_row(session, game_id)
     resolve_viewer(row, user)

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from server.rules import Game, seed_hash, verify_record
-from server.rules.dice import LoadedDice, SeededDice, die_from_seed
+from server.rules.kernel.dice import LoadedDice, SeededDice, die_from_seed
 
 SEED = "determinism-seed-5f0c2a9e1b7d4c38"
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from .game import Game
 from .invariants import check_invariants
-from .legal import can_end_phase, command_families
 from .scenario import Scenario
 
 END_PHASE_BIAS = 0.15  # chance of ending a phase while other commands remain: keeps random games moving
@@ -21,8 +20,8 @@ class RandomPlayer:
 
     def choose(self, game: Game, side: str) -> dict[str, Any]:
         """Pick a family of legal commands at random, then one command of it; end the phase now and then."""
-        families = command_families(game, side, self.rng)
-        can_end = game.state.decision is None and can_end_phase(game, side)
+        families = game.ruleset.command_families(game, side, self.rng)
+        can_end = game.state.decision is None and game.ruleset.can_end_phase(game, side)
         while families:
             if can_end and self.rng.random() < END_PHASE_BIAS:
                 break

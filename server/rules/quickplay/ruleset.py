@@ -1,15 +1,24 @@
-"""Rulesets as plug-ins: the engine asks its ruleset at every point where editions differ.
+"""The Quick Play edition object: the hooks the kernel's engine calls (see kernel/edition.py).
 
-`QuickPlay` is the revised Quick Play rules (the default).  Later editions
-subclass it and override only the hooks whose rule differs, the way
-python-chess variants override board hooks.
+`QuickPlay` is the revised Quick Play rules (the default ruleset, seed 000): its CRT (7.4, R6),
+stacking (5.0, R4), morale (7.5), halving (7.4) and leader casualties (10.0), and the tables of its
+commands, tasks and decisions.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import random
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
 
-from .scenario import UnitKind
+from ..kernel.edition import CommandFamily, CommandHandler, DecisionHandler, Edition, TaskHandler, register
+from ..kernel.scenario import UnitKind
+from . import commands as _commands
+from . import invariants as _invariants
+from . import legal, phases, victory
+
+if TYPE_CHECKING:
+    from ..kernel.core import Ctx
+    from ..kernel.game import Game
 
 
 # The revised Quick Play CRT as reconstructed in RULINGS.md R6: rows are the combat die 1..6,
@@ -28,10 +37,11 @@ _QP_CRT: tuple[tuple[str, ...], ...] = (
 )
 
 
-class Ruleset:
-    """Hooks shared by every edition; subclasses override what differs."""
+class QuickPlay(Edition):
+    """Musket & Saber Quick Play, revised: the seven-phase turn of 3.3."""
 
-    name: ClassVar[str] = "base"
+    name: ClassVar[str] = "quickplay"
+    title: ClassVar[str] = "Quick Play (revised)"
     leader_move_hexes: ClassVar[int] = 12  # 10.0
     always_one_hex: ClassVar[bool] = True  # 4.3
     has_counterattack: ClassVar[bool] = True  # 7.3
@@ -84,25 +94,48 @@ class Ruleset:
         return two_dice_total in (2, 12)
 
 
-class QuickPlay(Ruleset):
-    """Musket & Saber Quick Play, revised: the seven-phase turn of 3.3."""
+    # --- the engine's hooks (kernel/edition.py) ---------------------------------------
+    def start(self, ctx: "Ctx") -> None:
+        _commands.start(ctx)
 
-    name = "quickplay"
+    def commands(self) -> Mapping[str, CommandHandler]:
+        return _commands.COMMANDS
+
+    def tasks(self) -> Mapping[str, TaskHandler]:
+        return _commands.TASKS
+
+    def decisions(self) -> Mapping[str, DecisionHandler]:
+        return _commands.DECISIONS
+
+    def after_command(self, ctx: "Ctx") -> None:
+        victory.update_control(ctx)
+
+    def finish_game(self, ctx: "Ctx", result: dict[str, Any]) -> None:
+        phases.finish_game(ctx, result)
+
+    def points(self, ctx: "Ctx") -> dict[str, int]:
+        return victory.points(ctx)
+
+    def options(self, game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+        return _commands.options(game, side, units)
+
+    def legal_commands(self, game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+        return legal.legal_commands(game, side, rng, limit)
+
+    def command_families(self, game: "Game", side: str, rng: random.Random) -> list[CommandFamily]:
+        return legal.command_families(game, side, rng)
+
+    def can_end_phase(self, game: "Game", side: str) -> bool:
+        return legal.can_end_phase(game, side)
+
+    def invariants(self, game: "Game", events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+        return _invariants.check_quickplay_invariants(game, events, phase_before)
+
+    def phase_prompt(self, phase: str) -> tuple[str, str]:
+        verbs = {"setup": "place your 'within one hex' units, then end the set-up",
+                 "movement": "move units, then end the phase", "recovery": "try step recovery, then end the phase",
+                 "combat": "attack, bombard or charge, then end the phase"}
+        return "3.3", verbs.get(phase, "")
 
 
-class QuickPlay2013(QuickPlay):
-    """The 2013 edition: a unit lacking the MP may not enter (R3). Its other rules are not built yet."""
-
-    name = "quickplay-2013"
-    always_one_hex = False
-
-
-_RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (QuickPlay, QuickPlay2013)}
-IMPLEMENTED_RULESETS = ("quickplay",)
-
-
-def find_ruleset(name: str) -> Ruleset:
-    """The ruleset object for an id; only the editions the engine fully implements are offered."""
-    if name not in IMPLEMENTED_RULESETS:
-        raise ValueError(f"ruleset '{name}' is not implemented yet (available: {', '.join(IMPLEMENTED_RULESETS)})")
-    return _RULESETS[name]()
+register(QuickPlay)

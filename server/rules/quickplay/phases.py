@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Ctx
-from .scenario import UnitKind
-from .state import Phase, Status
+from ..kernel.core import Ctx
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Phase, Status
 
 
 # --- set-up (3.2) -----------------------------------------------------------------

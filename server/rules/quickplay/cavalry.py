@@ -27,10 +27,10 @@ from collections.abc import Callable
 from typing import Any
 
 from . import combat
-from .core import Ctx
-from .errors import IllegalCommand
-from .scenario import UnitKind
-from .state import Phase, Status
+from ..kernel.core import Ctx
+from ..kernel.errors import IllegalCommand
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Phase, Status
 
 TASKS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {}
 DECISIONS: dict[str, Callable[[Ctx, dict[str, Any], dict[str, Any]], None]] = {}

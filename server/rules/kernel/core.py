@@ -14,7 +14,7 @@ from .scenario import Factors, LeaderFactors, Scenario, UnitDef, UnitKind
 from .state import GameState, Status, UnitState
 
 if TYPE_CHECKING:
-    from .ruleset import Ruleset
+    from .edition import Edition
 
 
 _ON_MAP = Status.MAP.value
@@ -22,7 +22,7 @@ _LEADER = UnitKind.LEADER
 
 
 class Ctx:
-    def __init__(self, scenario: Scenario, state: GameState, ruleset: "Ruleset", dice: Dice) -> None:
+    def __init__(self, scenario: Scenario, state: GameState, ruleset: "Edition", dice: Dice) -> None:
         self.sc = scenario
         self.st = state
         self.rs = ruleset

@@ -15,7 +15,7 @@ from position import (
     unit,
 )
 
-from server.rules.retreat import retreat_options
+from server.rules.quickplay.retreat import retreat_options
 
 # Blue attacks r1 at 0604 from 0504 with attack 9 against defence 6: +3, combat die 4 = Dr.
 DR = 4

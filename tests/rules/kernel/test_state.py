@@ -2,8 +2,8 @@
 
 from dataclasses import fields
 
-from server.rules.randomplayer import play_random_game
-from server.rules.state import GameState, UnitState
+from server.rules.kernel.randomplayer import play_random_game
+from server.rules.kernel.state import GameState, UnitState
 from server.rules_cli import find_scenario
 
 

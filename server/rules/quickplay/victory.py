@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Ctx
-from .state import Status
+from ..kernel.core import Ctx
+from ..kernel.state import Status
 
 
 def update_control(ctx: Ctx) -> None:

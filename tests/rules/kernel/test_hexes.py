@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.hexes import (
+from server.rules.kernel.hexes import (
     DIRECTION_NAMES,
     HEX_DIAGONALS,
     HEX_DIRECTIONS,

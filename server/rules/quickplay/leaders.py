@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from .core import Ctx
-from .state import Status
+from ..kernel.core import Ctx
+from ..kernel.state import Status
 
 
 def is_lone(ctx: Ctx, hex_: str, side: str) -> bool:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from server.rules.orders import standing_order_choice, validate_orders
+from server.rules.quickplay.orders import standing_order_choice, validate_orders
 
 from position import Position
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.hexes import (
+from server.rules.kernel.hexes import (
     HEX_DIAGONALS,
     LOS_EPSILON,
     FractionalHex,

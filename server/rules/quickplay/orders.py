@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..kernel.game import Game
 
 # order name -> the decision kind it answers, and the values it accepts ("ask" = never answer for me)
 STANDING_ORDERS: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Ctx
-from .scenario import UnitKind
-from .state import Status
+from ..kernel.core import Ctx
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Status
 
 ONE_STEP_INEFFECTIVE_ON_RETREAT = (UnitKind.BATTALION, UnitKind.ARTILLERY, UnitKind.CAVALRY, UnitKind.LEADER)
 

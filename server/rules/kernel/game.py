@@ -1,112 +1,29 @@
-"""The game: one validating `submit` over trusting appliers, a task driver for multi-step procedures,
-pending decisions, undo, views, the game record and its verification.
+"""The game engine every edition shares: one validating `submit` over trusting appliers, a task driver for
+multi-step procedures, pending decisions, undo, views, the game record and its verification.
+
+What a command, task or decision does is the edition's (`Game.ruleset`, an `Edition`: kernel/edition.py);
+the engine only dispatches, drives, snapshots and records.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
-from . import artillery, cavalry, combat, leaders, movement, phases, retreat, victory
-from .legal import _square_commands
 from .core import Ctx
 from .dice import Dice, LoadedDice, SeededDice, die_from_seed, seed_hash
+from .edition import Edition, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
-from .ruleset import Ruleset, find_ruleset
-from .scenario import Scenario, UnitKind
+from .scenario import Scenario
 from .state import GameState, Phase, Status, UnitState
 
 MAX_COMMAND_KEYS = 16
-
-TaskHandler = Callable[[Ctx, dict[str, Any]], None]
-DecisionHandler = Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
-
-
-def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
-    c = ctx.st.combat
-    assert c is not None
-    options = combat.defender_options(ctx, c)
-    if not options:
-        return
-    ctx.st.decision = {
-        "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
-        "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
-        "task": task, "options": options, "hexes": [c["target"]],
-    }
-
-
-def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    assert ctx.st.combat is not None
-    combat.set_defenders(ctx, ctx.st.combat, option)
-
-
-def _task_combat_resolve(ctx: Ctx, task: dict[str, Any]) -> None:
-    c = ctx.st.combat
-    assert c is not None
-    if not ctx.combat_units_at(c["target"], c["defender"]) or not any(
-        ctx.u(u).status == Status.MAP.value for u in c["attackers"]
-    ):
-        ctx.emit("combat_void", "7.2: nothing is left to fight; the combat lapses", rule="7.2")
-        ctx.st.tasks.append({"t": "combat_end"})
-        return
-    combat.resolve(ctx, c)
-
-
-def _task_leader_checks(ctx: Ctx, task: dict[str, Any]) -> None:
-    c = ctx.st.combat
-    if c is not None:
-        leaders.leader_casualty_checks(ctx, combat.combat_leaders_used(c))
-
-
-def _task_combat_end(ctx: Ctx, task: dict[str, Any]) -> None:
-    ctx.st.combat = None
-
-
-def _task_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
-    phases.run_counterattacks(ctx, task)
-
-
-def _task_combat_phase_end(ctx: Ctx, task: dict[str, Any]) -> None:
-    ctx.st.ca_stage = False
-    phases.end_phase(ctx)
-
-
-TASKS: dict[str, TaskHandler] = {
-    "combat_defenders": _task_combat_defenders,
-    "combat_resolve": _task_combat_resolve,
-    "leader_checks": _task_leader_checks,
-    "combat_end": _task_combat_end,
-    "retreat": retreat.run_retreat,
-    "group_loss": retreat.run_group_loss,
-    "advance": retreat.run_advance,
-    "advance_unit": retreat.run_advance_unit,
-    "bombard_unit": artillery.run_bombard_unit,
-    "counterattacks": _task_counterattacks,
-    "combat_phase_end": _task_combat_phase_end,
-}
-
-DECISIONS: dict[str, DecisionHandler] = {
-    "defenders": _decide_defenders,
-    "retreat": retreat.apply_retreat,
-    "loss": retreat.apply_group_loss,
-    "advance": retreat.apply_advance,
-    "counterattack": phases.apply_counterattack_choice,
-}
-
-
-def _handlers() -> tuple[dict[str, TaskHandler], dict[str, DecisionHandler]]:
-    tasks = dict(TASKS)
-    tasks.update(cavalry.TASKS)
-    decisions = dict(DECISIONS)
-    decisions.update(cavalry.DECISIONS)
-    return tasks, decisions
-
 
 class Game:
     """A game of one scenario under one ruleset, driven only by commands."""
 
     def __init__(self, scenario: Scenario, seed: str, state: GameState, log: list[dict[str, Any]],
-                 ruleset: Ruleset | None = None, dice: Dice | None = None) -> None:
+                 ruleset: Edition | None = None, dice: Dice | None = None) -> None:
         self.scenario = scenario
         self.ruleset = ruleset or find_ruleset(state.ruleset)
         self._seed = seed
@@ -141,13 +58,7 @@ class Game:
 
     def _start(self) -> None:
         ctx = self._ctx()
-        sides = phases.setup_sides(ctx)
-        if sides:
-            self.state.phase = Phase.SETUP.value
-            self.state.active = sides[0]
-            ctx.emit("phase", f"3.2: {self.scenario.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
-        else:
-            phases.enter_phase(ctx, self.scenario.first_player, Phase.MOVEMENT)
+        self.ruleset.start(ctx)
         self._drive(ctx)
         self._initial_events = ctx.events
         self._checkpoint = self.state.to_json()
@@ -286,10 +197,10 @@ class Game:
             raise IllegalCommand("3.4", "the game is over")
         ctx = self._ctx()
         winner = self.scenario.opponent(side)
-        phases.finish_game(ctx, {
+        self.ruleset.finish_game(ctx, {
             "winner": winner,
             "reason": f"{self.scenario.sides[side].name} resigns; {self.scenario.sides[winner].name} wins",
-            "points": victory.points(ctx), "turn": self.state.turn, "resigned": side,
+            "points": self.ruleset.points(ctx), "turn": self.state.turn, "resigned": side,
         })
         self.log.append({"side": side, "command": {"type": "resign"}, "dice": []})
         self._stack = []
@@ -301,7 +212,8 @@ class Game:
         if self.is_over:
             raise IllegalCommand("3.4", "the game is over")
         ctx = self._ctx()
-        phases.finish_game(ctx, {"winner": winner, "reason": reason, "points": victory.points(ctx), "turn": self.state.turn})
+        self.ruleset.finish_game(ctx, {"winner": winner, "reason": reason, "points": self.ruleset.points(ctx),
+                                       "turn": self.state.turn})
         cmd = {"type": "adjudicate", "winner": winner, "reason": reason}
         self.log.append({"side": "referee", "command": cmd, "dice": []})
         return ctx.events
@@ -321,7 +233,7 @@ class Game:
             return
         if ctype == "choose":
             raise IllegalCommand("3.3", "there is no decision pending")
-        handler = getattr(self, f"_cmd_{ctype}", None)
+        handler = self.ruleset.commands().get(ctype)
         if handler is None:
             raise MalformedCommand(f"unknown command type '{ctype}'")
         handler(ctx, side, cmd)
@@ -330,13 +242,12 @@ class Game:
         decision = self.state.decision
         assert decision is not None
         self.state.decision = None
-        _, decisions = _handlers()
-        decisions[decision["kind"]](ctx, decision.get("task", {}), option)
+        self.ruleset.decisions()[decision["kind"]](ctx, decision.get("task", {}), option)
 
     def _drive(self, ctx: Ctx) -> None:
         """Run queued tasks until a player must decide; take single-option decisions at once (R7)."""
         st = self.state
-        tasks, _ = _handlers()
+        tasks = self.ruleset.tasks()
         guard = 0
         while True:
             guard += 1
@@ -357,204 +268,16 @@ class Game:
                 break
             task = st.tasks.pop()
             tasks[task["t"]](ctx, task)
-        victory.update_control(ctx)
-
-    # --- commands ----------------------------------------------------------------------
-    def _cmd_end_phase(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        st = self.state
-        if st.phase == Phase.SETUP.value:
-            phases.finish_setup_side(ctx, side)
-            return
-        if st.phase == Phase.COMBAT.value:
-            pending = cavalry.unresolved(ctx, side)
-            if pending:
-                raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
-            st.ca_stage = True
-            if self.ruleset.has_counterattack:
-                st.tasks.append({"t": "counterattacks"})
-            else:
-                st.tasks.append({"t": "combat_phase_end"})
-            return
-        phases.end_phase(ctx)
-
-    def _cmd_place(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        uid, hex_ = phases.parse_place(ctx, side, cmd)
-        ctx.move_unit(uid, hex_)
-        ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_, visible_to=side)
-
-    def _cmd_move(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        movement.movement_phase_open(ctx, side)
-        uids = cmd.get("units")
-        path = cmd.get("path")
-        if not isinstance(uids, list) or not all(isinstance(u, str) for u in uids):
-            raise MalformedCommand("'units' must be a list of unit ids")
-        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-            raise MalformedCommand("'path' must be a list of hex ids like \"0504\"")
-        group = movement.build_group(ctx, side, uids)
-        charge = cmd.get("charge")
-        if charge is not None:
-            if not isinstance(charge, str):
-                raise MalformedCommand("'charge' must be the target hex id")
-            cavalry.parse_charge_move(ctx, side, uids, path, charge)
-        cost = movement.path_cost(ctx, group, path)
-        movement.apply_move(ctx, group, path, cost)
-        if charge is not None:
-            cavalry.apply_charge_move(ctx, uids, charge)
-        if group.mode == "square" and movement.is_square_group_bad_terrain(ctx, path[0], path[1]):
-            sq = self.state.squares.get(path[-1])
-            if sq is not None:
-                (die,) = ctx.roll(1, "square crossing broken ground", ["morale die"], "9.3(1)", unit=sq)
-                if not ctx.rs.morale_passes(die, ctx.mr(sq)):
-                    ctx.disrupt_or_ineffective(sq, "9.3(1)")
-
-    def _cmd_form_square(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        movement.movement_phase_open(ctx, side)
-        hex_ = cmd.get("hex")
-        st = self.state
-        ctx.require(isinstance(hex_, str) and hex_ in self.scenario.grid, "9.3", f"'{hex_}' is not a hex on the map")
-        assert isinstance(hex_, str)
-        ctx.require(not st.any_moved, "9.3", "squares are formed at the start of the movement phase, before any unit moves")
-        ctx.require(hex_ not in st.squares, "9.3", f"{hex_} is already in square")
-        infantry = [u for u in ctx.combat_units_at(hex_, side)
-                    if ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION)
-                    and not ctx.u(u).disrupted and not ctx.u(u).ineffective]
-        ctx.require(bool(infantry), "9.3", f"no undisrupted, effective infantry of yours is in {hex_}")
-        unit = cmd.get("unit") or max(infantry, key=lambda u: (ctx.factors(u).defense, u))
-        ctx.require(unit in infantry, "9.3", f"{unit} cannot form the square")
-        st.squares[hex_] = unit
-        ctx.emit("square_formed", f"9.3: {ctx.name(unit)} forms square at {hex_}", hex=hex_, unit=unit, rule="9.3")
-
-    def _cmd_remove_square(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        movement.movement_phase_open(ctx, side)
-        hex_ = cmd.get("hex")
-        st = self.state
-        ctx.require(isinstance(hex_, str) and hex_ in st.squares and ctx.side_at(hex_) == side, "9.3",
-                    f"you have no square at {hex_}")
-        assert isinstance(hex_, str)
-        ctx.require(not st.any_moved, "9.3", "squares are removed at the start of the movement phase, before any unit moves")
-        del st.squares[hex_]
-        ctx.emit("square_removed", f"9.3: the square at {hex_} is removed", hex=hex_, rule="9.3")
-
-    def _cmd_attack(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        _check_fields(cmd, {"target": "hex", "attackers": "ids"}, {"primary": "id", "leaders": "ids", "support": "ids"})
-        self._combat_open(ctx, side)
-        c = combat.parse_attack(ctx, side, cmd)
-        combat.start_combat(ctx, c)
-
-    def _cmd_bombard(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        _check_fields(cmd, {"target": "hex", "artillery": "ids"}, {})
-        self._combat_open(ctx, side)
-        b = artillery.parse_bombard(ctx, side, cmd)
-        artillery.start_bombardment(ctx, b)
-
-    def _cmd_charge(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        self._combat_open(ctx, side)
-        spec = cavalry.parse_charge(ctx, side, cmd)
-        cavalry.start_charge(ctx, spec)
-
-    def _combat_open(self, ctx: Ctx, side: str) -> None:
-        st = self.state
-        ctx.require(st.phase == Phase.COMBAT.value and st.active == side, "7.1", "attacks are made only in your own combat phase")
-        ctx.require(not st.ca_stage, "7.3", "the combat phase is ending: counterattacks are being made")
-
-    def _cmd_recover(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-        st = self.state
-        ctx.require(st.phase == Phase.RECOVERY.value and st.active == side, "11.4", "step recovery happens in your recovery phase")
-        uid = cmd.get("unit")
-        ctx.require(isinstance(uid, str), "11.4", "name the unit in 'unit'")
-        assert isinstance(uid, str)
-        problem = phases.recover_problem(ctx, side, uid)
-        if problem is not None:
-            raise IllegalCommand(*problem)
-        leader = cmd.get("leader")
-        if leader is not None:
-            ctx.require(phases.supporting_leader(ctx, uid, set(), leader) == leader, "10.0(5)",
-                        f"{leader} cannot support {ctx.name(uid)}'s recovery")
-        phases.recover_step(ctx, side, uid, leader)
-        if not phases.recovery_possible(ctx, side):
-            phases.end_phase(ctx)
+        self.ruleset.after_command(ctx)
 
     # --- legal options ---------------------------------------------------------------------
     def options(self, side: str, units: list[str]) -> dict[str, Any]:
-        """What the named units may do now: reachable hexes (with cost and path), squares, attack targets with
-        the exact command and its odds, bombardment targets with their odds, charge moves."""
-        ctx = self._ctx()
-        st = self.state
-        units = [u for u in units if u in self.scenario.units and self.scenario.units[u].side == side]
-        out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
-        if self.awaiting != side or st.decision is not None:
-            out["decision"] = st.decision is not None
-            return out
-        if st.phase == Phase.MOVEMENT.value and st.active == side:
-            try:
-                group = movement.build_group(ctx, side, units)
-            except IllegalCommand as e:
-                out["move_error"] = e.to_json()
-            else:
-                reach = movement.reachable(ctx, group)
-                out["ma"] = group.ma_halves / movement.HALF
-                out["reachable"] = {h: {"cost": r.cost / movement.HALF, "path": r.path, "ends_move": r.ends_move}
-                                    for h, r in sorted(reach.items())}
-                out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
-            hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
-            out["squares"] = [c for c in _square_commands(self, ctx, side) if c["hex"] in hexes]
-        if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
-            out["attacks"] = self._attack_previews(ctx, side, units)
-            out["bombard"] = self._bombard_previews(ctx, side, units)
-            out["charges"] = [c for c in cavalry.legal_charges(ctx, side)
-                              if not units or set(c.get("chargers", [])) & set(units)]
-        return out
-
-    def _attack_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-        """For each enemy hex next to the selection: the exact attack command the selection makes
-        (its leaders included) and the strengths, differential, CRT column and odds."""
-        previews = []
-        attackers = [u for u in units if not ctx.is_leader(u)]
-        leaders = [u for u in units if ctx.is_leader(u)]
-        targets: set[str] = set()
-        for u in attackers:
-            h = ctx.u(u).hex
-            if h is not None:
-                targets.update(n for n in self.scenario.grid.neighbors(h) if ctx.combat_units_at(n, ctx.enemy(side)))
-        for t in sorted(targets):
-            cmd: dict[str, Any] = {"type": "attack", "target": t, "attackers": attackers,
-                                   "primary": attackers[0] if attackers else None}
-            usable = [ldr for ldr in leaders if not ctx.u(ldr).ineffective
-                      and combat.leader_recipient(ctx, ldr, attackers, cmd["primary"]) is not None]
-            if usable:
-                cmd["leaders"] = usable
-            try:
-                c = combat.parse_attack(ctx, side, cmd)
-            except IllegalCommand as e:
-                previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd})
-                continue
-            previews.append({"target": t, "legal": True, "command": cmd, **combat.preview(ctx, c)})
-        return previews
-
-    def _bombard_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-        guns = [u for u in units if ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex is not None]
-        if not guns:
-            return []
-        targets = sorted(set.intersection(*(set(artillery.bombard_targets(ctx, side, g)) for g in guns)))
-        out = []
-        for t in targets:
-            cmd = {"type": "bombard", "target": t, "artillery": guns}
-            b = artillery.parse_bombard(ctx, side, cmd)
-            per_unit = []
-            for uid in sorted(ctx.combat_units_at(t, ctx.enemy(side))):
-                diff, notes = artillery.bombard_differential(ctx, b, uid)
-                row = self.ruleset.crt_row(diff)
-                per_unit.append({"unit": uid, "differential": diff, "notes": notes, "results": row,
-                                 "column_label": self.ruleset.crt_column_label(self.ruleset.crt_column(diff))})
-            ranges = {g: self.scenario.grid.distance(ctx.u(g).hex or "", t) for g in guns}
-            out.append({"target": t, "command": cmd, "range": ranges, "targets": per_unit})
-        return out
+        """What the named units may do now (the edition's: reachable hexes, attack targets with odds...)."""
+        return self.ruleset.options(self, side, units)
 
     def legal_commands(self, side: str, rng: random.Random | None = None, limit: int = 60) -> Iterator[dict[str, Any]]:
         """Legal commands for `side` now (sampled where the space is large): the bots' and tests' move list."""
-        from .legal import legal_commands
-
-        yield from legal_commands(self, side, rng or random.Random(0), limit)
+        yield from self.ruleset.legal_commands(self, side, rng or random.Random(0), limit)
 
     # --- views and records --------------------------------------------------------------------
     def view(self, viewer: str) -> dict[str, Any]:
@@ -618,7 +341,7 @@ def _replay_entry(game: Game, entry: dict[str, Any]) -> list[dict[str, Any]]:
     return game.submit(entry["side"], cmd)
 
 
-def _check_fields(cmd: dict[str, Any], required: dict[str, str], optional: dict[str, str]) -> None:
+def check_fields(cmd: dict[str, Any], required: dict[str, str], optional: dict[str, str]) -> None:
     """Field types of a command ('hex'/'id': a string, 'ids': a list of strings); MalformedCommand otherwise."""
     for name, kind in list(required.items()) + list(optional.items()):
         if name not in cmd or (name in optional and cmd[name] is None):
@@ -645,7 +368,7 @@ def _check_shape(command: Any) -> dict[str, Any]:
     return dict(command)
 
 
-def initial_state(scenario: Scenario, rs: Ruleset) -> GameState:
+def initial_state(scenario: Scenario, rs: Edition) -> GameState:
     units: dict[str, UnitState] = {}
     for p in scenario.setup:
         units[p.unit] = UnitState(id=p.unit, hex=p.hex, reduced=p.reduced, disrupted=p.disrupted,
@@ -703,4 +426,4 @@ def describe_command(scenario: Scenario, cmd: dict[str, Any]) -> str:
     return str(t)
 
 
-__all__ = ["Game", "verify_record", "die_from_seed", "initial_state"]
+__all__ = ["Game", "check_fields", "verify_record", "die_from_seed", "initial_state"]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from .core import Ctx
-from .errors import IllegalCommand
-from .scenario import UnitKind
-from .state import Phase, Status
+from ..kernel.core import Ctx
+from ..kernel.errors import IllegalCommand
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Phase, Status
 
 HALF = 2  # half-MP units per MP
 

@@ -11,12 +11,12 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import artillery, cavalry, combat, movement, phases
-from .errors import IllegalCommand
-from .scenario import UnitKind
-from .state import Phase, Status
+from ..kernel.errors import IllegalCommand
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Phase, Status
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..kernel.game import Game
 
 
 def command_families(game: "Game", side: str, rng: random.Random) -> list[Callable[[], list[dict[str, Any]]]]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .core import Ctx
-from .errors import IllegalCommand
-from .scenario import UnitKind
-from .state import Status
+from ..kernel.core import Ctx
+from ..kernel.errors import IllegalCommand
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Status
 
 CF_RECIPIENTS = (UnitKind.INFANTRY, UnitKind.BATTALION, UnitKind.CAVALRY)  # 10.0(3)
 

@@ -13,7 +13,7 @@ import pytest
 from position import Position, attack, choose, combat_result, dice_left, option_ids, unit
 
 from server.rules import Game, IllegalCommand
-from server.rules.combat import defender_options
+from server.rules.quickplay.combat import defender_options
 
 
 def refused(game: Game, side: str, cmd: dict[str, Any], rule: str) -> None:
@@ -290,7 +290,7 @@ def test_9_3_a_square_formed_against_a_charge_may_be_removed_in_the_owners_next_
 def test_9_3_r9_a_square_unit_moving_one_hex_to_counterattack_leaves_no_stale_square(pos: Position) -> None:
     """Bug found in phases.apply_counterattack_choice: the 7.3 move out of a square hex left the marker
     behind on a hex without its infantry (random play: invariant 'square formed by a unit elsewhere')."""
-    from server.rules.invariants import check_invariants
+    from server.rules.kernel.invariants import check_invariants
 
     pos.unit("r1", "red", hex="0605", square=True, attack=4)
     pos.unit("b1", "blue", hex="0507", defense=4)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Ctx
-from .errors import IllegalCommand
-from .hexes import line_of_sight
-from .scenario import UnitKind
-from .state import Status
+from ..kernel.core import Ctx
+from ..kernel.errors import IllegalCommand
+from ..kernel.hexes import line_of_sight
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Status
 
 
 def has_los(ctx: Ctx, a: str, b: str) -> bool:

@@ -18,7 +18,7 @@ import pytest
 from position import Position, choose, ctx_of, decision_kind, dice_left, option_ids, unit
 
 from server.rules import Game, IllegalCommand
-from server.rules.cavalry import legal_charge_moves, legal_charges, unresolved
+from server.rules.quickplay.cavalry import legal_charge_moves, legal_charges, unresolved
 
 
 # --- helpers -------------------------------------------------------------------------------------------

@@ -56,7 +56,6 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
 
 def build_view(game: "Game", viewer: str) -> dict[str, Any]:
     from .core import Ctx
-    from .victory import points
 
     sc = game.scenario
     st = game.state
@@ -69,18 +68,16 @@ def build_view(game: "Game", viewer: str) -> dict[str, Any]:
         prompt = {"side": d["side"], "kind": d["kind"], "rule": d["rule"], "text": d["text"],
                   "options": d["options"], "hexes": d.get("hexes", [])}
     else:
-        verbs = {"setup": "place your 'within one hex' units, then end the set-up",
-                 "movement": "move units, then end the phase", "recovery": "try step recovery, then end the phase",
-                 "combat": "attack, bombard or charge, then end the phase"}
-        prompt = {"side": st.active, "kind": "phase", "rule": "3.3",
-                  "text": f"{sc.sides[st.active].name}: {verbs.get(st.phase, '')}", "options": []}
+        rule, verb = game.ruleset.phase_prompt(st.phase)
+        prompt = {"side": st.active, "kind": "phase", "rule": rule,
+                  "text": f"{sc.sides[st.active].name}: {verb}", "options": []}
     view: dict[str, Any] = {
         "scenario": sc.id, "ruleset": game.ruleset.name, "viewer": viewer,
         "turn": st.turn, "turns": sc.turns, "turn_label": sc.turn_label(st.turn),
         "phase": st.phase, "active": st.active, "awaiting": game.awaiting, "prompt": prompt,
         "units": {uid: unit_view(game, viewer, uid) for uid in st.units if unit_visible(game, viewer, uid)},
         "squares": dict(st.squares), "replacements": dict(st.replacements), "control": dict(st.control),
-        "points": points(ctx), "seed_hash": game.seed_hash, "result": st.result,
+        "points": game.ruleset.points(ctx), "seed_hash": game.seed_hash, "result": st.result,
         "combat": _combat_view(st.combat), "can_undo": {s: game.can_undo(s) for s in sc.side_order},
         "dice_rolled": st.dice_count,
     }

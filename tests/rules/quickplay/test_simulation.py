@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.randomplayer import play_random_game, simulate
+from server.rules.kernel.randomplayer import play_random_game, simulate
 from server.rules_cli import find_scenario
 
 

@@ -1,0 +1,137 @@
+"""How an edition plugs into the kernel, and the registry of editions (ruleset ids).
+
+An edition (a package beside `kernel/`: `quickplay/`, later `standard/`) subclasses `Edition`
+and fills in the hooks below; the kernel's `Game` calls only these.  The kernel never imports an
+edition: an edition registers itself (`register`) when its package is imported, and
+`server/rules/__init__.py` imports every playable edition.
+
+The hooks, grouped the way docs/engine-contract.md describes them:
+
+* turn and procedure: `start` (set-up or the first phase), `commands` (command type -> handler),
+  `tasks` and `decisions` (the steps of multi-step procedures and the answers to pending decisions),
+  `after_command` (bookkeeping after every command, e.g. objective control), `finish_game`, `points`;
+* results and checks the procedures share: the CRT (`crt_*`), `morale_passes`, `halve`,
+  `stacking_ok`, `leader_lost`, and the movement flags;
+* options for the page and the bots: `options`, `legal_commands`, `command_families`, `can_end_phase`;
+* the simulator's extra invariants: `invariants`; the page's phase prompt: `phase_prompt`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping
+
+if TYPE_CHECKING:
+    from .core import Ctx
+    from .game import Game
+    from .scenario import UnitKind
+
+CommandHandler = Callable[["Ctx", str, dict[str, Any]], None]
+TaskHandler = Callable[["Ctx", dict[str, Any]], None]
+DecisionHandler = Callable[["Ctx", dict[str, Any], dict[str, Any]], None]
+CommandFamily = Callable[[], list[dict[str, Any]]]
+
+
+class Edition:
+    """One edition of the rules.  Every hook raises until the edition supplies it."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    leader_move_hexes: ClassVar[int] = 12
+    always_one_hex: ClassVar[bool] = False
+    has_counterattack: ClassVar[bool] = False
+
+    # --- turn and procedures -------------------------------------------------------
+    def start(self, ctx: "Ctx") -> None:
+        """Put a new game into its first phase (or set-up)."""
+        raise NotImplementedError
+
+    def commands(self) -> Mapping[str, CommandHandler]:
+        """Command type -> handler(ctx, side, cmd).  `choose`, `undo` and `resign` are the kernel's."""
+        raise NotImplementedError
+
+    def tasks(self) -> Mapping[str, TaskHandler]:
+        raise NotImplementedError
+
+    def decisions(self) -> Mapping[str, DecisionHandler]:
+        raise NotImplementedError
+
+    def after_command(self, ctx: "Ctx") -> None:
+        """Run after every command once no task is left to drive (e.g. objective control)."""
+
+    def finish_game(self, ctx: "Ctx", result: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def points(self, ctx: "Ctx") -> dict[str, int]:
+        raise NotImplementedError
+
+    # --- results and checks --------------------------------------------------------
+    def crt_column(self, differential: int) -> int:
+        raise NotImplementedError
+
+    def crt_column_label(self, column: int) -> str:
+        raise NotImplementedError
+
+    def crt_result(self, differential: int, combat_die: int) -> str:
+        raise NotImplementedError
+
+    def crt_row(self, differential: int) -> list[str]:
+        raise NotImplementedError
+
+    def morale_passes(self, die: int, rating: int) -> bool:
+        raise NotImplementedError
+
+    def halve(self, value: int, times: int) -> int:
+        raise NotImplementedError
+
+    def stacking_ok(self, kinds: list["UnitKind"]) -> bool:
+        raise NotImplementedError
+
+    def leader_lost(self, two_dice_total: int) -> bool:
+        raise NotImplementedError
+
+    # --- options, bots, invariants, the page -----------------------------------------
+    def options(self, game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def legal_commands(self, game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+        raise NotImplementedError
+
+    def command_families(self, game: "Game", side: str, rng: random.Random) -> list[CommandFamily]:
+        raise NotImplementedError
+
+    def can_end_phase(self, game: "Game", side: str) -> bool:
+        raise NotImplementedError
+
+    def invariants(self, game: "Game", events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+        return []
+
+    def phase_prompt(self, phase: str) -> tuple[str, str]:
+        """(rule number of the turn sequence, what the active player does now) for the page's prompt."""
+        raise NotImplementedError
+
+
+# --- the registry -------------------------------------------------------------------
+_EDITIONS: dict[str, type[Edition]] = {}
+
+
+def register(cls: type[Edition]) -> type[Edition]:
+    """Make an edition selectable by its ruleset id.  Only a playable edition may register."""
+    if not cls.name:
+        raise ValueError("an edition needs its ruleset id in `name`")
+    if _EDITIONS.get(cls.name, cls) is not cls:
+        raise ValueError(f"ruleset '{cls.name}' is registered twice")
+    _EDITIONS[cls.name] = cls
+    return cls
+
+
+def known_rulesets() -> tuple[str, ...]:
+    return tuple(sorted(_EDITIONS))
+
+
+def find_ruleset(name: str) -> Edition:
+    """The edition object for a ruleset id; only registered (playable) editions are offered."""
+    cls = _EDITIONS.get(name)
+    if cls is None:
+        raise ValueError(f"ruleset '{name}' is not implemented yet (available: {', '.join(known_rulesets())})")
+    return cls()

@@ -1,0 +1,312 @@
+"""Quick Play's commands, the steps of its procedures (tasks) and the answers to its decisions, and the
+options the page asks for: the tables the kernel's engine dispatches through (kernel/edition.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..kernel.core import Ctx
+from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
+from ..kernel.errors import IllegalCommand, MalformedCommand
+from ..kernel.game import check_fields
+from ..kernel.scenario import UnitKind
+from ..kernel.state import Phase, Status
+from . import artillery, cavalry, combat, leaders, movement, phases, retreat
+from .legal import _square_commands
+
+if TYPE_CHECKING:
+    from ..kernel.game import Game
+
+
+def start(ctx: Ctx) -> None:
+    """A new game begins with the set-up of 'within' placements (3.2) or the first player's movement phase (3.3)."""
+    sides = phases.setup_sides(ctx)
+    if sides:
+        ctx.st.phase = Phase.SETUP.value
+        ctx.st.active = sides[0]
+        ctx.emit("phase", f"3.2: {ctx.sc.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
+    else:
+        phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+
+
+
+
+def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    options = combat.defender_options(ctx, c)
+    if not options:
+        return
+    ctx.st.decision = {
+        "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
+        "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
+        "task": task, "options": options, "hexes": [c["target"]],
+    }
+
+
+def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    assert ctx.st.combat is not None
+    combat.set_defenders(ctx, ctx.st.combat, option)
+
+
+def _task_combat_resolve(ctx: Ctx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    if not ctx.combat_units_at(c["target"], c["defender"]) or not any(
+        ctx.u(u).status == Status.MAP.value for u in c["attackers"]
+    ):
+        ctx.emit("combat_void", "7.2: nothing is left to fight; the combat lapses", rule="7.2")
+        ctx.st.tasks.append({"t": "combat_end"})
+        return
+    combat.resolve(ctx, c)
+
+
+def _task_leader_checks(ctx: Ctx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    if c is not None:
+        leaders.leader_casualty_checks(ctx, combat.combat_leaders_used(c))
+
+
+def _task_combat_end(ctx: Ctx, task: dict[str, Any]) -> None:
+    ctx.st.combat = None
+
+
+def _task_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
+    phases.run_counterattacks(ctx, task)
+
+
+def _task_combat_phase_end(ctx: Ctx, task: dict[str, Any]) -> None:
+    ctx.st.ca_stage = False
+    phases.end_phase(ctx)
+
+
+TASKS: dict[str, TaskHandler] = {
+    "combat_defenders": _task_combat_defenders,
+    "combat_resolve": _task_combat_resolve,
+    "leader_checks": _task_leader_checks,
+    "combat_end": _task_combat_end,
+    "retreat": retreat.run_retreat,
+    "group_loss": retreat.run_group_loss,
+    "advance": retreat.run_advance,
+    "advance_unit": retreat.run_advance_unit,
+    "bombard_unit": artillery.run_bombard_unit,
+    "counterattacks": _task_counterattacks,
+    "combat_phase_end": _task_combat_phase_end,
+}
+
+DECISIONS: dict[str, DecisionHandler] = {
+    "defenders": _decide_defenders,
+    "retreat": retreat.apply_retreat,
+    "loss": retreat.apply_group_loss,
+    "advance": retreat.apply_advance,
+    "counterattack": phases.apply_counterattack_choice,
+}
+TASKS.update(cavalry.TASKS)
+DECISIONS.update(cavalry.DECISIONS)
+
+
+# --- commands ---------------------------------------------------------------------------
+def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    st = ctx.st
+    if st.phase == Phase.SETUP.value:
+        phases.finish_setup_side(ctx, side)
+        return
+    if st.phase == Phase.COMBAT.value:
+        pending = cavalry.unresolved(ctx, side)
+        if pending:
+            raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
+        st.ca_stage = True
+        if ctx.rs.has_counterattack:
+            st.tasks.append({"t": "counterattacks"})
+        else:
+            st.tasks.append({"t": "combat_phase_end"})
+        return
+    phases.end_phase(ctx)
+
+def cmd_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    uid, hex_ = phases.parse_place(ctx, side, cmd)
+    ctx.move_unit(uid, hex_)
+    ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_, visible_to=side)
+
+def cmd_move(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    movement.movement_phase_open(ctx, side)
+    uids = cmd.get("units")
+    path = cmd.get("path")
+    if not isinstance(uids, list) or not all(isinstance(u, str) for u in uids):
+        raise MalformedCommand("'units' must be a list of unit ids")
+    if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+        raise MalformedCommand("'path' must be a list of hex ids like \"0504\"")
+    group = movement.build_group(ctx, side, uids)
+    charge = cmd.get("charge")
+    if charge is not None:
+        if not isinstance(charge, str):
+            raise MalformedCommand("'charge' must be the target hex id")
+        cavalry.parse_charge_move(ctx, side, uids, path, charge)
+    cost = movement.path_cost(ctx, group, path)
+    movement.apply_move(ctx, group, path, cost)
+    if charge is not None:
+        cavalry.apply_charge_move(ctx, uids, charge)
+    if group.mode == "square" and movement.is_square_group_bad_terrain(ctx, path[0], path[1]):
+        sq = ctx.st.squares.get(path[-1])
+        if sq is not None:
+            (die,) = ctx.roll(1, "square crossing broken ground", ["morale die"], "9.3(1)", unit=sq)
+            if not ctx.rs.morale_passes(die, ctx.mr(sq)):
+                ctx.disrupt_or_ineffective(sq, "9.3(1)")
+
+def cmd_form_square(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    movement.movement_phase_open(ctx, side)
+    hex_ = cmd.get("hex")
+    st = ctx.st
+    ctx.require(isinstance(hex_, str) and hex_ in ctx.sc.grid, "9.3", f"'{hex_}' is not a hex on the map")
+    assert isinstance(hex_, str)
+    ctx.require(not st.any_moved, "9.3", "squares are formed at the start of the movement phase, before any unit moves")
+    ctx.require(hex_ not in st.squares, "9.3", f"{hex_} is already in square")
+    infantry = [u for u in ctx.combat_units_at(hex_, side)
+                if ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION)
+                and not ctx.u(u).disrupted and not ctx.u(u).ineffective]
+    ctx.require(bool(infantry), "9.3", f"no undisrupted, effective infantry of yours is in {hex_}")
+    unit = cmd.get("unit") or max(infantry, key=lambda u: (ctx.factors(u).defense, u))
+    ctx.require(unit in infantry, "9.3", f"{unit} cannot form the square")
+    st.squares[hex_] = unit
+    ctx.emit("square_formed", f"9.3: {ctx.name(unit)} forms square at {hex_}", hex=hex_, unit=unit, rule="9.3")
+
+def cmd_remove_square(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    movement.movement_phase_open(ctx, side)
+    hex_ = cmd.get("hex")
+    st = ctx.st
+    ctx.require(isinstance(hex_, str) and hex_ in st.squares and ctx.side_at(hex_) == side, "9.3",
+                f"you have no square at {hex_}")
+    assert isinstance(hex_, str)
+    ctx.require(not st.any_moved, "9.3", "squares are removed at the start of the movement phase, before any unit moves")
+    del st.squares[hex_]
+    ctx.emit("square_removed", f"9.3: the square at {hex_} is removed", hex=hex_, rule="9.3")
+
+def cmd_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"target": "hex", "attackers": "ids"}, {"primary": "id", "leaders": "ids", "support": "ids"})
+    _combat_open(ctx, side)
+    c = combat.parse_attack(ctx, side, cmd)
+    combat.start_combat(ctx, c)
+
+def cmd_bombard(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"target": "hex", "artillery": "ids"}, {})
+    _combat_open(ctx, side)
+    b = artillery.parse_bombard(ctx, side, cmd)
+    artillery.start_bombardment(ctx, b)
+
+def cmd_charge(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    _combat_open(ctx, side)
+    spec = cavalry.parse_charge(ctx, side, cmd)
+    cavalry.start_charge(ctx, spec)
+
+def _combat_open(ctx: Ctx, side: str) -> None:
+    st = ctx.st
+    ctx.require(st.phase == Phase.COMBAT.value and st.active == side, "7.1", "attacks are made only in your own combat phase")
+    ctx.require(not st.ca_stage, "7.3", "the combat phase is ending: counterattacks are being made")
+
+def cmd_recover(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    st = ctx.st
+    ctx.require(st.phase == Phase.RECOVERY.value and st.active == side, "11.4", "step recovery happens in your recovery phase")
+    uid = cmd.get("unit")
+    ctx.require(isinstance(uid, str), "11.4", "name the unit in 'unit'")
+    assert isinstance(uid, str)
+    problem = phases.recover_problem(ctx, side, uid)
+    if problem is not None:
+        raise IllegalCommand(*problem)
+    leader = cmd.get("leader")
+    if leader is not None:
+        ctx.require(phases.supporting_leader(ctx, uid, set(), leader) == leader, "10.0(5)",
+                    f"{leader} cannot support {ctx.name(uid)}'s recovery")
+    phases.recover_step(ctx, side, uid, leader)
+    if not phases.recovery_possible(ctx, side):
+        phases.end_phase(ctx)
+
+
+COMMANDS: dict[str, CommandHandler] = {
+    "end_phase": cmd_end_phase,
+    "place": cmd_place,
+    "move": cmd_move,
+    "form_square": cmd_form_square,
+    "remove_square": cmd_remove_square,
+    "attack": cmd_attack,
+    "bombard": cmd_bombard,
+    "charge": cmd_charge,
+    "recover": cmd_recover,
+}
+
+
+# --- legal options ---------------------------------------------------------------------
+def options(game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+    """What the named units may do now: reachable hexes (with cost and path), squares, attack targets with
+    the exact command and its odds, bombardment targets with their odds, charge moves."""
+    ctx = game._ctx()
+    st = ctx.st
+    units = [u for u in units if u in ctx.sc.units and ctx.sc.units[u].side == side]
+    out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
+    if game.awaiting != side or st.decision is not None:
+        out["decision"] = st.decision is not None
+        return out
+    if st.phase == Phase.MOVEMENT.value and st.active == side:
+        try:
+            group = movement.build_group(ctx, side, units)
+        except IllegalCommand as e:
+            out["move_error"] = e.to_json()
+        else:
+            reach = movement.reachable(ctx, group)
+            out["ma"] = group.ma_halves / movement.HALF
+            out["reachable"] = {h: {"cost": r.cost / movement.HALF, "path": r.path, "ends_move": r.ends_move}
+                                for h, r in sorted(reach.items())}
+            out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
+        hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
+        out["squares"] = [c for c in _square_commands(game, ctx, side) if c["hex"] in hexes]
+    if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
+        out["attacks"] = _attack_previews(ctx, side, units)
+        out["bombard"] = _bombard_previews(ctx, side, units)
+        out["charges"] = [c for c in cavalry.legal_charges(ctx, side)
+                          if not units or set(c.get("chargers", [])) & set(units)]
+    return out
+
+def _attack_previews(ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
+    """For each enemy hex next to the selection: the exact attack command the selection makes
+    (its leaders included) and the strengths, differential, CRT column and odds."""
+    previews = []
+    attackers = [u for u in units if not ctx.is_leader(u)]
+    leaders = [u for u in units if ctx.is_leader(u)]
+    targets: set[str] = set()
+    for u in attackers:
+        h = ctx.u(u).hex
+        if h is not None:
+            targets.update(n for n in ctx.sc.grid.neighbors(h) if ctx.combat_units_at(n, ctx.enemy(side)))
+    for t in sorted(targets):
+        cmd: dict[str, Any] = {"type": "attack", "target": t, "attackers": attackers,
+                               "primary": attackers[0] if attackers else None}
+        usable = [ldr for ldr in leaders if not ctx.u(ldr).ineffective
+                  and combat.leader_recipient(ctx, ldr, attackers, cmd["primary"]) is not None]
+        if usable:
+            cmd["leaders"] = usable
+        try:
+            c = combat.parse_attack(ctx, side, cmd)
+        except IllegalCommand as e:
+            previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd})
+            continue
+        previews.append({"target": t, "legal": True, "command": cmd, **combat.preview(ctx, c)})
+    return previews
+
+def _bombard_previews(ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
+    guns = [u for u in units if ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex is not None]
+    if not guns:
+        return []
+    targets = sorted(set.intersection(*(set(artillery.bombard_targets(ctx, side, g)) for g in guns)))
+    out = []
+    for t in targets:
+        cmd = {"type": "bombard", "target": t, "artillery": guns}
+        b = artillery.parse_bombard(ctx, side, cmd)
+        per_unit = []
+        for uid in sorted(ctx.combat_units_at(t, ctx.enemy(side))):
+            diff, notes = artillery.bombard_differential(ctx, b, uid)
+            row = ctx.rs.crt_row(diff)
+            per_unit.append({"unit": uid, "differential": diff, "notes": notes, "results": row,
+                             "column_label": ctx.rs.crt_column_label(ctx.rs.crt_column(diff))})
+        ranges = {g: ctx.sc.grid.distance(ctx.u(g).hex or "", t) for g in guns}
+        out.append({"target": t, "command": cmd, "range": ranges, "targets": per_unit})
+    return out

@@ -1,0 +1,51 @@
+"""Issue 13 (shape): the ruleset registry picks the edition package by the scenario's `ruleset`; only
+playable editions are registered, so an edition still being built cannot be chosen for a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.rules import Edition, Game, QuickPlay, find_ruleset, known_rulesets, parse_scenario
+from server.rules.kernel.edition import register
+
+
+def test_only_playable_editions_are_known() -> None:
+    assert known_rulesets() == ("quickplay",)
+    assert isinstance(find_ruleset("quickplay"), QuickPlay)
+
+
+@pytest.mark.parametrize("name", ["standard", "quickplay-2013", "horse-and-musket", ""])
+def test_an_unbuilt_edition_cannot_be_chosen(name: str) -> None:
+    with pytest.raises(ValueError, match="not implemented yet"):
+        find_ruleset(name)
+
+
+def test_game_uses_the_edition_named_by_the_scenario(tutorial_data: dict[str, Any]) -> None:
+    game = Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32)
+    assert isinstance(game.ruleset, QuickPlay)
+    assert game.view("spectator")["ruleset"] == "quickplay"
+    with pytest.raises(ValueError, match="not implemented yet"):
+        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="standard")
+
+
+def test_an_edition_registers_once_and_needs_an_id() -> None:
+    class Nameless(Edition):
+        pass
+
+    with pytest.raises(ValueError, match="ruleset id"):
+        register(Nameless)
+
+    class Impostor(Edition):
+        name = "quickplay"
+
+    with pytest.raises(ValueError, match="registered twice"):
+        register(Impostor)
+    assert isinstance(find_ruleset("quickplay"), QuickPlay)
+
+
+def test_an_edition_hook_left_out_refuses_loudly() -> None:
+    """The base class supplies no rules: an edition that forgets a hook fails, it never plays Quick Play."""
+    with pytest.raises(NotImplementedError):
+        Edition().crt_result(0, 3)
