@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import jsonschema
 
@@ -305,6 +305,19 @@ class Scenario:
         return {s: frozenset(v) for s, v in out.items()}
 
 
+def load_schema(package: str, name: str, shared_defs: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A JSON Schema shipped in `package`; `shared_defs` are $defs taken from the kernel's scenario schema
+    (written once there, e.g. `hexid`, `victory`) unless the schema defines its own."""
+    text = resources.files(package).joinpath(name).read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    if shared_defs:
+        kernel_defs = _schema()["$defs"]
+        defs = data.setdefault("$defs", {})
+        for d in shared_defs:
+            defs.setdefault(d, kernel_defs[d])
+    return data
+
+
 def _schema() -> dict[str, Any]:
     text = resources.files(__package__).joinpath("scenario.schema.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
@@ -329,10 +342,91 @@ def _json_path(parts: Any) -> str:
 
 
 def _schema_problems(data: Any) -> list[tuple[str, str]]:
+    return schema_problems(_validator(), data)
+
+
+def schema_problems(validator: jsonschema.Draft202012Validator, data: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """Every (JSON path, reason) the validator finds, in path order; `prefix` is prepended to each path."""
     problems = []
-    for err in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        problems.append((_json_path(err.absolute_path), err.message))
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = _json_path(err.absolute_path)
+        problems.append((f"{prefix}.{path}" if prefix and path else (prefix or path), err.message))
     return problems
+
+
+Problem = Callable[[str, str], None]
+
+
+def parse_hexsides(items: list[dict[str, Any]], grid: HexGrid, feature_ids: Mapping[str, Any],
+                   bad: Problem, where: str = "map.hexsides") -> dict[tuple[str, str], frozenset[str]]:
+    """Hexside features by the unordered pair of adjacent hexes they separate (R1)."""
+    hexsides: dict[tuple[str, str], frozenset[str]] = {}
+    for i, hs in enumerate(items):
+        a, b = hs["hexes"]
+        path = f"{where}[{i}]"
+        if not (_on_map(grid, bad, path + ".hexes[0]", a) and _on_map(grid, bad, path + ".hexes[1]", b)):
+            continue
+        if not grid.is_adjacent(a, b):
+            bad(path + ".hexes", f"{a} and {b} are not adjacent, so they share no hexside")
+            continue
+        for f in hs["features"]:
+            if f not in feature_ids:
+                bad(path + ".features", f"hexside feature '{f}' is not in tec.hexsides")
+        key = hexside_key(a, b)
+        hexsides[key] = hexsides.get(key, frozenset()) | frozenset(hs["features"])
+    return hexsides
+
+
+def parse_paths(items: list[dict[str, Any]], grid: HexGrid, bad: Problem,
+                where: str = "map.roads", what: str = "road") -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
+    """Roads (or trails): the hexsides they cross and the hexes they run through, checked step by step."""
+    links: set[tuple[str, str]] = set()
+    hexes: set[str] = set()
+    for i, road in enumerate(items):
+        path = road["path"]
+        for j, ccrr in enumerate(path):
+            if _on_map(grid, bad, f"{where}[{i}].path[{j}]", ccrr):
+                hexes.add(ccrr)
+        for j in range(len(path) - 1):
+            a, b = path[j], path[j + 1]
+            if a in grid and b in grid:
+                if not grid.is_adjacent(a, b):
+                    bad(f"{where}[{i}].path[{j + 1}]", f"{what} step {a} -> {b} is not between adjacent hexes")
+                else:
+                    links.add(hexside_key(a, b))
+    return frozenset(links), frozenset(hexes)
+
+
+def parse_victory(v: Mapping[str, Any], grid: HexGrid, side_ids: list[str], bad: Problem) -> Victory:
+    """The scenario's victory rules: objectives, points, draw margin, sudden death."""
+    objectives = []
+    for i, o in enumerate(v.get("objectives", [])):
+        _on_map(grid, bad, f"victory.objectives[{i}].hex", o["hex"])
+        for field_name in ("owner", "for"):
+            if field_name in o and o[field_name] not in side_ids:
+                bad(f"victory.objectives[{i}].{field_name}", f"side '{o[field_name]}' is not one of {side_ids}")
+        objectives.append(Objective(o["hex"], o.get("name", o["hex"]), o["points"], o.get("owner"), o.get("for")))
+    sudden = []
+    for i, sd in enumerate(v.get("sudden_death", [])):
+        if sd["side"] not in side_ids:
+            bad(f"victory.sudden_death[{i}].side", f"side '{sd['side']}' is not one of {side_ids}")
+        for j, ccrr in enumerate(sd["hexes"]):
+            _on_map(grid, bad, f"victory.sudden_death[{i}].hexes[{j}]", ccrr)
+        sudden.append((sd["side"], tuple(sd["hexes"])))
+    pts = v.get("points", {})
+    return Victory(
+        v["description"], tuple(objectives),
+        pts.get("step_eliminated", 1), pts.get("unit_captured", 2),
+        pts.get("leader_eliminated", 2), pts.get("leader_captured", 3),
+        v.get("draw_margin", 1), tuple(sudden),
+    )
+
+
+def _on_map(grid: HexGrid, bad: Problem, path: str, ccrr: str) -> bool:
+    if ccrr not in grid:
+        bad(path, f"hex {ccrr} is not on the {grid.columns}x{grid.rows} map")
+        return False
+    return True
 
 
 _DEFAULT_INEFFECTIVE_MR_DROP = 2
@@ -350,6 +444,9 @@ def _leader(d: Mapping[str, Any] | None) -> LeaderFactors:
 
 def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
     """Validate and build a scenario; raises ScenarioError naming every problem."""
+    if isinstance(data, dict) and data.get("ruleset") == "standard":
+        raise ScenarioError(source, [("ruleset", "a 'standard' scenario is written for the Standard rules' counters "
+                                                 "and map (server/rules/standard), and that edition is not playable yet")])
     problems = _schema_problems(data)
     if problems:
         raise ScenarioError(source, problems)
@@ -365,10 +462,8 @@ def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
     side_ids = list(data["sides"].keys())
 
     def on_map(path: str, ccrr: str) -> bool:
-        if ccrr not in grid:
-            bad(path, f"hex {ccrr} is not on the {grid.columns}x{grid.rows} map")
-            return False
-        return True
+        return _on_map(grid, bad, path, ccrr)
+
 
     if m["default_terrain"] not in terrain_defs:
         bad("map.default_terrain", f"terrain '{m['default_terrain']}' is not in tec.terrain")
@@ -380,35 +475,8 @@ def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
             hex_terrain[ccrr] = t
 
     feature_defs = tec.get("hexsides", {})
-    hexsides: dict[tuple[str, str], frozenset[str]] = {}
-    for i, hs in enumerate(m.get("hexsides", [])):
-        a, b = hs["hexes"]
-        path = f"map.hexsides[{i}]"
-        if not (on_map(path + ".hexes[0]", a) and on_map(path + ".hexes[1]", b)):
-            continue
-        if not grid.is_adjacent(a, b):
-            bad(path + ".hexes", f"{a} and {b} are not adjacent, so they share no hexside")
-            continue
-        for f in hs["features"]:
-            if f not in feature_defs:
-                bad(path + ".features", f"hexside feature '{f}' is not in tec.hexsides")
-        key = hexside_key(a, b)
-        hexsides[key] = hexsides.get(key, frozenset()) | frozenset(hs["features"])
-
-    road_links: set[tuple[str, str]] = set()
-    road_hexes: set[str] = set()
-    for i, road in enumerate(m.get("roads", [])):
-        path = road["path"]
-        for j, ccrr in enumerate(path):
-            if on_map(f"map.roads[{i}].path[{j}]", ccrr):
-                road_hexes.add(ccrr)
-        for j in range(len(path) - 1):
-            a, b = path[j], path[j + 1]
-            if a in grid and b in grid:
-                if not grid.is_adjacent(a, b):
-                    bad(f"map.roads[{i}].path[{j + 1}]", f"road step {a} -> {b} is not between adjacent hexes")
-                else:
-                    road_links.add(hexside_key(a, b))
+    hexsides = parse_hexsides(m.get("hexsides", []), grid, feature_defs, bad)
+    road_links, road_hexes = parse_paths(m.get("roads", []), grid, bad)
     for i, lab in enumerate(m.get("labels", [])):
         on_map(f"map.labels[{i}].hex", lab["hex"])
 
@@ -562,28 +630,7 @@ def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
     if labels and len(labels) != data["turns"]:
         bad("turn_labels", f"{len(labels)} labels for {data['turns']} turns")
 
-    v = data["victory"]
-    objectives = []
-    for i, o in enumerate(v.get("objectives", [])):
-        on_map(f"victory.objectives[{i}].hex", o["hex"])
-        for field_name in ("owner", "for"):
-            if field_name in o and o[field_name] not in sides:
-                bad(f"victory.objectives[{i}].{field_name}", f"side '{o[field_name]}' is not one of {side_ids}")
-        objectives.append(Objective(o["hex"], o.get("name", o["hex"]), o["points"], o.get("owner"), o.get("for")))
-    sudden = []
-    for i, sd in enumerate(v.get("sudden_death", [])):
-        if sd["side"] not in sides:
-            bad(f"victory.sudden_death[{i}].side", f"side '{sd['side']}' is not one of {side_ids}")
-        for j, ccrr in enumerate(sd["hexes"]):
-            on_map(f"victory.sudden_death[{i}].hexes[{j}]", ccrr)
-        sudden.append((sd["side"], tuple(sd["hexes"])))
-    pts = v.get("points", {})
-    victory = Victory(
-        v["description"], tuple(objectives),
-        pts.get("step_eliminated", 1), pts.get("unit_captured", 2),
-        pts.get("leader_eliminated", 2), pts.get("leader_captured", 3),
-        v.get("draw_margin", 1), tuple(sudden),
-    )
+    victory = parse_victory(data["victory"], grid, side_ids, bad)
     if p:
         raise ScenarioError(source, p)
 
@@ -597,8 +644,8 @@ def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
         terrain=terrain,
         hexside_features=features,
         hexsides=hexsides,
-        road_links=frozenset(road_links),
-        road_hexes=frozenset(road_hexes),
+        road_links=road_links,
+        road_hexes=road_hexes,
         road_mp_halves=int(tec.get("road_mp", 0.5) * 2),
         sides=sides,
         side_order=(side_ids[0], side_ids[1]),

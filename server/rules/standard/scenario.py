@@ -1,0 +1,666 @@
+"""The Standard rules' scenarios (seed 002, ruleset `standard`): counters and map as validated data.
+
+What this reads, by rule number:
+
+* 2.2 the map: a primary terrain per hex and any number of secondary terrains; hexside features;
+  roads and trails (4.6); the TEC's movement costs (4.5), march limits (4.7), cumulative halvings (7.7),
+  ZOC blocking (6.4), LOS blocking (8.6), no-advance terrain (7.12, R13), hills (8.7), trains (12.2).
+* 2.4-2.7, 2.9 the counters: two-step and one-step infantry (brigades, regiments), battalions,
+  cavalry, squadrons and artillery with their ineffective sides; the formation `0`, `A` or a formation
+  id, and sub-formations (19.1); a parenthesised CF, a `V` or bracketed MA; cavalry charge factors
+  (9.3(4)); artillery attack, defence and range with MR 6/3 when unprinted (8.1); red dots per step (11.2);
+  leaders with their command span (10.3); HQ and trains with their inactive-side MA (12.1, 12.2).
+* 3.2 the TRT: one box per turn with its light (day, 14.3 twilight, 14.2 night) and replacements (11.2).
+* 12.1-12.3 each army's HQ and trains, and each side's LOC hexes.
+
+A scenario that mixes in Quick Play's fields is refused with the field named (`QUICKPLAY_FIELDS`).
+Nothing here is reachable from a game yet: `standard` is not a registered ruleset (kernel/edition.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping
+
+import jsonschema
+
+from ..kernel.hexes import HexGrid
+from ..kernel.scenario import (
+    ScenarioError,
+    Victory,
+    load_schema,
+    parse_hexsides,
+    parse_paths,
+    parse_victory,
+    schema_problems,
+)
+
+ARTILLERY_MR_EFFECTIVE = 6  # 8.1: MR when none is printed
+ARTILLERY_MR_INEFFECTIVE = 3  # 8.1
+LIGHTS = ("day", "twilight", "night")  # 14.2, 14.3
+
+
+class Kind(str, Enum):
+    INFANTRY = "infantry"  # brigades and regiments, one or two steps (2.5)
+    BATTALION = "battalion"  # one step, ineffective side (2.7)
+    CAVALRY = "cavalry"  # one step, ineffective side (2.6)
+    SQUADRON = "squadron"  # one step, ineffective side (2.7)
+    ARTILLERY = "artillery"  # one step, ineffective side, attack/defence/range (2.6, 8.1)
+    LEADER = "leader"  # 10.x
+    HQ = "hq"  # 12.1
+    TRAINS = "trains"  # 12.2
+
+    @property
+    def is_combat(self) -> bool:
+        """2.4: infantry, artillery and cavalry are the combat units."""
+        return self in _COMBAT
+
+    @property
+    def has_ineffective_side(self) -> bool:
+        """2.6, 2.7, 2.9: one-step units other than infantry brigades/regiments, and leaders."""
+        return self in _INEFFECTIVE_SIDE
+
+    @property
+    def counts_for_stacking(self) -> bool:
+        """5.2: battalions, squadrons, leaders and HQs do not count (trains cannot be stacked with, 12.2)."""
+        return self in _COMBAT and self not in (Kind.BATTALION, Kind.SQUADRON)
+
+    @property
+    def tec_class(self) -> str:
+        """The TEC column: battalions move as infantry, squadrons and the HQ as cavalry (12.1)."""
+        return _TEC_CLASS[self]
+
+
+_COMBAT = frozenset({Kind.INFANTRY, Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON, Kind.ARTILLERY})
+_INEFFECTIVE_SIDE = frozenset({Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON, Kind.ARTILLERY, Kind.LEADER})
+_TEC_CLASS = {
+    Kind.INFANTRY: "infantry", Kind.BATTALION: "infantry", Kind.CAVALRY: "cavalry", Kind.SQUADRON: "cavalry",
+    Kind.ARTILLERY: "artillery", Kind.LEADER: "leader", Kind.HQ: "cavalry", Kind.TRAINS: "trains",
+}
+_MOVE_CLASSES = ("infantry", "cavalry", "artillery")
+
+
+@dataclass(frozen=True, slots=True)
+class CounterSide:
+    """One printed side of a combat unit (2.4, 8.1)."""
+
+    mr: int
+    ma: int | None  # None: a printed "V" (4.4)
+    cf: int = 0  # infantry and cavalry
+    parenthesized: bool = False  # 2.4: halved when attacking (7.7)
+    bracketed: bool = False  # 2.4: no skirmish (7.13)
+    attack: int = 0  # artillery (8.1)
+    defense: int = 0  # artillery (8.1)
+    range: int = 0  # artillery (8.7)
+    charge: int = 0  # cavalry and squadrons (9.3(4))
+    red_dot: bool = False  # 11.2: not replaceable with replacement steps
+
+    @property
+    def variable_ma(self) -> bool:
+        return self.ma is None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderFactors:
+    combat: int
+    morale: int
+    movement: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDef:
+    id: str
+    side: str
+    kind: Kind
+    name: str
+    formation: str  # "0" independent, "A" all, or a formation id (2.4)
+    sub_formation: str | None = None  # 19.1
+    steps: int = 1
+    full: CounterSide | None = None
+    reduced: CounterSide | None = None
+    ineffective: CounterSide | None = None
+    leader: LeaderFactors | None = None
+    leader_ineffective: LeaderFactors | None = None
+    span: tuple[str, ...] = ()  # 10.3
+    army: str | None = None  # HQ and trains (12.1, 12.2)
+    inactive_ma: int = 0  # HQ and trains (12.1, 12.2)
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    id: str
+    name: str
+    move: Mapping[str, int]
+    prohibited: frozenset[str] = frozenset()
+    clear: bool = False
+    no_march: bool = False
+    halves_attack_into: frozenset[str] = frozenset()
+    halves_attack_out_of: frozenset[str] = frozenset()
+    halves_defense: frozenset[str] = frozenset()
+    blocks_los: bool = False
+    blocks_zoc_into: bool = False
+    blocks_zoc_out: bool = False
+    no_advance_from: frozenset[str] = frozenset()
+    hill: bool = False
+    trains: bool = False
+
+    def is_prohibited(self, tec_class: str) -> bool:
+        """4.5: a class the TEC gives no cost for, or lists as prohibited, may not enter."""
+        if tec_class in self.prohibited:
+            return True
+        return tec_class in _MOVE_CLASSES and tec_class not in self.move
+
+
+@dataclass(frozen=True, slots=True)
+class Secondary:
+    id: str
+    name: str
+    move_add: Mapping[str, int]
+    prohibited: frozenset[str] = frozenset()
+    no_march: bool = False
+    halves_attack_into: frozenset[str] = frozenset()
+    halves_attack_out_of: frozenset[str] = frozenset()
+    halves_defense: frozenset[str] = frozenset()
+    blocks_los: bool = False
+    blocks_zoc_into: bool = False
+    blocks_zoc_out: bool = False
+    no_advance_from: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class HexsideFeature:
+    id: str
+    name: str
+    move_add: Mapping[str, int]
+    prohibited: frozenset[str] = frozenset()
+    no_march: bool = False
+    halves_attack_across: frozenset[str] = frozenset()
+    blocks_los: bool = False
+    blocks_zoc: bool = False
+    no_advance_across: frozenset[str] = frozenset()
+    trains: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    id: str
+    name: str
+    color: str
+    edge: str
+    entry_hexes: tuple[str, ...]
+    loc: tuple[str, ...]  # 12.3
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    id: str
+    side: str
+    name: str
+    army: str
+    sub_formations: tuple[str, ...] = ()  # 19.1
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBox:
+    """One box of the TRT (3.2)."""
+
+    turn: int
+    label: str
+    light: str  # "day", "twilight" (14.3) or "night" (14.2)
+    replacements: Mapping[str, int]  # 11.2
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    unit: str
+    hex: str
+    disrupted: bool = False
+    ineffective: bool = False
+    reduced: bool = False
+    inactive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforcement:
+    unit: str
+    turn: int
+    hex: str
+
+
+@dataclass(frozen=True)
+class StandardScenario:
+    id: str
+    title: str
+    grid: HexGrid
+    default_terrain: str
+    hex_terrain: Mapping[str, str]
+    hex_secondary: Mapping[str, tuple[str, ...]]
+    terrain: Mapping[str, Terrain]
+    secondary: Mapping[str, Secondary]
+    hexside_features: Mapping[str, HexsideFeature]
+    hexsides: Mapping[tuple[str, str], frozenset[str]]
+    road_links: frozenset[tuple[str, str]]
+    road_hexes: frozenset[str]
+    trail_links: frozenset[tuple[str, str]]
+    trail_hexes: frozenset[str]
+    sides: Mapping[str, Side]
+    side_order: tuple[str, str]
+    formations: Mapping[str, Formation]
+    units: Mapping[str, UnitDef]
+    setup: tuple[Placement, ...]
+    reinforcements: tuple[Reinforcement, ...]
+    trt: tuple[TurnBox, ...]
+    first_player: str
+    victory: Victory
+    hq: Mapping[str, str] = field(default_factory=dict)  # army -> its HQ unit (12.1)
+    trains: Mapping[str, str] = field(default_factory=dict)  # army -> its trains unit (12.2)
+    ruleset: str = "standard"
+
+    @property
+    def turns(self) -> int:
+        return len(self.trt)
+
+    def terrain_at(self, ccrr: str) -> Terrain:
+        return self.terrain[self.hex_terrain.get(ccrr, self.default_terrain)]
+
+    def secondary_at(self, ccrr: str) -> tuple[Secondary, ...]:
+        return tuple(self.secondary[s] for s in self.hex_secondary.get(ccrr, ()))
+
+    def light(self, turn: int) -> str:
+        """14.1: the TRT says whether a turn is day, twilight or night."""
+        return self.trt[turn - 1].light
+
+    def opponent(self, side: str) -> str:
+        a, b = self.side_order
+        return b if side == a else a
+
+
+# --- fields that belong to Quick Play's format (refused here with the field named) -----------------
+# Each entry: where it sits, and what the Standard rules use instead.
+QUICKPLAY_FIELDS: dict[str, str] = {
+    "turn_labels": "the Standard rules label turns on the TRT: give each box of 'trt' its 'label' (3.2)",
+    "hidden": "hidden reinforcements are a Quick Play scenario option; the Standard rules have none",
+    "tec.road_mp": "the Standard rules fix the road rate: one MP per path hex (4.6), 1/2 MP marching (4.7)",
+    "sides.*.replacement_steps": "the Standard rules give replacements per turn on the TRT: 'trt[n].replacements' (11.2)",
+    "sides.*.return_hexes": "units re-enter at an active HQ, active trains or a LOC hex (13.2), not at listed hexes",
+    "setup.*.within": "Quick Play's 'w/1' placement (3.2) is not a Standard rules set-up",
+    "setup.*.square": "squares are formed in play (9.5), not set up",
+    "units.*.range": "an artillery unit's range is printed on each side: 'full.range', 'ineffective.range' (8.1)",
+    "tec.terrain.*.defense": "the Standard rules' terrain halves (7.7): use 'halves_defense' or 'halves_attack_into'",
+    "tec.terrain.*.attack_halved_into": "use 'halves_attack_into' (7.7, halvings are cumulative)",
+    "tec.terrain.*.attack_halved_out_of": "use 'halves_attack_out_of' (7.7)",
+    "tec.terrain.*.bombard_modifier": "bombardment reads the CRT column of its total strength (8.5, R12)",
+    "tec.terrain.*.no_bombard": "artillery may not bombard into terrain prohibited to it (8.2): use 'prohibited'",
+    "tec.terrain.*.open": "the basic terrain is marked 'clear' (2.2)",
+    "tec.hexsides.*.attack_halved_across": "use 'halves_attack_across' (7.7)",
+    "tec.hexsides.*.defense_across": "the Standard rules' hexsides halve (7.7): use 'halves_attack_across'",
+    "tec.hexsides.*.road_crossing": "roads and trails cross hexsides by their paths (4.6)",
+}
+_QUICKPLAY_FACTORS = ("attack", "defense")  # on a non-artillery counter: Quick Play's two factors
+
+
+def _paths(node: Any, parts: list[str], path: str) -> list[str]:
+    """The concrete JSON paths matching a pattern like 'sides.*.loc' ('*': any key or list index)."""
+    if not parts:
+        return [path]
+    head, rest = parts[0], parts[1:]
+    if isinstance(node, list) and head == "*":
+        return [q for i, item in enumerate(node) for q in _paths(item, rest, f"{path}[{i}]")]
+    if not isinstance(node, Mapping):
+        return []
+    keys = list(node) if head == "*" else ([head] if head in node else [])
+    return [q for k in keys for q in _paths(node[k], rest, f"{path}.{k}" if path else str(k))]
+
+
+def _quickplay_fields(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for pattern, instead in QUICKPLAY_FIELDS.items():
+        for path in _paths(data, pattern.split("."), ""):
+            name = pattern.rsplit(".", 1)[-1]
+            out.append((path, f"'{name}' is a Quick Play scenario field, not a Standard rules one: {instead}"))
+    units = data.get("units")
+    if isinstance(units, list):
+        for i, u in enumerate(units):
+            if not isinstance(u, Mapping) or u.get("kind") == "artillery":
+                continue
+            for side in ("full", "reduced", "ineffective"):
+                block = u.get(side)
+                if isinstance(block, Mapping):
+                    for f in _QUICKPLAY_FACTORS:
+                        if f in block:
+                            out.append((f"units[{i}].{side}.{f}",
+                                        f"'{f}' is a Quick Play factor: a Standard rules {u.get('kind', 'unit')} has one "
+                                        "combat factor 'cf' (2.4); only artillery has attack and defence (8.1)"))
+    return out
+
+
+# --- schema -------------------------------------------------------------------------------------
+_VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {}
+
+
+def _validator(ref: str = "") -> jsonschema.Draft202012Validator:
+    """The whole-scenario validator, or (ref = a $defs name) a validator for one definition."""
+    v = _VALIDATORS.get(ref)
+    if v is None:
+        schema = load_schema(__package__ or "server.rules.standard", "scenario.schema.json", ("hexid", "victory"))
+        if ref:
+            schema = {"$defs": schema["$defs"], "$ref": f"#/$defs/{ref}"}
+        v = jsonschema.Draft202012Validator(schema)
+        _VALIDATORS[ref] = v
+    return v
+
+
+def _classes(d: Mapping[str, Any], key: str) -> frozenset[str]:
+    return frozenset(d.get(key, []))
+
+
+def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardScenario:
+    """Validate and build a Standard rules scenario; raises ScenarioError naming every problem."""
+    if isinstance(data, Mapping):
+        if data.get("ruleset") != "standard":
+            raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
+        mixed = _quickplay_fields(data)
+        if mixed:
+            raise ScenarioError(source, mixed)
+    problems = schema_problems(_validator(), data)
+    if problems:
+        raise ScenarioError(source, problems)
+    p: list[tuple[str, str]] = []
+
+    def bad(path: str, reason: str) -> None:
+        p.append((path, reason))
+
+    m = data["map"]
+    grid = HexGrid(m["columns"], m["rows"], m.get("shifted", "even"))
+
+    def on_map(path: str, ccrr: str) -> bool:
+        if ccrr not in grid:
+            bad(path, f"hex {ccrr} is not on the {grid.columns}x{grid.rows} map")
+            return False
+        return True
+
+    tec = data["tec"]
+    terrain_defs = tec["terrain"]
+    secondary_defs = tec.get("secondary", {})
+    feature_defs = tec.get("hexsides", {})
+    if m["default_terrain"] not in terrain_defs:
+        bad("map.default_terrain", f"terrain '{m['default_terrain']}' is not in tec.terrain")
+    hex_terrain: dict[str, str] = {}
+    for ccrr, t in m.get("hexes", {}).items():
+        if on_map(f"map.hexes.{ccrr}", ccrr):
+            if t not in terrain_defs:
+                bad(f"map.hexes.{ccrr}", f"terrain '{t}' is not in tec.terrain (2.2: a hex has one primary terrain)")
+            hex_terrain[ccrr] = t
+    hex_secondary: dict[str, tuple[str, ...]] = {}
+    for ccrr, ts in m.get("secondary", {}).items():
+        if on_map(f"map.secondary.{ccrr}", ccrr):
+            for t in ts:
+                if t not in secondary_defs:
+                    bad(f"map.secondary.{ccrr}", f"secondary terrain '{t}' is not in tec.secondary")
+            hex_secondary[ccrr] = tuple(ts)
+    hexsides = parse_hexsides(m.get("hexsides", []), grid, feature_defs, bad)
+    road_links, road_hexes = parse_paths(m.get("roads", []), grid, bad)
+    trail_links, trail_hexes = parse_paths(m.get("trails", []), grid, bad, "map.trails", "trail")
+    for i, lab in enumerate(m.get("labels", [])):
+        on_map(f"map.labels[{i}].hex", lab["hex"])
+
+    terrain = {
+        tid: Terrain(
+            id=tid, name=t["name"], move=dict(t["move"]), prohibited=_classes(t, "prohibited"),
+            clear=t.get("clear", False), no_march=t.get("no_march", False),
+            halves_attack_into=_classes(t, "halves_attack_into"), halves_attack_out_of=_classes(t, "halves_attack_out_of"),
+            halves_defense=_classes(t, "halves_defense"), blocks_los=t.get("blocks_los", False),
+            blocks_zoc_into=t.get("blocks_zoc_into", False), blocks_zoc_out=t.get("blocks_zoc_out", False),
+            no_advance_from=_classes(t, "no_advance_from"), hill=t.get("hill", False), trains=t.get("trains", False),
+        )
+        for tid, t in terrain_defs.items()
+    }
+    if not any(t.clear for t in terrain.values()):
+        bad("tec.terrain", "no terrain is marked 'clear': 2.2 makes clear the basic terrain (4.5, 12.2 use it)")
+    secondary = {
+        sid: Secondary(
+            id=sid, name=s["name"], move_add=dict(s.get("move_add", {})), prohibited=_classes(s, "prohibited"),
+            no_march=s.get("no_march", False), halves_attack_into=_classes(s, "halves_attack_into"),
+            halves_attack_out_of=_classes(s, "halves_attack_out_of"), halves_defense=_classes(s, "halves_defense"),
+            blocks_los=s.get("blocks_los", False), blocks_zoc_into=s.get("blocks_zoc_into", False),
+            blocks_zoc_out=s.get("blocks_zoc_out", False), no_advance_from=_classes(s, "no_advance_from"),
+        )
+        for sid, s in secondary_defs.items()
+    }
+    features = {
+        fid: HexsideFeature(
+            id=fid, name=f["name"], move_add=dict(f.get("move_add", {})), prohibited=_classes(f, "prohibited"),
+            no_march=f.get("no_march", False), halves_attack_across=_classes(f, "halves_attack_across"),
+            blocks_los=f.get("blocks_los", False), blocks_zoc=f.get("blocks_zoc", False),
+            no_advance_across=_classes(f, "no_advance_across"), trains=f.get("trains", False),
+        )
+        for fid, f in feature_defs.items()
+    }
+
+    side_ids = list(data["sides"].keys())
+    sides: dict[str, Side] = {}
+    for sid, s in data["sides"].items():
+        for j, ccrr in enumerate(s.get("entry_hexes", [])):
+            if on_map(f"sides.{sid}.entry_hexes[{j}]", ccrr) and not grid.is_edge(ccrr):
+                bad(f"sides.{sid}.entry_hexes[{j}]", f"entry hex {ccrr} is not on a map edge (13.1)")
+        for j, ccrr in enumerate(s["loc"]):
+            on_map(f"sides.{sid}.loc[{j}]", ccrr)
+        sides[sid] = Side(sid, s["name"], s["color"], s["edge"], tuple(s.get("entry_hexes", [])), tuple(s["loc"]))
+
+    formations: dict[str, Formation] = {}
+    for fid, f in data["formations"].items():
+        if fid in ("0", "A"):
+            bad(f"formations.{fid}", f"'{fid}' is reserved (2.4: '0' independent, 'A' all formations)")
+        if f["side"] not in sides:
+            bad(f"formations.{fid}.side", f"side '{f['side']}' is not one of {side_ids}")
+        formations[fid] = Formation(fid, f["side"], f["name"], f.get("army", f["side"]), tuple(f.get("sub_formations", [])))
+
+    units: dict[str, UnitDef] = {}
+    hq: dict[str, str] = {}
+    trains: dict[str, str] = {}
+    broken: set[str] = set()  # units already reported: their placements are not reported again
+    for i, u in enumerate(data["units"]):
+        unit = _parse_unit(u, f"units[{i}]", sides, formations, bad)
+        if unit is None:
+            broken.add(u["id"])
+            continue
+        if unit.id in units:
+            bad(f"units[{i}].id", f"unit id '{unit.id}' is used twice")
+            continue
+        units[unit.id] = unit
+        if unit.kind in (Kind.HQ, Kind.TRAINS):
+            table = hq if unit.kind is Kind.HQ else trains
+            assert unit.army is not None
+            if unit.army in table:
+                bad(f"units[{i}].army", f"army '{unit.army}' already has its {unit.kind.value} "
+                                        f"'{table[unit.army]}' ({'12.1' if unit.kind is Kind.HQ else '12.2'})")
+            table[unit.army] = unit.id
+    armies = {(f.side, f.army) for f in formations.values()}
+    armies |= {(units[x].side, units[x].army or "") for x in list(hq.values()) + list(trains.values())}
+    for side, army in sorted(armies):
+        if army not in hq:
+            bad("units", f"army '{army}' of {side} has no HQ (12.1)")
+        if army not in trains:
+            bad("units", f"army '{army}' of {side} has no trains (12.2)")
+    for sid in side_ids:
+        if not any(side == sid for side, _ in armies):
+            bad("units", f"side '{sid}' has no HQ and trains (12.1, 12.2)")
+
+    placed: set[str] = set()
+    setup: list[Placement] = []
+    for i, s in enumerate(data["setup"]):
+        path = f"setup[{i}]"
+        uid = s["unit"]
+        if uid not in units:
+            if uid not in broken:
+                bad(path + ".unit", f"unit '{uid}' is not in units")
+            continue
+        if uid in placed:
+            bad(path + ".unit", f"unit '{uid}' is set up twice")
+        placed.add(uid)
+        ud = units[uid]
+        if on_map(path + ".hex", s["hex"]):
+            t = terrain.get(hex_terrain.get(s["hex"], m["default_terrain"]))
+            if t is not None and t.is_prohibited(ud.kind.tec_class):
+                bad(path + ".hex", f"unit '{uid}' may not stand in {t.name} at {s['hex']} (4.5: prohibited terrain)")
+        if s.get("reduced") and ud.steps != 2:
+            bad(path + ".reduced", f"'{uid}' has one step: only a two-step unit starts reduced (2.5)")
+        if s.get("ineffective") and not ud.kind.has_ineffective_side:
+            bad(path + ".ineffective", f"a {ud.kind.value} has no ineffective side (2.9)")
+        if s.get("disrupted") and not ud.kind.is_combat:
+            bad(path + ".disrupted", f"a {ud.kind.value} is never disrupted (2.8 applies to combat units)")
+        if s.get("inactive") and ud.kind not in (Kind.HQ, Kind.TRAINS):
+            bad(path + ".inactive", "only an HQ or trains has an inactive side (12.1, 12.2)")
+        setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
+                               s.get("reduced", False), s.get("inactive", False)))
+    reinforcements: list[Reinforcement] = []
+    for i, r in enumerate(data.get("reinforcements", [])):
+        path = f"reinforcements[{i}]"
+        if r["unit"] not in units:
+            if r["unit"] not in broken:
+                bad(path + ".unit", f"unit '{r['unit']}' is not in units")
+            continue
+        if r["unit"] in placed:
+            bad(path + ".unit", f"unit '{r['unit']}' is both set up and a reinforcement")
+        placed.add(r["unit"])
+        if r["turn"] > data["turns"]:
+            bad(path + ".turn", f"turn {r['turn']} is after the last turn {data['turns']}")
+        if on_map(path + ".hex", r["hex"]) and not grid.is_edge(r["hex"]):
+            bad(path + ".hex", f"entry hex {r['hex']} is not on a map edge (13.1)")
+        reinforcements.append(Reinforcement(r["unit"], r["turn"], r["hex"]))
+    for uid in units:
+        if uid not in placed:
+            bad("units", f"unit '{uid}' is neither set up nor a reinforcement")
+
+    if data["first_player"] not in sides:
+        bad("first_player", f"side '{data['first_player']}' is not one of {side_ids}")
+    if len(data["trt"]) != data["turns"]:
+        bad("trt", f"the TRT has {len(data['trt'])} boxes for {data['turns']} turns (3.2: one box per turn)")
+    trt: list[TurnBox] = []
+    for i, box in enumerate(data["trt"]):
+        for sid in box.get("replacements", {}):
+            if sid not in sides:
+                bad(f"trt[{i}].replacements.{sid}", f"side '{sid}' is not one of {side_ids}")
+        trt.append(TurnBox(i + 1, box.get("label", f"Turn {i + 1}"), box["light"], dict(box.get("replacements", {}))))
+    victory = parse_victory(data["victory"], grid, side_ids, bad)
+    if p:
+        raise ScenarioError(source, p)
+    return StandardScenario(
+        id=data["id"], title=data["title"], grid=grid, default_terrain=m["default_terrain"],
+        hex_terrain=hex_terrain, hex_secondary=hex_secondary, terrain=terrain, secondary=secondary,
+        hexside_features=features, hexsides=hexsides, road_links=road_links, road_hexes=road_hexes,
+        trail_links=trail_links, trail_hexes=trail_hexes, sides=sides, side_order=(side_ids[0], side_ids[1]),
+        formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
+        trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains,
+    )
+
+
+# Which printed sides each kind of counter has (2.5-2.7, 2.9, 8.1).
+def _parse_unit(u: Mapping[str, Any], path: str, sides: Mapping[str, Side], formations: Mapping[str, Formation],
+                bad: Any) -> UnitDef | None:
+    kind = Kind(u["kind"])
+    uid = u["id"]
+    if u["side"] not in sides:
+        bad(path + ".side", f"side '{u['side']}' is not one of {list(sides)}")
+        return None
+
+    def refuse(name: str, reason: str) -> None:
+        if name in u:
+            bad(f"{path}.{name}", reason)
+
+    formation = u.get("formation")
+    sub = u.get("sub_formation")
+    if kind in (Kind.HQ, Kind.TRAINS):
+        for name in ("formation", "sub_formation", "steps", "full", "reduced", "ineffective", "leader",
+                     "leader_ineffective", "span"):
+            refuse(name, f"an {kind.value} has no '{name}': it has only its inactive side's 'ma' (12.1, 12.2)")
+        if "ma" not in u:
+            bad(path + ".ma", f"an {kind.value} needs the MA printed on its inactive side (12.1, 12.2)")
+            return None
+        army = u.get("army", u["side"])
+        if not any(f.army == army and f.side == u["side"] for f in formations.values()) and army != u["side"]:
+            bad(path + ".army", f"no formation of {u['side']} belongs to army '{army}'")
+        return UnitDef(uid, u["side"], kind, u["name"], "0", army=army, inactive_ma=u["ma"])
+    refuse("army", "only an HQ or trains names its army (12.1, 12.2); a unit's army is its formation's")
+    refuse("ma", "a unit's MA is printed on each side: 'full.ma' (2.4); a bare 'ma' is for an HQ or trains")
+    if formation is None:
+        bad(path + ".formation", "every unit and leader has a formation: '0', 'A' or a formation id (2.4)")
+        return None
+    if formation not in ("0", "A"):
+        f = formations.get(formation)
+        if f is None:
+            bad(path + ".formation", f"formation '{formation}' is not in formations (or '0', 'A')")
+        elif f.side != u["side"]:
+            bad(path + ".formation", f"formation '{formation}' belongs to the other side")
+        elif sub is not None and sub not in f.sub_formations:
+            bad(path + ".sub_formation", f"'{sub}' is not a sub-formation of '{formation}' (19.1)")
+    elif sub is not None:
+        bad(path + ".sub_formation", f"a unit of formation '{formation}' has no sub-formation (19.1)")
+
+    if kind is Kind.LEADER:
+        for name in ("steps", "full", "reduced", "ineffective"):
+            refuse(name, f"a leader has no '{name}': give 'leader' and 'leader_ineffective' (10.3)")
+        if "leader" not in u:
+            bad(path + ".leader", "a leader needs its combat, morale and movement values (10.3)")
+            return None
+        span = tuple(u.get("span", [formation]))
+        for j, s in enumerate(span):
+            if s != "A" and s not in formations:
+                bad(f"{path}.span[{j}]", f"formation '{s}' is not in formations (10.3 command span)")
+        li = u.get("leader_ineffective", {"combat": 0, "morale": 0, "movement": 0})
+        return UnitDef(uid, u["side"], kind, u["name"], formation, sub,
+                       leader=LeaderFactors(**u["leader"]), leader_ineffective=LeaderFactors(**li), span=span)
+    for name in ("leader", "leader_ineffective", "span"):
+        refuse(name, f"only a leader has '{name}' (10.3)")
+
+    steps = u.get("steps", 2 if kind is Kind.INFANTRY else 1)
+    if kind is not Kind.INFANTRY and steps != 1:
+        bad(path + ".steps", f"a {kind.value} has one step (2.6, 2.7)")
+        return None
+    ref = "artillery_side" if kind is Kind.ARTILLERY else "counter_side"
+    parsed: dict[str, CounterSide] = {}
+    for name in ("full", "reduced", "ineffective"):
+        if name not in u:
+            continue
+        block = u[name]
+        problems = schema_problems(_validator(ref), block, f"{path}.{name}")
+        if problems:
+            for pp, reason in problems:
+                bad(pp, reason)
+            continue
+        if kind is not Kind.ARTILLERY:
+            if "cf" not in block:
+                bad(f"{path}.{name}.cf", f"a {kind.value} needs its combat factor 'cf' (2.4)")
+                continue
+            if "range" in block:
+                bad(f"{path}.{name}.range", "only artillery has a range (8.1)")
+            if "charge" in block and kind not in (Kind.CAVALRY, Kind.SQUADRON):
+                bad(f"{path}.{name}.charge", "only cavalry and squadrons have a charge factor (9.3(4))")
+        if block.get("red_dot") and name == "ineffective":
+            bad(f"{path}.{name}.red_dot", "a red dot marks a step (11.2): put it on 'full' or 'reduced'")
+        default_mr = ARTILLERY_MR_INEFFECTIVE if name == "ineffective" else ARTILLERY_MR_EFFECTIVE
+        ma = block["ma"]
+        parsed[name] = CounterSide(
+            mr=block.get("mr", default_mr), ma=None if ma == "V" else int(ma), cf=block.get("cf", 0),
+            parenthesized=block.get("parenthesized", False), bracketed=block.get("bracketed", False),
+            attack=block.get("attack", 0), defense=block.get("defense", 0), range=block.get("range", 0),
+            charge=block.get("charge", 0), red_dot=block.get("red_dot", False),
+        )
+    if "full" not in u:
+        bad(path + ".full", f"a {kind.value} needs its front side's factors 'full' (2.4)")
+        return None
+    if steps == 2 and "reduced" not in u:
+        bad(path + ".reduced", "a two-step unit needs its reduced side (2.5)")
+    if steps == 1 and "reduced" in u:
+        bad(path + ".reduced", "a one-step unit has no reduced side (2.5: blank on the reverse, or its ineffective side)")
+    if kind.has_ineffective_side and "ineffective" not in u:
+        bad(path + ".ineffective", f"a {kind.value} needs its ineffective side (2.6, 2.7, 2.9)")
+    if not kind.has_ineffective_side and "ineffective" in u:
+        bad(path + ".ineffective", "an infantry brigade or regiment has no ineffective side (2.9); it disrupts (2.8)")
+    if kind in (Kind.CAVALRY, Kind.SQUADRON) and "full" in parsed and parsed["full"].charge <= 0:
+        bad(path + ".full.charge", f"a {kind.value} needs its charge factor (9.3(4))")
+    if set(parsed) != {n for n in ("full", "reduced", "ineffective") if n in u}:
+        return None
+    return UnitDef(uid, u["side"], kind, u["name"], formation, sub, steps, parsed.get("full"),
+                   parsed.get("reduced"), parsed.get("ineffective"))
