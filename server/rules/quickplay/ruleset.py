@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
 
+from ..kernel.crt import COLUMN_LABELS, column_of
 from ..kernel.edition import CommandFamily, CommandHandler, DecisionHandler, Edition, TaskHandler, register
 from ..kernel.scenario import UnitKind
 from . import commands as _commands
@@ -22,11 +23,7 @@ if TYPE_CHECKING:
 
 
 # The revised Quick Play CRT as reconstructed in RULINGS.md R6: rows are the combat die 1..6,
-# columns the differential bands below.
-_QP_COLUMNS: tuple[tuple[int, int], ...] = (
-    (-(10**6), -6), (-5, -4), (-3, -2), (-1, 0), (1, 2), (3, 4), (5, 6), (7, 9), (10, 10**6),
-)
-_QP_COLUMN_LABELS = ("-6 or less", "-5 to -4", "-3 to -2", "-1 to 0", "+1 to +2", "+3 to +4", "+5 to +6", "+7 to +9", "+10 or more")
+# columns the differential bands every edition shares (kernel/crt.py).
 _QP_CRT: tuple[tuple[str, ...], ...] = (
     ("Am", "Am", "Ax", "Ar", "Ar", "Ac", "-", "Dr", "Dx"),
     ("Am", "Ax", "Ar", "Ac", "Ac", "-", "Dc", "Dr", "Dx"),
@@ -48,13 +45,10 @@ class QuickPlay(Edition):
 
     # --- combat results table (7.4) -------------------------------------
     def crt_column(self, differential: int) -> int:
-        for i, (lo, hi) in enumerate(_QP_COLUMNS):
-            if lo <= differential <= hi:
-                return i
-        raise AssertionError("unreachable: the columns cover every integer")
+        return column_of(differential)
 
     def crt_column_label(self, column: int) -> str:
-        return _QP_COLUMN_LABELS[column]
+        return COLUMN_LABELS[column]
 
     def crt_result(self, differential: int, combat_die: int) -> str:
         return _QP_CRT[combat_die - 1][self.crt_column(differential)]
