@@ -1,0 +1,307 @@
+"""Movement in the Standard rules (seed 002 4.x), with the ZOC limits on it (6.2, 6.3).
+
+* 4.2 a unit or a stack moves along contiguous hexes; a stack pays the highest cost of its units and
+  uses the lowest MA.
+* 4.3 a unit lacking the MP may not enter a hex: no always-one-hex here (R3).
+* 4.4 variable MA: a combat unit rolls for its MA when its move begins if it has a printed `V`, is
+  disrupted, overstacked, disengaging or moved by a fortune of war — one die, two when the printed MA is
+  above 6, capped at the printed MA.  Leaders, HQs and trains never roll.
+* 4.5 terrain costs: the primary terrain's cost, plus secondary terrain and hexside additions.
+* 4.6 roads and trails: a step along the path (path hex, path hexside, path hex) costs 1 MP whatever the
+  other terrain; infantry and cavalry entering an EZOC pay the full terrain cost for that step instead.
+* 4.7 march movement: 9 MP (infantry, artillery) or 15 (cavalry), or one die + 3 / two dice + 3 when
+  rolling; ½ MP per road step (not trail), the leftover ½ lost on leaving the road; a full MP on a road
+  step leaving or entering a hex with another combat unit; never in or next to an EZOC (R13); never into
+  terrain the TEC closes to marching.
+* 6.2 entering an EZOC ends the move; a unit in an EZOC leaves it only by disengaging (6.3); disrupted
+  units and units with a parenthesised CF enter an EZOC only with a leader or an undisrupted unit with a
+  non-parenthesised CF.
+* 6.3 disengagement: a higher printed MA than every unit exerting the EZOC, or a friendly unit that
+  started the phase in the hex and stays; the disengaging unit rolls for its MA and enters no other EZOC.
+
+MP are counted in halves (`HALF`).  Nothing here is reachable from a game yet: `standard` is not a
+registered ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..kernel.errors import IllegalCommand
+from ..kernel.hexes import hexside_key
+from ..kernel.state import UnitState
+from .scenario import CounterSide, Kind, StandardScenario
+from .zoc import zoc_of, zoc_targets
+
+HALF = 2
+MARCH_MA = {"infantry": 9, "artillery": 9, "cavalry": 15}  # 4.7
+MARCH_ROLL = {"infantry": (1, 3), "artillery": (1, 3), "cavalry": (2, 3)}  # 4.7: (dice, added)
+NEVER_ROLL = (Kind.LEADER, Kind.HQ, Kind.TRAINS)  # 4.4
+
+
+def printed_side(sc: StandardScenario, s: UnitState) -> CounterSide:
+    """The side of the counter now showing (2.5, 2.9)."""
+    d = sc.units[s.id]
+    side = d.ineffective if s.ineffective else (d.reduced if s.reduced else d.full)
+    if side is None:
+        raise ValueError(f"{d.name} has no printed factors (a {d.kind.value})")
+    return side
+
+
+# --- 4.4 variable movement allowance -------------------------------------------------------------------
+def roll_reasons(sc: StandardScenario, s: UnitState, *, overstacked: bool = False, disengaging: bool = False,
+                 fortune: bool = False) -> list[str]:
+    """4.4: the rules that make this unit roll for its MA when its move begins ([]: it does not roll)."""
+    d = sc.units[s.id]
+    if d.kind in NEVER_ROLL:
+        return []
+    out = []
+    if printed_side(sc, s).variable_ma:
+        out.append("2.4")  # a printed V
+    if s.disrupted:
+        out.append("2.8(2)")
+    if s.ineffective:
+        out.append("11.3")  # an ineffective unit has the disrupted unit's constraints (S2)
+    if overstacked:
+        out.append("5.2")
+    if disengaging:
+        out.append("6.3")
+    if fortune:
+        out.append("12.4")
+    return out
+
+
+def ma_dice(sc: StandardScenario, s: UnitState, *, marching: bool = False) -> int:
+    """4.4: one die, two when the printed MA is above 6; 4.7: marching cavalry rolls two."""
+    d = sc.units[s.id]
+    if marching:
+        return MARCH_ROLL[d.kind.tec_class][0]
+    ma = printed_side(sc, s).ma
+    return 2 if ma is not None and ma > 6 else 1
+
+
+def movement_allowance(sc: StandardScenario, s: UnitState, dice: Sequence[int] | None = None, *,
+                       marching: bool = False) -> int:
+    """The unit's MP for this move: its printed MA (4.3) or march MA (4.7), or — when it rolls (4.4) —
+    the dice, never above the printed MA (a V has none to cap it); marching adds three (4.7)."""
+    d = sc.units[s.id]
+    if d.kind in (Kind.HQ, Kind.TRAINS):
+        return d.inactive_ma  # 12.1, 12.2: always the full MA of the inactive side
+    if d.kind is Kind.LEADER:
+        raise ValueError("a leader's movement is 10.1's, not 4.4's")
+    cls = d.kind.tec_class
+    printed = printed_side(sc, s).ma
+    if dice is None:
+        if marching:
+            return MARCH_MA[cls]
+        if printed is None:
+            raise ValueError(f"{d.name} has a V MA and must roll for it (4.4)")
+        return printed
+    want = ma_dice(sc, s, marching=marching)
+    if len(dice) != want or not all(1 <= v <= 6 for v in dice):
+        raise ValueError(f"{d.name} rolls {want} die/dice for its MA (4.4, 4.7), not {list(dice)}")
+    total = sum(dice)
+    if marching:
+        return total + MARCH_ROLL[cls][1]
+    return total if printed is None else min(total, printed)
+
+
+# --- 4.5-4.7 the cost of one step ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class StepCost:
+    halves: int
+    by: str  # "road", "trail" or "terrain"
+
+
+def terrain_cost(sc: StandardScenario, tec_class: str, a: str, b: str) -> int | None:
+    """4.5: MP to enter b from a off any path (None: prohibited): primary + secondary + hexside."""
+    t = sc.terrain_at(b)
+    if t.is_prohibited(tec_class):
+        return None
+    cost = t.move[tec_class]
+    for s in sc.secondary_at(b):
+        if tec_class in s.prohibited:
+            return None
+        cost += s.move_add.get(tec_class, 0)
+    for f in sc.hexsides.get(hexside_key(a, b), ()):
+        feat = sc.hexside_features[f]
+        if tec_class in feat.prohibited:
+            return None
+        cost += feat.move_add.get(tec_class, 0)
+    return cost
+
+
+def path_kind(sc: StandardScenario, a: str, b: str) -> str | None:
+    """4.6: 'road' or 'trail' when the step follows that path hex, hexside, hex; else None."""
+    key = hexside_key(a, b)
+    if key in sc.road_links:
+        return "road"
+    if key in sc.trail_links:
+        return "trail"
+    return None
+
+
+def no_march(sc: StandardScenario, a: str, b: str) -> bool:
+    """4.7: terrain the TEC closes to march movement."""
+    if sc.terrain_at(b).no_march or any(s.no_march for s in sc.secondary_at(b)):
+        return True
+    return any(sc.hexside_features[f].no_march for f in sc.hexsides.get(hexside_key(a, b), ()))
+
+
+def step_cost(sc: StandardScenario, tec_class: str, a: str, b: str, *, marching: bool, into_ezoc: bool,
+              crowded: bool) -> StepCost | None:
+    """The cost of one step for one TEC class (None: it may not take it).
+    `crowded`: a or b holds another combat unit (4.7's full MP on the road)."""
+    path = path_kind(sc, a, b)
+    if path is not None and into_ezoc and tec_class in ("infantry", "cavalry"):
+        path = None  # 4.6: no path movement into an EZOC for infantry and cavalry
+    if path is None:
+        if marching and no_march(sc, a, b):
+            return None
+        cost = terrain_cost(sc, tec_class, a, b)
+        return None if cost is None else StepCost(cost * HALF, "terrain")
+    if marching and path == "road" and not crowded:
+        return StepCost(1, "road")  # 4.7: 1/2 MP
+    return StepCost(HALF, path)  # 4.6: one MP for the path hex
+
+
+# --- a move ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move as the rules check it: who, where, how, and the MA rolled or printed (4.4)."""
+
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+    ma: int  # MP
+    marching: bool = False
+    disengaging: bool = False
+
+
+def ezoc_of(sc: StandardScenario, units: Mapping[str, UnitState], side: str) -> frozenset[str]:
+    return zoc_of(sc, units, sc.opponent(side))
+
+
+def march_problem(sc: StandardScenario, units: Mapping[str, UnitState], move: Move) -> str | None:
+    """4.7 (R13): why the move may not be marched (None: it may).  A path is marched only if no hex of it (the start included) is in an EZOC, and no hex
+    into which a moving unit would exert a ZOC from any hex of the path is in one."""
+    side = sc.units[move.units[0]].side
+    ezoc = ezoc_of(sc, units, side)
+    for h in move.path:
+        if h in ezoc:
+            return f"{h} is in an enemy zone of control, so the move cannot be marched"
+        for uid in move.units:
+            d = sc.units[uid]
+            if d.kind.is_combat and any(n in ezoc for n in zoc_targets(sc, h, d.kind.tec_class)):
+                return f"from {h} {d.name}'s zone of control would reach an enemy zone of control"
+    return None
+
+
+def may_disengage(sc: StandardScenario, units: Mapping[str, UnitState], uid: str,
+                  phase_start_stack: Sequence[str], staying: Sequence[str]) -> str | None:
+    """6.3: why the unit may not disengage (None: it may; the reason is 6.3's).  `phase_start_stack`: the friendly units in its
+    hex when the movement phase began; `staying`: those of them that do not leave."""
+    s = units[uid]
+    d = sc.units[uid]
+    assert s.hex is not None
+    enemy = sc.opponent(d.side)
+    mine = printed_side(sc, s).ma
+    exerting = [o for o in units.values() if sc.units[o.id].side == enemy and o.hex is not None
+                and o.on_map and sc.units[o.id].kind.is_combat and not o.disrupted and not o.ineffective
+                and s.hex in zoc_targets(sc, o.hex, sc.units[o.id].kind.tec_class)]
+    if mine is not None and all(_printed_ma(sc, o) < mine for o in exerting):
+        return None
+    if any(o != uid and sc.units[o].kind.is_combat for o in phase_start_stack if o in staying):
+        return None
+    return (f"{d.name} may disengage only with a higher printed MA than every unit exerting the enemy zone "
+            "of control, or leaving behind a friendly unit that began the phase with it")
+
+
+def _printed_ma(sc: StandardScenario, s: UnitState) -> int:
+    """6.3's comparison: a printed V counts as 6, the most a die can give it (S3)."""
+    ma = printed_side(sc, s).ma
+    return 6 if ma is None else ma
+
+
+def _enters_ezoc_problem(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequence[str], hex_: str) -> str | None:
+    """6.2 (why not, or None): disrupted units and units with a parenthesised CF enter an EZOC only accompanied by a leader or
+    an undisrupted unit with a non-parenthesised CF."""
+    limited = []
+    escorts = False
+    for uid in uids:
+        d = sc.units[uid]
+        s = units[uid]
+        if d.kind is Kind.LEADER:
+            escorts = True
+            continue
+        if not d.kind.is_combat:
+            continue
+        if s.disrupted or printed_side(sc, s).parenthesized:
+            limited.append(d.name)
+        else:
+            escorts = True
+    if limited and not escorts:
+        return (f"{', '.join(limited)} may not enter the enemy zone of control at {hex_} "
+                "without a leader or an undisrupted unit with a non-parenthesised CF")
+    return None
+
+
+def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move) -> int:
+    """Validate a move against 4.2-4.7 and 6.2-6.3; returns its cost in half MP, or raises IllegalCommand."""
+    if not move.units:
+        raise IllegalCommand("4.2", "name the units that move")
+    side = sc.units[move.units[0]].side
+    start = units[move.units[0]].hex
+    if any(sc.units[u].side != side or units[u].hex != start or not units[u].on_map for u in move.units):
+        raise IllegalCommand("4.2", "a stack moves together: its units must start in the same hex")
+    if any(sc.units[u].kind in (Kind.HQ, Kind.TRAINS) for u in move.units):
+        raise IllegalCommand("12.1", "an HQ or trains moves under 12.1 and 12.2, not with a stack's move")
+    path = move.path
+    if len(path) < 2 or path[0] != start:
+        raise IllegalCommand("4.2", f"the path must start at the stack's hex {start} and enter at least one hex")
+    if len(set(path)) != len(path):
+        raise IllegalCommand("4.2", "the path enters a hex twice")
+    for a, b in zip(path, path[1:]):
+        if b not in sc.grid or not sc.grid.is_adjacent(a, b):
+            raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
+    combat = [u for u in move.units if sc.units[u].kind.is_combat]
+    classes = sorted({sc.units[u].kind.tec_class for u in combat}) or ["leader"]
+    if move.marching:
+        if not combat:
+            raise IllegalCommand("4.7", "march movement is made by combat units")
+        problem = march_problem(sc, units, move)
+        if problem:
+            raise IllegalCommand("4.7", problem)
+    ezoc = ezoc_of(sc, units, side)
+    movers = set(move.units)
+    occupied_by_others = {s.hex for uid, s in units.items()
+                          if uid not in movers and s.on_map and sc.units[uid].kind.is_combat}
+    if start in ezoc and not move.disengaging:
+        raise IllegalCommand("6.2", f"the stack is in an enemy zone of control at {start}: it leaves only by disengaging (6.3)")
+    halves = 0
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        enemy_here = any(s.hex == b and s.on_map and sc.units[u].side != side for u, s in units.items())
+        if enemy_here:
+            raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
+        into_ezoc = b in ezoc
+        crowded = a in occupied_by_others or b in occupied_by_others
+        costs = [step_cost(sc, cls, a, b, marching=move.marching, into_ezoc=into_ezoc, crowded=crowded) for cls in classes]
+        if any(c is None for c in costs):
+            rule = "4.7" if move.marching and no_march(sc, a, b) and path_kind(sc, a, b) != "road" else "4.5"
+            what = "marching units may not enter" if rule == "4.7" else "prohibited terrain or hexside for"
+            raise IllegalCommand(rule, f"{b}: {what} {', '.join(classes)}")
+        step = max((c for c in costs if c is not None), key=lambda c: c.halves)  # 4.2: the highest cost
+        if step.by != "road" and halves % HALF:
+            halves += 1  # 4.7: the leftover 1/2 MP is lost on leaving the road (a full-MP road step stays on it)
+        halves += step.halves
+        if halves > move.ma * HALF:
+            raise IllegalCommand("4.3", f"entering {b} needs {halves / HALF:g} MP; the move has {move.ma}")
+        if into_ezoc:
+            if move.disengaging:
+                raise IllegalCommand("6.3", f"a disengaging unit may not enter another enemy zone of control ({b})")
+            problem = _enters_ezoc_problem(sc, units, move.units, b)
+            if problem:
+                raise IllegalCommand("6.2", problem)
+            if i + 2 < len(path):
+                raise IllegalCommand("6.2", f"entering the enemy zone of control at {b} ends the move")
+    return halves
