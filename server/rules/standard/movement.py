@@ -274,14 +274,19 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
             raise IllegalCommand("4.7", problem)
     ezoc = ezoc_of(sc, units, side)
     movers = set(move.units)
-    occupied_by_others = {s.hex for uid, s in units.items()
-                          if uid not in movers and s.on_map and sc.units[uid].kind.is_combat}
+    occupied_by_others: set[str] = set()
+    enemy_held: set[str] = set()
+    for uid, s in units.items():
+        if s.on_map and s.hex is not None:
+            if sc.units[uid].side != side:
+                enemy_held.add(s.hex)
+            elif uid not in movers and sc.units[uid].kind.is_combat:
+                occupied_by_others.add(s.hex)
     if start in ezoc and not move.disengaging:
         raise IllegalCommand("6.2", f"the stack is in an enemy zone of control at {start}: it leaves only by disengaging (6.3)")
     halves = 0
     for i, (a, b) in enumerate(zip(path, path[1:])):
-        enemy_here = any(s.hex == b and s.on_map and sc.units[u].side != side for u, s in units.items())
-        if enemy_here:
+        if b in enemy_held:
             raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
         into_ezoc = b in ezoc
         crowded = a in occupied_by_others or b in occupied_by_others

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Any, Mapping
 
 import jsonschema
 
-from ..kernel.hexes import HexGrid
+from ..kernel.hexes import HexGrid, hexside_key
 from ..kernel.scenario import (
     ScenarioError,
     Victory,
@@ -274,6 +275,66 @@ class StandardScenario:
     def opponent(self, side: str) -> str:
         a, b = self.side_order
         return b if side == a else a
+
+    def could_move(self, tec_class: str, a: str, b: str) -> bool:
+        """Whether a unit of this TEC class could move from a into the adjacent b at all (prohibitions only;
+        4.6: a road or trail across the hexside carries it past the terrain).  Used by 6.4, 7.5, 7.6, 7.12."""
+        return b in self.movable_into[tec_class].get(a, ())
+
+    @cached_property
+    def movable_into(self) -> Mapping[str, Mapping[str, frozenset[str]]]:
+        """Per TEC class, per hex, the adjacent hexes a unit there could move into (see `could_move`)."""
+        out: dict[str, dict[str, frozenset[str]]] = {}
+        for cls in ("infantry", "cavalry", "artillery", "leader"):
+            table: dict[str, frozenset[str]] = {}
+            for a in self.grid.all_hexes():
+                table[a] = frozenset(b for b in self.grid.neighbors(a) if self._could_move(cls, a, b))
+            out[cls] = table
+        return out
+
+    @cached_property
+    def movable_from(self) -> Mapping[str, Mapping[str, tuple[str, ...]]]:
+        """Per TEC class, per hex, the adjacent hexes a unit could move into it from (the reverse of
+        `movable_into`; 7.6's search runs backwards from the destinations)."""
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        for cls, table in self.movable_into.items():
+            rev: dict[str, list[str]] = {}
+            for a, bs in table.items():
+                for b in bs:
+                    rev.setdefault(b, []).append(a)
+            out[cls] = {b: tuple(v) for b, v in rev.items()}
+        return out
+
+    @cached_property
+    def zoc_into(self) -> Mapping[str, Mapping[str, tuple[str, ...]]]:
+        """Per TEC class, per hex, the adjacent hexes a unit there projects its ZOC into (6.4): not out of
+        or into terrain that blocks it, not across a blocking hexside, not where it could not move."""
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        for cls, movable in self.movable_into.items():
+            table: dict[str, tuple[str, ...]] = {}
+            for h in self.grid.all_hexes():
+                if self.terrain_at(h).blocks_zoc_out or any(s.blocks_zoc_out for s in self.secondary_at(h)):
+                    table[h] = ()
+                    continue
+                table[h] = tuple(
+                    n for n in self.grid.neighbors(h)
+                    if n in movable[h]
+                    and not self.terrain_at(n).blocks_zoc_into
+                    and not any(s.blocks_zoc_into for s in self.secondary_at(n))
+                    and not any(self.hexside_features[f].blocks_zoc for f in self.hexsides.get(hexside_key(h, n), ()))
+                )
+            out[cls] = table
+        return out
+
+    def _could_move(self, tec_class: str, a: str, b: str) -> bool:
+        key = hexside_key(a, b)
+        if key in self.road_links or key in self.trail_links:
+            return True
+        if self.terrain_at(b).is_prohibited(tec_class):
+            return False
+        if any(tec_class in s.prohibited for s in self.secondary_at(b)):
+            return False
+        return not any(tec_class in self.hexside_features[f].prohibited for f in self.hexsides.get(key, ()))
 
 
 # --- fields that belong to Quick Play's format (refused here with the field named) -----------------
