@@ -74,9 +74,11 @@ def destinations(sc: StandardScenario, units: Mapping[str, UnitState], side: str
 
 
 def retreat_lines(sc: StandardScenario, units: Mapping[str, UnitState], side: str, army: str, tec_class: str,
-                  *, inactive: Iterable[str] = (), excluding: Iterable[str] = ()) -> RetreatLines:
+                  *, inactive: Iterable[str] = (), excluding: Iterable[str] = (),
+                  to: Iterable[str] | None = None) -> RetreatLines:
     """7.6 for every hex at once, for units of `tec_class` of `side` and `army`.  `excluding`: units left out
-    of the position (the retreating group: its own ZOC negates nothing on its way)."""
+    of the position (the retreating group: its own ZOC negates nothing on its way).  `to`: other destinations
+    than 7.6's (12.1: the HQ's line to its trains or LOC; 12.2: the trains' line to the LOC)."""
     gone = set(excluding)
     board = {uid: s for uid, s in units.items() if uid not in gone} if gone else units
     enemy = sc.opponent(side)
@@ -88,7 +90,7 @@ def retreat_lines(sc: StandardScenario, units: Mapping[str, UnitState], side: st
         if s.status == _MAP and s.hex is not None:
             (friendly_held if sc.units[uid].side == side else enemy_held).add(s.hex)
     unnegated = ezoc - friendly_held - friendly_zoc
-    goals = destinations(sc, board, side, army, inactive, ezoc) - enemy_held
+    goals = (destinations(sc, board, side, army, inactive, ezoc) if to is None else frozenset(to)) - enemy_held
     came_from = sc.movable_from[tec_class]
     safe = _search(goals, came_from, enemy_held | unnegated)
     anyline = _search(goals, came_from, enemy_held)

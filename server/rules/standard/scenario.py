@@ -285,7 +285,7 @@ class StandardScenario:
     def movable_into(self) -> Mapping[str, Mapping[str, frozenset[str]]]:
         """Per TEC class, per hex, the adjacent hexes a unit there could move into (see `could_move`)."""
         out: dict[str, dict[str, frozenset[str]]] = {}
-        for cls in ("infantry", "cavalry", "artillery", "leader"):
+        for cls in ("infantry", "cavalry", "artillery", "leader", "trains"):
             table: dict[str, frozenset[str]] = {}
             for a in self.grid.all_hexes():
                 table[a] = frozenset(b for b in self.grid.neighbors(a) if self._could_move(cls, a, b))
@@ -330,6 +330,11 @@ class StandardScenario:
         key = hexside_key(a, b)
         if key in self.road_links or key in self.trail_links:
             return True
+        if tec_class == "trains":
+            # 12.2: only clear, road and trail hexes (a path hex: any hex a road or trail runs through),
+            # and only across plain, bridge and ford hexsides
+            hex_ok = self.terrain_at(b).trains or b in self.road_hexes or b in self.trail_hexes
+            return hex_ok and all(self.hexside_features[f].trains for f in self.hexsides.get(key, ()))
         if self.terrain_at(b).is_prohibited(tec_class):
             return False
         if any(tec_class in s.prohibited for s in self.secondary_at(b)):

@@ -1,0 +1,116 @@
+"""The army's HQ and trains (seed 002 12.1, 12.2), rout to the TRT (7.10), re-entry (13.2).
+
+12.1: the HQ turns inactive whenever it moves, is in an EZOC, lacks a safe line of retreat to its active
+trains or a LOC hex, or is attacked; it turns active again at the end of a friendly movement phase in
+which none of these applies.  12.2: likewise the trains, whose line must reach a LOC hex.  12.3: without a
+functioning LOC hex neither may be active.
+7.10: a routing unit with an unsafe line goes to the TRT two turns ahead (set aside in the last two turns).
+13.2: a unit in the current TRT box re-enters on or next to an active HQ, next to active trains, or on or
+next to a functioning LOC hex; never into an EZOC, an enemy-occupied hex or a hex it would overstack.
+
+Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..kernel.state import UnitState
+from .retreat import SAFE, functioning_loc, retreat_lines
+from .scenario import StandardScenario
+from .stacking import STACK_LIMIT, counting_units
+from .zoc import zoc_of
+
+
+def hq_problems(sc: StandardScenario, units: Mapping[str, UnitState], army: str, *, moved: bool, attacked: bool,
+                trains_active: bool) -> list[str]:
+    """12.1: why the army's HQ is (or turns) inactive now; [] means it may be active."""
+    uid = sc.hq[army]
+    return _problems(sc, units, uid, army, moved=moved, attacked=attacked,
+                     to_trains=trains_active, what="12.1")
+
+
+def trains_problems(sc: StandardScenario, units: Mapping[str, UnitState], army: str, *, moved: bool,
+                    attacked: bool) -> list[str]:
+    """12.2: why the army's trains is (or turns) inactive now; [] means it may be active."""
+    return _problems(sc, units, sc.trains[army], army, moved=moved, attacked=attacked, to_trains=False, what="12.2")
+
+
+def _problems(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, army: str, *, moved: bool,
+              attacked: bool, to_trains: bool, what: str) -> list[str]:
+    s = units[uid]
+    d = sc.units[uid]
+    if not s.on_map or s.hex is None:
+        return [f"{what}: {d.name} is not on the map"]
+    out = []
+    if moved:
+        out.append(f"{what}: {d.name} moved")
+    ezoc = zoc_of(sc, units, sc.opponent(d.side))
+    if s.hex in ezoc:
+        out.append(f"{what}: {d.name} is in an enemy zone of control")
+    if attacked:
+        out.append(f"{what}: {d.name} was attacked")
+    loc = functioning_loc(sc, units, d.side, ezoc)
+    if not loc:
+        out.append(f"12.3: {sc.sides[d.side].name} has no functioning LOC hex")
+    goals = set(loc)
+    if to_trains:
+        t = units[sc.trains[army]]
+        if t.on_map and t.hex is not None:
+            goals.add(t.hex)
+    cls = "trains" if d.kind.value == "trains" else "cavalry"  # 12.1: the HQ moves like cavalry
+    lines = retreat_lines(sc, units, d.side, army, cls, to=goals, excluding=[uid])
+    if lines.line(s.hex) != SAFE:
+        target = "its active trains or a LOC hex" if what == "12.1" else "a LOC hex"
+        out.append(f"{what}: {d.name} has no safe line of retreat to {target}")
+    return out
+
+
+def rout_box(turn: int, turns: int) -> int | None:
+    """7.10: the TRT box two turns after the current one; None (set aside) in the last two turns."""
+    box = turn + 2
+    return box if box <= turns else None
+
+
+def reentry_hexes(sc: StandardScenario, units: Mapping[str, UnitState], uid: str,
+                  inactive: Iterable[str] = ()) -> list[str]:
+    """13.2: where a unit from the current TRT box may be placed (sorted; [] when nowhere)."""
+    d = sc.units[uid]
+    side = d.side
+    army = _army_of(sc, uid)
+    off = set(inactive)
+    ezoc = zoc_of(sc, units, sc.opponent(side))
+    loc = functioning_loc(sc, units, side, ezoc)
+    if not loc:
+        return []  # 12.3: without a functioning LOC no unit returns
+    grid = sc.grid
+    near: set[str] = set()
+    for h in loc:
+        near.add(h)
+        near.update(grid.neighbors(h))
+    hq = sc.hq.get(army)
+    if hq is not None and hq not in off and units[hq].on_map and units[hq].hex is not None:
+        hq_hex = units[hq].hex
+        near.add(hq_hex)  # type: ignore[arg-type]
+        near.update(grid.neighbors(hq_hex))  # type: ignore[arg-type]
+    tr = sc.trains.get(army)
+    if tr is not None and tr not in off and units[tr].on_map and units[tr].hex is not None:
+        near.update(grid.neighbors(units[tr].hex))  # type: ignore[arg-type]
+    enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
+    out = []
+    for h in near:
+        if h in ezoc or h in enemy_held:
+            continue
+        cls = d.kind.tec_class
+        if sc.terrain_at(h).is_prohibited(cls) or any(cls in x.prohibited for x in sc.secondary_at(h)):
+            continue
+        if d.kind.counts_for_stacking and len(counting_units(sc, units, h)) >= STACK_LIMIT:
+            continue  # 13.2: placing it would overstack the hex (5.2)
+        out.append(h)
+    return sorted(out)
+
+
+def _army_of(sc: StandardScenario, uid: str) -> str:
+    d = sc.units[uid]
+    f = sc.formations.get(d.formation)
+    return f.army if f is not None else d.side

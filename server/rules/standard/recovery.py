@@ -1,0 +1,59 @@
+"""Recovery in the Standard rules (seed 002 11.1-11.3), made inside the owner's movement phase (4.1).
+
+11.1 disruption: not while in an EZOC; automatic for a unit eligible for march movement throughout the
+turn (4.7); otherwise a morale check at the end of its move, without the -2 of disruption (R13); at night
+(14.2) a unit that is not attacking recovers automatically, EZOC or not.
+11.3 effectiveness: artillery, cavalry, battalions, squadrons and leaders recover under the same terms.
+11.2 steps: a replacement step restores an eliminated one-step unit, or one step of an eliminated or
+reduced two-step unit; a step marked with a red dot cannot be replaced with a replacement step (only by a
+leader-assisted morale check).
+
+Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+"""
+
+from __future__ import annotations
+
+from ..kernel.state import Status, UnitState
+from .movement import printed_side
+from .scenario import StandardScenario
+
+AUTOMATIC = "automatic"
+CHECK = "check"
+
+
+def recovery_mode(sc: StandardScenario, s: UnitState, *, in_ezoc: bool, march_eligible: bool, night: bool,
+                  attacking: bool) -> str | None:
+    """11.1, 11.3, 14.2: how a disrupted or ineffective unit recovers this movement phase: 'automatic',
+    'check' (a morale check at the end of its move), or None (it may not, or has nothing to recover)."""
+    if not (s.disrupted or s.ineffective) or not s.on_map:
+        return None
+    if night and not attacking:
+        return AUTOMATIC  # 14.2(1), 11.1: regardless of EZOC
+    if in_ezoc:
+        return None
+    if march_eligible:
+        return AUTOMATIC
+    return CHECK
+
+
+def recovery_rating(sc: StandardScenario, s: UnitState) -> int:
+    """11.1 (R13): the MR the recovery check is made against — the side now showing, without the -2 that
+    disruption otherwise applies (2.8(5))."""
+    return printed_side(sc, s).mr
+
+
+def step_replaceable(sc: StandardScenario, s: UnitState) -> str | None:
+    """11.2: why a replacement step cannot restore this unit's next step (None: it can).  An eliminated unit
+    comes back on its reduced side if it has one (the step restored is that one); a reduced unit on the map
+    regains its full step."""
+    d = sc.units[s.id]
+    if s.status == Status.ELIMINATED.value:
+        step = d.reduced if d.steps == 2 else d.full
+    elif s.status == Status.MAP.value and s.reduced:
+        step = d.full
+    else:
+        return "11.2: only an eliminated unit or a reduced two-step unit on the map recovers a step"
+    assert step is not None
+    if step.red_dot:
+        return "11.2: that step has a red dot: only a leader-assisted morale check replaces it"
+    return None

@@ -1,0 +1,99 @@
+"""The army's HQ and trains (seed 002 12.1-12.3), rout to the TRT (7.10) and re-entry (13.2)."""
+
+from __future__ import annotations
+
+from server.rules.standard.army import hq_problems, reentry_hexes, rout_box, trains_problems
+
+from .builder import standard_data, unit
+from .ground import board
+
+INF = {"full": {"cf": 4, "mr": 4, "ma": 4}, "reduced": {"cf": 2, "mr": 3, "ma": 4}}
+
+
+def test_12_1_an_hq_with_a_safe_line_home_stays_active() -> None:
+    sc, units = board(standard_data())
+    assert hq_problems(sc, units, "blue", moved=False, attacked=False, trains_active=True) == []
+    assert trains_problems(sc, units, "blue", moved=False, attacked=False) == []
+
+
+def test_12_1_moving_or_being_attacked_turns_the_hq_inactive() -> None:
+    sc, units = board(standard_data())
+    got = hq_problems(sc, units, "blue", moved=True, attacked=True, trains_active=True)
+    assert got == ["12.1: Blue HQ moved", "12.1: Blue HQ was attacked"]
+    assert trains_problems(sc, units, "blue", moved=True, attacked=False) == ["12.2: Blue trains moved"]
+
+
+def test_12_1_an_hq_in_an_ezoc_is_inactive() -> None:
+    data = standard_data()
+    unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0304", **INF)  # next to b-hq at 0204
+    sc, units = board(data)
+    got = hq_problems(sc, units, "blue", moved=False, attacked=False, trains_active=True)
+    assert "12.1: Blue HQ is in an enemy zone of control" in got
+
+
+def test_12_1_an_hq_cut_off_from_its_trains_and_loc_is_inactive() -> None:
+    data = standard_data()
+    data["map"]["hexsides"] = [{"hexes": ["0204", n], "features": ["river"]} for n in ("0104", "0105", "0203", "0205", "0304", "0305")]
+    sc, units = board(data)
+    got = hq_problems(sc, units, "blue", moved=False, attacked=False, trains_active=True)
+    assert got == ["12.1: Blue HQ has no safe line of retreat to its active trains or a LOC hex"]
+
+
+def test_12_3_without_a_functioning_loc_neither_hq_nor_trains_is_active() -> None:
+    data = standard_data()
+    unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0105", **INF)  # next to the LOC 0104
+    sc, units = board(data)
+    assert "12.3: Blue has no functioning LOC hex" in trains_problems(sc, units, "blue", moved=False, attacked=False)
+
+
+def test_12_2_the_trains_line_runs_only_where_the_trains_may_go() -> None:
+    data = standard_data()
+    data["sides"]["blue"]["loc"] = ["0108"]
+    for r in range(1, 9):
+        data["map"]["hexes"][f"02{r:02d}"] = "hill"  # no "trains" flag: closed to the trains
+    data["setup"] = [s if s["unit"] != "b-tr" else {"unit": "b-tr", "hex": "0304"} for s in data["setup"]]
+    sc, units = board(data)
+    assert trains_problems(sc, units, "blue", moved=False, attacked=False) == [
+        "12.2: Blue trains has no safe line of retreat to a LOC hex"]
+    data["map"]["roads"] = [{"path": ["0304", "0204", "0105", "0106", "0107", "0108"]}]
+    sc, units = board(data)
+    assert trains_problems(sc, units, "blue", moved=False, attacked=False) == []
+
+
+def test_7_10_a_routed_unit_goes_two_turns_ahead_or_is_set_aside() -> None:
+    assert rout_box(3, 8) == 5 and rout_box(6, 8) == 8
+    assert rout_box(7, 8) is None and rout_box(8, 8) is None
+
+
+def test_13_2_reentry_on_or_next_to_the_hq_or_loc_and_next_to_the_trains() -> None:
+    data = standard_data()
+    unit(data, "b-2", kind="infantry", formation="1", hex=None, **INF)
+    data["reinforcements"].append({"unit": "b-2", "turn": 2, "hex": "0101"})
+    sc, units = board(data)
+    got = set(reentry_hexes(sc, units, "b-2"))
+    hq_area = {"0204"} | set(sc.grid.neighbors("0204"))
+    loc_area = {"0104"} | set(sc.grid.neighbors("0104"))
+    assert got == hq_area | loc_area
+    assert set(reentry_hexes(sc, units, "b-2", inactive=["b-hq"])) == loc_area
+
+
+def test_13_2_not_into_an_ezoc_an_enemy_hex_or_an_overstacked_hex() -> None:
+    data = standard_data()
+    unit(data, "b-2", kind="infantry", formation="1", hex=None, **INF)
+    data["reinforcements"].append({"unit": "b-2", "turn": 2, "hex": "0101"})
+    unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0304", **INF)
+    for i in range(3):
+        unit(data, f"b-x{i}", kind="infantry", formation="1", hex="0203", **INF)
+    sc, units = board(data)
+    got = set(reentry_hexes(sc, units, "b-2"))
+    assert "0304" not in got and not (got & set(sc.grid.neighbors("0304")))
+    assert "0203" not in got
+
+
+def test_13_2_no_reentry_without_a_functioning_loc() -> None:
+    data = standard_data()
+    unit(data, "b-2", kind="infantry", formation="1", hex=None, **INF)
+    data["reinforcements"].append({"unit": "b-2", "turn": 2, "hex": "0101"})
+    unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0105", **INF)
+    sc, units = board(data)
+    assert reentry_hexes(sc, units, "b-2") == []
