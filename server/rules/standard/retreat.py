@@ -20,7 +20,7 @@ Nothing here is reachable from a game yet: `standard` is not a registered rulese
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..kernel.state import Status, UnitState
@@ -111,3 +111,66 @@ def _search(goals: frozenset[str], came_from: Mapping[str, tuple[str, ...]], clo
                 if p not in closed:
                     push(p)  # and a path may run on through p
     return frozenset(reach)
+
+
+# --- 7.9 retreat paths ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RetreatPath:
+    """One way a group may retreat (7.9): the hexes entered, whether it follows a safe line, the EZOC hexes
+    entered (a morale check each; failing one routs, 7.9) and whether it ends in an EZOC (the group must go
+    on until free of EZOC, within its printed MA, or rout from its last hex)."""
+
+    path: tuple[str, ...]
+    safe: bool
+    checks: tuple[str, ...]
+    must_continue: bool
+
+
+def retreat_paths(sc: StandardScenario, units: Mapping[str, UnitState], group: Sequence[str], army: str,
+                  *, min_length: int = 1, inactive: Iterable[str] = ()) -> list[RetreatPath]:
+    """7.9: the retreats of 1 to 3 hexes open to a group leaving its hex (at least `min_length`: 2 for a
+    disrupted unit, 2.8(6)).  Each hex entered is one hex farther from the hex left (S10); no enemy-held hex
+    and no hex prohibited to any unit of the group is entered.  With a safe line of retreat (7.6) the group
+    must take a safe path: every hex entered free of un-negated EZOC, the last free of any EZOC, and a safe
+    line going on from it; only without one are the unsafe paths offered, each ending where a line goes on.
+    [] means no line of retreat at all: capture (7.9)."""
+    start = units[group[0]].hex
+    assert start is not None
+    side = sc.units[group[0]].side
+    classes = sorted({sc.units[u].kind.tec_class for u in group})
+    lines = [retreat_lines(sc, units, side, army, cls, inactive=inactive, excluding=group) for cls in classes]
+    gone = set(group)
+    board = {u: st for u, st in units.items() if u not in gone}
+    ezoc = zoc_of(sc, board, sc.opponent(side))
+    negated = {st.hex for u, st in board.items() if st.status == _MAP and sc.units[u].side == side}
+    negated |= zoc_of(sc, board, side)
+    enemy_held = {st.hex for u, st in board.items() if st.status == _MAP and sc.units[u].side != side}
+    grid = sc.grid
+    found: list[tuple[str, ...]] = []
+
+    def walk(path: list[str]) -> None:
+        if len(path) - 1 >= max(min_length, 1):
+            found.append(tuple(path[1:]))
+        if len(path) - 1 == 3:
+            return
+        here = path[-1]
+        for n in grid.neighbors(here):
+            if grid.distance(start, n) != len(path) or n in enemy_held:
+                continue
+            if not all(sc.could_move(cls, here, n) for cls in classes):
+                continue
+            walk(path + [n])
+
+    walk([start])
+    out = []
+    for p in found:
+        unsafe_entered = tuple(h for h in p if h in ezoc and h not in negated)
+        ends_in_ezoc = p[-1] in ezoc
+        safe = not unsafe_entered and not ends_in_ezoc and all(rl.line(p[-1]) == SAFE for rl in lines)
+        if safe:
+            out.append(RetreatPath(p, True, (), False))
+        elif all(rl.line(p[-1]) != NONE for rl in lines):  # an unsafe path still follows a line (7.6)
+            out.append(RetreatPath(p, False, tuple(h for h in p if h in ezoc), ends_in_ezoc))
+    if any(r.safe for r in out):
+        return [r for r in out if r.safe]
+    return out

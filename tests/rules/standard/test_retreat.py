@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.rules.standard.retreat import NONE, SAFE, UNSAFE, destinations, functioning_loc, retreat_lines
+from server.rules.standard.retreat import (
+    NONE,
+    SAFE,
+    UNSAFE,
+    destinations,
+    functioning_loc,
+    retreat_lines,
+    retreat_paths,
+)
 
 from .builder import standard_data, unit
 from .ground import board
@@ -101,3 +109,38 @@ def test_7_6_lines_lead_to_the_units_own_army_hq() -> None:
     sc, units = board(data)
     assert destinations(sc, units, "blue", "elbe") == frozenset({"0208", "0108", "0104"})
     assert destinations(sc, units, "blue", "blue") == frozenset({"0204", "0104"})
+
+
+# --- 7.9 retreat paths ----------------------------------------------------------------------------------
+def test_7_9_with_an_slr_the_retreat_follows_a_safe_path_of_one_to_three_hexes() -> None:
+    data = standard_data()
+    next(s for s in data["setup"] if s["unit"] == "b-1")["hex"] = "0604"  # in r-1's EZOC
+    sc, units = board(data)
+    paths = retreat_paths(sc, units, ["b-1"], "blue")
+    assert paths and all(p.safe and not p.checks for p in paths)
+    assert {len(p.path) for p in paths} == {1, 2, 3}
+    assert all(sc.grid.distance("0604", p.path[-1]) == len(p.path) for p in paths)  # S10: away from the hex
+    assert not any(h in ("0603", "0703", "0705", "0803", "0804") for p in paths for h in p.path)  # r-1 ZOC
+
+
+def test_2_8_6_a_disrupted_unit_retreats_at_least_two_hexes() -> None:
+    data = standard_data()
+    next(s for s in data["setup"] if s["unit"] == "b-1")["hex"] = "0604"
+    sc, units = board(data)
+    assert {len(p.path) for p in retreat_paths(sc, units, ["b-1"], "blue", min_length=2)} == {2, 3}
+
+
+def test_7_9_without_an_slr_the_unsafe_paths_count_their_ezoc_hexes() -> None:
+    data = strip()  # b-1 at 0701 east of red's screen: unsafe line only
+    sc, units = board(data)
+    paths = retreat_paths(sc, units, ["b-1"], "blue")
+    assert paths and not any(p.safe for p in paths)
+    west = [p for p in paths if p.path[-1] in ("0401", "0402")]
+    assert west and all(p.checks and p.must_continue for p in west)
+
+
+def test_7_9_no_line_of_retreat_means_capture() -> None:
+    data = strip()
+    unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0501", **INF)
+    sc, units = board(data)
+    assert retreat_paths(sc, units, ["b-1"], "blue") == []
