@@ -310,3 +310,98 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
             if i + 2 < len(path):
                 raise IllegalCommand("6.2", f"entering the enemy zone of control at {b} ends the move")
     return halves
+
+
+# --- 12.1, 12.2 the HQ and the trains ----------------------------------------------------------------------
+def check_hq_move(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, path: Sequence[str]) -> int:
+    """12.1: the HQ moves like a cavalry unit with the full MA of its inactive side, never into an EZOC.
+    Returns the cost in half MP, or raises IllegalCommand."""
+    d = sc.units[uid]
+    if d.kind is not Kind.HQ:
+        raise IllegalCommand("12.1", f"{d.name} is not an HQ")
+    side = d.side
+    start = units[uid].hex
+    if not path or path[0] != start or len(path) < 2:
+        raise IllegalCommand("4.2", f"the path must start at the HQ's hex {start} and enter at least one hex")
+    ezoc = ezoc_of(sc, units, side)
+    enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
+    halves = 0
+    for a, b in zip(path, path[1:]):
+        if b not in sc.grid or not sc.grid.is_adjacent(a, b):
+            raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
+        if b in enemy_held:
+            raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
+        if b in ezoc:
+            raise IllegalCommand("12.1", f"the HQ may not enter an enemy zone of control ({b})")
+        step = step_cost(sc, "cavalry", a, b, marching=False, into_ezoc=False, crowded=False)
+        if step is None:
+            raise IllegalCommand("4.5", f"{b}: prohibited terrain or hexside for cavalry")
+        halves += step.halves
+        if halves > d.inactive_ma * HALF:
+            raise IllegalCommand("4.3", f"entering {b} needs {halves / HALF:g} MP; the HQ has {d.inactive_ma}")
+    return halves
+
+
+def check_trains_move(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, path: Sequence[str]) -> int:
+    """12.2: the trains moves only by march movement with its printed (inactive-side) MA, doubled along
+    roads; only into clear, road and trail hexes and across bridges and fords; it stops after entering a
+    clear hex off the paths; never into an EZOC.  Returns the cost in half MP (road steps cost ½ MP of the
+    printed MA's 1 MP, as the doubling), or raises IllegalCommand."""
+    d = sc.units[uid]
+    if d.kind is not Kind.TRAINS:
+        raise IllegalCommand("12.2", f"{d.name} is not a trains")
+    side = d.side
+    start = units[uid].hex
+    if not path or path[0] != start or len(path) < 2:
+        raise IllegalCommand("4.2", f"the path must start at the trains' hex {start} and enter at least one hex")
+    ezoc = ezoc_of(sc, units, side)
+    enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
+    halves = 0
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        if b not in sc.grid or not sc.grid.is_adjacent(a, b):
+            raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
+        if b in enemy_held:
+            raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
+        if b in ezoc:
+            raise IllegalCommand("12.2", f"the trains may not enter an enemy zone of control ({b})")
+        if not sc.could_move("trains", a, b):
+            raise IllegalCommand("12.2", f"the trains enters only clear, road and trail hexes, across bridges and fords ({b})")
+        kind = path_kind(sc, a, b)
+        halves += 1 if kind == "road" else HALF  # 12.2: the MA doubles on the road
+        if halves > d.inactive_ma * HALF:
+            raise IllegalCommand("4.3", f"entering {b} needs {halves / HALF:g} MP; the trains has {d.inactive_ma}")
+        if kind is None and i + 2 < len(path):
+            raise IllegalCommand("12.2", f"the trains stops after entering a clear hex ({b})")
+    return halves
+
+
+# --- 13.1 reinforcements ------------------------------------------------------------------------------------
+def entry_shift_cost(sc: StandardScenario, units: Mapping[str, UnitState], side: str, listed: str,
+                     actual: str) -> int | None:
+    """13.1: the MP a reinforcement pays to shift its entry along the map edge from the listed hex to
+    `actual` (1 MP a hex), or None when it may not enter there (not on the same edge, enemy-occupied, or the
+    listed hex is free of enemy units — the shift is allowed only away from an enemy-occupied entry hex)."""
+    grid = sc.grid
+    enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
+    if actual == listed:
+        return None if actual in enemy_held else 0
+    if listed not in enemy_held or actual in enemy_held or not (grid.is_edge(listed) and grid.is_edge(actual)):
+        return None
+    # walk along the edge from the listed hex: edge hexes adjacent one to the next
+    seen = {listed}
+    frontier = [listed]
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt = []
+        for h in frontier:
+            for n in grid.neighbors(h):
+                if n in seen or not grid.is_edge(n):
+                    continue
+                if n == actual:
+                    return steps
+                seen.add(n)
+                if n in enemy_held:
+                    nxt.append(n)  # 13.1: shift "until reaching a hex not occupied by an enemy unit"
+        frontier = nxt
+    return None

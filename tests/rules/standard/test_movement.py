@@ -10,7 +10,10 @@ from server.rules import IllegalCommand
 from server.rules.standard.movement import (
     HALF,
     Move,
+    check_hq_move,
     check_move,
+    check_trains_move,
+    entry_shift_cost,
     ma_dice,
     may_disengage,
     movement_allowance,
@@ -309,3 +312,67 @@ def test_4_2_an_enemy_occupied_hex_is_never_entered() -> None:
     next(s for s in data["setup"] if s["unit"] == "r-1")["disrupted"] = True  # no ZOC to stop the move first (6.4)
     e = refusal(data, ["b-1"], ["0404", "0504", "0604", "0704"])
     assert e.rule == "4.2" and "occupied by the enemy" in e.message
+
+
+# --- 12.1, 12.2 the HQ and the trains; 13.1 entering --------------------------------------------------------
+def hq_trains(data: dict[str, Any], uid: str, path: list[str]) -> float:
+    sc, units = board(data)
+    check = check_hq_move if uid.endswith("hq") else check_trains_move
+    return check(sc, units, uid, path) / HALF
+
+
+def hq_trains_refusal(data: dict[str, Any], uid: str, path: list[str]) -> IllegalCommand:
+    sc, units = board(data)
+    check = check_hq_move if uid.endswith("hq") else check_trains_move
+    with pytest.raises(IllegalCommand) as e:
+        check(sc, units, uid, path)
+    return e.value
+
+
+def test_12_1_the_hq_moves_like_cavalry_with_its_full_ma() -> None:
+    data = far()
+    data["map"]["hexes"]["0304"] = "woods"
+    assert hq_trains(data, "b-hq", ["0204", "0304"]) == 3  # cavalry's woods cost
+    e = hq_trains_refusal(data, "b-hq", ["0204", "0304", "0404", "0504", "0604", "0704"])
+    assert e.rule == "4.3"
+
+
+def test_12_1_the_hq_never_enters_an_ezoc() -> None:
+    data = standard_data()
+    next(s for s in data["setup"] if s["unit"] == "b-hq")["hex"] = "0504"
+    next(s for s in data["setup"] if s["unit"] == "b-1")["hex"] = "0404"
+    e = hq_trains_refusal(data, "b-hq", ["0504", "0604"])
+    assert e.rule == "12.1" and "zone of control" in e.message
+
+
+def test_12_2_the_trains_goes_only_on_clear_road_and_trail_and_stops_in_clear() -> None:
+    data = far()
+    data["map"]["hexes"]["0204"] = "woods"
+    assert hq_trains_refusal(data, "b-tr", ["0104", "0204"]).rule == "12.2"
+    e = hq_trains_refusal(data, "b-tr", ["0104", "0105", "0106"])
+    assert e.rule == "12.2" and "stops" in e.message
+    assert hq_trains(data, "b-tr", ["0104", "0105"]) == 1
+
+
+def test_12_2_the_trains_ma_doubles_on_the_road_and_crosses_only_bridges_and_fords() -> None:
+    data = far()
+    data["map"]["roads"] = [{"path": ["0104", "0105", "0106", "0107", "0108"]}]
+    assert hq_trains(data, "b-tr", ["0104", "0105", "0106", "0107", "0108"]) == 2  # 4 road hexes at 1/2
+    data = far()
+    data["map"]["hexsides"].append({"hexes": ["0104", "0105"], "features": ["stream"]})
+    assert hq_trains_refusal(data, "b-tr", ["0104", "0105"]).rule == "12.2"
+    data["map"]["hexsides"][-1]["features"] = ["ford"]
+    assert hq_trains(data, "b-tr", ["0104", "0105"]) == 1
+
+
+def test_13_1_entry_shifts_along_the_edge_past_enemy_units_at_1_mp_a_hex() -> None:
+    data = standard_data()
+    unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0103",
+         full={"cf": 4, "mr": 4, "ma": 4}, reduced={"cf": 2, "mr": 3, "ma": 4})
+    sc, units = board(data)
+    assert entry_shift_cost(sc, units, "blue", "0105", "0105") == 0
+    assert entry_shift_cost(sc, units, "blue", "0103", "0103") is None  # enemy-occupied
+    assert entry_shift_cost(sc, units, "blue", "0103", "0102") == 1
+    assert entry_shift_cost(sc, units, "blue", "0103", "0104") == 1
+    assert entry_shift_cost(sc, units, "blue", "0103", "0101") is None  # the shift stops at the first free hex
+    assert entry_shift_cost(sc, units, "blue", "0105", "0106") is None  # nothing to shift away from
