@@ -7,6 +7,7 @@ edition: an edition registers itself (`register`) when its package is imported, 
 
 The hooks, grouped the way docs/engine-contract.md describes them:
 
+* the scenario: `parse_scenario` (the reader of the edition's scenario format);
 * turn and procedure: `start` (set-up or the first phase), `commands` (command type -> handler),
   `tasks` and `decisions` (the steps of multi-step procedures and the answers to pending decisions),
   `after_command` (bookkeeping after every command, e.g. objective control), `finish_game`, `points`;
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping
 if TYPE_CHECKING:
     from .core import Ctx
     from .game import Game
-    from .scenario import UnitKind
+    from .scenario import Scenario, UnitKind
 
 CommandHandler = Callable[["Ctx", str, dict[str, Any]], None]
 TaskHandler = Callable[["Ctx", dict[str, Any]], None]
@@ -40,6 +41,11 @@ class Edition:
     leader_move_hexes: ClassVar[int] = 12
     always_one_hex: ClassVar[bool] = False
     has_counterattack: ClassVar[bool] = False
+
+    # --- the scenario -------------------------------------------------------------
+    def parse_scenario(self, data: dict[str, Any], source: str) -> "Scenario":
+        """Read a scenario written for this edition (`parse_scenario` dispatches here by `ruleset`)."""
+        raise NotImplementedError
 
     # --- turn and procedures -------------------------------------------------------
     def start(self, ctx: "Ctx") -> None:

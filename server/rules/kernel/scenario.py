@@ -443,10 +443,22 @@ def _leader(d: Mapping[str, Any] | None) -> LeaderFactors:
 
 
 def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
-    """Validate and build a scenario; raises ScenarioError naming every problem."""
-    if isinstance(data, dict) and data.get("ruleset") == "standard":
-        raise ScenarioError(source, [("ruleset", "a 'standard' scenario is written for the Standard rules' counters "
-                                                 "and map (server/rules/standard), and that edition is not playable yet")])
+    """Validate and build a scenario with the reader of its edition (the registry, by its `ruleset`);
+    raises ScenarioError naming every problem.  A ruleset no playable edition has is refused here."""
+    from .edition import find_ruleset, known_rulesets
+
+    ruleset = data.get("ruleset") if isinstance(data, dict) else None
+    if isinstance(ruleset, str):
+        if ruleset not in known_rulesets():
+            raise ScenarioError(source, [("ruleset", f"ruleset '{ruleset}' is not implemented yet "
+                                                     f"(available: {', '.join(known_rulesets())})")])
+        return find_ruleset(ruleset).parse_scenario(data, source)
+    return read_scenario(data, source)
+
+
+def read_scenario(data: Any, source: str = "<scenario>") -> Scenario:
+    """The kernel's scenario format (Quick Play's counters: attack/defence factors, 'w/1' set-up): validate
+    and build it; raises ScenarioError naming every problem."""
     problems = _schema_problems(data)
     if problems:
         raise ScenarioError(source, problems)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
 
 from ..kernel.crt import COLUMN_LABELS, column_of
 from ..kernel.edition import CommandFamily, CommandHandler, DecisionHandler, Edition, TaskHandler, register
-from ..kernel.scenario import UnitKind
+from ..kernel.scenario import Scenario, UnitKind, read_scenario
 from . import commands as _commands
 from . import invariants as _invariants
 from . import legal, phases, victory
@@ -89,6 +89,9 @@ class QuickPlay(Edition):
 
 
     # --- the engine's hooks (kernel/edition.py) ---------------------------------------
+    def parse_scenario(self, data: dict[str, Any], source: str) -> Scenario:
+        return read_scenario(data, source)
+
     def start(self, ctx: "Ctx") -> None:
         _commands.start(ctx)
 

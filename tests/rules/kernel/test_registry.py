@@ -49,3 +49,16 @@ def test_an_edition_hook_left_out_refuses_loudly() -> None:
     """The base class supplies no rules: an edition that forgets a hook fails, it never plays Quick Play."""
     with pytest.raises(NotImplementedError):
         Edition().crt_result(0, 3)
+
+
+def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, Any]) -> None:
+    from server.rules import ScenarioError
+
+    assert parse_scenario(tutorial_data, "tutorial").ruleset == "quickplay"
+    for name in ("quickplay-2013", "standard", "chess"):
+        with pytest.raises(ScenarioError) as e:
+            parse_scenario({**tutorial_data, "ruleset": name}, "t")
+        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: quickplay)")]
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario({k: v for k, v in tutorial_data.items() if k != "ruleset"}, "t")
+    assert any("'ruleset' is a required property" in r for _, r in e.value.problems)

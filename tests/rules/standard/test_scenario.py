@@ -317,8 +317,7 @@ def test_a_standard_scenario_with_quick_play_fields_is_refused_naming_the_field(
 def test_a_standard_scenario_is_not_read_as_a_quick_play_one() -> None:
     with pytest.raises(ScenarioError) as e:
         parse_scenario(standard_data(), "t")
-    assert e.value.problems == [("ruleset", "a 'standard' scenario is written for the Standard rules' counters and map "
-                                            "(server/rules/standard), and that edition is not playable yet")]
+    assert e.value.problems == [("ruleset", "ruleset 'standard' is not implemented yet (available: quickplay)")]
 
 
 def test_a_quick_play_scenario_with_standard_fields_is_refused_naming_the_field() -> None:
@@ -331,7 +330,7 @@ def test_a_quick_play_scenario_with_standard_fields_is_refused_naming_the_field(
     data["ruleset"] = "standard"
     with pytest.raises(ScenarioError) as e:
         parse_scenario(data, "t")
-    assert e.value.problems[0][0] == "ruleset" and "not playable yet" in e.value.problems[0][1]
+    assert e.value.problems[0][0] == "ruleset" and "not implemented yet" in e.value.problems[0][1]
 
 
 def test_a_quick_play_scenario_is_not_read_as_a_standard_one() -> None:
