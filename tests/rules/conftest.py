@@ -1,4 +1,4 @@
-"""Shared fixtures for the per-rule tests (tests/rules/test_*.py); the builder is in position.py."""
+"""Shared fixtures for the per-rule tests (tests/rules/{kernel,quickplay}/test_*.py); the builder is in position.py."""
 
 from __future__ import annotations
 
