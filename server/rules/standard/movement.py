@@ -51,7 +51,7 @@ def printed_side(sc: StandardScenario, s: UnitState) -> CounterSide:
 
 # --- 4.4 variable movement allowance -------------------------------------------------------------------
 def roll_reasons(sc: StandardScenario, s: UnitState, *, overstacked: bool = False, disengaging: bool = False,
-                 fortune: bool = False) -> list[str]:
+                 fortune: bool = False, hq_inactive: bool = False) -> list[str]:
     """4.4: the rules that make this unit roll for its MA when its move begins ([]: it does not roll)."""
     d = sc.units[s.id]
     if d.kind in NEVER_ROLL:
@@ -69,6 +69,8 @@ def roll_reasons(sc: StandardScenario, s: UnitState, *, overstacked: bool = Fals
         out.append("6.3")
     if fortune:
         out.append("12.4")
+    if hq_inactive:
+        out.append("12.1")  # while its army's HQ is inactive, every unit of the army rolls
     return out
 
 
@@ -247,7 +249,9 @@ def _enters_ezoc_problem(sc: StandardScenario, units: Mapping[str, UnitState], u
 
 
 def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move) -> int:
-    """Validate a move against 4.2-4.7 and 6.2-6.3; returns its cost in half MP, or raises IllegalCommand."""
+    """Validate a move against 4.2-4.7 and 6.2-6.3; returns its cost in half MP, or raises IllegalCommand.
+    12.2: a hex holding only the enemy's trains may be entered (the move captures it: `trains_captured`);
+    the own trains' hex may not (S12)."""
     if not move.units:
         raise IllegalCommand("4.2", "name the units that move")
     side = sc.units[move.units[0]].side
@@ -276,11 +280,16 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
     movers = set(move.units)
     occupied_by_others: set[str] = set()
     enemy_held: set[str] = set()
+    enemy_trains: set[str] = set()
+    own_trains: set[str] = set()
     for uid, s in units.items():
         if s.on_map and s.hex is not None:
+            kind = sc.units[uid].kind
             if sc.units[uid].side != side:
-                enemy_held.add(s.hex)
-            elif uid not in movers and sc.units[uid].kind.is_combat:
+                (enemy_trains if kind is Kind.TRAINS else enemy_held).add(s.hex)
+            elif kind is Kind.TRAINS:
+                own_trains.add(s.hex)
+            elif uid not in movers and kind.is_combat:
                 occupied_by_others.add(s.hex)
     if start in ezoc and not move.disengaging:
         raise IllegalCommand("6.2", f"the stack is in an enemy zone of control at {start}: it leaves only by disengaging (6.3)")
@@ -288,6 +297,8 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
     for i, (a, b) in enumerate(zip(path, path[1:])):
         if b in enemy_held:
             raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
+        if b in own_trains:
+            raise IllegalCommand("12.2", f"no friendly unit moves through its trains ({b})")
         into_ezoc = b in ezoc
         crowded = a in occupied_by_others or b in occupied_by_others
         costs = [step_cost(sc, cls, a, b, marching=move.marching, into_ezoc=into_ezoc, crowded=crowded) for cls in classes]
@@ -405,3 +416,10 @@ def entry_shift_cost(sc: StandardScenario, units: Mapping[str, UnitState], side:
                     nxt.append(n)  # 13.1: shift "until reaching a hex not occupied by an enemy unit"
         frontier = nxt
     return None
+
+
+def trains_captured(sc: StandardScenario, units: Mapping[str, UnitState], side: str, path: Sequence[str]) -> list[str]:
+    """12.2: the enemy trains a move along `path` captures by entering its hex."""
+    hexes = set(path[1:])
+    return sorted(u for u, s in units.items()
+                  if s.on_map and s.hex in hexes and sc.units[u].side != side and sc.units[u].kind is Kind.TRAINS)

@@ -57,3 +57,18 @@ def step_replaceable(sc: StandardScenario, s: UnitState) -> str | None:
     if step.red_dot:
         return "11.2: that step has a red dot: only a leader-assisted morale check replaces it"
     return None
+
+
+def extra_replacement_allowed(sc: StandardScenario, s: UnitState, *, leader_assisted: bool) -> str | None:
+    """11.2: why an eliminated unit off the map may not make its morale check for an extra replacement (None:
+    it may, once each friendly movement phase).  A red-dotted step comes back only through a leader-assisted
+    check (a leader stacked with an active HQ, active trains or the LOC hex, 10.3).  Pass: the unit returns as
+    though replaced; fail: it is destroyed for good."""
+    d = sc.units[s.id]
+    if s.status != Status.ELIMINATED.value:
+        return "11.2: only an eliminated unit off the map makes this check (not a reduced unit on the map)"
+    step = d.reduced if d.steps == 2 else d.full
+    assert step is not None
+    if step.red_dot and not leader_assisted:
+        return "11.2: a red-dotted step returns only through a leader-assisted morale check (10.3)"
+    return None

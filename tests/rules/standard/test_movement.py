@@ -18,6 +18,7 @@ from server.rules.standard.movement import (
     may_disengage,
     movement_allowance,
     roll_reasons,
+    trains_captured,
 )
 
 from .builder import find, standard_data, unit
@@ -376,3 +377,30 @@ def test_13_1_entry_shifts_along_the_edge_past_enemy_units_at_1_mp_a_hex() -> No
     assert entry_shift_cost(sc, units, "blue", "0103", "0104") == 1
     assert entry_shift_cost(sc, units, "blue", "0103", "0101") is None  # the shift stops at the first free hex
     assert entry_shift_cost(sc, units, "blue", "0105", "0106") is None  # nothing to shift away from
+
+
+def test_12_1_while_the_hq_is_inactive_its_army_rolls_for_ma() -> None:
+    sc, units = board(standard_data())
+    assert roll_reasons(sc, units["b-1"], hq_inactive=True) == ["12.1"]
+
+
+def test_12_2_entering_the_enemy_trains_hex_captures_it() -> None:
+    data = far()
+    next(s for s in data["setup"] if s["unit"] == "r-tr")["hex"] = "0504"
+    sc, units = board(data)
+    assert check_move(sc, units, Move(("b-1",), ("0404", "0504", "0604"), 4)) == 2 * HALF
+    assert trains_captured(sc, units, "blue", ["0404", "0504", "0604"]) == ["r-tr"]
+    assert trains_captured(sc, units, "blue", ["0404", "0405"]) == []
+
+
+def test_12_2_no_friendly_unit_moves_through_its_own_trains() -> None:
+    data = far()
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0504"
+    e = refusal(data, ["b-1"], ["0404", "0504", "0604"])
+    assert e.rule == "12.2"
+
+
+def test_12_1_an_enemy_hq_hex_is_not_entered_by_moving() -> None:
+    data = far()
+    next(s for s in data["setup"] if s["unit"] == "r-hq")["hex"] = "0504"
+    assert refusal(data, ["b-1"], ["0404", "0504"]).rule == "4.2"

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from server.rules.kernel.state import UnitState
-from server.rules.standard.recovery import AUTOMATIC, CHECK, recovery_mode, recovery_rating, step_replaceable
+from server.rules.standard.recovery import (
+    AUTOMATIC,
+    CHECK,
+    extra_replacement_allowed,
+    recovery_mode,
+    recovery_rating,
+    step_replaceable,
+)
 
 from .builder import find, standard_data, unit
 from .ground import board
@@ -63,3 +70,15 @@ def test_11_2_replacement_steps_and_red_dots() -> None:
     assert step_replaceable(sc, reduced) is None  # its full step has no dot
     assert "red dot" in (step_replaceable(sc, UnitState("b-bn", None, status="eliminated")) or "")
     assert step_replaceable(sc, UnitState("b-1", "0404")) is not None  # a full unit has no step to recover
+
+
+def test_11_2_extra_replacements_by_morale_check_for_eliminated_units_only() -> None:
+    data = standard_data()
+    find(data, "b-1")["reduced"]["red_dot"] = True
+    sc, _ = board(data)
+    eliminated = UnitState("b-1", None, status="eliminated")
+    assert "leader-assisted" in (extra_replacement_allowed(sc, eliminated, leader_assisted=False) or "")
+    assert extra_replacement_allowed(sc, eliminated, leader_assisted=True) is None
+    assert "reduced unit" in (extra_replacement_allowed(sc, UnitState("b-1", "0404", reduced=True),
+                                                         leader_assisted=True) or "")
+    assert extra_replacement_allowed(sc, UnitState("r-1", None, status="eliminated"), leader_assisted=False) is None
