@@ -84,8 +84,10 @@ def defence_problem(sc: StandardScenario, units: Mapping[str, UnitState], defend
 
 
 def attack_problem(sc: StandardScenario, units: Mapping[str, UnitState], attackers: Sequence[str], primary: str,
-                   target: str, *, attacked_units: Collection[str] = (), attacked_hexes: Collection[str] = ()) -> str | None:
-    """7.5: why these units may not attack `target` with that primary unit (None: they may)."""
+                   target: str, *, attacked_units: Collection[str] = (), attacked_hexes: Collection[str] = (),
+                   marched: Collection[str] = ()) -> str | None:
+    """7.5: why these units may not attack `target` with that primary unit (None: they may).  `marched`: units
+    that used march movement this turn, which initiate no combat (4.7)."""
     if not attackers:
         return "7.5: name the attacking units"
     side = sc.units[attackers[0]].side
@@ -102,6 +104,8 @@ def attack_problem(sc: StandardScenario, units: Mapping[str, UnitState], attacke
             return f"7.5: {d.name} is not one of the attacker's units on the map"
         if u in attacked_units:
             return f"7.5: {d.name} has attacked this phase"
+        if u in marched:
+            return f"4.7: {d.name} used march movement and initiates no combat this turn"
         if not sc.grid.is_adjacent(s.hex, target):
             return f"7.5: {d.name} is not adjacent to {target}"
         if not sc.could_move(d.kind.tec_class, s.hex, target):

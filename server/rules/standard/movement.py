@@ -423,3 +423,48 @@ def trains_captured(sc: StandardScenario, units: Mapping[str, UnitState], side: 
     hexes = set(path[1:])
     return sorted(u for u, s in units.items()
                   if s.on_map and s.hex in hexes and sc.units[u].side != side and sc.units[u].kind is Kind.TRAINS)
+
+
+_ENTER_WITH_ANOTHER = (Kind.BATTALION, Kind.SQUADRON, Kind.LEADER, Kind.HQ)  # 13.1
+
+
+def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequence[str], listed: str,
+                path: Sequence[str], ma: int) -> int:
+    """13.1: reinforcements enter one at a time (battalions, squadrons, leaders and HQs may come stacked with
+    another unit).  `path[0]` is the hex entered — the listed entry hex, or one shifted along the edge at 1 MP
+    a hex past enemy-occupied ones — whose terrain cost is paid; the move then goes on under 4.x and 6.x.
+    Returns the whole cost in half MP, or raises IllegalCommand."""
+    if not uids or not path:
+        raise IllegalCommand("13.1", "name the entering units and the hex they enter")
+    side = sc.units[uids[0]].side
+    main = [u for u in uids if sc.units[u].kind not in _ENTER_WITH_ANOTHER]
+    if len(main) > 1 or any(sc.units[u].side != side for u in uids):
+        raise IllegalCommand("13.1", "reinforcements enter one at a time; only battalions, squadrons, leaders and "
+                                     "HQs may come stacked with another unit")
+    entry = path[0]
+    shift = entry_shift_cost(sc, units, side, listed, entry)
+    if shift is None:
+        raise IllegalCommand("13.1", f"{entry} is not an entry open to these units (the listed hex is {listed}; "
+                                     "the entry shifts along the edge only past enemy-occupied hexes)")
+    if any(st.on_map and st.hex == entry and sc.units[u].side == side and sc.units[u].kind is Kind.TRAINS
+           for u, st in units.items()):
+        raise IllegalCommand("12.2", f"no friendly unit moves through its trains ({entry})")
+    classes = sorted({sc.units[u].kind.tec_class for u in uids if sc.units[u].kind.is_combat}) or ["cavalry"]
+    costs = []
+    for cls in classes:
+        t = sc.terrain_at(entry)
+        if t.is_prohibited(cls) or any(cls in x.prohibited for x in sc.secondary_at(entry)):
+            raise IllegalCommand("4.5", f"{entry}: prohibited terrain for {cls}")
+        costs.append(t.move.get(cls, 1) + sum(x.move_add.get(cls, 0) for x in sc.secondary_at(entry)))
+    spent = shift + max(costs)
+    if spent > ma:
+        raise IllegalCommand("4.3", f"entering at {entry} costs {spent} MP; the units have {ma}")
+    if len(path) == 1:
+        return spent * HALF
+    placed = dict(units)
+    for u in uids:
+        placed[u] = UnitState(u, entry, disrupted=units[u].disrupted, ineffective=units[u].ineffective,
+                              reduced=units[u].reduced)
+    if entry in ezoc_of(sc, placed, side):
+        raise IllegalCommand("6.2", f"entering the enemy zone of control at {entry} ends the move")
+    return spent * HALF + check_move(sc, placed, Move(tuple(uids), tuple(path), ma - spent))

@@ -115,3 +115,8 @@ def test_7_5_attackers_from_several_hexes_each_within_5_3() -> None:
     sc, units = board(data)
     assert attack_problem(sc, units, ["b-1", "b-2"], "b-1", "0704") is None
     assert "5.3" in (attack_problem(sc, units, ["b-1", "b-2", "b-3"], "b-1", "0704") or "")
+
+
+def test_4_7_a_unit_that_marched_initiates_no_combat() -> None:
+    sc, units = board(adjacent())
+    assert "4.7" in (attack_problem(sc, units, ["b-1"], "b-1", "0704", marched=["b-1"]) or "")

@@ -11,6 +11,7 @@ from server.rules.standard.movement import (
     HALF,
     Move,
     check_hq_move,
+    check_entry,
     check_move,
     check_trains_move,
     entry_shift_cost,
@@ -404,3 +405,65 @@ def test_12_1_an_enemy_hq_hex_is_not_entered_by_moving() -> None:
     data = far()
     next(s for s in data["setup"] if s["unit"] == "r-hq")["hex"] = "0504"
     assert refusal(data, ["b-1"], ["0404", "0504"]).rule == "4.2"
+
+
+def entering(data: dict[str, Any]) -> dict[str, Any]:
+    """b-2 (brigade) and b-bn (battalion) wait to enter at 0104 on turn 2."""
+    unit(data, "b-2", kind="infantry", formation="1", hex=None, full={"cf": 4, "mr": 4, "ma": 4},
+         reduced={"cf": 2, "mr": 3, "ma": 4})
+    unit(data, "b-bn", kind="battalion", formation="1", hex=None, full={"cf": 1, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    unit(data, "b-3", kind="infantry", formation="1", hex=None, full={"cf": 4, "mr": 4, "ma": 4},
+         reduced={"cf": 2, "mr": 3, "ma": 4})
+    for uid in ("b-2", "b-bn", "b-3"):
+        data["reinforcements"].append({"unit": uid, "turn": 2, "hex": "0104"})
+    return data
+
+
+def entry(data: dict[str, Any], uids: list[str], listed: str, path: list[str], ma: int = 4) -> float:
+    sc, units = board(data)
+    from server.rules.kernel.state import UnitState
+
+    for u in uids:
+        units[u] = UnitState(u, None, status="offboard")
+    return check_entry(sc, units, uids, listed, path, ma) / HALF
+
+
+def entry_refusal(data: dict[str, Any], uids: list[str], listed: str, path: list[str], ma: int = 4) -> IllegalCommand:
+    with pytest.raises(IllegalCommand) as e:
+        entry(data, uids, listed, path, ma)
+    return e.value
+
+
+def test_13_1_the_entry_hex_is_paid_for_and_the_move_goes_on() -> None:
+    data = entering(far())
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0105"  # off the entry hex
+    data["map"]["hexes"]["0104"] = "woods"
+    assert entry(data, ["b-2"], "0104", ["0104"]) == 2
+    assert entry(data, ["b-2"], "0104", ["0104", "0204", "0304"]) == 4
+    assert entry_refusal(data, ["b-2"], "0104", ["0104", "0204", "0304", "0404"]).rule == "4.3"
+
+
+def test_13_1_one_at_a_time_but_a_battalion_may_come_along() -> None:
+    data = entering(far())
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0105"
+    assert entry(data, ["b-2", "b-bn"], "0104", ["0104", "0204"]) == 2
+    assert entry_refusal(data, ["b-2", "b-3"], "0104", ["0104"]).rule == "13.1"
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0104"
+    assert entry_refusal(data, ["b-2"], "0104", ["0104"]).rule == "12.2"  # S12
+
+
+def test_13_1_an_enemy_held_entry_hex_shifts_along_the_edge_at_one_mp_a_hex() -> None:
+    data = entering(far())
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0204"
+    next(s for s in data["setup"] if s["unit"] == "r-1")["hex"] = "0104"
+    assert entry(data, ["b-2"], "0104", ["0103"]) == 2  # 1 MP shift + 1 MP clear
+    assert entry_refusal(data, ["b-2"], "0104", ["0104"]).rule == "13.1"
+
+
+def test_13_1_entering_an_ezoc_is_allowed_and_ends_the_move() -> None:
+    data = entering(far())
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0105"
+    next(s for s in data["setup"] if s["unit"] == "r-1")["hex"] = "0204"
+    assert entry(data, ["b-2"], "0104", ["0104"]) == 1
+    assert entry_refusal(data, ["b-2"], "0104", ["0104", "0103"]).rule == "6.2"
