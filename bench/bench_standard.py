@@ -19,11 +19,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.rules import IllegalCommand  # noqa: E402
-from server.rules.kernel.state import UnitState  # noqa: E402
-from server.rules.standard.movement import Move, check_move  # noqa: E402
-from server.rules.standard.retreat import retreat_lines  # noqa: E402
-from server.rules.standard.scenario import parse_standard_scenario  # noqa: E402
+from server.rules import IllegalCommand
+from server.rules.kernel.state import UnitState
+from server.rules.standard.movement import Move, check_move
+from server.rules.standard.retreat import retreat_lines
+from server.rules.standard.scenario import parse_standard_scenario
 
 COLS, ROWS, PER_SIDE = 55, 35, 140
 
@@ -111,7 +111,7 @@ def main() -> None:
     units = {p.unit: UnitState(p.unit, p.hex) for p in sc.setup}
     out: dict[str, Any] = {"python": platform.python_version(), "map": f"{COLS}x{ROWS}", "counters": len(units)}
     for cls in ("infantry", "cavalry", "artillery"):
-        out[f"slr_map_ms_{cls}"] = round(timed(lambda: retreat_lines(sc, units, "blue", "blue", cls), 50), 3)
+        out[f"slr_map_ms_{cls}"] = round(timed(lambda c=cls: retreat_lines(sc, units, "blue", "blue", c), 50), 3)
     rng = random.Random(1)
     movers = [u for u in units if u.startswith("blue-") and sc.units[u].kind.is_combat]
     moves = []

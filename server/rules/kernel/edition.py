@@ -20,7 +20,8 @@ The hooks, grouped the way docs/engine-contract.md describes them:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .core import Ctx
@@ -43,12 +44,12 @@ class Edition:
     has_counterattack: ClassVar[bool] = False
 
     # --- the scenario -------------------------------------------------------------
-    def parse_scenario(self, data: dict[str, Any], source: str) -> "Scenario":
+    def parse_scenario(self, data: dict[str, Any], source: str) -> Scenario:
         """Read a scenario written for this edition (`parse_scenario` dispatches here by `ruleset`)."""
         raise NotImplementedError
 
     # --- turn and procedures -------------------------------------------------------
-    def start(self, ctx: "Ctx") -> None:
+    def start(self, ctx: Ctx) -> None:
         """Put a new game into its first phase (or set-up)."""
         raise NotImplementedError
 
@@ -62,13 +63,13 @@ class Edition:
     def decisions(self) -> Mapping[str, DecisionHandler]:
         raise NotImplementedError
 
-    def after_command(self, ctx: "Ctx") -> None:
+    def after_command(self, ctx: Ctx) -> None:
         """Run after every command once no task is left to drive (e.g. objective control)."""
 
-    def finish_game(self, ctx: "Ctx", result: dict[str, Any]) -> None:
+    def finish_game(self, ctx: Ctx, result: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def points(self, ctx: "Ctx") -> dict[str, int]:
+    def points(self, ctx: Ctx) -> dict[str, int]:
         raise NotImplementedError
 
     # --- results and checks --------------------------------------------------------
@@ -90,26 +91,26 @@ class Edition:
     def halve(self, value: int, times: int) -> int:
         raise NotImplementedError
 
-    def stacking_ok(self, kinds: list["UnitKind"]) -> bool:
+    def stacking_ok(self, kinds: list[UnitKind]) -> bool:
         raise NotImplementedError
 
     def leader_lost(self, two_dice_total: int) -> bool:
         raise NotImplementedError
 
     # --- options, bots, invariants, the page -----------------------------------------
-    def options(self, game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+    def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
         raise NotImplementedError
 
-    def legal_commands(self, game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    def legal_commands(self, game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
         raise NotImplementedError
 
-    def command_families(self, game: "Game", side: str, rng: random.Random) -> list[CommandFamily]:
+    def command_families(self, game: Game, side: str, rng: random.Random) -> list[CommandFamily]:
         raise NotImplementedError
 
-    def can_end_phase(self, game: "Game", side: str) -> bool:
+    def can_end_phase(self, game: Game, side: str) -> bool:
         raise NotImplementedError
 
-    def invariants(self, game: "Game", events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+    def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
         return []
 
     def phase_prompt(self, phase: str) -> tuple[str, str]:

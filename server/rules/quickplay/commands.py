@@ -236,7 +236,7 @@ COMMANDS: dict[str, CommandHandler] = {
 
 
 # --- legal options ---------------------------------------------------------------------
-def options(game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+def options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     """What the named units may do now: reachable hexes (with cost and path), squares, attack targets with
     the exact command and its odds, bombardment targets with their odds, charge moves."""
     ctx = game._ctx()

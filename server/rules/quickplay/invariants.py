@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ..kernel.game import Game
 
 
-def check_quickplay_invariants(game: "Game", events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+def check_quickplay_invariants(game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
     sc = game.scenario
     st = game.state
     problems: list[str] = []

@@ -8,10 +8,18 @@ commands, tasks and decisions.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..kernel.crt import COLUMN_LABELS, column_of
-from ..kernel.edition import CommandFamily, CommandHandler, DecisionHandler, Edition, TaskHandler, register
+from ..kernel.edition import (
+    CommandFamily,
+    CommandHandler,
+    DecisionHandler,
+    Edition,
+    TaskHandler,
+    register,
+)
 from ..kernel.scenario import Scenario, UnitKind, read_scenario
 from . import commands as _commands
 from . import invariants as _invariants
@@ -92,7 +100,7 @@ class QuickPlay(Edition):
     def parse_scenario(self, data: dict[str, Any], source: str) -> Scenario:
         return read_scenario(data, source)
 
-    def start(self, ctx: "Ctx") -> None:
+    def start(self, ctx: Ctx) -> None:
         _commands.start(ctx)
 
     def commands(self) -> Mapping[str, CommandHandler]:
@@ -104,28 +112,28 @@ class QuickPlay(Edition):
     def decisions(self) -> Mapping[str, DecisionHandler]:
         return _commands.DECISIONS
 
-    def after_command(self, ctx: "Ctx") -> None:
+    def after_command(self, ctx: Ctx) -> None:
         victory.update_control(ctx)
 
-    def finish_game(self, ctx: "Ctx", result: dict[str, Any]) -> None:
+    def finish_game(self, ctx: Ctx, result: dict[str, Any]) -> None:
         phases.finish_game(ctx, result)
 
-    def points(self, ctx: "Ctx") -> dict[str, int]:
+    def points(self, ctx: Ctx) -> dict[str, int]:
         return victory.points(ctx)
 
-    def options(self, game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+    def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
         return _commands.options(game, side, units)
 
-    def legal_commands(self, game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    def legal_commands(self, game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
         return legal.legal_commands(game, side, rng, limit)
 
-    def command_families(self, game: "Game", side: str, rng: random.Random) -> list[CommandFamily]:
+    def command_families(self, game: Game, side: str, rng: random.Random) -> list[CommandFamily]:
         return legal.command_families(game, side, rng)
 
-    def can_end_phase(self, game: "Game", side: str) -> bool:
+    def can_end_phase(self, game: Game, side: str) -> bool:
         return legal.can_end_phase(game, side)
 
-    def invariants(self, game: "Game", events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+    def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
         return _invariants.check_quickplay_invariants(game, events, phase_before)
 
     def phase_prompt(self, phase: str) -> tuple[str, str]:

@@ -75,9 +75,8 @@ def advance_hexes(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
             return False
         if any(cls in sc.hexside_features[f].no_advance_across for f in sc.hexsides.get(hexside_key(a, b), ())):
             return False
-        if d.kind.counts_for_stacking and len(counting_units(sc, units, b)) >= STACK_LIMIT:
-            return False  # 7.12: hexes may not be overstacked after the advance
-        return True
+        # 7.12: hexes may not be overstacked after the advance
+        return not (d.kind.counts_for_stacking and len(counting_units(sc, units, b)) >= STACK_LIMIT)
 
     first = []
     candidates = [vacated] + [n for n in sc.grid.neighbors(vacated) if n not in occupied]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.hexes import hexside_key
@@ -265,7 +266,7 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
         raise IllegalCommand("4.2", f"the path must start at the stack's hex {start} and enter at least one hex")
     if len(set(path)) != len(path):
         raise IllegalCommand("4.2", "the path enters a hex twice")
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         if b not in sc.grid or not sc.grid.is_adjacent(a, b):
             raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
     combat = [u for u in move.units if sc.units[u].kind.is_combat]
@@ -294,7 +295,7 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
     if start in ezoc and not move.disengaging:
         raise IllegalCommand("6.2", f"the stack is in an enemy zone of control at {start}: it leaves only by disengaging (6.3)")
     halves = 0
-    for i, (a, b) in enumerate(zip(path, path[1:])):
+    for i, (a, b) in enumerate(pairwise(path)):
         if b in enemy_held:
             raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
         if b in own_trains:
@@ -337,7 +338,7 @@ def check_hq_move(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
     ezoc = ezoc_of(sc, units, side)
     enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
     halves = 0
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         if b not in sc.grid or not sc.grid.is_adjacent(a, b):
             raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
         if b in enemy_held:
@@ -368,7 +369,7 @@ def check_trains_move(sc: StandardScenario, units: Mapping[str, UnitState], uid:
     ezoc = ezoc_of(sc, units, side)
     enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
     halves = 0
-    for i, (a, b) in enumerate(zip(path, path[1:])):
+    for i, (a, b) in enumerate(pairwise(path)):
         if b not in sc.grid or not sc.grid.is_adjacent(a, b):
             raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
         if b in enemy_held:

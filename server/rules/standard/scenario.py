@@ -19,10 +19,11 @@ Nothing here is reachable from a game yet: `standard` is not a registered rulese
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 import jsonschema
 
@@ -396,8 +397,8 @@ def _quickplay_fields(data: Mapping[str, Any]) -> list[tuple[str, str]]:
                     for f in _QUICKPLAY_FACTORS:
                         if f in block:
                             out.append((f"units[{i}].{side}.{f}",
-                                        f"'{f}' is a Quick Play factor: a Standard rules {u.get('kind', 'unit')} has one "
-                                        "combat factor 'cf' (2.4); only artillery has attack and defence (8.1)"))
+                                        (f"'{f}' is a Quick Play factor: a Standard rules {u.get('kind', 'unit')} has "
+                                         "one combat factor 'cf' (2.4); only artillery has attack and defence (8.1)")))
     return out
 
 

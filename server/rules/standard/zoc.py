@@ -10,7 +10,7 @@ Nothing here is reachable from a game yet: `standard` is not a registered rulese
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..kernel.state import Status, UnitState
 from .scenario import StandardScenario

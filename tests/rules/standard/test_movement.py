@@ -10,8 +10,8 @@ from server.rules import IllegalCommand
 from server.rules.standard.movement import (
     HALF,
     Move,
-    check_hq_move,
     check_entry,
+    check_hq_move,
     check_move,
     check_trains_move,
     entry_shift_cost,

@@ -43,7 +43,7 @@ def test_6_4_no_zoc_into_a_hex_the_unit_could_not_enter() -> None:
     data["map"]["hexes"]["0604"] = "marsh"  # prohibited to artillery and cavalry
     unit(data, "r-art", side="red", kind="artillery", formation="7", hex="0704",
          full={"attack": 3, "defense": 2, "range": 3, "ma": 3}, ineffective={"attack": 1, "defense": 1, "range": 2, "ma": 3})
-    sc, units = board(data)
+    sc, _ = board(data)
     assert "0604" not in zoc_targets(sc, "0704", "artillery")
     assert "0604" in zoc_targets(sc, "0704", "infantry")
 
