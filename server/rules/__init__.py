@@ -11,11 +11,11 @@ from .hexes import Hex, HexGrid, OffsetCoord, hexside_key, line_of_sight
 from .ruleset import QuickPlay, Ruleset, find_ruleset
 from .scenario import Scenario, ScenarioError, UnitKind, parse_scenario, scenario_from_json_text
 from .state import GameState, Phase, Status, UnitState
-from .views import filter_events
+from .views import event_visible, filter_events, scenario_json_for
 
 __all__ = [
     "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
     "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "Scenario", "ScenarioError", "Status", "UnitKind",
-    "UnitState", "filter_events", "find_ruleset", "hexside_key", "line_of_sight", "parse_scenario",
-    "scenario_from_json_text", "seed_hash", "verify_record",
+    "UnitState", "event_visible", "filter_events", "find_ruleset", "hexside_key", "line_of_sight", "parse_scenario",
+    "scenario_from_json_text", "scenario_json_for", "seed_hash", "verify_record",
 ]

@@ -10,13 +10,31 @@ from typing import Any, Callable, Iterator
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat, victory
 from .legal import _square_commands
 from .core import Ctx
-from .dice import Dice, LoadedDice, SeededDice, die_from_seed, seed_hash
+from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice, check_contribution, dice_key,
+                   die_from_seed, seed_hash)
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .ruleset import Ruleset, find_ruleset
 from .scenario import Scenario, UnitKind
 from .state import GameState, Phase, Status, UnitState
+from .views import SECRET_SETUP, audience
 
 MAX_COMMAND_KEYS = 16
+# Every field each command type may carry besides "type" (docs/commands.md); any other field is
+# refused as malformed, so nothing unknown is ever judged or kept in a game's log.
+COMMAND_FIELDS: dict[str, frozenset[str]] = {
+    "end_phase": frozenset(),
+    "place": frozenset({"unit", "hex"}),
+    "move": frozenset({"units", "path", "charge"}),
+    "form_square": frozenset({"hex", "unit"}),
+    "remove_square": frozenset({"hex"}),
+    "recover": frozenset({"unit", "leader"}),
+    "attack": frozenset({"target", "attackers", "primary", "leaders", "support"}),
+    "bombard": frozenset({"target", "artillery"}),
+    "charge": frozenset({"target", "chargers", "leaders"}),
+    "choose": frozenset({"option"}),
+    "undo": frozenset(),
+    "resign": frozenset(),
+}
 
 TaskHandler = Callable[[Ctx, dict[str, Any]], None]
 DecisionHandler = Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
@@ -28,6 +46,7 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     options = combat.defender_options(ctx, c)
     if not options:
         return
+    combat.defender_option_previews(ctx, c, options)
     ctx.st.decision = {
         "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
         "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
@@ -106,13 +125,22 @@ class Game:
     """A game of one scenario under one ruleset, driven only by commands."""
 
     def __init__(self, scenario: Scenario, seed: str, state: GameState, log: list[dict[str, Any]],
-                 ruleset: Ruleset | None = None, dice: Dice | None = None) -> None:
+                 ruleset: Ruleset | None = None, dice: Dice | None = None,
+                 dice_scheme: str = SCHEME, contributions: dict[str, str] | None = None) -> None:
         self.scenario = scenario
         self.ruleset = ruleset or find_ruleset(state.ruleset)
         self._seed = seed
         self.state = state
         self.log = log  # every accepted command, undo included, with its dice
-        self._dice: Dice = dice or SeededDice(seed, state.dice_count)
+        if dice_scheme not in SCHEMES:
+            raise ValueError(f"unknown dice scheme {dice_scheme!r}")
+        self._dice_scheme = dice_scheme
+        # Each seat's contribution to the dice (R11, docs/dice.md): "" for a seat that sent none; a side
+        # missing from the dict has not taken its seat yet, and no die is rolled until both are in.
+        self._contributions: dict[str, str] = (
+            {s: "" for s in scenario.side_order} if contributions is None
+            else {s: check_contribution(v) for s, v in contributions.items() if s in scenario.sides})
+        self._dice: Dice = dice or SeededDice(self._dice_key(), state.dice_count)
         # Undo goes back at most to the last checkpoint (a die roll, a reveal, an opponent's action or a new
         # phase), so only the state there and the own commands since are kept.
         self._stack: list[dict[str, Any]] = []
@@ -122,14 +150,56 @@ class Game:
 
     # --- construction ------------------------------------------------------------
     @classmethod
-    def new(cls, scenario: Scenario, seed: str, ruleset: str | None = None) -> "Game":
+    def new(cls, scenario: Scenario, seed: str, ruleset: str | None = None,
+            contributions: dict[str, str] | None = None, dice_scheme: str = SCHEME) -> "Game":
+        """A new game. `contributions`: each seat's dice contribution (R11, docs/dice.md), "" for none;
+        None means no seat contributes (every side ""); a side left out contributes when it takes its seat
+        (`contribute`), and until then the game accepts no command and rolls no die."""
         if not isinstance(seed, str) or len(seed) < 16:
             raise ValueError("a game seed must be a secret string of at least 16 characters")
         rs = find_ruleset(ruleset or scenario.ruleset)
         state = initial_state(scenario, rs)
-        game = cls(scenario, seed, state, [], rs)
+        game = cls(scenario, seed, state, [], rs, dice_scheme=dice_scheme, contributions=contributions)
         game._start()
         return game
+
+    # --- the dice (R11, docs/dice.md) ---------------------------------------------------------
+    def _dice_key(self) -> bytes | None:
+        if not self.dice_ready:
+            return None
+        return dice_key(self._seed, self._contributions, self._dice_scheme)
+
+    @property
+    def dice_ready(self) -> bool:
+        """Both seats' contributions are in (always, for a game of the old scheme)."""
+        return self._dice_scheme == LEGACY_SCHEME or all(s in self._contributions for s in self.scenario.side_order)
+
+    @property
+    def dice_scheme(self) -> str:
+        return self._dice_scheme
+
+    @property
+    def contributions(self) -> dict[str, str]:
+        return dict(self._contributions)
+
+    def contribute(self, side: str, value: str | None) -> None:
+        """A seat's contribution, given when it takes its seat, before any command or die."""
+        if side not in self.scenario.sides:
+            raise ValueError(f"unknown side '{side}'")
+        if self._dice_scheme == LEGACY_SCHEME:
+            raise ValueError("this game's dice come from the seed alone (it was created before contributions)")
+        if side in self._contributions:
+            raise ValueError(f"{side} has already contributed to the dice")
+        if self.version or self.state.dice_count or self.log:
+            raise ValueError("contributions come before the first command")
+        self._contributions[side] = check_contribution(value)
+        if self.dice_ready and isinstance(self._dice, SeededDice):
+            self._dice = SeededDice(self._dice_key(), self.state.dice_count)
+
+    def dice_public(self) -> dict[str, Any]:
+        """What anyone may know of the dice inputs during the game (the seed hash is in the view too)."""
+        return {"scheme": self._dice_scheme, "ready": self.dice_ready,
+                "contributed": {s: bool(self._contributions.get(s)) for s in self.scenario.side_order}}
 
     @classmethod
     def for_test(cls, scenario: Scenario, state: GameState, dice: list[int] | None = None) -> "Game":
@@ -188,6 +258,8 @@ class Game:
             raise MalformedCommand(f"unknown side '{side}'")
         cmd = _check_shape(command)
         ctype = cmd["type"]
+        if not self.dice_ready and ctype != "resign":
+            raise IllegalCommand("R11", "the game starts when both seats have taken their places and contributed to the dice")
         if ctype == "undo":
             return self.undo(side)
         if ctype == "resign":
@@ -279,7 +351,11 @@ class Game:
         self._stack = keep
         self.log.append({"side": side, "command": {"type": "undo"}, "dice": []})
         text = f"{self.scenario.sides[side].name} takes back: {describe_command(self.scenario, undone['command'])}"
-        return [{"type": "undo", "text": text, "side": side, "command": undone["command"]}]
+        event = {"type": "undo", "text": text, "side": side, "command": undone["command"]}
+        if undone["command"].get("type") == "place":  # the placement was the side's secret (3.2): so is its undo
+            return [{"type": "undo", "text": f"{self.scenario.sides[side].name} takes back a set-up placement", "side": side},
+                    {**event, "visible_to": audience(self.scenario, side, SECRET_SETUP)}]
+        return [event]
 
     def resign(self, side: str) -> list[dict[str, Any]]:
         if self.is_over:
@@ -380,7 +456,8 @@ class Game:
     def _cmd_place(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
         uid, hex_ = phases.parse_place(ctx, side, cmd)
         ctx.move_unit(uid, hex_)
-        ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_, visible_to=side)
+        with ctx.private_to(audience(self.scenario, side, SECRET_SETUP)):
+            ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_)
 
     def _cmd_move(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
         movement.movement_phase_open(ctx, side)
@@ -404,7 +481,11 @@ class Game:
             sq = self.state.squares.get(path[-1])
             if sq is not None:
                 (die,) = ctx.roll(1, "square crossing broken ground", ["morale die"], "9.3(1)", unit=sq)
-                if not ctx.rs.morale_passes(die, ctx.mr(sq)):
+                passed = ctx.rs.morale_passes(die, ctx.mr(sq))
+                ctx.emit("morale", f"9.3(1): {ctx.name(sq)} checks morale crossing broken ground in square: die {die} "
+                         f"against {ctx.mr(sq)}: {'passes' if passed else 'fails'}", unit=sq, die=die, rating=ctx.mr(sq),
+                         passed=passed, rule="9.3(1)")
+                if not passed:
                     ctx.disrupt_or_ineffective(sq, "9.3(1)")
 
     def _cmd_form_square(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
@@ -476,79 +557,18 @@ class Game:
 
     # --- legal options ---------------------------------------------------------------------
     def options(self, side: str, units: list[str]) -> dict[str, Any]:
-        """What the named units may do now: reachable hexes (with cost and path), squares, attack targets with
-        the exact command and its odds, bombardment targets with their odds, charge moves."""
-        ctx = self._ctx()
-        st = self.state
-        units = [u for u in units if u in self.scenario.units and self.scenario.units[u].side == side]
-        out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
-        if self.awaiting != side or st.decision is not None:
-            out["decision"] = st.decision is not None
-            return out
-        if st.phase == Phase.MOVEMENT.value and st.active == side:
-            try:
-                group = movement.build_group(ctx, side, units)
-            except IllegalCommand as e:
-                out["move_error"] = e.to_json()
-            else:
-                reach = movement.reachable(ctx, group)
-                out["ma"] = group.ma_halves / movement.HALF
-                out["reachable"] = {h: {"cost": r.cost / movement.HALF, "path": r.path, "ends_move": r.ends_move}
-                                    for h, r in sorted(reach.items())}
-                out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
-            hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
-            out["squares"] = [c for c in _square_commands(self, ctx, side) if c["hex"] in hexes]
-        if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
-            out["attacks"] = self._attack_previews(ctx, side, units)
-            out["bombard"] = self._bombard_previews(ctx, side, units)
-            out["charges"] = [c for c in cavalry.legal_charges(ctx, side)
-                              if not units or set(c.get("chargers", [])) & set(units)]
-        return out
+        """What the named units may do now (reachable hexes with cost and path, placements, squares,
+        attack targets with their choices, exact command and odds, bombardment targets, charges) and
+        the phase's own options (recovery candidates): see `options.unit_options`."""
+        from .options import unit_options
 
-    def _attack_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-        """For each enemy hex next to the selection: the exact attack command the selection makes
-        (its leaders included) and the strengths, differential, CRT column and odds."""
-        previews = []
-        attackers = [u for u in units if not ctx.is_leader(u)]
-        leaders = [u for u in units if ctx.is_leader(u)]
-        targets: set[str] = set()
-        for u in attackers:
-            h = ctx.u(u).hex
-            if h is not None:
-                targets.update(n for n in self.scenario.grid.neighbors(h) if ctx.combat_units_at(n, ctx.enemy(side)))
-        for t in sorted(targets):
-            cmd: dict[str, Any] = {"type": "attack", "target": t, "attackers": attackers,
-                                   "primary": attackers[0] if attackers else None}
-            usable = [ldr for ldr in leaders if not ctx.u(ldr).ineffective
-                      and combat.leader_recipient(ctx, ldr, attackers, cmd["primary"]) is not None]
-            if usable:
-                cmd["leaders"] = usable
-            try:
-                c = combat.parse_attack(ctx, side, cmd)
-            except IllegalCommand as e:
-                previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd})
-                continue
-            previews.append({"target": t, "legal": True, "command": cmd, **combat.preview(ctx, c)})
-        return previews
+        return unit_options(self, side, units)
 
-    def _bombard_previews(self, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-        guns = [u for u in units if ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex is not None]
-        if not guns:
-            return []
-        targets = sorted(set.intersection(*(set(artillery.bombard_targets(ctx, side, g)) for g in guns)))
-        out = []
-        for t in targets:
-            cmd = {"type": "bombard", "target": t, "artillery": guns}
-            b = artillery.parse_bombard(ctx, side, cmd)
-            per_unit = []
-            for uid in sorted(ctx.combat_units_at(t, ctx.enemy(side))):
-                diff, notes = artillery.bombard_differential(ctx, b, uid)
-                row = self.ruleset.crt_row(diff)
-                per_unit.append({"unit": uid, "differential": diff, "notes": notes, "results": row,
-                                 "column_label": self.ruleset.crt_column_label(self.ruleset.crt_column(diff))})
-            ranges = {g: self.scenario.grid.distance(ctx.u(g).hex or "", t) for g in guns}
-            out.append({"target": t, "command": cmd, "range": ranges, "targets": per_unit})
-        return out
+    def preview(self, side: str, command: Any) -> dict[str, Any]:
+        """Judge one exact attack or bombardment without applying it: its odds, or why it is illegal."""
+        from .options import preview_command
+
+        return preview_command(self, side, command)
 
     def legal_commands(self, side: str, rng: random.Random | None = None, limit: int = 60) -> Iterator[dict[str, Any]]:
         """Legal commands for `side` now (sampled where the space is large): the bots' and tests' move list."""
@@ -567,6 +587,7 @@ class Game:
         service keeps as rows) the snapshot's size does not grow with the game."""
         data: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name, "seed": self._seed,
+            "dice": {"scheme": self._dice_scheme, "contributions": dict(self._contributions)},
             "state": self.state.to_json(), "version": self.version,
             "stack": self._stack, "checkpoint": self._checkpoint, "barrier": self._barrier,
         }
@@ -581,8 +602,9 @@ class Game:
             raise ValueError("this saved game does not belong to that scenario or format")
         state = GameState.from_json(data["state"])
         entries = data.get("log", log)
+        dice = data.get("dice") or {"scheme": LEGACY_SCHEME}  # saved before the seats contributed
         game = cls(scenario, data["seed"], state, list(entries) if entries is not None else [],
-                   find_ruleset(data["ruleset"]))
+                   find_ruleset(data["ruleset"]), dice_scheme=dice["scheme"], contributions=dice.get("contributions", {}))
         if entries is None:
             game._base_version = int(data["version"])
         elif "version" in data and len(entries) != int(data["version"]):
@@ -598,6 +620,7 @@ class Game:
         rec: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name,
             "seed_hash": self.seed_hash, "commands": self.log, "result": self.state.result,
+            "dice": {"scheme": self._dice_scheme, "contributions": dict(self._contributions)},
         }
         if self.is_over:
             rec["seed"] = self._seed
@@ -605,7 +628,7 @@ class Game:
 
     def replay_to(self, version: int) -> "Game":
         """A fresh game with the first `version` logged commands applied (history views)."""
-        game = Game.new(self.scenario, self._seed, self.ruleset.name)
+        game = Game.new(self.scenario, self._seed, self.ruleset.name, dict(self._contributions), self._dice_scheme)
         for entry in self.log[:version]:
             _replay_entry(game, entry)
         return game
@@ -642,6 +665,14 @@ def _check_shape(command: Any) -> dict[str, Any]:
     ctype = command.get("type")
     if not isinstance(ctype, str):
         raise MalformedCommand("a command needs a 'type' string")
+    allowed = COMMAND_FIELDS.get(ctype)
+    if allowed is not None:
+        unknown = sorted(str(k) for k in command if k != "type" and k not in allowed)
+        if unknown:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise MalformedCommand(
+                f"unknown field '{unknown[0][:40]}' in a {ctype} command (its fields: {known})"
+            )
     return dict(command)
 
 
@@ -674,8 +705,16 @@ def verify_record(record: dict[str, Any], scenario: Scenario) -> list[str]:
     if record.get("scenario") != scenario.id:
         problems.append(f"the record is for scenario '{record.get('scenario')}', not '{scenario.id}'")
         return problems
+    dice = record.get("dice") or {"scheme": LEGACY_SCHEME}
+    if not isinstance(dice, dict) or dice.get("scheme") not in SCHEMES:
+        return problems + [f"the record's dice scheme is not one of {', '.join(SCHEMES)}"]
+    contributions = dice.get("contributions", {})
+    if dice["scheme"] == SCHEME and (not isinstance(contributions, dict)
+                                     or set(contributions) != set(scenario.side_order)):
+        return problems + ["the record does not carry both seats' dice contributions"]
     try:
-        game = Game.new(scenario, seed, record.get("ruleset"))
+        game = Game.new(scenario, seed, record.get("ruleset"), contributions if dice["scheme"] == SCHEME else {},
+                        dice["scheme"])
     except ValueError as e:
         return problems + [str(e)]
     for i, entry in enumerate(record.get("commands", [])):
