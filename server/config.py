@@ -46,6 +46,14 @@ class Settings(BaseSettings):
     login_window_seconds: int = 300
     session_days: int = 30
     session_cookie: str = "vedette_session"
+    # X-Forwarded-For/-Proto are believed only when this says so (behind your own reverse proxy),
+    # and then only from these addresses (uvicorn's forwarded_allow_ips); off, a client cannot
+    # pick the address the login limit counts against.
+    trust_forwarded_headers: bool = False
+    forwarded_allow_ips: str = "127.0.0.1"
+    # Quotas per account: games waiting for their second player, and games created per hour (429).
+    max_waiting_games: int = Field(default=10, ge=1)
+    games_per_hour: int = Field(default=30, ge=1)
 
     scenarios_dir: Path = Field(default_factory=lambda: _find_dir("scenarios"))
     web_dir: Path = Field(default_factory=lambda: _find_dir("web"))

@@ -6,7 +6,8 @@ from typing import Any
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, error: str, message: str, **extra: Any) -> None:
+    # Positional-only: an error may carry any extra key, even "status" or "message" of its own.
+    def __init__(self, status: int, error: str, message: str, /, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.error = error

@@ -12,79 +12,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .api.guards import RequestGuard, SecurityHeaders
+from .api.openapi import allowed_methods, install_openapi_errors
 from .api.routes import admin, games, health, scenarios, session, users, ws
-from .notify.app import routers as notify_routers
-from .notify.app import start_notify
 from .config import Settings, get_settings
 from .db import asyncpg_dsn, create_engine, create_sessionmaker
 from .errors import ApiError
 from .gctune import GcPacer
+from .notify.app import routers as notify_routers
+from .notify.app import start_notify
 from .realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
 from .realtime.hub import GameHub
 from .scenarios import load_scenarios
 from .services.games import GameService
 
 log = logging.getLogger(__name__)
-
-
-class BodySizeLimit:
-    """413 JSON for a request body over the limit, declared or streamed.
-
-    The body (at most the limit, 64 KiB by default) is read up front and
-    handed to the app afterwards, so an oversize body is refused before any
-    route sees a byte of it.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = JSONResponse(
-            {
-                "error": "body_too_large",
-                "message": f"Request bodies may be at most {self.limit} bytes.",
-                "limit": self.limit,
-            },
-            status_code=413,
-        )
-        await response(scope, receive, send)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break  # the client went away; let the app see that
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-                break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return message
-            return await receive()
-
-        await self.app(scope, replay, send)
 
 
 def _error_code(status: int) -> str:
@@ -126,7 +69,15 @@ def install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else "Request refused."
         extra: dict[str, Any] = {}
         if exc.status_code == 404:
-            message = "No such route or resource."
+            path = request.url.path
+            message = f"No API route {path[:200]}." if path.startswith("/api/") else "No such route or resource."
+        elif exc.status_code == 405:
+            allowed = allowed_methods(request.app, request.url.path)
+            message = f"{request.method} is not allowed on {request.url.path[:200]}; use {', '.join(allowed)}."
+            return JSONResponse(
+                {"error": "method_not_allowed", "message": message, "allowed": allowed},
+                status_code=405, headers={"Allow": ", ".join(allowed)},
+            )
         elif exc.status_code == 413:
             limit = request.app.state.settings.max_body_bytes
             message = f"Request bodies may be at most {limit} bytes."
@@ -223,12 +174,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in notify_routers():
         app.include_router(router)
 
-    @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
-    async def unknown_api_route(path: str) -> JSONResponse:
-        return JSONResponse({"error": "not_found", "message": f"No API route /api/{path}."}, status_code=404)
-
     install_web_client(app, settings)
-    app.add_middleware(BodySizeLimit, limit=settings.max_body_bytes)
+    install_openapi_errors(app)
+    # Outermost last: the security headers wrap every answer, the guard's refusals included.
+    app.add_middleware(RequestGuard, settings=settings)
+    app.add_middleware(SecurityHeaders)
     return app
 
 

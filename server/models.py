@@ -143,7 +143,8 @@ class GameCommand(Base):
 
     __table_args__ = (
         UniqueConstraint("game_id", "seq", name="uq_game_commands_game_seq"),
-        UniqueConstraint("game_id", "command_id", name="uq_game_commands_game_command_id"),
+        # Command ids belong to the seat that sent them (migration 0003).
+        UniqueConstraint("game_id", "side", "command_id", name="uq_game_commands_game_side_command_id"),
     )
 
 

@@ -49,6 +49,47 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if report.violations else 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .bots import LEVELS
+    from .bots.arena import arena
+
+    try:
+        scenario = find_scenario(args.scenario)
+    except ScenarioError as e:
+        print(e, file=sys.stderr)
+        return 2
+    for level in (args.a, args.b):
+        if level not in LEVELS:
+            print(f"vedette arena: unknown bot level '{level}' (levels: {', '.join(LEVELS)})", file=sys.stderr)
+            return 2
+    if args.games < 1:
+        print("vedette arena: --games must be at least 1", file=sys.stderr)
+        return 2
+
+    def progress(i: int, r: Any) -> None:
+        print(f"game {i + 1}/{args.games}: {args.a} {r.a_wins}, {args.b} {r.b_wins}, draws {r.draws} "
+              f"({r.seconds:.0f} s)", file=sys.stderr, flush=True)
+
+    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress)
+    data = report.to_json()
+    lo, hi = data["a_share_ci95"]
+    decisive = data["a_wins"] + data["b_wins"]
+    print(f"{scenario.title}: {data['games']} games of {args.a} (a) against {args.b} (b), seed {args.seed}, "
+          f"{data['seconds']} s")
+    print(f"a wins {data['a_wins']}, b wins {data['b_wins']}, draws {data['draws']}; a won "
+          f"{data['a_wins']}/{decisive} decisive games, 95% interval {lo:.1%} to {hi:.1%}")
+    for side, row in data["by_side"].items():
+        print(f"  a as {side}: a {row['a']}, b {row['b']}, draws {row['draw']}")
+    for label, t in data["decision_time"].items():
+        print(f"  {label}: {t['decisions']} decisions, median {t['median_ms']} ms, max {t['max_ms']} ms")
+    print(f"invariant violations: {data['violations']}, illegal bot commands: {data['illegal_commands']}")
+    for ex in data["violation_examples"]:
+        print(f"  {ex}")
+    if args.json:
+        print(json.dumps(data))
+    return 1 if report.violations or report.illegal else 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     status = 0
     for f in args.files:
@@ -85,8 +126,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"FAIL: {p}")
         return 1
     result = record.get("result") or {}
-    print(f"OK: {len(record.get('commands', []))} commands replayed; every die matches the published seed; "
-          f"result: {result.get('reason', 'none')}")
+    dice = record.get("dice") or {"scheme": "vedette-dice-1"}
+    rolled = sum(len(e.get("dice", [])) for e in record.get("commands", []))
+    print(f"OK: {len(record.get('commands', []))} commands replayed; all {rolled} dice match the published seed "
+          f"and the seats' contributions ({dice['scheme']}, docs/dice.md); result: {result.get('reason', 'none')}")
+    for side, value in sorted((dice.get("contributions") or {}).items()):
+        print(f"  {side}: {'contributed ' + value if value else 'sent no contribution (the seed alone decides)'}")
     return 0
 
 
@@ -98,6 +143,15 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed measurements)")
     p.set_defaults(handler=cmd_simulate)
+    p = sub.add_parser("arena", help="play bot against bot, alternating sides, invariants checked (docs/bots.md)")
+    p.add_argument("--scenario", required=True, help="scenario id (scenarios/ID.json) or a file path")
+    p.add_argument("--a", default="greedy", help="level of bot a (random, greedy)")
+    p.add_argument("--b", default="random", help="level of bot b (random, greedy)")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--budget", type=float, default=1.0, help="seconds a bot may think per decision")
+    p.add_argument("--json", action="store_true", help="end with one JSON line")
+    p.set_defaults(handler=cmd_arena)
     p = sub.add_parser("validate-scenario", help="check scenario files against the schema and the rules")
     p.add_argument("files", nargs="+")
     p.set_defaults(handler=cmd_validate)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,16 @@ class ScenarioEntry:
     scenario: Any
     raw: dict[str, Any]
     path: Path
+    _public: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def public(self) -> dict[str, Any]:
+        """The scenario as anyone may read it: without the reinforcements it hides (`hidden`)."""
+        if not self._public:
+            from .services.views import build_scenario
+
+            self._public.update(build_scenario(self.scenario, None))
+        return self._public
 
     @property
     def summary(self) -> dict[str, Any]:

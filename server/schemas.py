@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_.-]{3,32}$"
 # Deliberately loose: one @, something on both sides, a dot in the domain.
@@ -60,18 +60,37 @@ class GameCreate(StrictModel):
     )
 
 
+DICE_CONTRIBUTION_PATTERN = r"^[0-9a-f]{64}$"
+DICE_CONTRIBUTION_DOC = ("This seat's own random contribution to the dice: 64 lowercase hex digits (32 random bytes), "
+                         "chosen after seeing the game's seed_hash (docs/dice.md). Optional for API clients: a seat "
+                         "that sends none contributes \"\" and relies on the server's seed alone.")
+
+
 class JoinRequest(StrictModel):
     invite_token: str | None = Field(default=None, max_length=64)
+    contribution: str | None = Field(default=None, pattern=DICE_CONTRIBUTION_PATTERN, description=DICE_CONTRIBUTION_DOC)
+
+
+class ContributionRequest(StrictModel):
+    contribution: str = Field(pattern=DICE_CONTRIBUTION_PATTERN, description=DICE_CONTRIBUTION_DOC)
+
+
+class ContributionAccepted(BaseModel):
+    game: str
+    side: str
+    contribution: str
+    seed_hash: str = Field(description="The server's commitment this contribution was made against")
 
 
 class CommandRequest(StrictModel):
     command: dict[str, Any]
-    expected_version: int = Field(ge=0)
+    # Strictly a JSON integer: true, "3" or 3.0 are refused, not coerced.
+    expected_version: StrictInt = Field(ge=0)
     command_id: str | None = Field(default=None, min_length=1, max_length=100)
 
 
 class UndoRequest(StrictModel):
-    expected_version: int = Field(ge=0)
+    expected_version: StrictInt = Field(ge=0)
     command_id: str | None = Field(default=None, min_length=1, max_length=100)
 
 
@@ -99,6 +118,8 @@ class GameSummary(BaseModel):
     updated_at: datetime
     invite_token: str | None = Field(default=None, description="Only for the game's players")
     watch_token: str | None = Field(default=None, description="Only for the game's players")
+    ruleset: str | None = Field(default=None, description="The rules edition the game is played under")
+    decision_hours: int | None = Field(default=None, description="Time per decision in hours (lists only; None: no limit)")
 
 
 class GameCreated(GameSummary):
@@ -109,6 +130,8 @@ class GameCreated(GameSummary):
 class GameList(BaseModel):
     mine: list[GameSummary]
     open: list[GameSummary]
+    live: list[GameSummary] = Field(default_factory=list, description="Open games in progress, to watch")
+    finished: list[GameSummary] = Field(default_factory=list, description="Open games that are over, to replay")
 
 
 class CommandAccepted(BaseModel):
@@ -126,6 +149,17 @@ class GameDetail(BaseModel):
     view: dict[str, Any]
 
 
+class FieldProblem(BaseModel):
+    field: str = Field(description='Where, e.g. "body.expected_version"')
+    problem: str
+
+
 class ErrorBody(BaseModel):
-    error: str
-    message: str
+    """Every 4xx/5xx answer. Some errors add data: `version` (409), `rule` (422 of the rules core),
+    `limit` (413), `retry_after` (429)..."""
+
+    model_config = ConfigDict(extra="allow", title="Error")
+
+    error: str = Field(description="A stable code, e.g. stale_version")
+    message: str = Field(description="A plain sentence for people")
+    fields: list[FieldProblem] | None = Field(default=None, description="The invalid fields (422 invalid_request)")

@@ -66,7 +66,9 @@ def serve_command(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         # Frames over our own 16 KiB limit get a clear error message; only absurd ones are cut here.
         ws_max_size=max(settings.max_ws_frame_bytes * 64, 1 << 20),
-        proxy_headers=True,
+        # X-Forwarded-* only when configured (VEDETTE_TRUST_FORWARDED_HEADERS), from the listed proxies.
+        proxy_headers=settings.trust_forwarded_headers,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     return 0
 

@@ -57,7 +57,9 @@ def is_standing_order_row(events: Sequence[dict[str, Any]]) -> bool:
 def digest_lines(
     rows: Iterable[Any], viewer: str, filter_events: Any, side_names: dict[str, str]
 ) -> list[str]:
-    """Plain lines of what happened in `rows` (GameCommand-like: seq, side, events), as `viewer` sees it."""
+    """Plain lines of what happened in `rows` (GameCommand-like: seq, side, events), as `viewer` sees it.
+    `filter_events` is the rules core's (server.rules.filter_events): the one visibility rule every event
+    passes, dice included (docs/engine-contract.md "Hidden information"); nothing else of a row is read."""
     lines: list[str] = []
     for row in rows:
         visible = filter_events(list(row.events), viewer)

@@ -3,11 +3,15 @@
 The service's normal command path submits the proposed `choose` (so it is logged,
 broadcast and replayable), with a `standing_order` note as the first event of its
 log entry. "Away" means no open player websocket for that seat (see presence.py).
-The command id `standing-order:GAME:VERSION` makes two racing settlers harmless.
+The command id is the same for every settler of one game version (so two racing settlers are
+harmless: one applies, the other finds the version moved on) but unpredictable without the
+secret key (`standing_order_id`): nobody can guess it, and ids are each seat's own anyway.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +28,13 @@ log = logging.getLogger(__name__)
 MAX_CHAIN = 30
 ORDER_NOUNS = {"retreat": "retreats", "advance": "advances", "counterattack": "counterattacks",
                "defenders": "defending units", "loss": "step losses"}
+
+
+def standing_order_id(secret_key: str, game_id: str, version: int) -> str:
+    """The id of the standing-order command for a game at `version`: an HMAC, so settlers in
+    every process agree on it and nobody without the key can predict it."""
+    digest = hmac.new(secret_key.encode(), f"standing-order:{game_id}:{version}".encode(), hashlib.sha256)
+    return f"standing-order-{digest.hexdigest()[:32]}"
 
 
 def note_event(side_name: str, name: str, decision: dict[str, Any], option: dict[str, Any], side: str) -> dict[str, Any]:
@@ -84,7 +95,7 @@ async def _settle_one(rt: Notify, game_id: str) -> int | None:
         try:
             answer, applied = await service.submit(
                 session, game_id, user, {"type": "choose", "option": option_id}, version,
-                f"standing-order:{game_id}:{version}", note_events=[note],
+                standing_order_id(rt.settings.secret_key, game_id, version), note_events=[note],
             )
         except ApiError as exc:
             log.warning("standing order for %s in %s not applied: %s", side, game_id, exc.message)

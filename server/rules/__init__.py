@@ -15,7 +15,7 @@ from .kernel.game import Game, verify_record
 from .kernel.hexes import Hex, HexGrid, OffsetCoord, hexside_key, line_of_sight
 from .kernel.scenario import Scenario, ScenarioError, UnitKind, parse_scenario, scenario_from_json_text
 from .kernel.state import GameState, Phase, Status, UnitState
-from .kernel.views import filter_events
+from .kernel.views import event_visible, filter_events, scenario_json_for
 from .quickplay import QuickPlay
 from .quickplay.orders import STANDING_ORDERS, standing_order_choice, validate_orders
 
@@ -24,7 +24,7 @@ Ruleset = Edition  # the name the service and older tests use
 __all__ = [
     "Edition", "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
     "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "STANDING_ORDERS", "Scenario", "ScenarioError", "Status",
-    "UnitKind", "UnitState", "filter_events", "find_ruleset", "hexside_key", "known_rulesets", "line_of_sight",
-    "parse_scenario", "scenario_from_json_text", "seed_hash", "standing_order_choice", "validate_orders",
+    "UnitKind", "UnitState", "event_visible", "filter_events", "find_ruleset", "hexside_key", "known_rulesets", "line_of_sight",
+    "parse_scenario", "scenario_from_json_text", "scenario_json_for", "seed_hash", "standing_order_choice", "validate_orders",
     "verify_record",
 ]

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..config import Settings
 from ..db import begin_write
 from ..errors import ApiError
-from ..models import LoginFailure, User, UserSession, utcnow
+from ..models import Game, LoginFailure, User, UserSession, utcnow
 
 _hasher = PasswordHasher()
 # Verifying against this when the user does not exist keeps the timing alike.
@@ -89,32 +89,78 @@ async def end_session(session: AsyncSession, settings: Settings, token: str) -> 
 async def login(
     session: AsyncSession, settings: Settings, username: str, password: str, client_ip: str
 ) -> tuple[User, str]:
-    # A write transaction from the start (SQLite): this reads, then writes, and a read transaction
-    # cannot become a write one after any other connection (a command, the mail worker) committed.
-    await begin_write(session)
+    """Check a password, at most `login_attempts` times per username and address per window.
+
+    The attempt is recorded (committed) BEFORE the password is checked, then the attempts in the
+    window are counted, its own included: of any number of simultaneous attempts, the ones
+    committed after the first `login_attempts` all count more than the limit and are refused
+    unchecked, on every backend and across processes. A refused attempt's row is removed again,
+    a successful one's too; a failed one stays as the failure it is."""
     key = f"{username.lower()}|{client_ip}"[:128]
-    window_start = utcnow() - timedelta(seconds=settings.login_window_seconds)
-    recent_failures = await session.scalar(
+    now = utcnow()
+    window_start = now - timedelta(seconds=settings.login_window_seconds)
+    # A write transaction from the start (SQLite: the request may already have read).
+    await begin_write(session)
+    attempt = LoginFailure(key=key, failed_at=now)
+    session.add(attempt)
+    await session.flush()
+    attempt_id = attempt.id
+    await session.commit()
+    await begin_write(session)
+    recent = await session.scalar(
         select(func.count())
         .select_from(LoginFailure)
         .where(LoginFailure.key == key, LoginFailure.failed_at > window_start)
     )
-    if (recent_failures or 0) >= settings.login_attempts:
+    if (recent or 0) > settings.login_attempts:
+        await session.execute(delete(LoginFailure).where(LoginFailure.id == attempt_id))
+        await session.commit()
         raise ApiError(
             429,
             "too_many_attempts",
             f"Too many failed logins for this account from your address; "
-            f"try again in {settings.login_window_seconds // 60} minutes.",
+            f"try again in {max(1, settings.login_window_seconds // 60)} minutes.",
             retry_after=settings.login_window_seconds,
         )
     user = await session.scalar(select(User).where(User.username == username.lower()))
     ok = verify_password(user.password_hash if user else _DUMMY_HASH, password)
     if user is None or not ok:
-        session.add(LoginFailure(key=key))
-        await session.flush()
-        await session.commit()
+        await session.commit()  # the attempt row stays: it is the failure
         raise ApiError(401, "bad_credentials", "Unknown username or wrong password.")
     # Old failures age out of the window; prune them so the table stays small.
-    await session.execute(delete(LoginFailure).where(LoginFailure.failed_at <= window_start))
+    await session.execute(
+        delete(LoginFailure).where(
+            (LoginFailure.failed_at <= window_start) | (LoginFailure.id == attempt_id)
+        )
+    )
     token = await start_session(session, settings, user)
     return user, token
+
+
+async def check_game_quota(session: AsyncSession, settings: Settings, user: User) -> None:
+    """429 when the account already has `max_waiting_games` games nobody joined, or created
+    `games_per_hour` games in the last hour. Admins have no quota."""
+    if user.is_admin:
+        return
+    waiting = await session.scalar(
+        select(func.count()).select_from(Game).where(Game.created_by == user.id, Game.status == "waiting")
+    )
+    if (waiting or 0) >= settings.max_waiting_games:
+        raise ApiError(
+            429,
+            "too_many_waiting_games",
+            f"You have {waiting} games waiting for a second player (at most "
+            f"{settings.max_waiting_games}); start or call off one of them first.",
+            retry_after=60,
+        )
+    hour_ago = utcnow() - timedelta(hours=1)
+    recent = await session.scalar(
+        select(func.count()).select_from(Game).where(Game.created_by == user.id, Game.created_at > hour_ago)
+    )
+    if (recent or 0) >= settings.games_per_hour:
+        raise ApiError(
+            429,
+            "too_many_games",
+            f"At most {settings.games_per_hour} new games an hour per account; try again later.",
+            retry_after=600,
+        )

@@ -215,7 +215,10 @@ class GameService:
             raise ApiError(
                 422, "unknown_side", f"Scenario '{scenario_id}' has no side '{side}'.", sides=sides
             )
-        engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32))
+        # The dice (R11, docs/dice.md): the server commits to its seed now (the seed hash in every view);
+        # each seat adds its own contribution after seeing it: the creator with `contribute`, the joiner
+        # when joining. No die is rolled before both are in.
+        engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32), contributions={})
         snapshot = engine_game.to_json(include_log=False)
         now = utcnow()
         row = Game(
@@ -244,16 +247,35 @@ class GameService:
             await session.commit()
         return await self.get_row(session, row.id)
 
+    async def contribute(self, session: AsyncSession, user: User, game_id: str, contribution: str) -> dict[str, Any]:
+        """A seat's own random contribution to the dice (R11, docs/dice.md), sent after it has seen the
+        server's commitment (the seed hash) and before the game starts."""
+        async with self._writing(session):
+            row = await self.get_row(session, game_id, for_update=True)
+            side = require_seat(row, user)
+            engine_game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+            if row.status != "waiting" or side in engine_game.contributions:
+                raise ApiError(409, "contribution_closed",
+                               "This seat's dice contribution is already fixed (the game has started, or it was sent).")
+            snapshot = _with_contributions(engine_game, {side: contribution})
+            row.snapshot = snapshot
+            row.initial_snapshot = snapshot
+            await session.commit()
+        self.forget(game_id)
+        return {"game": game_id, "side": side, "contribution": contribution, "seed_hash": engine_game.seed_hash}
+
     async def join_game(
-        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None
+        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None,
+        contribution: str | None = None,
     ) -> Game:
         async with self._writing(session):
-            await self._join_locked(session, user, game_id, invite_token)
+            await self._join_locked(session, user, game_id, invite_token, contribution)
         self.forget(game_id)
         return await self.get_row(session, game_id)
 
     async def _join_locked(
-        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None
+        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None,
+        contribution: str | None = None,
     ) -> None:
         row = await self.get_row(session, game_id, for_update=True)
         invited = bool(invite_token) and secrets.compare_digest(
@@ -262,21 +284,29 @@ class GameService:
         if any(seat.user_id == user.id for seat in row.seats):
             raise ApiError(409, "already_seated", "You already play in this game.")
         if row.visibility == "private" and not invited and not user.is_admin:
-            if invite_token:
-                raise ApiError(403, "bad_invite", "That invite token is not this game's.")
+            # A wrong token answers exactly like none: no stranger learns that the game exists.
             raise not_found()
         if row.status != "waiting":
             raise ApiError(409, "game_full", "Both seats of this game are taken.")
+        if row.visibility == "private" and not invited:  # an admin sees the game, but needs its invite to play
+            raise ApiError(403, "invite_required", "A seat in a private game needs the game's invite, even for an admin.")
         taken = {seat.side for seat in row.seats}
         free = [s for s in self.scenario_of(row).side_order if s not in taken]
         if not free:
             raise ApiError(409, "game_full", "Both seats of this game are taken.")
         now = utcnow()
+        # The joiner's dice contribution, and "" (none) for a creator that has not sent one (docs/dice.md).
+        engine_game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        dice_values: dict[str, Any] = {}
+        if engine_game.dice_scheme != LEGACY_DICE:
+            missing = {s: "" for s in taken if s not in engine_game.contributions}
+            snapshot = _with_contributions(engine_game, {**missing, free[0]: contribution or ""})
+            dice_values = {"snapshot": snapshot, "initial_snapshot": snapshot}
         session.add(GameSeat(game_id=row.id, side=free[0], user_id=user.id, joined_at=now))
         result = await session.execute(
             update(Game)
             .where(Game.id == row.id, Game.status == "waiting")
-            .values(status="active", awaiting_since=now, updated_at=now)
+            .values(status="active", awaiting_since=now, updated_at=now, **dice_values)
         )
         if result.rowcount != 1:  # someone else took the seat first (SQLite multi-process)
             await session.rollback()
@@ -317,6 +347,31 @@ class GameService:
             if g.id not in mine_ids
         ]
         return mine, open_games
+
+    async def watchable_games(self, session: AsyncSession, status: str, limit: int = 50) -> list[Game]:
+        """Open games in progress ("active") or finished ("over"), newest first: anyone may watch or replay them."""
+        return list(
+            (
+                await session.scalars(
+                    select(Game)
+                    .options(defer(Game.snapshot), defer(Game.initial_snapshot))
+                    .where(Game.visibility == "open", Game.status == status)
+                    .order_by(Game.updated_at.desc())
+                    .limit(limit)
+                )
+            ).unique().all()
+        )
+
+    async def decision_hours_of(self, session: AsyncSession, game_ids: list[str]) -> dict[str, int | None]:
+        """Each game's time per decision (hours; None for no limit), read from the clock rows in one query."""
+        from ..notify.models import GameClock
+
+        if not game_ids:
+            return {}
+        rows = await session.execute(
+            select(GameClock.game_id, GameClock.decision_hours).where(GameClock.game_id.in_(game_ids))
+        )
+        return {gid: hours for gid, hours in rows.all()}
 
     async def all_games(self, session: AsyncSession, limit: int, offset: int) -> list[Game]:
         return list(
@@ -453,7 +508,7 @@ class GameService:
                 stored = None  # a racing request stored this command id first
         if stored is None:
             self.forget(game_id)
-            return await self._answer_after_race(session, game_id, command_id, user.id, scenario)
+            return await self._answer_after_race(session, game_id, side, command_id, user.id, scenario)
         self.engines.put(game_id, new_version, engine_game)
         self.recent.put(replace(meta, version=new_version, awaiting_since=stored["awaiting_since"]), entry)
         return build_command_answer(entry, Viewer("seat", side, user.id), scenario), True
@@ -479,9 +534,9 @@ class GameService:
         # stale expected_version (or none); at the current version the unique index on
         # (game_id, command_id) catches any reuse without this extra read.
         stale = expected_version is None or expected_version != row.version
-        earlier = await self._find_command(session, game_id, command_id) if stale else None
+        earlier = await self._find_command(session, game_id, side, command_id) if stale else None
         if earlier is not None:
-            answer = build_command_answer(earlier, Viewer("seat", earlier.side, user_id), scenario)
+            answer = build_command_answer(earlier, viewer, scenario)
             await session.rollback()
             return answer, False
 
@@ -533,7 +588,7 @@ class GameService:
         except IntegrityError:
             # The same command_id (or the same seq) was committed by a racing request.
             await session.rollback()
-            return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
+            return await self._answer_after_race(session, game_id, side, command_id, user_id, scenario)
 
         now = utcnow()
         values: dict[str, Any] = {
@@ -554,7 +609,7 @@ class GameService:
         )
         if result.rowcount != 1:
             await session.rollback()
-            return await self._answer_after_race(session, game_id, command_id, user_id, scenario)
+            return await self._answer_after_race(session, game_id, side, command_id, user_id, scenario)
         for hook in self.hooks:
             await hook.command_applied(session, row, engine_game, entry, previous_awaiting)
         await session.commit()
@@ -641,19 +696,24 @@ class GameService:
         self.engines.drop(game_id)
         self.recent.drop(game_id)
 
-    async def _find_command(self, session: AsyncSession, game_id: str, command_id: str) -> GameCommand | None:
+    async def _find_command(
+        self, session: AsyncSession, game_id: str, side: str, command_id: str
+    ) -> GameCommand | None:
+        """The command `side` sent earlier with this id. Ids are each seat's own (unique per game,
+        side and id): the other seat's command with the same id is not this one, and is never
+        answered to this seat."""
         return await session.scalar(
             select(GameCommand).where(
-                GameCommand.game_id == game_id, GameCommand.command_id == command_id
+                GameCommand.game_id == game_id, GameCommand.side == side, GameCommand.command_id == command_id
             )
         )
 
     async def _answer_after_race(
-        self, session: AsyncSession, game_id: str, command_id: str, user_id: int, scenario: Any
+        self, session: AsyncSession, game_id: str, side: str, command_id: str, user_id: int, scenario: Any
     ) -> tuple[dict[str, Any], bool]:
-        earlier = await self._find_command(session, game_id, command_id)
+        earlier = await self._find_command(session, game_id, side, command_id)
         if earlier is not None:
-            return build_command_answer(earlier, Viewer("seat", earlier.side, user_id), scenario), False
+            return build_command_answer(earlier, Viewer("seat", side, user_id), scenario), False
         current = await session.scalar(select(Game.version).where(Game.id == game_id))
         raise ApiError(
             409,
@@ -753,6 +813,20 @@ class GameService:
             )
         )
         return int(count or 0)
+
+
+LEGACY_DICE = "vedette-dice-1"
+
+
+def _with_contributions(engine_game: Any, contributions: dict[str, str]) -> dict[str, Any]:
+    """The game's snapshot with these seats' dice contributions added (before any command)."""
+    for side, value in contributions.items():
+        try:
+            engine_game.contribute(side, value)
+        except ValueError as exc:
+            raise ApiError(422, "bad_contribution", str(exc)) from None
+    snapshot: dict[str, Any] = engine_game.to_json(include_log=False)
+    return snapshot
 
 
 def _username(seat: Any) -> str:

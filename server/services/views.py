@@ -186,10 +186,22 @@ def build_summary(game_row: Game, viewer_user_id: int | None) -> dict[str, Any]:
         # Tokens are for the players to pass on; nobody else gets them.
         "invite_token": game_row.invite_token if your_side else None,
         "watch_token": game_row.watch_token if your_side else None,
+        "ruleset": (game_row.scenario_json or {}).get("ruleset"),
     }
+
+
+def build_scenario(scenario: Any, viewer: Viewer | None) -> dict[str, Any]:
+    """The scenario JSON as `viewer` may read it (None: anyone): hidden reinforcements left out."""
+    return dict(rules().scenario_json_for(scenario, viewer.engine_viewer if viewer else "spectator"))
 
 
 def build_options(engine_game: Any, viewer: Viewer, units: list[str], version: int) -> dict[str, Any]:
     """Legal options for the viewer's own units (seats only; the rules core checks ownership)."""
     assert viewer.role == "seat" and viewer.side is not None
     return {"version": version, "options": engine_game.options(viewer.side, units)}
+
+
+def build_preview(engine_game: Any, viewer: Viewer, command: Any, version: int) -> dict[str, Any]:
+    """The odds of one exact attack or bombardment of the viewer's own (seats only), or its refusal."""
+    assert viewer.role == "seat" and viewer.side is not None
+    return {"version": version, "preview": engine_game.preview(viewer.side, command)}

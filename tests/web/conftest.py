@@ -95,6 +95,9 @@ def open_page(browser: Any, artifacts: Path, request: Any) -> Iterator[Any]:
 
     def make(errors: list[str], name: str, viewport: dict[str, int] = DESKTOP) -> Any:
         ctx = browser.new_context(viewport=viewport)  # type: ignore[attr-defined]
+        from liveserver import pin_contributions
+
+        pin_contributions(ctx)  # known dice: every seat contributes the same pinned value (docs/dice.md)
         page = ctx.new_page()
         page.set_default_timeout(15000)
         page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))

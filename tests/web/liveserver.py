@@ -50,15 +50,50 @@ def _in_thread(fn: Any) -> None:
         raise box[0]
 
 
-def seed_with_first_dice(wanted: list[set[int]]) -> str:
-    """A dice seed whose first dice fall in the wanted sets (R11: dice come only from the seed)."""
-    from server.rules.kernel.dice import die_from_seed
+# Every browser of the tests contributes this value to the dice (R11, docs/dice.md): `pin_contributions`
+# rewrites the contribution a page sends, so the tests know their dice from the seed as before.
+PINNED_CONTRIBUTION = "5eed" * 16
+WEB_TEST_CONTRIBUTIONS = {"blue": PINNED_CONTRIBUTION, "red": PINNED_CONTRIBUTION}  # the tutorial's two seats
 
+
+def seed_with_first_dice(wanted: list[set[int]], contributions: dict[str, str] | None = None) -> str:
+    """A dice seed whose first dice fall in the wanted sets with these contributions (R11: dice come only
+    from the seed and the seats' contributions)."""
+    from server.rules.kernel.dice import dice_key, die_from_key
+
+    contributions = WEB_TEST_CONTRIBUTIONS if contributions is None else contributions
     for i in range(1_000_000):
         seed = f"vedette-web-test-seed-{i:07d}"
-        if all(die_from_seed(seed, k) in allowed for k, allowed in enumerate(wanted)):
+        key = dice_key(seed, contributions)
+        if all(die_from_key(key, k) in allowed for k, allowed in enumerate(wanted)):
             return seed
     raise AssertionError("no seed found")
+
+
+def web_test_die(index: int, seed: str | None = None) -> int:
+    """The index-th die of a browser-test game (both seats pinned to PINNED_CONTRIBUTION)."""
+    from server.rules.kernel.dice import die_from_seed
+
+    return die_from_seed(seed or WEB_TEST_SEED, index, WEB_TEST_CONTRIBUTIONS)
+
+
+PIN_SCRIPT = """(() => {
+  // tests only: the 32 random bytes of a dice contribution (web/js/ui/fairness.js) are 5e ed 5e ed ...
+  const original = crypto.getRandomValues.bind(crypto);
+  crypto.getRandomValues = (array) => {
+    if (array instanceof Uint8Array && array.length === 32) {
+      for (let i = 0; i < 32; i++) array[i] = i % 2 ? 0xed : 0x5e;
+      return array;
+    }
+    return original(array);
+  };
+})();"""
+
+
+def pin_contributions(context: Any) -> None:
+    """Make every page of this browser context draw PINNED_CONTRIBUTION as its dice contribution (the
+    page's own code runs unchanged: it sends and remembers that value), so the tests know their dice."""
+    context.add_init_script(PIN_SCRIPT)
 
 
 # The turn test's first dice are its first attack: a combat die of 1 or 2 (Ax or Ar at -3 to -2) and a
@@ -142,26 +177,27 @@ class LiveServer:
 
 @contextlib.contextmanager
 def loaded_dice(values: list[int]) -> Iterator[list[int]]:
-    """Make every die the server rolls come from `values` in order (then fall back to the seed).
+    """Make every die the server rolls come from `values` in order (then fall back to the derivation).
 
-    Dice are drawn through server.rules.kernel.dice.die_from_seed(seed, index); the server runs in
-    this process, so patching that function loads them. Test-only; no API exposes it.
+    Dice are drawn through server.rules.kernel.dice.die_from_key(key, index) (the key comes from the seed and
+    the seats' contributions); the server runs in this process, so patching that function loads them.
+    Test-only; no API exposes it.
     """
     from server.rules.kernel import dice as dice_mod
 
-    original = dice_mod.die_from_seed
+    original = dice_mod.die_from_key
     queue = list(values)
 
-    def loaded(seed: str, index: int) -> int:
+    def loaded(key: bytes, index: int) -> int:
         if queue:
             return queue.pop(0)
-        return original(seed, index)
+        return original(key, index)
 
-    dice_mod.die_from_seed = loaded  # type: ignore[assignment]
+    dice_mod.die_from_key = loaded  # type: ignore[assignment]
     try:
         yield queue
     finally:
-        dice_mod.die_from_seed = original  # type: ignore[assignment]
+        dice_mod.die_from_key = original  # type: ignore[assignment]
 
 
 if __name__ == "__main__":

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from liveserver import WEB_TEST_SEED
+from liveserver import web_test_die
 from web_helpers import click_hex, create_game, join_by_invite, register, view, view_log, wait_view
 
-from server.rules.kernel.dice import die_from_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -100,7 +99,7 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
     alice.locator("#preview").wait_for()
     preview = alice.evaluate("() => window.vedette.S.preview.item.preview")
     results = preview.get("results") or []
-    first_die, morale_die = die_from_seed(WEB_TEST_SEED, 0), die_from_seed(WEB_TEST_SEED, 1)
+    first_die, morale_die = web_test_die(0), web_test_die(1)
     # The game's seed was chosen so its first dice force a retreat here (an A result, morale failed).
     assert str(results[first_die - 1]) in ("Ar", "Ax"), f"column changed: die {first_die} gives {results}"
     assert morale_die == 6

@@ -44,6 +44,7 @@ def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
     pt: dict[str, float] = page.evaluate(
         """(hex) => {
             const m = window.vedette.map;
+            if (m.ensureVisible) m.ensureVisible(hex);  // the map may open zoomed in over one's own units
             const c = m.grid.center(hex);
             const t = m.transform;
             const p = m.svg.createSVGPoint();

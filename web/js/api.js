@@ -67,13 +67,19 @@ export const api = {
   login: (username, password) => request("POST", "/api/session", { username, password }),
   logout: () => request("DELETE", "/api/session"),
   scenarios: () => request("GET", "/api/scenarios"),
-  scenario: (id) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`),
+  // With a game: the scenario as this viewer may read it there (a seat gets its own hidden reinforcements).
+  scenario: (id, game = null, access = accessParams()) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`, undefined, { query: game ? { game, ...access } : undefined }),
   createGame: (scenario, side = "random", visibility = "private", decision_hours = null) =>
     request("POST", "/api/games", decision_hours ? { scenario, side, visibility, decision_hours } : { scenario, side, visibility }),
-  joinGame: (id, invite_token) => request("POST", `/api/games/${encodeURIComponent(id)}/join`, invite_token ? { invite_token } : {}),
+  // contribution: this seat's own random value for the dice (web/js/ui/fairness.js, docs/dice.md)
+  joinGame: (id, invite_token, contribution = null) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/join`, { ...(invite_token ? { invite_token } : {}), ...(contribution ? { contribution } : {}) }),
+  contribute: (id, contribution) => request("POST", `/api/games/${encodeURIComponent(id)}/contribution`, { contribution }),
+  record: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}/record`, undefined, { query: access }),
   games: () => request("GET", "/api/games"),
   game: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}`, undefined, { query: access }),
   options: (id, units) => request("GET", `/api/games/${encodeURIComponent(id)}/options`, undefined, { query: { units: units.join(",") } }),
+  preview: (id, command) => request("GET", `/api/games/${encodeURIComponent(id)}/preview`, undefined, { query: { command: JSON.stringify(command) } }),
   command: (id, command, expected_version, command_id) => request("POST", `/api/games/${encodeURIComponent(id)}/commands`, { command, expected_version, command_id }),
   undo: (id, expected_version, command_id) => request("POST", `/api/games/${encodeURIComponent(id)}/undo`, { expected_version, command_id }),
   resign: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/resign`),
@@ -95,6 +101,8 @@ export const api = {
 };
 
 export function newCommandId() {
-  if (crypto && crypto.randomUUID) return crypto.randomUUID();
-  return "c-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+  // Unpredictable ids only: randomUUID (secure contexts), else 128 bits from getRandomValues.
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "c-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

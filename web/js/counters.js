@@ -18,12 +18,23 @@ const unitIndexCache = new WeakMap();
 
 export function unitDefs(scenario) {
   let idx = unitIndexCache.get(scenario);
-  if (!idx) {
+  const n = (scenario.units || []).length;
+  if (!idx || idx.__n !== n) {
+    // rebuilt when units are added (an enemy reinforcement's definition arrives with the view once it is seen)
     idx = {};
     for (const u of scenario.units || []) idx[u.id] = u;
+    Object.defineProperty(idx, "__n", { value: n, enumerable: false });
     unitIndexCache.set(scenario, idx);
   }
   return idx;
+}
+
+/** Add the unit definitions a view carries (`unit_defs`: visible units the public scenario leaves out). */
+export function mergeUnitDefs(scenario, view) {
+  const extra = view && view.unit_defs;
+  if (!scenario || !extra) return;
+  const have = unitDefs(scenario);
+  for (const [id, def] of Object.entries(extra)) if (!have[id]) (scenario.units = scenario.units || []).push(def);
 }
 
 /** The factor block a unit shows in its current state. */
@@ -56,14 +67,15 @@ export function factorText(def, state = {}) {
   return s;
 }
 
-export function describeUnit(def, state = {}) {
+/** `showMoved`: say "moved" only while it matters (its own side's turn); the flag lasts until its next move. */
+export function describeUnit(def, state = {}, { showMoved = true } = {}) {
   if (!def) return "";
   const flags = [];
   if (state.reduced) flags.push("reduced");
   if (state.disrupted) flags.push("disrupted");
   if (state.ineffective) flags.push("ineffective");
   if (state.charging) flags.push("charging");
-  if (state.moved) flags.push("moved");
+  if (state.moved && showMoved) flags.push("moved");
   return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state)}${flags.length ? "; " + flags.join(", ") : ""}`;
 }
 
@@ -106,9 +118,9 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
     class: `counter k-${def.kind}${ineff ? " ineffective" : ""}${state.reduced ? " reduced" : ""}${state.disrupted ? " disrupted" : ""}${opts.selected ? " selected" : ""}`,
     "data-unit": def.id,
     role: "img",
-    "aria-label": describeUnit(def, state),
+    "aria-label": describeUnit(def, state, { showMoved: !!opts.showMoved }),
   });
-  g.appendChild(svg("title", { text: describeUnit(def, state) }));
+  g.appendChild(svg("title", { text: describeUnit(def, state, { showMoved: !!opts.showMoved }) }));
   // shadow + body
   g.appendChild(svg("rect", { x: 1.6, y: 1.6, width: S, height: S, rx: 3, fill: "#000", opacity: 0.35 }));
   g.appendChild(svg("rect", { x: 0, y: 0, width: S, height: S, rx: 3, fill, stroke: tint(base, -0.5), "stroke-width": 1, class: "c-body" }));
@@ -127,13 +139,15 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
     if (def.formation) g.appendChild(svg("text", { x: S - 3, y: S * 0.2, class: "c-form", "text-anchor": "end", fill: ink, text: def.formation }));
     const bw = S * 0.46;
     const bh = S * 0.28;
-    const bx = (S - bw) / 2;
+    const extra = (def.kind === "artillery" && def.range) || f.charge;
+    // with a range or charge factor beside it, the symbol moves left so the whole "(3)" / "c4" stays readable
+    const bx = extra ? S * 0.1 : (S - bw) / 2;
     const by = S * 0.36;
     g.appendChild(natoSymbol(def, bx, by, bw, bh, ineff ? ink : "#111"));
-    g.appendChild(svg("text", { x: S / 2, y: by - 1.5, class: "c-size", "text-anchor": "middle", fill: ink, text: sizeMark(def) }));
+    g.appendChild(svg("text", { x: bx + bw / 2, y: by - 1.5, class: "c-size", "text-anchor": "middle", fill: ink, text: sizeMark(def) }));
     // artillery range and cavalry charge factor beside the symbol
-    if (def.kind === "artillery" && def.range) g.appendChild(svg("text", { x: S - 2, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `(${def.range})` }));
-    if (f.charge) g.appendChild(svg("text", { x: S - 2, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `c${f.charge}` }));
+    if (def.kind === "artillery" && def.range) g.appendChild(svg("text", { x: S - 1.5, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `(${def.range})` }));
+    if (f.charge) g.appendChild(svg("text", { x: S - 1.5, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `c${f.charge}` }));
     if (state.reduced) {
       // reduced band across the counter
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2, width: S, height: S * 0.09, fill: "#fff", opacity: 0.92 }));
@@ -159,7 +173,8 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
     );
   }
   if (state.moved && opts.showMoved) {
-    g.appendChild(svg("circle", { cx: S - 4, cy: S - 4, r: 2.6, fill: "#111", stroke: "#fff", "stroke-width": 0.8, class: "moved-dot" }));
+    // on the counter's right edge, clear of the factors
+    g.appendChild(svg("circle", { cx: S, cy: S * 0.5, r: 3.2, fill: "#111", stroke: "#fff", "stroke-width": 1.1, class: "moved-dot" }));
   }
   if (opts.selected) g.appendChild(svg("rect", { x: -2.5, y: -2.5, width: S + 5, height: S + 5, rx: 4, fill: "none", stroke: OKABE.orange, "stroke-width": 3.2, class: "sel-ring" }));
   if (opts.highlight) g.appendChild(svg("rect", { x: -3, y: -3, width: S + 6, height: S + 6, rx: 4, fill: "none", stroke: OKABE.purple, "stroke-width": 3, "stroke-dasharray": "4 2", class: "hl-ring" }));
@@ -210,9 +225,10 @@ export function renderStacks(layer, mapView, view, opts = {}) {
         x = c.x - (n * gap - 6) / 2 + i * gap;
         y = c.y - S / 2 - g.h * 0.15;
       } else if (isLeader && n > 1) {
-        // leaders ride on the stack's upper-left corner so the unit below stays readable
-        x = c.x - S / 2 - size * 0.45;
-        y = c.y - S / 2 - size * 0.4;
+        // leaders ride beside the stack's left edge, mid-height, so the unit's name and factors stay readable
+        const li = order.filter((x2) => defs[x2] && defs[x2].kind === "leader").indexOf(id);
+        x = c.x - S / 2 - size * 0.88;
+        y = c.y - S / 2 + S * 0.28 - li * 6;
       } else {
         const k = combat.indexOf(id);
         const m = combat.length;
@@ -223,7 +239,7 @@ export function renderStacks(layer, mapView, view, opts = {}) {
       const cg = counterSVG(def, view.units[id], side, size, {
         selected: opts.selected && opts.selected.has(id),
         highlight: opts.highlight && opts.highlight.has(id),
-        showMoved: view.phase === "movement",
+        showMoved: def.side === view.active && ["movement", "recovery", "combat"].includes(view.phase), // its own player-turn only
       });
       cg.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
       cg.setAttribute("data-hex", hex);

@@ -6,14 +6,17 @@
 import { api, ApiError, accessParams, newCommandId } from "./api.js";
 import { applyPatch } from "./jsonpatch.js";
 import { MapView, legendSVG } from "./map.js";
-import { unitDefs, counterIcon, describeUnit } from "./counters.js";
+import { unitDefs, counterIcon, describeUnit, mergeUnitDefs } from "./counters.js";
+import { fairnessSection, newContribution, rememberContribution } from "./ui/fairness.js";
 import { h, clear, $, ago, OKABE, add } from "./ui/dom.js";
 import { renderTopbar, toast, confirmDialog } from "./ui/chrome.js";
 import { GameSocket } from "./ui/socket.js";
 import { hexInfo } from "./ui/tecinfo.js";
-import { normalizeOptions, pct, resultMeaning } from "./ui/options.js";
+import { normalizeOptions } from "./ui/options.js";
 import { startAwaiting, refreshAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
+import { explainPreview, resultKey, rangeText, optionOdds, combatPanel, logOutcome, lastCombatEvents } from "./ui/explain.js";
+import { renderBattle, watchLinkControl, shortTurnLabel, openingView, replayMarks, replayJump, keyHelp } from "./ui/battle.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const S = {
@@ -38,6 +41,11 @@ const S = {
   chargeHover: null, // a charge target hovered in the panel
   chargeCmds: null, // {key, list}: the combat phase's legal charge commands from the options endpoint
   chargeRefusal: null, // the rule 9.2 refusal of end_phase, shown in the Charges section
+  selHexes: [], // every hex the selection takes units from (attacks combine several hexes, 7.1)
+  offSel: null, // the entry hex of selected reinforcements waiting off the map (4.5), else null
+  optionsKey: "", // the selection key S.options answers (tests wait for it)
+  phaseOptions: null, // {key, raw}: the phase's own options (set-up areas, recovery candidates)
+  builder: null, // the attack being built: {target, roles: {unit: "attack"|"support"|"out"}, leaders: Set, primary}
 };
 let map = null;
 let sock = null;
@@ -71,7 +79,7 @@ async function boot() {
     /* unreachable guard kept simple below */
   }
   S.game = detail.game;
-  S.scenario = await api.scenario(detail.game.scenario || detail.view.scenario);
+  S.scenario = await api.scenario(detail.game.scenario || detail.view.scenario, gameId);
   adoptView(detail.view, detail.version);
   setRole(detail.viewer);
 
@@ -86,6 +94,7 @@ async function boot() {
   map.on("contextmenu", () => cancel());
   setupChrome();
   renderAll();
+  openingView(map, currentView(), S.scenario, S.side);
   if (params.get("invite") && S.me && S.role !== "seat" && S.game.status === "waiting") offerJoin(params.get("invite"));
   if (params.get("invite") && !S.me) toast("Log in or register to take the free seat in this game.", { timeout: 10000 });
   connect();
@@ -118,9 +127,23 @@ function setRole(viewer) {
 }
 
 function adoptView(view, version) {
+  mergeUnitDefs(S.scenario, view);
   S.view = view;
   S.version = version ?? view.version ?? S.version;
   if (view.game && view.game.you) setRole(view.game.you);
+  syncGameStatus();
+}
+
+/** The lobby row read at boot goes stale: the live view's game status and result are the truth. */
+function syncGameStatus() {
+  const g = S.view && S.view.game;
+  if (!g || !S.game) return;
+  if (g.status) S.game.status = g.status;
+  if (g.result !== undefined) S.game.result = g.result;
+}
+
+function gameStatus() {
+  return (S.view && S.view.game && S.view.game.status) || (S.game && S.game.status) || "active";
 }
 
 async function loadLog() {
@@ -130,6 +153,7 @@ async function loadLog() {
       S.log = hist.log;
       renderLog();
       renderCombat();
+      renderHistory();
     }
   } catch (_) {
     /* the websocket snapshot brings the log too */
@@ -142,12 +166,17 @@ function offerJoin(token) {
   add(clear(sec), 
     h("h3", { text: "Join this battle" }),
     h("p.prompt-text", { text: "You were invited to play. Take the free seat?" }),
+    S.view && S.view.seed_hash
+      ? h("p.whose-sub", { text: `Fair dice: the server has committed to its secret seed (SHA-256 ${S.view.seed_hash.slice(0, 16)}…); joining adds a random value drawn by your browser, so neither the server nor your opponent can choose the dice.` })
+      : null,
     h("button.btn.primary", {
       type: "button",
       text: "Join the game",
       onclick: async () => {
         try {
-          await api.joinGame(gameId, token);
+          const contribution = newContribution();
+          await api.joinGame(gameId, token, contribution);
+          rememberContribution(gameId, contribution);
           location.href = `/games/${gameId}`;
         } catch (e) {
           toast(e.message, { kind: "error", rule: e.rule });
@@ -193,8 +222,10 @@ function onMessage(msg) {
         sock.send({ type: "snapshot" });
         break;
       }
+      mergeUnitDefs(S.scenario, next);
       S.view = next;
       S.version = msg.version;
+      syncGameStatus();
       const seen = new Set(S.log.map((e) => e.seq));
       for (const e of msg.log || []) if (!seen.has(e.seq)) S.log.push(e);
       afterViewChange();
@@ -220,8 +251,11 @@ function afterViewChange() {
   if (!pendingCharges().length) S.chargeRefusal = null;
   // selection may no longer be valid: keep only units still mine and on the map
   if (S.selected.length) {
-    const still = S.selected.filter((u) => S.view.units[u] && S.view.units[u].status === "map" && S.view.units[u].hex === S.selHex);
-    if (still.length !== S.selected.length) cancel(false);
+    const where = (u) => S.view.units[u] || {};
+    const still = S.offSel
+      ? S.selected.filter((u) => ["offboard", "returning"].includes(where(u).status) && where(u).entry_hex === S.offSel)
+      : S.selected.filter((u) => where(u).status === "map" && S.selHexes.includes(where(u).hex));
+    if (still.length !== S.selected.length || !myTurn()) cancel(false);
     else refreshOptions();
   }
   renderAll();
@@ -273,7 +307,7 @@ function noteEvents(events) {
 // ------------------------------------------------------------ interaction
 
 function myTurn() {
-  return S.role === "seat" && !S.history && S.view && S.view.awaiting === S.side && S.view.phase !== "over";
+  return S.role === "seat" && !S.history && S.view && gameStatus() === "active" && S.view.awaiting === S.side && S.view.phase !== "over";
 }
 
 function myUnitsIn(hex) {
@@ -281,8 +315,37 @@ function myUnitsIn(hex) {
   return map.unitsIn(hex).filter((u) => d[u] && d[u].side === S.side);
 }
 
-function onUnitClick(unit, hex, evt) {
-  if (S.history) return onHexClick(hex, evt);
+/** My units in a hex that can still act in this phase: the default selection when the hex is clicked
+ *  (a moved unit cannot move again, 4.1; a unit that attacked cannot attack again, 7.1(3)). */
+function actorsIn(hex) {
+  const mine = myUnitsIn(hex);
+  const v = S.view;
+  if (!v) return mine;
+  const fresh = mine.filter((u) => {
+    const st = v.units[u] || {};
+    if (v.phase === "movement") return !st.moved && !st.charging;
+    if (v.phase === "combat") return !st.attacked;
+    return true;
+  });
+  return fresh.length ? fresh : mine;
+}
+
+/** Can the current selection do something at `hex` (move, place, attack, bombard, charge)? */
+function actionableAt(hex) {
+  const o = S.options;
+  if (!o || !S.selected.length || !hex) return false;
+  if (S.chargeMode) return chargeMoveTargets().has(hex);
+  return o.reach.has(hex) || o.attacks.some((a) => a.target === hex) || o.bombards.some((b) => b.target === hex) || o.charges.some((c) => c.kind === "charge" && c.target === hex);
+}
+
+/** Shift- or Ctrl-click (or the "add a hex" toggle) adds a hex's units to the selection: attacks
+ *  from several hexes combine into one combat (7.1), several guns fire together (8.4). */
+function wantsAdd(evt) {
+  return !!(evt && (evt.shiftKey || evt.ctrlKey || evt.metaKey)) || S.addMode;
+}
+
+function onUnitClick(unit, hex, evt, pointerHex = null) {
+  if (S.history) return onHexClick(pointerHex || hex, evt);
   const d = defs()[unit];
   const prompt = activePrompt();
   if (prompt) return onHexClick(hex, evt, unit);
@@ -290,8 +353,13 @@ function onUnitClick(unit, hex, evt) {
     // enemy or not my turn: maybe it is an attack / bombard target
     return onHexClick(hex, evt, unit);
   }
-  const inHex = myUnitsIn(hex);
-  if (S.selHex === hex && S.selected.length) {
+  // a counter of the expanded selected stack lying over another hex: the click means that hex
+  if (S.selected.length && pointerHex && pointerHex !== hex && pointerHex !== S.selHex && actionableAt(pointerHex)) return onHexClick(pointerHex, evt);
+  // a friendly stack the selection can move onto (or place into): move there, do not select it
+  if (S.selected.length && hex !== S.selHex && !S.selHexes.includes(hex) && actionableAt(hex) && !wantsAdd(evt)) return onHexClick(hex, evt);
+  if (wantsAdd(evt) && S.selected.length && hex !== S.selHex) return addHex(hex);
+  const inHex = actorsIn(hex);
+  if (S.selHex === hex && S.selected.length && S.selHexes.length <= 1) {
     // toggle this unit in the moving group (expanded stack)
     const set = new Set(S.selected);
     if (set.has(unit)) set.delete(unit);
@@ -325,7 +393,8 @@ function onHexClick(hex, evt, unit = null) {
     const bomb = o.bombards.find((b) => b.target === hex);
     const chg = o.charges.find((c) => c.kind === "charge" && c.target === hex);
     if (att || bomb || chg) {
-      S.preview = att ? { kind: "attack", item: att } : bomb ? { kind: "bombard", item: bomb } : { kind: "charge", item: chg };
+      S.preview = att ? { kind: "attack", item: att, alt: bomb ? { kind: "bombard", item: bomb } : null } : bomb ? { kind: "bombard", item: bomb } : { kind: "charge", item: chg };
+      if (att) startBuilder(att);
       renderOverlays();
       renderSelection();
       return;
@@ -348,31 +417,77 @@ function onHexClick(hex, evt, unit = null) {
       return;
     }
   }
-  const mine = myUnitsIn(hex);
+  const mine = actorsIn(hex);
+  if (mine.length && wantsAdd(evt) && S.selected.length) return addHex(hex);
   if (mine.length) return select(hex, mine);
+  // an entry hex with reinforcements waiting to come on (4.5): select them
+  const waiting = waitingAt(hex);
+  if (waiting.length) return selectOffboard(waiting);
   cancel();
 }
 
 function select(hex, units) {
   S.selHex = hex;
+  S.selHexes = hex ? [hex] : [];
+  S.offSel = null;
   S.selected = units;
   S.preview = null;
+  S.builder = null;
   S.chargeMode = false;
+  S.addMode = false;
   map.setSelected(units);
-  map.setExpanded(map.unitsIn(hex).length > 1 ? hex : null);
+  map.setExpanded(hex && map.unitsIn(hex).length > 1 ? hex : null);
   refreshOptions();
   renderSelection();
+  renderOffboard();
+}
+
+/** Add a hex's units to the selection (combined attacks, several guns). */
+function addHex(hex) {
+  const more = actorsIn(hex).filter((u) => !S.selected.includes(u));
+  if (!more.length) return;
+  S.selHexes = [...new Set([...S.selHexes, hex])];
+  S.selected = [...S.selected, ...more];
+  S.preview = null;
+  S.builder = null;
+  S.addMode = false;
+  map.setSelected(S.selected);
+  refreshOptions();
+  renderSelection();
+}
+
+/** Select reinforcements (or returning units) waiting off the map at one entry hex (4.5, 11.4). */
+function selectOffboard(units) {
+  const entry = (S.view.units[units[0]] || {}).entry_hex || null;
+  S.selHex = null;
+  S.selHexes = [];
+  S.offSel = entry;
+  S.selected = units;
+  S.preview = null;
+  S.builder = null;
+  S.chargeMode = false;
+  map.setSelected([]);
+  map.setExpanded(null);
+  refreshOptions();
+  renderSelection();
+  renderOffboard();
+  if (entry && map.grid.contains(entry)) map.centerOn(entry);
 }
 
 function cancel(render = true) {
   S.selected = [];
   S.selHex = null;
+  S.selHexes = [];
+  S.offSel = null;
   S.options = null;
   S.optionsFor = "";
+  S.optionsKey = "";
   S.preview = null;
+  S.builder = null;
   S.promptFilter = null;
   S.chargeMode = false;
   S.chargeHover = null;
+  S.addMode = false;
   if (map) {
     map.setSelected([]);
     map.setExpanded(null);
@@ -381,6 +496,7 @@ function cancel(render = true) {
     renderOverlays();
     renderSelection();
     renderPrompt();
+    renderOffboard();
   }
 }
 
@@ -392,42 +508,65 @@ async function refreshOptions() {
   }
   const key = `${S.version}:${S.selected.join(",")}`;
   S.optionsFor = key;
-  if (S.view.phase === "setup") {
-    // 3.2 'within one hex' placements: offer the hexes around the listed one; the server judges.
-    const o = normalizeOptions({});
-    const u = S.selected[0];
-    const p = (S.scenario.setup || []).find((x) => x.unit === u);
-    if (S.selected.length === 1 && p && p.within) {
-      const d = defs()[u];
-      const cls = d.kind === "battalion" ? "infantry" : d.kind;
-      for (const hx of map.grid.ids()) {
-        if (map.grid.distance(hx, p.hex) > p.within || hx === S.view.units[u].hex) continue;
-        const tid = (S.scenario.map.hexes || {})[hx] || S.scenario.map.default_terrain;
-        const t = S.scenario.tec.terrain[tid] || {};
-        if (cls !== "leader" && (!(cls in (t.move || {})) || (t.prohibited || []).includes(cls))) continue;
-        o.reach.set(hx, { cost: "", path: null, place: true });
-      }
-      o.notes.push({ text: `Set-up: ${d.name} may be placed within ${p.within} hex of ${p.hex}. Click a shaded hex, then end the set-up.`, rule: "3.2" });
-    } else {
-      o.notes.push({ text: "This unit sets up exactly at its listed hex. End the set-up when your placements are done.", rule: "3.2" });
-    }
-    S.options = o;
-    renderOverlays();
-    renderSelection();
-    return;
-  }
+  S.options = null;
   try {
     const raw = await api.options(gameId, S.selected);
     if (S.optionsFor !== key) return;
-    S.options = normalizeOptions(raw);
+    const o = normalizeOptions(raw);
+    const rawOpts = (raw && raw.options) || {};
+    o.squares = rawOpts.squares || [];
+    o.attackChoices = new Map((rawOpts.attacks || []).map((a) => [a.target, a.choices || null]));
+    if (S.view.phase === "setup") {
+      // 3.2: the hexes the referee allows for this unit (within its allowance of its listed hex)
+      const u = S.selected[0];
+      const pl = (rawOpts.placements || {})[u];
+      if (S.selected.length === 1 && pl) {
+        for (const hx of pl.hexes) if (hx !== S.view.units[u].hex) o.reach.set(hx, { cost: "", path: null, place: true });
+        o.notes.push({ text: `Set-up: ${defs()[u].name} may be placed within ${pl.within} hex${pl.within > 1 ? "es" : ""} of ${pl.listed}. Click a shaded hex, then end the set-up.`, rule: "3.2" });
+      } else if (S.selected.length > 1) {
+        o.notes.push({ text: "Select one unit to place it (click it in the list above to keep only it).", rule: "3.2" });
+      } else {
+        o.notes.push({ text: "This unit sets up exactly at its listed hex. End the set-up when your placements are done.", rule: "3.2" });
+      }
+    }
+    S.options = o;
+    S.optionsKey = key;
     if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
   } catch (e) {
     if (S.optionsFor !== key) return;
     S.options = normalizeOptions({});
+    S.options.squares = [];
+    S.options.attackChoices = new Map();
+    S.optionsKey = key;
     showError(e);
   }
   renderOverlays();
   renderSelection();
+}
+
+/** The phase's own options, which need no selection: set-up areas (3.2) and recovery candidates (11.4). */
+async function refreshPhaseOptions() {
+  if (!myTurn() || !["setup", "recovery"].includes(S.view.phase)) {
+    if (S.phaseOptions) {
+      S.phaseOptions = null;
+      renderPhasePanel();
+      renderOverlays();
+    }
+    return;
+  }
+  const key = `${S.version}`;
+  if (S.phaseOptions && S.phaseOptions.key === key) return;
+  S.phaseOptions = { key, raw: null };
+  try {
+    const raw = await api.options(gameId, []);
+    if (!S.phaseOptions || S.phaseOptions.key !== key) return;
+    S.phaseOptions = { key, raw: (raw && raw.options) || {} };
+  } catch (e) {
+    showError(e);
+    return;
+  }
+  renderPhasePanel();
+  renderOverlays();
 }
 
 function activePrompt() {
@@ -462,6 +601,8 @@ function choose(opt) {
 function unitsThatCanAct() {
   if (!myTurn()) return [];
   const out = [];
+  // reinforcements and returning units due now come on in the movement phase (4.5)
+  if (S.view.phase === "movement") for (const x of offboardUnits()) if (x.due) out.push(x.id);
   for (const [id, u] of Object.entries(S.view.units || {})) {
     const d = defs()[id];
     if (!d || d.side !== S.side || u.status !== "map") continue;
@@ -478,7 +619,9 @@ function cycleUnits(dir = 1) {
   const cur = S.selected[0];
   const i = list.indexOf(cur);
   const next = list[(i + dir + list.length) % list.length];
-  const hex = S.view.units[next].hex;
+  const st = S.view.units[next];
+  if (st.status !== "map") return selectOffboard([next]);
+  const hex = st.hex;
   select(hex, [next]);
   map.centerOn(hex);
 }
@@ -517,9 +660,10 @@ function chargeMoveTargets() {
     if (c.kind !== "move" || !c.target || !c.command) continue;
     const len = (c.path || []).length;
     const cur = out.get(c.target);
-    if (!cur) out.set(c.target, { target: c.target, command: c.command, path: c.path || [], paths: [c.path] });
+    if (!cur) out.set(c.target, { target: c.target, command: c.command, path: c.path || [], paths: [c.path], all: [c] });
     else {
       cur.paths.push(c.path);
+      cur.all.push(c);
       if (len < cur.path.length) Object.assign(cur, { command: c.command, path: c.path });
     }
   }
@@ -577,6 +721,13 @@ function pendingCharges() {
   return declaredCharges().filter((g) => g.side === S.side && g.units.some((u) => !u.made));
 }
 
+/** Every legal way to make a declared charge (with or without a leader), as the referee lists them. */
+function chargeVariantsFor(group) {
+  const list = (S.chargeCmds && S.chargeCmds.list) || [];
+  const legal = list.filter((c) => c.target === group.target && c.command).map((c) => c.command);
+  return legal.length ? legal : [chargeCommandFor(group)];
+}
+
 function chargeCommandFor(group) {
   const chargers = group.units.filter((u) => !u.made).map((u) => u.id);
   const list = (S.chargeCmds && S.chargeCmds.list) || [];
@@ -627,17 +778,26 @@ function renderCharges() {
       h("span.charge-text", { text: `${mine ? "" : sideName(g.side) + ": "}${names} → ${g.target}` }),
     ]);
     if (mine && open.length && canAct) {
-      li.appendChild(h("button.btn.small.primary.charge-go", {
-        type: "button",
-        "data-target": g.target,
-        "aria-label": `Charge! Make the declared charge of ${open.map((u) => (d[u.id] ? d[u.id].name : u.id)).join(", ")} against ${g.target}`,
-        onmouseenter: () => { S.chargeHover = g.target; renderOverlays(); },
-        onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
-        onclick: () => {
-          cancel(false);
-          send(chargeCommandFor(g));
-        },
-      }, "Charge!"));
+      const variants = chargeVariantsFor(g);
+      const many = open.length > 1;
+      for (const cmd of variants) {
+        const withL = (cmd.leaders || []).map((l) => (d[l] ? d[l].name : l));
+        const order = (cmd.chargers || []).map((u) => (d[u] ? d[u].name : u));
+        const who = many && order.length ? ` ${order.length < open.length ? "only " : ""}${order.join(" then ")}` : "";
+        li.appendChild(h("button.btn.small.primary.charge-go", {
+          type: "button",
+          "data-target": g.target,
+          "data-command": JSON.stringify(cmd),
+          "aria-label": `Charge! Make the declared charge of ${open.map((u) => (d[u.id] ? d[u.id].name : u.id)).join(", ")} against ${g.target}${withL.length ? " with " + withL.join(", ") : ""}`,
+          onmouseenter: () => { S.chargeHover = g.target; renderOverlays(); },
+          onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
+          onclick: () => {
+            cancel(false);
+            send(cmd);
+          },
+        }, `Charge!${who}${withL.length ? " with " + withL.join(", ") : ""}`));
+        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd))) || h("span"));
+      }
     } else if (!open.length) li.appendChild(h("span.muted.charge-done", { text: "made" }));
     ul.appendChild(li);
   }
@@ -652,6 +812,276 @@ function renderCharges() {
   if (canAct && mineOpen) refreshChargeCmds();
 }
 
+// ------------------------------------------- selection toggles, off-map units
+
+/** Include or leave out one unit of the selection (a stack's units, guns, waiting reinforcements). */
+function toggleSelected(u) {
+  const set = new Set(S.selected);
+  if (set.has(u)) set.delete(u);
+  else set.add(u);
+  if (!set.size) return cancel();
+  const keep = S.selected.filter((x) => set.has(x)).concat([...set].filter((x) => !S.selected.includes(x)));
+  S.selected = keep;
+  S.preview = null;
+  S.builder = null;
+  map.setSelected(S.offSel ? [] : keep);
+  refreshOptions();
+  renderSelection();
+  renderOffboard();
+}
+
+/** My units waiting off the map at an entry hex: reinforcements (4.5) and units returning by step
+ *  recovery (11.4) whose turn has come (all of them, due or not, with `all`). */
+function waitingAt(entry, all = false) {
+  return offboardUnits().filter((x) => x.entry === entry && (all || x.due)).map((x) => x.id);
+}
+
+/** My units off the map that will or may come on: {id, status, entry, turn, due}. */
+function offboardUnits() {
+  const v = S.view;
+  if (!v || S.role !== "seat") return [];
+  const out = [];
+  for (const [id, u] of Object.entries(v.units || {})) {
+    const d = defs()[id];
+    if (!d || d.side !== S.side || !u || !["offboard", "returning"].includes(u.status)) continue;
+    const due = u.entry_turn !== undefined && u.entry_turn !== null && u.entry_turn <= v.turn && !u.moved;
+    out.push({ id, status: u.status, entry: u.entry_hex || null, turn: u.entry_turn ?? null, due });
+  }
+  return out.sort((a, b) => (a.turn ?? 99) - (b.turn ?? 99) || String(a.entry).localeCompare(String(b.entry)) || a.id.localeCompare(b.id));
+}
+
+/** The holding box: my units off the map, when they arrive and where; those due now can be selected
+ *  (click, or click their entry hex on the map) and moved on like any stack (4.5). */
+function renderOffboard() {
+  const sec = $("#sec-offboard");
+  if (!sec) return;
+  const list = S.history ? [] : offboardUnits();
+  if (!list.length) {
+    sec.hidden = true;
+    return;
+  }
+  sec.hidden = false;
+  clear(sec);
+  const v = S.view;
+  const canMove = myTurn() && v.phase === "movement" && v.active === S.side && !activePrompt();
+  sec.appendChild(h("h3", {}, ["Off the map", h("span.rule", { text: "rules 4.5, 11.4" })]));
+  const dueNow = list.filter((x) => x.due);
+  let note;
+  if (dueNow.length && canMove) note = "Due now: select one (or several sharing an entry hex), then click a shaded hex to bring it on. The first hex entered is paid for; a blocked entry hex may be slid along the edge (4.5).";
+  else if (dueNow.length) note = "Due now: they come on in your movement phase.";
+  else note = "Arriving later, as listed.";
+  sec.appendChild(h("div.whose-sub", { text: note }));
+  const ul = h("div.off-units#off-units", { role: "group", "aria-label": "Units off the map" });
+  for (const x of list) {
+    const on = S.selected.includes(x.id);
+    const when = x.due ? `now at ${x.entry}` : x.turn ? `turn ${x.turn} at ${x.entry}` : "not scheduled";
+    const b = h(`button.off-unit${x.due ? ".due" : ""}`, {
+      type: "button",
+      "data-unit": x.id,
+      "data-entry": x.entry || "",
+      "aria-pressed": on ? "true" : "false",
+      disabled: !(x.due && canMove),
+      title: `${defs()[x.id].name}: ${x.status === "returning" ? "returning after step recovery" : "reinforcement"}, ${when}`,
+      onclick: () => {
+        if (S.offSel && S.offSel === x.entry) return toggleSelected(x.id);
+        selectOffboard([x.id]);
+      },
+    }, [counterIcon(S.scenario, x.id, v.units[x.id], 34), h("span.off-when", { text: `${x.status === "returning" ? "returns " : ""}${when}` })]);
+    ul.appendChild(b);
+  }
+  sec.appendChild(ul);
+}
+
+/** The phase's own panel: where each counter may be set up (3.2), and which units may try step
+ *  recovery and what they need (11.4). */
+function renderPhasePanel() {
+  const sec = $("#sec-phase");
+  if (!sec) return;
+  const raw = S.phaseOptions && S.phaseOptions.raw;
+  const v = S.view;
+  if (!raw || S.history || !myTurn() || activePrompt()) {
+    sec.hidden = true;
+    return;
+  }
+  clear(sec);
+  if (v.phase === "setup") {
+    const pl = raw.placements || {};
+    const ids = Object.keys(pl);
+    sec.hidden = false;
+    sec.appendChild(h("h3", {}, ["Set-up", h("span.rule", { text: "rule 3.2" })]));
+    if (!ids.length) {
+      sec.appendChild(h("div.whose-sub", { text: "Every counter of yours sets up exactly at its listed hex: nothing to place. End the set-up (E)." }));
+      return;
+    }
+    sec.appendChild(h("div.whose-sub", { text: "These counters may be placed within the outlined area around their listed hex: select one here or on the map, then click a shaded hex. The rest set up exactly where listed. End the set-up (E) when done." }));
+    const ul = h("div.off-units#setup-units", { role: "group", "aria-label": "Counters that may be placed" });
+    for (const id of ids) {
+      const u = v.units[id] || {};
+      ul.appendChild(h("button.off-unit.due", { type: "button", "data-unit": id, title: `${defs()[id].name}: within ${pl[id].within} of ${pl[id].listed}`, onclick: () => { select(u.hex, [id]); if (u.hex) map.centerOn(u.hex); } }, [counterIcon(S.scenario, id, u, 34), h("span.off-when", { text: `within ${pl[id].within} of ${pl[id].listed}` })]));
+    }
+    sec.appendChild(ul);
+    return;
+  }
+  if (v.phase === "recovery") {
+    const rows = raw.recovery || [];
+    sec.hidden = false;
+    sec.appendChild(h("h3", {}, ["Step recovery", h("span.rule", { text: "rule 11.4" })]));
+    const left = (v.replacements || {})[S.side];
+    const ok = rows.filter((r) => r.ok);
+    sec.appendChild(h("div.whose-sub#recovery-note", { text: ok.length ? `You have ${left ?? "some"} replacement step${left === 1 ? "" : "s"}. A unit recovers a step if its morale die is at most the rating shown (1 always passes, 6 always fails); an eliminated unit that passes returns later at your return hex. Each try uses a step. End the phase (E) when done.` : `No unit of yours can try step recovery now${left === 0 ? ": no replacement steps are left" : ""}. End the phase (E).` }));
+    const ul = h("ul.recovery-list#recovery-list");
+    for (const r of rows) {
+      const name = defs()[r.unit] ? defs()[r.unit].name : r.unit;
+      const li = h("li.recovery-item", { "data-unit": r.unit }, [counterIcon(S.scenario, r.unit, v.units[r.unit], 30), h("span", { text: `${name}${r.eliminated ? " (eliminated)" : r.hex ? " in " + r.hex : ""}: ` })]);
+      if (!r.ok) {
+        li.appendChild(h("span.muted", { text: r.message || "cannot recover now" }));
+        if (r.rule) li.appendChild(h("span.rule", { text: `rule ${r.rule}`, style: "margin-left:6px" }));
+      } else {
+        li.appendChild(h("span", { text: `needs a morale die ≤ ${r.morale}${(r.leaders || []).length ? " (more with a leader)" : ""} ` }));
+        let leaderSel = null;
+        if ((r.leaders || []).length) {
+          leaderSel = h("select.recover-leader", { "data-unit": r.unit, "aria-label": `Leader supporting ${name}'s recovery (rule 10.0(5))` }, [
+            h("option", { value: "", text: "best leader (automatic)" }),
+            ...r.leaders.map((l) => h("option", { value: l.id, text: `${defs()[l.id] ? defs()[l.id].name : l.id} (+${l.morale})` })),
+          ]);
+          li.appendChild(leaderSel);
+        }
+        li.appendChild(h("button.btn.small.primary.recover-go", {
+          type: "button",
+          "data-unit": r.unit,
+          text: "Recover",
+          onclick: () => {
+            const cmd = { type: "recover", unit: r.unit };
+            if (leaderSel && leaderSel.value) cmd.leader = leaderSel.value;
+            send(cmd);
+          },
+        }));
+      }
+      ul.appendChild(li);
+    }
+    sec.appendChild(ul);
+    return;
+  }
+  sec.hidden = true;
+}
+
+// ------------------------------------------------- the attack builder (7.1–7.2, 8.4, 10.0)
+
+/** Open the builder on an attack target: each selected unit that may take part attacks (or, for a gun,
+ *  supports), leaders as the referee proposed, the proposed primary. */
+function startBuilder(att) {
+  const ch = (S.options.attackChoices && S.options.attackChoices.get(att.target)) || { attackers: att.attackers || [], support: att.support || [], leaders: [] };
+  const cmd = att.command || {};
+  const roles = {};
+  for (const u of ch.attackers || []) roles[u] = (cmd.attackers || []).includes(u) ? "attack" : "out";
+  for (const u of ch.support || []) if (!(u in roles) || roles[u] === "out") roles[u] = (cmd.support || []).includes(u) ? "support" : roles[u] || "out";
+  S.builder = {
+    target: att.target,
+    choices: ch,
+    roles,
+    leaders: new Set(cmd.leaders || []),
+    primary: cmd.primary || null,
+    preview: att.legal === false ? null : att.preview,
+    refusal: att.legal === false ? { rule: att.rule, message: att.message } : null,
+    seq: 0,
+  };
+}
+
+function builtCommand() {
+  const b = S.builder;
+  const order = [...(b.choices.attackers || []), ...(b.choices.support || [])];
+  const attackers = [...new Set(order.filter((u) => b.roles[u] === "attack"))];
+  const support = [...new Set(order.filter((u) => b.roles[u] === "support"))];
+  const primary = attackers.includes(b.primary) ? b.primary : attackers[0] || null;
+  const cmd = { type: "attack", target: b.target, attackers, primary };
+  const leaders = (b.choices.leaders || []).filter((l) => b.leaders.has(l));
+  if (leaders.length) cmd.leaders = leaders;
+  if (support.length) cmd.support = support;
+  return cmd;
+}
+
+async function refreshBuilderPreview() {
+  const b = S.builder;
+  if (!b) return;
+  const seq = ++b.seq;
+  const cmd = builtCommand();
+  b.loading = true;
+  renderSelection();
+  if (!cmd.attackers.length) {
+    b.preview = null;
+    b.refusal = { rule: "7.1", message: "choose at least one attacking unit" };
+    b.loading = false;
+    renderSelection();
+    return;
+  }
+  try {
+    const ans = await api.preview(gameId, cmd);
+    if (!S.builder || S.builder.seq !== seq) return;
+    const p = ans.preview || {};
+    b.preview = p.legal ? p : null;
+    b.refusal = p.legal ? null : { rule: p.rule, message: p.message };
+  } catch (e) {
+    if (!S.builder || S.builder.seq !== seq) return;
+    b.preview = null;
+    b.refusal = { rule: e.rule, message: e.message };
+  }
+  b.loading = false;
+  renderSelection();
+}
+
+function renderBuilder() {
+  const b = S.builder;
+  const d = defs();
+  const v = S.view;
+  const name = (u) => (d[u] ? d[u].name : u);
+  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: "rules 7.1–7.2, 8.4, 10.0" })])]);
+  const roleRows = h("div.builder-units#builder-units", { role: "group", "aria-label": "Who takes part" });
+  const units = [...new Set([...(b.choices.attackers || []), ...(b.choices.support || [])])];
+  for (const u of units) {
+    const opts = [];
+    if ((b.choices.attackers || []).includes(u)) opts.push(["attack", "attacks"]);
+    if ((b.choices.support || []).includes(u)) opts.push(["support", "supporting fire (8.4)"]);
+    opts.push(["out", "stays out"]);
+    const sel = h("select.builder-role", { "data-unit": u, "aria-label": `Role of ${name(u)}` }, opts.map(([val, txt]) => h("option", { value: val, text: txt, selected: b.roles[u] === val })));
+    sel.value = b.roles[u] || "out";
+    sel.addEventListener("change", () => { b.roles[u] = sel.value; refreshBuilderPreview(); });
+    roleRows.appendChild(h("div.builder-row", {}, [counterIcon(S.scenario, u, v.units[u], 28), h("span", { text: `${name(u)} (${(v.units[u] || {}).hex || ""})` }), sel]));
+  }
+  for (const l of b.choices.leaders || []) {
+    const cb = h("input.builder-leader", { type: "checkbox", "data-unit": l, checked: b.leaders.has(l) });
+    cb.checked = b.leaders.has(l);
+    cb.addEventListener("change", () => { if (cb.checked) b.leaders.add(l); else b.leaders.delete(l); refreshBuilderPreview(); });
+    roleRows.appendChild(h("label.builder-row", {}, [cb, ` ${name(l)} (${(v.units[l] || {}).hex || ""}) adds its factors (10.0; one leader per hex)`]));
+  }
+  box.appendChild(roleRows);
+  for (const r of b.choices.refused || []) box.appendChild(h("div.whose-sub", {}, [`${name(r.unit)} cannot take part: ${r.message}`, h("span.rule", { text: `rule ${r.rule}`, style: "margin-left:6px" })]));
+  const cmd = builtCommand();
+  if (cmd.attackers.length > 1) {
+    const ps = h("select#builder-primary", { "aria-label": "Primary unit (rule 7.2(1))" }, cmd.attackers.map((u) => h("option", { value: u, text: name(u), selected: u === cmd.primary })));
+    ps.value = cmd.primary;
+    ps.addEventListener("change", () => { b.primary = ps.value; refreshBuilderPreview(); });
+    box.appendChild(h("label.builder-row", {}, ["Primary unit (its morale decides a lost combat, 7.2(1)): ", ps]));
+  }
+  if (b.loading) box.appendChild(h("div.whose-sub", { text: "Asking the referee for the odds…" }));
+  else if (b.refusal) box.appendChild(h("div.form-error#builder-refusal", { role: "alert" }, [b.refusal.message || "Not allowed.", b.refusal.rule ? h("span.rule", { text: `rule ${b.refusal.rule}`, style: "margin-left:6px" }) : null]));
+  else if (b.preview) box.appendChild(explainPreview("attack", { preview: b.preview }, name));
+  const confirm = h("button.btn.primary#confirm-action", {
+    type: "button",
+    text: "Confirm attack",
+    disabled: !!(b.loading || b.refusal || !cmd.attackers.length),
+    onclick: () => {
+      send(builtCommand());
+      cancel();
+    },
+  });
+  const acts = h("div.actions", {}, [confirm, h("button.btn", { type: "button", text: "Cancel (Esc)", onclick: () => { S.preview = null; S.builder = null; renderSelection(); renderOverlays(); } })]);
+  if (S.preview && S.preview.alt) {
+    acts.appendChild(h("button.btn#preview-switch", { type: "button", text: "Bombard instead", onclick: () => { S.preview = { ...S.preview.alt, alt: S.preview }; S.builder = null; renderSelection(); renderOverlays(); } }));
+  }
+  box.appendChild(acts);
+  return box;
+}
+
 // ----------------------------------------------------------- rendering
 
 function currentView() {
@@ -663,8 +1093,12 @@ function renderAll() {
   map.setView(v);
   renderTurnbar();
   renderStatus();
+  renderBattle($("#sec-battle"), { scenario: S.scenario, view: v, side: S.side });
   renderPrompt();
   renderSelection();
+  renderOffboard();
+  renderPhasePanel();
+  refreshPhaseOptions();
   renderCharges();
   renderActions();
   renderHistory();
@@ -702,7 +1136,7 @@ function renderTurnbar() {
     track.appendChild(
       h(`div.tt${t < v.turn ? ".past" : ""}${t === v.turn ? ".now" : ""}${reinfTurns.has(t) ? ".reinf" : ""}`, { title: `Turn ${t}${labels[t - 1] ? " (" + labels[t - 1] + ")" : ""}${reinfTurns.has(t) ? ": reinforcements" : ""}`, "aria-current": t === v.turn ? "step" : null }, [
         h("b", { text: String(t) }),
-        labels[t - 1] ? h("span", { text: labels[t - 1] }) : null,
+        labels[t - 1] ? h("span", { text: shortTurnLabel(labels[t - 1]) }) : null,
       ]),
     );
   }
@@ -734,7 +1168,12 @@ function renderStatus() {
   let text;
   let sub = "";
   const phaseWord = v.phase === "over" ? "" : `${v.phase} phase`;
-  if (v.phase === "over" || !aw) {
+  if (S.history) {
+    text = `Replay at version ${S.history.at} of ${S.version}: ${aw ? sideName(aw) + " " : ""}${phaseWord || "the end"}.`;
+  } else if (gameStatus() === "waiting") {
+    text = "Waiting for an opponent to take the other seat.";
+    sub = S.role === "seat" ? "Nothing can be played until both seats are taken: send the invite link below." : "";
+  } else if (v.phase === "over" || !aw) {
     text = "The battle is over.";
   } else if (S.role === "seat" && aw === S.side) {
     text = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? `Your decision: ${v.prompt.text}` : `Your move: ${sideName(S.side)} ${phaseWord}.`;
@@ -746,7 +1185,7 @@ function renderStatus() {
   const since = !S.history && v.game && v.game.awaiting_since ? ago(v.game.awaiting_since) : "";
   add(sec, 
     h("h3", {}, [S.role === "seat" ? `You play ${sideName(S.side)}` : S.role === "admin" ? "Admin view (read-only)" : "Spectating (read-only)", v.spectators ? h("span", { text: `${v.spectators} watching`, title: "Spectators" }) : null]),
-    h(`div.whose${S.role === "seat" && aw === S.side ? ".mine" : ""}#whose`, {}, [side ? h("span.side-dot", { style: `background:${side.color}`, "aria-hidden": "true" }) : null, h("span", { text })]),
+    h(`div.whose${S.role === "seat" && aw === S.side && !S.history ? ".mine" : ""}#whose`, {}, [side ? h("span.side-dot", { style: `background:${side.color}`, "aria-hidden": "true" }) : null, h("span", { text })]),
     sub ? h("div.whose-sub", { text: sub }) : null,
     since && v.phase !== "over" ? h("div.whose-sub", { text: `Waiting ${since}.` }) : null,
     h("dl.kv", {}, [
@@ -764,7 +1203,8 @@ function renderPrompt() {
   const sec = $("#sec-prompt");
   const p = v.prompt;
   if (!p || v.phase === "over" || (p.kind === "phase" && !(p.options || []).length)) {
-    if (!(S.game && S.game.status === "waiting")) sec.hidden = true;
+    // the invitee's "Join this battle" offer lives here until a seat is taken
+    if (!(S.role !== "seat" && gameStatus() === "waiting" && new URLSearchParams(location.search).get("invite"))) sec.hidden = true;
     return;
   }
   sec.hidden = false;
@@ -790,33 +1230,11 @@ function renderPrompt() {
       },
       onmouseleave: () => renderOverlays(),
     });
+    b.appendChild(optionOdds(o) || h("span"));
     list.appendChild(b);
   }
   sec.appendChild(list);
   if (mine && (p.options || []).some((o) => optionHexes(o).size)) sec.appendChild(h("div.whose-sub", { text: "The choices are outlined on the map: click one there or here." }));
-}
-
-function previewTable(pv) {
-  if (!pv) return null;
-  const rows = [];
-  const odds = pv.odds || pv.probabilities || null;
-  if (odds) {
-    for (const [res, p] of Object.entries(odds).sort((a, b) => b[1] - a[1])) {
-      rows.push(h("tr", {}, [h("td", { text: resultMeaning(res, pv) }), h("td", { style: "width:45%" }, [h("div.bar", { style: `width:${Math.round(p * 100)}%` })]), h("td", { text: pct(p) })]));
-    }
-  }
-  const dieRow = Array.isArray(pv.results) ? h("div.whose-sub", { text: `By combat die 1–6: ${pv.results.join(", ")}` }) : null;
-  return h("div", {}, [
-    h("dl.kv", {}, [
-      ...(pv.attack !== undefined ? [h("dt", { text: "Attack" }), h("dd", { text: String(pv.attack) })] : []),
-      ...(pv.defense !== undefined ? [h("dt", { text: "Defence" }), h("dd", { text: String(pv.defense) })] : []),
-      ...(pv.differential !== undefined ? [h("dt", { text: "Differential" }), h("dd", { text: (pv.differential > 0 ? "+" : "") + pv.differential })] : []),
-      ...(pv.column_label !== undefined || pv.column !== undefined ? [h("dt", { text: "CRT column" }), h("dd", { text: String(pv.column_label ?? pv.column) })] : []),
-      ...(pv.range !== undefined && pv.range !== null ? [h("dt", { text: "Range" }), h("dd", { text: String(pv.range) })] : []),
-    ]),
-    rows.length ? h("table.odds", { "aria-label": "Chance of each result" }, [h("tbody", {}, rows)]) : null,
-    dieRow,
-  ]);
 }
 
 function renderSelection() {
@@ -828,27 +1246,29 @@ function renderSelection() {
   sec.hidden = false;
   clear(sec);
   const v = S.view;
-  sec.appendChild(h("h3", { text: `Selected in ${S.selHex}` }));
-  const units = h("div.sel-units", { role: "group", "aria-label": "Units in the selected hex (toggle to include)" });
-  for (const u of myUnitsIn(S.selHex)) {
+  const title = S.offSel ? `Entering at ${S.offSel}` : S.selHexes.length > 1 ? `Selected in ${S.selHexes.join(" + ")}` : `Selected in ${S.selHex}`;
+  sec.appendChild(h("h3", {}, [title, S.offSel ? h("span.rule", { text: "rule 4.5" }) : null]));
+  const units = h("div.sel-units", { role: "group", "aria-label": "Units in the selection (toggle to include)" });
+  const pool = S.offSel ? waitingAt(S.offSel, true) : S.selHexes.flatMap((hx) => myUnitsIn(hx));
+  for (const u of pool) {
     const on = S.selected.includes(u);
     const b = h("button.sel-unit", {
       type: "button",
       "aria-pressed": on ? "true" : "false",
       "aria-label": `${on ? "Included" : "Not included"}: ${describeUnit(defs()[u], v.units[u])}`,
       "data-unit": u,
-      onclick: () => {
-        const set = new Set(S.selected);
-        if (set.has(u)) set.delete(u);
-        else set.add(u);
-        if (!set.size) return cancel();
-        select(S.selHex, [...set]);
-      },
+      onclick: () => toggleSelected(u),
     });
     b.appendChild(counterIcon(S.scenario, u, v.units[u], 38));
     units.appendChild(b);
   }
   sec.appendChild(units);
+  if (v.phase === "combat" && myTurn() && !S.offSel) {
+    sec.appendChild(h("div.actions.add-hex-bar", {}, [
+      h(`button.btn.small#add-hex${S.addMode ? ".on" : ""}`, { type: "button", "aria-pressed": S.addMode ? "true" : "false", onclick: () => { S.addMode = !S.addMode; renderSelection(); } }, S.addMode ? "Click a hex of yours to add it…" : "+ Add units from another hex"),
+      h("span.whose-sub", { text: "or Shift-click it: attacks from several hexes combine (rule 7.1)." }),
+    ]));
+  }
   const o = S.options;
   if (!o) {
     sec.appendChild(h("div.whose-sub", { text: "Asking the referee what these units may do…" }));
@@ -877,12 +1297,13 @@ function renderSelection() {
     if (S.chargeMode) {
       sec.appendChild(h("div.whose-sub#charge-help", { text: "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode." }));
       const targets = h("div.actions.charge-targets#charge-targets", { role: "group", "aria-label": "Charge targets" });
-      for (const t of ct.values()) {
+      for (const t of [...ct.values()].flatMap((x) => x.all.map((c) => ({ target: x.target, command: c.command, path: c.path || [], many: x.all.length > 1 })))) {
         targets.appendChild(h("button.btn.small.charge-target-btn", {
           type: "button",
           "data-target": t.target,
+          "data-path": t.path.join(","),
           "aria-label": `Charge ${t.target}: move by ${t.path.slice(1).join(", ")} and declare a charge`,
-          text: `Charge ${t.target}`,
+          text: t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`,
           onmouseenter: () => { S.chargeHover = t.target; renderOverlays(); },
           onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
           onfocus: () => { S.chargeHover = t.target; renderOverlays(); },
@@ -894,10 +1315,12 @@ function renderSelection() {
     }
   }
   for (const a of o.illegal || []) sec.appendChild(h("div.whose-sub", {}, [`No attack on ${a.target}: ${a.message}`, a.rule ? h("span.rule", { text: `rule ${a.rule}`, style: "margin-left:6px" }) : null]));
-  if (S.preview) {
+  if (S.preview && S.preview.kind === "attack" && S.builder) {
+    sec.appendChild(renderBuilder());
+  } else if (S.preview) {
     const { kind, item } = S.preview;
     const title = kind === "attack" ? `Attack ${item.target}` : kind === "bombard" ? `Bombard ${item.target}` : `Charge ${item.target}`;
-    const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [title, h("span.rule", { text: `rule ${item.rule}` })]), previewTable(item.preview)]);
+    const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [title, h("span.rule", { text: `rule ${item.rule}` })]), explainPreview(kind, item, (u) => (defs()[u] ? defs()[u].name : u))]);
     if (kind === "bombard" && item.los === false) box.appendChild(h("div.form-error", { text: "No line of sight." }));
     const confirm = h("button.btn.primary#confirm-action", {
       type: "button",
@@ -919,16 +1342,20 @@ function renderSelection() {
         cancel();
       },
     });
-    box.appendChild(h("div.actions", {}, [confirm, h("button.btn", { type: "button", text: "Cancel (Esc)", onclick: () => { S.preview = null; renderSelection(); renderOverlays(); } })]));
+    const acts = h("div.actions", {}, [confirm, h("button.btn", { type: "button", text: "Cancel (Esc)", onclick: () => { S.preview = null; renderSelection(); renderOverlays(); } })]);
+    if (S.preview.alt) acts.appendChild(h("button.btn#preview-switch", { type: "button", text: S.preview.alt.kind === "attack" ? "Attack instead" : "Bombard instead", onclick: () => { const back = S.preview; S.preview = { ...back.alt, alt: { kind: back.kind, item: back.item } }; if (S.preview.kind === "attack") startBuilder(S.preview.item); renderSelection(); renderOverlays(); } }));
+    box.appendChild(acts);
     sec.appendChild(box);
   }
-  const d0 = defs();
-  if (S.selected.some((u) => d0[u] && (d0[u].kind === "infantry" || d0[u].kind === "battalion")) && !o.commands.some((c) => /square/.test(c.command.type || ""))) {
-    o.commands.push({ label: "Form square", command: { type: "form_square", hex: S.selHex }, rule: "9.3" });
+  // 9.3: squares are formed or removed before any unit moves; the referee lists exactly which
+  const cmds = [...o.commands];
+  for (const c of o.squares || []) {
+    const who = c.unit ? ` with ${defs()[c.unit] ? defs()[c.unit].name : c.unit}` : "";
+    cmds.push({ label: c.type === "form_square" ? `Form square in ${c.hex}${who}` : `Remove the square in ${c.hex}`, command: c, rule: "9.3" });
   }
-  if (o.commands.length) {
-    const acts = h("div.actions", { style: "margin-top:6px" });
-    for (const c of o.commands) acts.appendChild(h("button.btn", { type: "button", text: c.label, title: c.rule ? `rule ${c.rule}` : null, onclick: () => { send(c.command); cancel(); } }));
+  if (cmds.length) {
+    const acts = h("div.actions.sel-commands", { style: "margin-top:6px" });
+    for (const c of cmds) acts.appendChild(h("button.btn", { type: "button", text: c.label, title: c.rule ? `rule ${c.rule}` : null, "data-command": JSON.stringify(c.command), onclick: () => { send(c.command); cancel(); } }));
     sec.appendChild(acts);
   }
 }
@@ -957,13 +1384,14 @@ function renderActions() {
       }, "Resign"),
     );
   }
-  if (S.game && S.game.status === "waiting" && S.role === "seat" && S.game.invite_token) {
+  if (gameStatus() === "waiting" && S.role === "seat" && S.game && S.game.invite_token) {
     const link = `${location.origin}/games/${gameId}?invite=${S.game.invite_token}`;
     sec.appendChild(h("div.whose-sub", { text: "Waiting for your opponent. Send them this invite link:" }));
     sec.appendChild(h("div.invite", {}, [h("input", { value: link, readonly: true, "aria-label": "Invite link", onfocus: (e) => e.target.select() }), h("button.btn.small", { type: "button", text: "Copy", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Invite link copied.")) })]));
   }
   if (acts.childNodes.length) sec.appendChild(acts);
-  sec.appendChild(h("div.whose-sub", { style: "margin-top:6px", html: "Keys: <kbd>E</kbd> end phase · <kbd>U</kbd>/<kbd>Ctrl+Z</kbd> undo · <kbd>N</kbd>/<kbd>Tab</kbd> next unit · <kbd>C</kbd> charge mode (cavalry) · <kbd>Esc</kbd> cancel · wheel/pinch zoom, drag to pan" }));
+  if (S.role === "seat" && S.game) sec.appendChild(watchLinkControl(S.game, gameId) || h("span"));
+  if (S.role === "seat" && v.phase !== "over" && !S.history) sec.appendChild(keyHelp());
 }
 
 function renderHistory() {
@@ -987,6 +1415,7 @@ function renderHistory() {
       h("button.btn.small", { type: "button", "aria-label": "Step forward", text: "▶", disabled: at >= max, onclick: () => goHistory(at + 1 >= max ? null : at + 1) }),
       label,
     ]),
+    replayJump(replayMarks(S.log, S.scenario), at, (n) => goHistory(n)) || h("span"),
   );
 }
 
@@ -999,6 +1428,7 @@ async function goHistory(n) {
   }
   try {
     const res = await api.history(gameId, n);
+    mergeUnitDefs(S.scenario, res.view);
     S.history = { at: n, view: res.view, log: res.log || [] };
     cancel(false);
     const b = $("#history-banner");
@@ -1016,9 +1446,20 @@ function eventText(ev) {
 }
 
 function renderLog() {
-  const ol = clear($("#log"));
+  const ol = $("#log");
   const entries = S.history ? S.history.log : S.log;
-  for (const entry of entries) {
+  // The live log only grows: append the new entries instead of rebuilding hundreds of lines on every
+  // update (a long battle's log made each patch cost a full re-render on every open page).
+  const src = S.history ? "history" : "live";
+  const r = S.logRendered;
+  let from = 0;
+  if (r && r.src === src && r.list === entries && r.count <= entries.length && entries.length && r.lastSeq === (entries[r.count - 1] || {}).seq) {
+    from = r.count;
+    if (from === entries.length) return;
+    const empty = ol.querySelector("li.empty");
+    if (empty) empty.remove();
+  } else clear(ol);
+  for (const entry of entries.slice(from)) {
     const who = entry.side ? sideName(entry.side) : "";
     const cmdType = entry.command && entry.command.type;
     const evs = entry.events || [];
@@ -1026,52 +1467,47 @@ function renderLog() {
     for (const ev of evs) {
       const isDice = ev.type === "dice";
       const txt = isDice && Array.isArray(ev.dice) && !ev.text ? `Dice (${ev.purpose || "roll"}): ${ev.dice.join(", ")}` : eventText(ev);
-      ol.appendChild(h(`li${isDice ? ".dice-entry" : ""}${ev.type === "turn" || ev.type === "phase" ? ".turn" : ""}`, { "data-seq": entry.seq, "data-type": ev.type, text: txt }));
+      ol.appendChild(h(`li${isDice ? ".dice-entry" : ""}${ev.type === "turn" || ev.type === "phase" ? ".turn" : ""}`, { "data-seq": entry.seq, "data-type": ev.type, text: txt }, [logOutcome(ev, (u) => (defs()[u] ? defs()[u].name : u))]));
     }
   }
   if (!entries.length) ol.appendChild(h("li.empty", { text: "Nothing has happened yet." }));
+  S.logRendered = { src, list: entries, count: entries.length, lastSeq: entries.length ? entries[entries.length - 1].seq : null };
   ol.scrollTop = ol.scrollHeight;
 }
 
 /** The combat result panel: the latest dice roll with the CRT cell and what happened. */
 function renderCombat() {
   const sec = $("#sec-combat");
-  const entries = S.history ? S.history.log : S.log;
-  let events = null;
-  for (let i = entries.length - 1; i >= 0 && !events; i--) {
-    const evs = entries[i].events || [];
-    if (evs.some((e) => e.type === "dice")) events = evs;
-  }
-  if (!events && S.lastCombat) events = S.lastCombat;
+  const events = lastCombatEvents(S.history ? S.history.log : S.log) || S.lastCombat;
   if (!events) {
     sec.hidden = true;
     return;
   }
   sec.hidden = false;
-  clear(sec);
-  const dice = events.filter((e) => e.type === "dice");
-  const rest = events.filter((e) => e.type !== "dice");
-  sec.appendChild(h("h3", { text: "Last result" }));
-  for (const d of dice) {
-    const row = h("div.dice", { "aria-label": `${d.purpose || "dice"}: ${(d.dice || []).join(" and ")}` });
-    (d.dice || []).forEach((n, i) => {
-      const lab = (d.labels && d.labels[i]) || "";
-      row.appendChild(h("div", {}, [h(`div.die${/morale/i.test(lab) ? ".morale" : ""}`, { text: String(n) }), h("div.die-label", { text: lab })]));
-    });
-    row.appendChild(h("span.muted", { style: "font-size:12px", text: d.purpose ? `${d.purpose}` : "" }));
-    sec.appendChild(row);
+  combatPanel(clear(sec), events, (u) => (defs()[u] ? defs()[u].name : u));
+}
+
+/** Set-up areas (3.2) outlined during my set-up; entry hexes with my reinforcements due (4.5) marked. */
+function renderPhaseOverlays(v) {
+  if (S.history || !S.view) return;
+  const raw = S.phaseOptions && S.phaseOptions.raw;
+  if (raw && v.phase === "setup" && raw.placements && !S.selected.length) {
+    const rings = [];
+    for (const [id, pl] of Object.entries(raw.placements)) for (const hx of pl.hexes) rings.push({ hex: hx, colour: OKABE.green || "#009e73", width: 2.5, dash: "4 3", cls: "setup-area", title: `Set-up area of ${defs()[id] ? defs()[id].name : id} (within ${pl.within} of ${pl.listed}, rule 3.2)` });
+    map.ringHexes(rings);
   }
-  const res = events.find((e) => e.result || e.column_label || e.type === "combat");
-  if (res && (res.result || res.column_label)) sec.appendChild(h("div.kv", {}, [h("dt", { text: "CRT" }), h("dd", { text: `${res.column_label ? "column " + res.column_label : ""}${res.result ? " → " + res.result : ""}` })]));
-  const ul = h("ul", { style: "margin:4px 0 0;padding-left:18px;font-size:13px" });
-  for (const e of rest) ul.appendChild(h("li", { text: eventText(e) }));
-  sec.appendChild(ul);
+  if (v.phase === "movement" && myTurn()) {
+    const due = new Map();
+    for (const x of offboardUnits()) if (x.due && x.entry) due.set(x.entry, (due.get(x.entry) || 0) + 1);
+    map.ringHexes([...due].filter(([hx]) => map.grid.contains(hx)).map(([hx, n]) => ({ hex: hx, colour: OKABE.blue, width: 4, dash: "2 3", label: `+${n}`, cls: "entry-hex", title: `${n} unit${n > 1 ? "s" : ""} waiting to enter here (rule 4.5): click to select` })));
+  }
 }
 
 function renderOverlays(hoverOption = null) {
   if (!map) return;
   map.clearOverlays();
   const v = currentView();
+  renderPhaseOverlays(v);
   // prompt choices
   const p = v.prompt;
   if (p && !S.history && (p.options || []).length) {
@@ -1113,11 +1549,11 @@ function renderOverlays(hoverOption = null) {
   map.shadeHexes(shade);
   map.ringHexes(o.attacks.map((a) => ({ hex: a.target, colour: OKABE.vermillion, label: a.preview && a.preview.differential !== undefined ? `${a.preview.differential > 0 ? "+" : ""}${a.preview.differential}` : "attack", cls: "target attack-target", title: `Attack ${a.target}` })));
   map.ringHexes((o.illegal || []).map((a) => ({ hex: a.target, colour: "#555555", dash: "3 3", width: 2.5, label: "no", cls: "target illegal-target", title: a.message })));
-  map.ringHexes(o.bombards.map((b) => ({ hex: b.target, colour: OKABE.orange, dash: "6 3", label: b.range ? `rng ${b.range}` : "bomb", cls: "target bombard-target", title: `Bombard ${b.target}` })));
+  map.ringHexes(o.bombards.map((b) => ({ hex: b.target, colour: OKABE.orange, dash: "6 3", label: rangeText(b.range) || "bomb", cls: "target bombard-target", title: `Bombard ${b.target}` })));
   map.ringHexes(o.charges.filter((c) => c.kind === "charge").map((c) => ({ hex: c.target, colour: OKABE.blue, width: 5, dash: "10 4", fill: OKABE.blue, label: "charge", cls: "target charge-target", title: `Charge ${c.target}` })));
   if (S.preview) {
     const it = S.preview.item;
-    if (S.preview.kind === "bombard") map.drawLine(S.selHex, it.target, { colour: it.los === false ? "#777" : OKABE.orange, label: it.range ? `range ${it.range}` : null });
+    if (S.preview.kind === "bombard") map.drawLine(S.selHex, it.target, { colour: it.los === false ? "#777" : OKABE.orange, label: rangeText(it.range) || null });
     else if (S.preview.kind === "charge" && it.path) map.drawPath(it.path, { colour: OKABE.blue });
     else map.drawLine(S.selHex, it.target, { colour: OKABE.vermillion, dash: null, width: 4 });
   } else if (S.hoverHex && o.reach.get(S.hoverHex)) {
@@ -1142,6 +1578,11 @@ function renderGameOver() {
     h("h2#gameover-title", { text: title }),
     h("p", { text: `${winner ? sideName(winner) + " won" : "Neither side won"}${r && r.reason ? ": " + r.reason : ""}.` }),
     r && r.points ? h("p", { text: Object.entries(r.points).map(([s, p]) => `${sideName(s)} ${p} points`).join(" · ") }) : null,
+    fairnessSection({
+      gameId, view: v, side: S.role === "seat" ? S.side : null, state: (S.fairness = S.fairness || {}),
+      recordUrl: `/api/games/${encodeURIComponent(gameId)}/record${location.search.match(/[?&]watch=/) ? "?watch=" + encodeURIComponent(accessParams().watch) : ""}`,
+      loadRecord: () => api.record(gameId),
+    }),
     h("div.actions", { style: "justify-content:center" }, [h("button.btn", { type: "button", text: "Look at the map", onclick: () => { S.gameoverDismissed = true; el.hidden = true; } }), h("a.btn.primary", { href: "/", text: "Back to the lobby" })]),
   );
 }
@@ -1192,9 +1633,11 @@ function setupChrome() {
     h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px dashed ${OKABE.blue}` }), "Charge target (cavalry, rule 9.2)"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px solid ${OKABE.purple}` }), "A choice to make"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:${OKABE.yellow}` }), "D marker: disrupted"]),
-    h("div", { text: "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader." }),
+    h("div", { text: "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader; black dot on the right edge = moved this turn." }),
+    h("div", { text: "Objective: a star with its victory points, in the colour of the side holding it (white: nobody)." }),
   ]);
   legend.appendChild(extra);
+  $("#sec-key").appendChild(resultKey());
   const lt = $("#legend-toggle");
   lt.addEventListener("click", () => {
     legend.hidden = !legend.hidden;

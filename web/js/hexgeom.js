@@ -1,5 +1,5 @@
 // Hex geometry for flat-topped hexes in vertical columns, ids "CCRR" (1-based).
-// Mirrors server/rules/hexes.py (R1): map.shifted "even" (default) lowers the
+// Mirrors server/rules/kernel/hexes.py (R1): map.shifted "even" (default) lowers the
 // columns whose CCRR column number is even by half a hex; "odd" the reverse.
 
 export const SQRT3 = Math.sqrt(3);

@@ -3,10 +3,12 @@
 // open games to join.
 
 import { api, ApiError } from "./api.js";
+import { newContribution, rememberContribution } from "./ui/fairness.js";
 import { h, clear, $, ago, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { MapView, setupView } from "./map.js";
 import { startAwaiting, duration } from "./ui/awaiting.js";
+import { watchList, termsText } from "./ui/lobbylists.js";
 
 const main = $("#main");
 const topbar = $("#topbar");
@@ -111,6 +113,8 @@ async function renderLobby(me) {
     yourMove,
     h("section.card", { "aria-labelledby": "mine-title" }, [h("div.section-title", {}, [h("h2#mine-title", { text: "My games" }), h("button.btn.small", { type: "button", text: "Refresh", "aria-label": "Refresh game lists", onclick: () => loadGames(me) })]), mine]),
     h("section.card", { "aria-labelledby": "open-title" }, [h("h2#open-title", { text: "Open games to join" }), open]),
+    h("section.card", { "aria-labelledby": "live-title" }, [h("h2#live-title", { text: "Games in progress" }), h("ul.games#live-games", { "aria-label": "Games in progress, to watch" })]),
+    h("section.card", { "aria-labelledby": "finished-title" }, [h("h2#finished-title", { text: "Finished games" }), h("ul.games#finished-games", { "aria-label": "Finished games, to replay" })]),
     mail,
   ]);
   main.appendChild(h("div.lobby", {}, [scenCol, gamesCol]));
@@ -304,6 +308,7 @@ function fillScenario(info, s, full, me) {
     createBtn.disabled = true;
     try {
       const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null);
+      await contributeToDice(g.id);
       toast(`Game created. Share the invite link with your opponent.`);
       await loadGames(me, g.id);
     } catch (e) {
@@ -416,6 +421,7 @@ async function loadGames(me, highlightId = null) {
       h("div.gi-main", {}, [
         h("div.gi-title", { text: g.title || g.scenario }),
         h("div.gi-sub", { text: `${host ? host[1] : "?"} plays ${host ? sideName(g, host[0]) : "?"}; ${free ? sideName(g, free[0]) + " is free" : "full"}` }),
+        h("div.gi-sub.gi-terms", { text: termsText(g) }),
       ]),
       free
         ? h("button.btn.small.primary", {
@@ -424,7 +430,12 @@ async function loadGames(me, highlightId = null) {
             "aria-label": `Join ${g.title || g.id}`,
             onclick: async () => {
               try {
-                await api.joinGame(g.id);
+                // the server's commitment first, then this seat's own random value for the dice
+                const seen = await api.game(g.id, {});
+                const contribution = newContribution();
+                await api.joinGame(g.id, null, contribution);
+                rememberContribution(g.id, contribution);
+                toast(`Dice: the server committed to ${seen.view.seed_hash.slice(0, 12)}…; your browser added its own random value.`);
                 location.href = `/games/${g.id}`;
               } catch (e) {
                 toast(e.message, { kind: "error" });
@@ -436,6 +447,22 @@ async function loadGames(me, highlightId = null) {
     ]);
     ol.appendChild(li);
   }
+  watchList($("#live-games"), data.live || [], { sideName, empty: "No open games are being played right now." });
+  watchList($("#finished-games"), data.finished || [], { sideName, empty: "No finished open games yet." });
 }
 
 boot();
+
+/** The creator's own contribution to the dice (docs/dice.md): read the server's commitment (the seed hash)
+ *  of the new game first, then send 32 random bytes drawn in this browser. */
+async function contributeToDice(gameId) {
+  try {
+    const seen = await api.game(gameId, {});
+    if (!seen.view || !seen.view.seed_hash) return;
+    const contribution = newContribution();
+    await api.contribute(gameId, contribution);
+    rememberContribution(gameId, contribution);
+  } catch (e) {
+    toast(`Your browser could not add its random value to the dice: ${e.message}`, { kind: "error" });
+  }
+}

@@ -81,6 +81,7 @@ function featureStyle(fid, def) {
   if (/ford/.test(id)) return { kind: "ford", colour: colour || "#6b8fb8" };
   if (/slope|escarp|ridge|crest/.test(id)) return { kind: "slope", colour: colour || "#8b5a2b" };
   if (/field|works|redoubt|entrench|earthwork|abatis/.test(id)) return { kind: "fieldworks", colour: colour || "#5a3d1e" };
+  if (/sunken|cutting|hollow/.test(id)) return { kind: "sunken", colour: colour || "#4a3418" };
   if (/wall|hedge|fence/.test(id)) return { kind: "wall", colour: colour || "#555555" };
   return { kind: "other", colour: colour || "#444444" };
 }
@@ -177,11 +178,11 @@ export class MapView {
       hexsides: layer("hexsides"),
       edges: layer("edges"),
       numbers: layer("numbers"),
-      labels: layer("labels"),
-      objectives: layer("objectives"),
       overlayFill: layer("overlay-fill"),
       overlayLine: layer("overlay-line"),
       units: layer("units"),
+      labels: layer("labels"),
+      objectives: layer("objectives"),
       overlayTop: layer("overlay-top"),
       hover: layer("hover"),
     };
@@ -243,7 +244,9 @@ export class MapView {
         grp.appendChild(svg("path", { d, fill: "none", stroke: "#5c4326", "stroke-width": g.size * (w + 0.06), "stroke-linecap": "round", "stroke-linejoin": "round" }));
         grp.appendChild(svg("path", { d, fill: "none", stroke: kind === "pike" ? "#c0392b" : "#d9b779", "stroke-width": g.size * w, "stroke-linecap": "round", "stroke-linejoin": "round" }));
       } else {
-        grp.appendChild(svg("path", { d, fill: "none", stroke: "#5c4326", "stroke-width": g.size * w, "stroke-dasharray": "5 4", "stroke-linecap": "round" }));
+        // a trail: a thin pale track with a dotted brown centre (a sunken road is a dark cutting on the hexsides)
+        grp.appendChild(svg("path", { d, fill: "none", stroke: "#efe3c2", "stroke-width": g.size * 0.09, "stroke-linecap": "round", "stroke-linejoin": "round", opacity: 0.9 }));
+        grp.appendChild(svg("path", { d, fill: "none", stroke: "#7a5a32", "stroke-width": g.size * 0.05, "stroke-dasharray": `0.1 ${(g.size * 0.16).toFixed(1)}`, "stroke-linecap": "round" }));
       }
       this.layers.roads.appendChild(grp);
     }
@@ -315,6 +318,10 @@ export class MapView {
           d += ` L${(x - ux * (len / n / 2) + seg.nx * off).toFixed(1)},${(y - uy * (len / n / 2) + seg.ny * off).toFixed(1)} L${x.toFixed(1)},${y.toFixed(1)}`;
         }
         grp.appendChild(svg("path", { d, stroke: st.colour, "stroke-width": 2.2, fill: "none", "stroke-linejoin": "round" }));
+      } else if (st.kind === "sunken") {
+        // a sunken road: a dark cutting with a pale roadway along its middle (never dashed like a trail)
+        grp.appendChild(svg("line", { x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2, stroke: st.colour, "stroke-width": 6, "stroke-linecap": "round" }));
+        grp.appendChild(svg("line", { x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2, stroke: "#e2cc98", "stroke-width": 2.2, "stroke-linecap": "round" }));
       } else if (st.kind === "wall") {
         grp.appendChild(svg("line", { x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2, stroke: st.colour, "stroke-width": 3, "stroke-dasharray": "2 2" }));
       } else {
@@ -387,14 +394,16 @@ export class MapView {
       const c = g.center(o.hex);
       const owner = control && o.hex in control ? control[o.hex] : o.owner || null;
       const colour = owner && this.scenario.sides[owner] ? this.scenario.sides[owner].color : "#ffffff";
-      const x = c.x - g.size * 0.7;
-      const y = c.y - 3;
+      // drawn above the counters, in the hex's upper-left corner, clear of the counter's name and factors
+      const x = c.x - g.size * 0.62;
+      const y = c.y - g.h * 0.36;
+      const ink = owner && this.scenario.sides[owner] ? this.scenario.sides[owner].text_color || "#fff" : "#111";
+      const holder = owner && this.scenario.sides[owner] ? this.scenario.sides[owner].name : null;
       L.appendChild(
-        svg("g", { class: "objective", "data-objective": o.hex, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` }, [
-          svg("title", { text: `Objective ${o.name || o.hex}: ${o.points} VP${owner ? `, held by ${this.scenario.sides[owner].name}` : ""}` }),
-          svg("circle", { r: 8, fill: colour, stroke: "#1a1a1a", "stroke-width": 1.4 }),
-          svg("path", { d: starPath(0, 0, 6, 2.5), fill: owner ? "#fff" : "#1a1a1a" }),
-          svg("text", { x: 0, y: 18, class: "objpts", "text-anchor": "middle", text: `${o.points}VP` }),
+        svg("g", { class: "objective", "data-objective": o.hex, "data-holder": owner || "", "pointer-events": "none", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` }, [
+          svg("title", { text: `Objective ${o.name || o.hex}: ${o.points} VP${holder ? `, held by ${holder}` : ", held by nobody"}` }),
+          svg("path", { d: starPath(0, 0, 11.5, 6), fill: colour, stroke: "#1a1a1a", "stroke-width": 1.3, "stroke-linejoin": "round" }),
+          svg("text", { x: 0, y: 3.6, class: "objpts", "text-anchor": "middle", fill: ink, text: String(o.points) }),
         ]),
       );
     }
@@ -563,6 +572,74 @@ export class MapView {
     this.applyTransform();
   }
 
+  /** Screen pixels per map unit at zoom 1 (the whole map fitted into the element). */
+  fitScale() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return 1;
+    return Math.min(r.width / this.grid.width, r.height / this.grid.height);
+  }
+
+  /**
+   * Open the map over some hexes (a side's own units) at a readable counter size: zoom in until a counter is
+   * about `counterPx` screen pixels (never out past the whole map), centred on the hexes' middle.
+   * resetView() still shows the whole map.
+   */
+  focusOn(hexes, { counterPx = null } = {}) {
+    const pts = (hexes || []).filter((x) => x && this.grid.contains(x)).map((x) => this.grid.center(x));
+    const scale = this.fitScale();
+    // about 46 px on a desktop, smaller on a phone so that more of the map stays in view
+    if (counterPx === null) counterPx = Math.max(34, Math.min(46, this.svg.getBoundingClientRect().width / 12));
+    const counter = this.grid.size * 1.02 * scale;
+    const k = Math.min(6, Math.max(1, counterPx / Math.max(1, counter)));
+    if (k <= 1.3 || !pts.length) {
+      this.resetView();
+      return false;
+    }
+    const xs = pts.map((p) => p.x);
+    const ys = pts.map((p) => p.y);
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    this.transform = { k, x: 0, y: 0 };
+    this.centerAt(cx, cy);
+    return true;
+  }
+
+  /** Pan so that a map point is in the middle of the viewport, keeping the map edge in view. */
+  centerAt(x, y) {
+    const t = this.transform;
+    const W = this.grid.width;
+    const H = this.grid.height;
+    t.x = W / 2 - x * t.k;
+    t.y = H / 2 - y * t.k;
+    // never pan past the map's edges (when zoomed in)
+    t.x = Math.min(0, Math.max(W - W * t.k, t.x));
+    t.y = Math.min(0, Math.max(H - H * t.k, t.y));
+    this.applyTransform();
+  }
+
+  /** True when a hex's centre is inside the visible part of the map. */
+  isVisible(hex) {
+    if (!this.grid.contains(hex)) return false;
+    const c = this.grid.center(hex);
+    const t = this.transform;
+    const x = c.x * t.k + t.x;
+    const y = c.y * t.k + t.y;
+    const m = this.grid.size * 0.5 * t.k;
+    // the part of the viewBox actually on screen (preserveAspectRatio meet centres the map)
+    const r = this.svg.getBoundingClientRect();
+    const s = this.fitScale();
+    const vw = r.width / s;
+    const vh = r.height / s;
+    const x0 = (this.grid.width - vw) / 2;
+    const y0 = (this.grid.height - vh) / 2;
+    return x - m >= x0 && x + m <= x0 + vw && y - m >= y0 && y + m <= y0 + vh;
+  }
+
+  /** Pan to a hex when it is off screen (keyboard cycling, prompts, tests). */
+  ensureVisible(hex) {
+    if (this.grid.contains(hex) && !this.isVisible(hex)) this.centerOn(hex);
+  }
+
   /** Pan so that a hex is in the middle of the viewport. */
   centerOn(hex) {
     if (!this.grid.contains(hex)) return;
@@ -678,7 +755,8 @@ export class MapView {
     const p = this.mapPoint(e.clientX, e.clientY);
     const hex = this.grid.hexAt(p.x, p.y);
     if (unitEl) {
-      this.emit("unitclick", unitEl.getAttribute("data-unit"), unitEl.getAttribute("data-hex"), e);
+      // the hex under the pointer too: an expanded stack's counters lie over neighbouring hexes
+      this.emit("unitclick", unitEl.getAttribute("data-unit"), unitEl.getAttribute("data-hex"), e, hex);
       return;
     }
     if (hex) this.emit("hexclick", hex, e);
@@ -703,7 +781,8 @@ export function setupView(scenario) {
   return { scenario: scenario.id, turn: 1, turns: scenario.turns, phase: "setup", units, squares: (scenario.setup || []).filter((s) => s.square).map((s) => s.hex), control: {} };
 }
 
-/** A legend (HTML) for the scenario's terrain and hexside features, reusing the map's patterns. */
+/** A legend (HTML rows, each a small SVG swatch and a text that wraps) for the scenario's terrain, hexside
+ *  features and each kind of road it uses, reusing the map's patterns. */
 export function legendSVG(scenario, mapView) {
   const items = [];
   const tecT = scenario.tec.terrain;
@@ -711,35 +790,50 @@ export function legendSVG(scenario, mapView) {
   const used = new Set([scenario.map.default_terrain, ...Object.values(scenario.map.hexes || {})]);
   for (const [tid, t] of Object.entries(tecT)) {
     if (!used.has(tid)) continue;
-    items.push({ kind: "terrain", tid, t });
+    items.push({ kind: "terrain", tid, t, label: t.name || tid });
   }
-  for (const [fid, f] of Object.entries(scenario.tec.hexsides || {})) items.push({ kind: "side", fid, f });
-  if ((scenario.map.roads || []).length) items.push({ kind: "road" });
-  const rows = items.length;
-  const root = svg("svg", { class: "legend-svg", viewBox: `0 0 170 ${rows * 26 + 4}`, width: 170, height: rows * 26 + 4, role: "img", "aria-label": "Map legend" });
-  items.forEach((it, i) => {
-    const y = 4 + i * 26;
-    const g = svg("g", { transform: `translate(4,${y})` });
+  for (const [fid, f] of Object.entries(scenario.tec.hexsides || {})) items.push({ kind: "side", fid, f, label: f.name || fid });
+  const ROAD_NAMES = { pike: "Main road (pike)", road: "Road", trail: "Trail" };
+  const kinds = [...new Set((scenario.map.roads || []).map((r) => r.kind || "road"))].sort((a, b) => ["pike", "road", "trail"].indexOf(a) - ["pike", "road", "trail"].indexOf(b));
+  for (const k of kinds) items.push({ kind: "road", road: k, label: ROAD_NAMES[k] || k });
+  const root = document.createElement("div");
+  root.className = "legend-list";
+  root.setAttribute("role", "list");
+  root.setAttribute("aria-label", "Map legend");
+  for (const it of items) {
+    const sv = svg("svg", { class: "legend-svg", viewBox: `0 0 ${sw + 4} 22`, width: sw + 4, height: 22, "aria-hidden": "true" });
+    const g = svg("g", { transform: "translate(2,0)" });
     if (it.kind === "terrain") {
       const pts = hexPts(sw / 2, 11, 11);
       g.appendChild(svg("polygon", { points: pts, fill: it.t.color || "#e8e2c4", stroke: "#6b6355" }));
       if (mapView && mapView.patternFor[it.tid]) g.appendChild(svg("polygon", { points: pts, fill: mapView.patternFor[it.tid] }));
-      g.appendChild(svg("text", { x: sw + 8, y: 15, class: "legend-text", text: it.t.name || it.tid }));
     } else if (it.kind === "side") {
       const st = featureStyle(it.fid, it.f);
       if (st.kind === "stream") g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: st.colour, "stroke-width": 5, "stroke-linecap": "round" }));
       else if (st.kind === "bridge") g.appendChild(svg("rect", { x: 6, y: 6, width: sw - 12, height: 10, fill: "#d9c6a0", stroke: st.colour, "stroke-width": 1.6 }));
-      else if (st.kind === "slope")
-        g.appendChild(svg("path", { d: `M2,9 L${sw},9 M6,9 l0,6 M12,9 l0,4 M18,9 l0,6 M24,9 l0,4 M30,9 l0,6`, stroke: st.colour, "stroke-width": 1.8, fill: "none" }));
-      else g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: st.colour, "stroke-width": 3, "stroke-dasharray": st.kind === "fieldworks" ? "4 2" : "6 3" }));
-      g.appendChild(svg("text", { x: sw + 8, y: 15, class: "legend-text", text: it.f.name || it.fid }));
+      else if (st.kind === "ford") g.appendChild(svg("rect", { x: 6, y: 6, width: sw - 12, height: 10, fill: "none", stroke: st.colour, "stroke-width": 1.6, "stroke-dasharray": "3 2" }));
+      else if (st.kind === "slope") g.appendChild(svg("path", { d: `M2,9 L${sw},9 M6,9 l0,6 M12,9 l0,4 M18,9 l0,6 M24,9 l0,4 M30,9 l0,6`, stroke: st.colour, "stroke-width": 1.8, fill: "none" }));
+      else if (st.kind === "sunken") {
+        g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: st.colour, "stroke-width": 6, "stroke-linecap": "round" }));
+        g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: "#e2cc98", "stroke-width": 2.2, "stroke-linecap": "round" }));
+      } else g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: st.colour, "stroke-width": 3, "stroke-dasharray": st.kind === "fieldworks" ? "4 2" : st.kind === "wall" ? "2 2" : "6 3" }));
+    } else if (it.road === "trail") {
+      g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: "#efe3c2", "stroke-width": 4, "stroke-linecap": "round" }));
+      g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: "#7a5a32", "stroke-width": 2.2, "stroke-dasharray": "0.1 5", "stroke-linecap": "round" }));
     } else {
-      g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: "#5c4326", "stroke-width": 8, "stroke-linecap": "round" }));
-      g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: "#d9b779", "stroke-width": 5, "stroke-linecap": "round" }));
-      g.appendChild(svg("text", { x: sw + 8, y: 15, class: "legend-text", text: "Road" }));
+      g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: "#5c4326", "stroke-width": it.road === "pike" ? 9 : 7, "stroke-linecap": "round" }));
+      g.appendChild(svg("line", { x1: 2, y1: 11, x2: sw, y2: 11, stroke: it.road === "pike" ? "#c0392b" : "#d9b779", "stroke-width": it.road === "pike" ? 6 : 4, "stroke-linecap": "round" }));
     }
-    root.appendChild(g);
-  });
+    sv.appendChild(g);
+    const row = document.createElement("div");
+    row.className = `legend-row legend-${it.kind}${it.road ? " legend-road-" + it.road : ""}`;
+    row.setAttribute("role", "listitem");
+    const txt = document.createElement("span");
+    txt.className = "legend-label";
+    txt.textContent = it.label;
+    row.append(sv, txt);
+    root.appendChild(row);
+  }
   return root;
 }
 

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from ...services.access import Viewer
+from ...services.access import resolve_viewer
 from ...services.views import build_summary, build_view
 from ..deps import AdminUser, ServiceDep, SessionDep
 
@@ -20,11 +20,13 @@ async def all_games(
     offset: Annotated[int, Query(ge=0)] = 0,
     views: Annotated[bool, Query(description="Include each game's full (admin) view")] = True,
 ) -> dict[str, Any]:
-    """Every game, newest activity first, each with the full admin view."""
-    viewer = Viewer("admin", None, admin.id)
+    """Every game, newest activity first, each with the full admin view, except the games the
+    admin plays: there it is a player, with its own side's view (`viewer` says which)."""
     out = []
     for row in await service.all_games(session, limit, offset):
+        viewer = resolve_viewer(row, admin)  # a seat first: a seated admin gets no peek at the enemy
         item = build_summary(row, admin.id)
+        item["viewer"] = viewer.label
         item["invite_token"] = row.invite_token
         item["watch_token"] = row.watch_token
         if views:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Query, Request
 
 from ...errors import ApiError
@@ -9,6 +10,8 @@ from ...models import Game, User
 from ...schemas import (
     CommandAccepted,
     CommandRequest,
+    ContributionAccepted,
+    ContributionRequest,
     GameCreate,
     GameCreated,
     GameDetail,
@@ -17,10 +20,12 @@ from ...schemas import (
     JoinRequest,
     UndoRequest,
 )
+from ...services import accounts
 from ...services.access import Viewer, require_seat, resolve_viewer
 from ...services.views import (
     build_log_entries,
     build_options,
+    build_preview,
     build_record,
     build_summary,
     build_view,
@@ -39,8 +44,10 @@ from ..deps import (
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 
-def _links(request: Request, base_url: str | None, row: Game) -> dict[str, str]:
-    base = (base_url or str(request.base_url)).rstrip("/")
+def _links(base_url: str | None, row: Game) -> dict[str, str]:
+    """The share links: absolute under VEDETTE_BASE_URL, else relative to the site (never built
+    from the request's Host header, which the client chooses)."""
+    base = (base_url or "").rstrip("/")
     return {
         "invite_url": f"{base}/games/{row.id}?invite={row.invite_token}",
         "watch_url": f"{base}/games/{row.id}?watch={row.watch_token}",
@@ -56,21 +63,33 @@ async def create_game(
     service: ServiceDep,
     settings: SettingsDep,
 ) -> dict[str, Any]:
-    """Create a game and take a seat ("random" picks one); share the invite link."""
+    """Create a game and take a seat ("random" picks one); share the invite link. 429 past the
+    account's quotas (VEDETTE_MAX_WAITING_GAMES waiting games, VEDETTE_GAMES_PER_HOUR new ones)."""
+    await accounts.check_game_quota(session, settings, user)
     row = await service.create_game(
         session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours
     )
-    return {**build_summary(row, user.id), **_links(request, settings.base_url, row)}
+    return {**build_summary(row, user.id), **_links(settings.base_url, row)}
 
 
 @router.get("", response_model=GameList)
 async def list_games(user: OptionalUser, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
-    """Your games (whose decision is awaited, since when, results) and open games to join."""
+    """Your games (whose decision is awaited, since when, results), open games to join (with the time per
+    decision a joiner commits to and the ruleset), and open games in progress or finished, to watch or replay."""
     mine, open_games = await service.list_games(session, user)
+    live = await service.watchable_games(session, "active")
+    finished = await service.watchable_games(session, "over")
     uid = user.id if user else None
+    hours = await service.decision_hours_of(session, sorted({g.id for g in [*mine, *open_games, *live]}))
+
+    def summary(g: Game) -> dict[str, Any]:
+        return {**build_summary(g, uid), "decision_hours": hours.get(g.id)}
+
     return {
-        "mine": [build_summary(g, uid) for g in mine],
-        "open": [build_summary(g, uid) for g in open_games],
+        "mine": [summary(g) for g in mine],
+        "open": [summary(g) for g in open_games],
+        "live": [summary(g) for g in live],
+        "finished": [summary(g) for g in finished],
     }
 
 
@@ -84,9 +103,28 @@ async def join_game(
     body: JoinRequest | None = None,
 ) -> dict[str, Any]:
     """Take the free seat: with the invite token for a private game, without for an open one."""
-    row = await service.join_game(session, user, game_id, body.invite_token if body else None)
+    row = await service.join_game(
+        session, user, game_id, body.invite_token if body else None, body.contribution if body else None
+    )
     await hub.publish(row.id, row.version)
     return build_summary(row, user.id)
+
+
+@router.post("/{game_id}/contribution", response_model=ContributionAccepted)
+async def contribute(
+    game_id: str,
+    body: ContributionRequest,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    hub: HubDep,
+) -> dict[str, Any]:
+    """The creator's own random contribution to the dice, sent after seeing the game's seed_hash and
+    before the second player joins (the joiner sends its own with the join). See docs/dice.md."""
+    answer = await service.contribute(session, user, game_id, body.contribution)
+    row = await service.get_row(session, game_id)
+    await hub.publish(row.id, row.version)
+    return answer
 
 
 async def _viewer_state(
@@ -140,6 +178,35 @@ async def get_options(
         if isinstance(exc, rules().IllegalCommand):
             raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
         raise ApiError(422, "bad_units", f"Cannot list options for {unit_ids}.") from None
+
+
+@router.get("/{game_id}/preview")
+async def get_preview(
+    game_id: str,
+    user: CurrentUser,
+    session: SessionDep,
+    service: ServiceDep,
+    command: Annotated[str, Query(max_length=4000, description="An attack or bombard command as JSON")],
+) -> dict[str, Any]:
+    """Judge one exact attack or bombardment of yours without making it: its odds, or the rule that
+    refuses it (the page's attack builder). Nothing changes."""
+    loaded = await service.load(session, game_id)
+    resolve_viewer(loaded.row, user)  # private games stay invisible to strangers
+    side = require_seat(loaded.row, user)
+    try:
+        parsed = orjson.loads(command)
+    except orjson.JSONDecodeError:
+        raise ApiError(422, "malformed_command", "'command' must be a JSON object.") from None
+    try:
+        return build_preview(loaded.engine, Viewer("seat", side, user.id), parsed, loaded.row.version)
+    except ApiError:
+        raise
+    except Exception as exc:
+        from ...services.engine import rules
+
+        if isinstance(exc, rules().IllegalCommand):
+            raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
+        raise ApiError(422, "malformed_command", "That command cannot be previewed.") from None
 
 
 @router.post("/{game_id}/commands", response_model=CommandAccepted)

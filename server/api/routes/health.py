@@ -11,7 +11,10 @@ from ..deps import RegistryDep, SessionDep
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz")
+_DEGRADED = {503: {"description": 'The database is unreachable or unmigrated (the same body, "status": "degraded")'}}
+
+
+@router.get("/healthz", responses=_DEGRADED)
 async def healthz(request: Request, session: SessionDep, registry: RegistryDep) -> JSONResponse:
     """Liveness plus the database state (reachable, schema version)."""
     body: dict[str, Any] = {

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from ...errors import not_found
 from ...schemas import ScenarioSummary
-from ..deps import RegistryDep
+from ...services.access import resolve_viewer
+from ...services.views import build_scenario
+from ..deps import InviteToken, OptionalUser, RegistryDep, ServiceDep, SessionDep, WatchToken
 
 router = APIRouter(prefix="/api/scenarios", tags=["scenarios"])
 
@@ -17,9 +19,27 @@ async def list_scenarios(registry: RegistryDep) -> list[dict[str, Any]]:
 
 
 @router.get("/{scenario_id}")
-async def get_scenario(scenario_id: str, registry: RegistryDep) -> dict[str, Any]:
-    """The full scenario JSON (map, units, TEC) the client draws from."""
-    entry = registry.get(scenario_id)
-    if entry is None:
+async def get_scenario(
+    scenario_id: str,
+    registry: RegistryDep,
+    user: OptionalUser,
+    session: SessionDep,
+    service: ServiceDep,
+    game: Annotated[str | None, Query(max_length=32, description="A game of this scenario: the scenario as "
+                                      "its viewer may read it (a seat also gets its own hidden reinforcements)")] = None,
+    watch: WatchToken = None,
+    invite: InviteToken = None,
+) -> dict[str, Any]:
+    """The scenario JSON (map, units, TEC) the client draws from, without what the scenario hides
+    (`hidden.enemy_reinforcements`: the reinforcements' units and schedule). With `game`, the
+    scenario as that game's viewer may read it: a seat gets its own side's reinforcements."""
+    if game is None:
+        entry = registry.get(scenario_id)
+        if entry is None:
+            raise not_found("scenario")
+        return entry.public
+    loaded = await service.load(session, game)
+    if loaded.row.scenario_id != scenario_id:
         raise not_found("scenario")
-    return entry.raw
+    viewer = resolve_viewer(loaded.row, user, watch_token=watch, invite_token=invite)
+    return build_scenario(loaded.scenario, viewer)

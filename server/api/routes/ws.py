@@ -22,6 +22,7 @@ from ...schemas import CommandRequest, UndoRequest
 from ...services import accounts
 from ...services.access import resolve_viewer
 from ...services.games import GameService
+from ..guards import contains_nul
 
 log = logging.getLogger(__name__)
 
@@ -146,10 +147,16 @@ async def _receive_loop(
         if len(text) > settings.max_ws_frame_bytes or len(text.encode("utf-8")) > settings.max_ws_frame_bytes:
             conn.send(_frame_too_large(settings))
             continue
+        if contains_nul(text):
+            conn.send(_error(400, "bad_input", "The message carries a NUL byte (\\u0000); no field may contain one."))
+            continue
         try:
             message = json.loads(text)
         except json.JSONDecodeError as exc:
             conn.send(_error(400, "bad_json", f"Not valid JSON: {exc.msg} at column {exc.colno}."))
+            continue
+        except RecursionError:
+            conn.send(_error(400, "bad_json", "Not valid JSON here: it is nested too deeply."))
             continue
         if not isinstance(message, dict):
             conn.send(_error(422, "invalid_message", "A message is a JSON object with a \"type\"."))
@@ -219,7 +226,7 @@ async def _handle(
         conn.send(_validation_error(exc, command_id))
         return
     except ApiError as exc:
-        conn.send({"type": "error", "status": exc.status, **exc.body(), "command_id": command_id})
+        conn.send({"type": "error", **exc.body(), "status": exc.status, "command_id": command_id})
         return
     except Exception:
         log.exception("websocket command failed in game %s", conn.game_id)

@@ -12,6 +12,7 @@ from .dice import Dice
 from .errors import IllegalCommand
 from .scenario import Factors, LeaderFactors, Scenario, UnitDef, UnitKind
 from .state import GameState, Status, UnitState
+from .views import tag_event
 
 if TYPE_CHECKING:
     from .edition import Edition
@@ -29,14 +30,23 @@ class Ctx:
         self.dice = dice
         self.events: list[dict[str, Any]] = []
         self.rolled = False
+        self._audience: str | None = None  # set by `private_to`
         self._occ: dict[str, list[str]] | None = None
         self._zoc: dict[str, frozenset[str]] = {}
 
     # --- events and dice -------------------------------------------------
     def emit(self, type_: str, text: str, **data: Any) -> None:
+        """Every event of the game passes here, and so through the one visibility rule (views.tag_event)."""
         event: dict[str, Any] = {"type": type_, "text": text}
         event.update(data)
-        self.events.append(event)
+        if self._audience is not None and "visible_to" not in event:
+            event["visible_to"] = self._audience
+        self.events.append(tag_event(self.sc, self.st, event))
+
+    def private_to(self, side: str | None) -> "_Audience":
+        """`with ctx.private_to(side):` events emitted inside, dice included, are for `side` only (None:
+        unchanged). A die rolled for a secret purpose is as secret as what it decides (views.audience)."""
+        return _Audience(self, side)
 
     def roll(self, n: int, purpose: str, labels: list[str], rule: str, **data: Any) -> list[int]:
         values = [self.dice.roll() for _ in range(n)]
@@ -227,3 +237,18 @@ class Ctx:
     def require(self, condition: bool, rule: str, message: str) -> None:
         if not condition:
             raise IllegalCommand(rule, message)
+
+
+class _Audience:
+    def __init__(self, ctx: Ctx, side: str | None) -> None:
+        self._ctx = ctx
+        self._side = side
+        self._saved: str | None = None
+
+    def __enter__(self) -> None:
+        self._saved = self._ctx._audience
+        if self._side is not None:
+            self._ctx._audience = self._side
+
+    def __exit__(self, *exc: object) -> None:
+        self._ctx._audience = self._saved

@@ -1,15 +1,31 @@
-"""Dice (R11): every die is rolled by the server from a per-game secret seed.
+"""Dice (R11): every die is rolled by the server from a per-game secret seed and the seats'
+own random contributions, by a published derivation anyone can recompute (docs/dice.md).
 
-Die number n of a game is derived from HMAC-SHA256(seed, n), so the whole
-sequence is fixed by the seed, independent of Python's random module, and can
-be re-derived by anyone once the seed is published at the end of the game.
+Scheme "vedette-dice-2" (every game created since the seats contribute):
+
+    key   = HMAC-SHA256(key = seed (UTF-8),
+                        msg = "vedette-dice-2\\n" + for each side, sorted by its id: side + "=" + contribution + "\\n")
+    die n = the first byte b < 252 of HMAC-SHA256(key, f"{n}:{k}") for k = 0, 1, 2, ...; the die shows b % 6 + 1
+
+A contribution is 64 lowercase hex digits (32 random bytes from the player's browser), or "" for a seat
+that did not send one. 252 = 6 * 42, so rejecting the bytes 252..255 keeps the six faces exactly equally
+likely (no modulo bias). The server commits to the seed by publishing SHA-256(seed) before any seat
+contributes and publishes the seed when the game ends.
+
+Scheme "vedette-dice-1" (games created before): the same per-die step with the seed itself as the key.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Protocol
+from typing import Mapping, Protocol
+
+SCHEME = "vedette-dice-2"
+LEGACY_SCHEME = "vedette-dice-1"
+SCHEMES = (SCHEME, LEGACY_SCHEME)
+CONTRIBUTION_PATTERN = r"^[0-9a-f]{64}$"
+_HEX = frozenset("0123456789abcdef")
 
 
 class Dice(Protocol):
@@ -19,30 +35,57 @@ class Dice(Protocol):
 
 
 def seed_hash(seed: str) -> str:
-    """The commitment published when the game starts."""
+    """The commitment published when the game is created."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
-def die_from_seed(seed: str, index: int) -> int:
-    """The index-th die of the game, uniform on 1..6 (rejection sampling on bytes)."""
+def check_contribution(value: object) -> str:
+    """A seat's contribution: 64 lowercase hex digits, or "" (none). ValueError otherwise."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str) or len(value) != 64 or not set(value) <= _HEX:
+        raise ValueError("a dice contribution is 64 lowercase hexadecimal digits (32 random bytes)")
+    return value
+
+
+def dice_key(seed: str, contributions: Mapping[str, str], scheme: str = SCHEME) -> bytes:
+    """The HMAC key every die of a game is drawn with."""
+    if scheme == LEGACY_SCHEME:
+        return seed.encode("utf-8")
+    if scheme != SCHEME:
+        raise ValueError(f"unknown dice scheme {scheme!r}")
+    message = SCHEME + "\n" + "".join(f"{side}={contributions[side]}\n" for side in sorted(contributions))
+    return hmac.new(seed.encode("utf-8"), message.encode("utf-8"), hashlib.sha256).digest()
+
+
+def die_from_key(key: bytes, index: int) -> int:
+    """The index-th die (counting from 0), uniform on 1..6 (rejection sampling on bytes)."""
     counter = 0
     while True:
-        digest = hmac.new(seed.encode("utf-8"), f"{index}:{counter}".encode(), hashlib.sha256).digest()
+        digest = hmac.new(key, f"{index}:{counter}".encode(), hashlib.sha256).digest()
         for byte in digest:
             if byte < 252:  # 252 = 6 * 42: keeps the six faces exactly equally likely
                 return byte % 6 + 1
         counter += 1
 
 
-class SeededDice:
-    """The only dice a real game uses."""
+def die_from_seed(seed: str, index: int, contributions: Mapping[str, str] | None = None,
+                  scheme: str = SCHEME) -> int:
+    """The index-th die of a game with this seed and these contributions (none: every seat "")."""
+    return die_from_key(dice_key(seed, contributions or {}, scheme), index)
 
-    def __init__(self, seed: str, count: int = 0) -> None:
-        self._seed = seed
+
+class SeededDice:
+    """The only dice a real game uses. Without a key (a seat's contribution is still awaited) it refuses to roll."""
+
+    def __init__(self, key: bytes | str | None, count: int = 0) -> None:
+        self._key = key.encode("utf-8") if isinstance(key, str) else key
         self.count = count
 
     def roll(self) -> int:
-        value = die_from_seed(self._seed, self.count)
+        if self._key is None:
+            raise RuntimeError("R11: no die is rolled before both seats' dice contributions are in")
+        value = die_from_key(self._key, self.count)  # looked up at call time: tests may patch it
         self.count += 1
         return value
 

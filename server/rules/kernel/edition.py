@@ -8,12 +8,13 @@ edition: an edition registers itself (`register`) when its package is imported, 
 The hooks, grouped the way docs/engine-contract.md describes them:
 
 * the scenario: `parse_scenario` (the reader of the edition's scenario format);
-* turn and procedure: `start` (set-up or the first phase), `commands` (command type -> handler),
+* turn and procedure: `start` (set-up or the first phase), `commands` (command type -> handler) and
+  `command_fields` (the fields each may carry), `secret_command` (whose undo is private),
   `tasks` and `decisions` (the steps of multi-step procedures and the answers to pending decisions),
   `after_command` (bookkeeping after every command, e.g. objective control), `finish_game`, `points`;
 * results and checks the procedures share: the CRT (`crt_*`), `morale_passes`, `halve`,
   `stacking_ok`, `leader_lost`, and the movement flags;
-* options for the page and the bots: `options`, `legal_commands`, `command_families`, `can_end_phase`;
+* options for the page and the bots: `options`, `preview`, `legal_commands`, `command_families`, `can_end_phase`;
 * the simulator's extra invariants: `invariants`; the page's phase prompt: `phase_prompt`.
 """
 
@@ -57,6 +58,16 @@ class Edition:
         """Command type -> handler(ctx, side, cmd).  `choose`, `undo` and `resign` are the kernel's."""
         raise NotImplementedError
 
+    def command_fields(self) -> Mapping[str, frozenset[str]]:
+        """Command type -> the fields it may carry besides "type" (docs/commands.md); the kernel refuses any
+        other field as malformed before the command is judged or logged."""
+        raise NotImplementedError
+
+    def secret_command(self, scenario: Scenario, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+        """For a command that was `side`'s secret (e.g. a set-up placement): what everybody may read of its
+        undo ("a set-up placement") and who may read the rest; None for a public command."""
+        return None
+
     def tasks(self) -> Mapping[str, TaskHandler]:
         raise NotImplementedError
 
@@ -99,6 +110,10 @@ class Edition:
 
     # --- options, bots, invariants, the page -----------------------------------------
     def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def preview(self, game: Game, side: str, command: Any) -> dict[str, Any]:
+        """Judge one exact command as `submit` would, without applying it (the page's odds)."""
         raise NotImplementedError
 
     def legal_commands(self, game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:

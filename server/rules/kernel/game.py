@@ -8,28 +8,48 @@ the engine only dispatches, drives, snapshots and records.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Iterator
 
 from .core import Ctx
-from .dice import Dice, LoadedDice, SeededDice, die_from_seed, seed_hash
+from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice, check_contribution, dice_key,
+                   die_from_seed, seed_hash)
 from .edition import Edition, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .scenario import Scenario
 from .state import GameState, Phase, Status, UnitState
 
 MAX_COMMAND_KEYS = 16
+# Every field the kernel's own commands may carry besides "type"; an edition adds its commands'
+# (`Edition.command_fields`, docs/commands.md). Any other field is refused as malformed, so nothing
+# unknown is ever judged or kept in a game's log.
+KERNEL_COMMAND_FIELDS: dict[str, frozenset[str]] = {
+    "choose": frozenset({"option"}),
+    "undo": frozenset(),
+    "resign": frozenset(),
+}
+
 
 class Game:
     """A game of one scenario under one ruleset, driven only by commands."""
 
     def __init__(self, scenario: Scenario, seed: str, state: GameState, log: list[dict[str, Any]],
-                 ruleset: Edition | None = None, dice: Dice | None = None) -> None:
+                 ruleset: Edition | None = None, dice: Dice | None = None,
+                 dice_scheme: str = SCHEME, contributions: dict[str, str] | None = None) -> None:
         self.scenario = scenario
         self.ruleset = ruleset or find_ruleset(state.ruleset)
         self._seed = seed
         self.state = state
         self.log = log  # every accepted command, undo included, with its dice
-        self._dice: Dice = dice or SeededDice(seed, state.dice_count)
+        if dice_scheme not in SCHEMES:
+            raise ValueError(f"unknown dice scheme {dice_scheme!r}")
+        self._dice_scheme = dice_scheme
+        # Each seat's contribution to the dice (R11, docs/dice.md): "" for a seat that sent none; a side
+        # missing from the dict has not taken its seat yet, and no die is rolled until both are in.
+        self._contributions: dict[str, str] = (
+            {s: "" for s in scenario.side_order} if contributions is None
+            else {s: check_contribution(v) for s, v in contributions.items() if s in scenario.sides})
+        self._dice: Dice = dice or SeededDice(self._dice_key(), state.dice_count)
         # Undo goes back at most to the last checkpoint (a die roll, a reveal, an opponent's action or a new
         # phase), so only the state there and the own commands since are kept.
         self._stack: list[dict[str, Any]] = []
@@ -39,14 +59,56 @@ class Game:
 
     # --- construction ------------------------------------------------------------
     @classmethod
-    def new(cls, scenario: Scenario, seed: str, ruleset: str | None = None) -> "Game":
+    def new(cls, scenario: Scenario, seed: str, ruleset: str | None = None,
+            contributions: dict[str, str] | None = None, dice_scheme: str = SCHEME) -> "Game":
+        """A new game. `contributions`: each seat's dice contribution (R11, docs/dice.md), "" for none;
+        None means no seat contributes (every side ""); a side left out contributes when it takes its seat
+        (`contribute`), and until then the game accepts no command and rolls no die."""
         if not isinstance(seed, str) or len(seed) < 16:
             raise ValueError("a game seed must be a secret string of at least 16 characters")
         rs = find_ruleset(ruleset or scenario.ruleset)
         state = initial_state(scenario, rs)
-        game = cls(scenario, seed, state, [], rs)
+        game = cls(scenario, seed, state, [], rs, dice_scheme=dice_scheme, contributions=contributions)
         game._start()
         return game
+
+    # --- the dice (R11, docs/dice.md) ---------------------------------------------------------
+    def _dice_key(self) -> bytes | None:
+        if not self.dice_ready:
+            return None
+        return dice_key(self._seed, self._contributions, self._dice_scheme)
+
+    @property
+    def dice_ready(self) -> bool:
+        """Both seats' contributions are in (always, for a game of the old scheme)."""
+        return self._dice_scheme == LEGACY_SCHEME or all(s in self._contributions for s in self.scenario.side_order)
+
+    @property
+    def dice_scheme(self) -> str:
+        return self._dice_scheme
+
+    @property
+    def contributions(self) -> dict[str, str]:
+        return dict(self._contributions)
+
+    def contribute(self, side: str, value: str | None) -> None:
+        """A seat's contribution, given when it takes its seat, before any command or die."""
+        if side not in self.scenario.sides:
+            raise ValueError(f"unknown side '{side}'")
+        if self._dice_scheme == LEGACY_SCHEME:
+            raise ValueError("this game's dice come from the seed alone (it was created before contributions)")
+        if side in self._contributions:
+            raise ValueError(f"{side} has already contributed to the dice")
+        if self.version or self.state.dice_count or self.log:
+            raise ValueError("contributions come before the first command")
+        self._contributions[side] = check_contribution(value)
+        if self.dice_ready and isinstance(self._dice, SeededDice):
+            self._dice = SeededDice(self._dice_key(), self.state.dice_count)
+
+    def dice_public(self) -> dict[str, Any]:
+        """What anyone may know of the dice inputs during the game (the seed hash is in the view too)."""
+        return {"scheme": self._dice_scheme, "ready": self.dice_ready,
+                "contributed": {s: bool(self._contributions.get(s)) for s in self.scenario.side_order}}
 
     @classmethod
     def for_test(cls, scenario: Scenario, state: GameState, dice: list[int] | None = None) -> "Game":
@@ -97,8 +159,10 @@ class Game:
         """Validate a command from `side` and apply it; IllegalCommand leaves the game untouched."""
         if side not in self.scenario.sides:
             raise MalformedCommand(f"unknown side '{side}'")
-        cmd = _check_shape(command)
+        cmd = _check_shape(command, self.ruleset.command_fields())
         ctype = cmd["type"]
+        if not self.dice_ready and ctype != "resign":
+            raise IllegalCommand("R11", "the game starts when both seats have taken their places and contributed to the dice")
         if ctype == "undo":
             return self.undo(side)
         if ctype == "resign":
@@ -190,7 +254,13 @@ class Game:
         self._stack = keep
         self.log.append({"side": side, "command": {"type": "undo"}, "dice": []})
         text = f"{self.scenario.sides[side].name} takes back: {describe_command(self.scenario, undone['command'])}"
-        return [{"type": "undo", "text": text, "side": side, "command": undone["command"]}]
+        event = {"type": "undo", "text": text, "side": side, "command": undone["command"]}
+        secret = self.ruleset.secret_command(self.scenario, side, undone["command"])
+        if secret is not None:  # the command was the side's secret (e.g. a set-up placement): so is its undo
+            public, only = secret
+            return [{"type": "undo", "text": f"{self.scenario.sides[side].name} takes back {public}", "side": side},
+                    {**event, "visible_to": only}]
+        return [event]
 
     def resign(self, side: str) -> list[dict[str, Any]]:
         if self.is_over:
@@ -275,6 +345,10 @@ class Game:
         """What the named units may do now (the edition's: reachable hexes, attack targets with odds...)."""
         return self.ruleset.options(self, side, units)
 
+    def preview(self, side: str, command: Any) -> dict[str, Any]:
+        """Judge one exact command (an attack, a bombardment) without applying it: its odds, or why it is illegal."""
+        return self.ruleset.preview(self, side, command)
+
     def legal_commands(self, side: str, rng: random.Random | None = None, limit: int = 60) -> Iterator[dict[str, Any]]:
         """Legal commands for `side` now (sampled where the space is large): the bots' and tests' move list."""
         yield from self.ruleset.legal_commands(self, side, rng or random.Random(0), limit)
@@ -290,6 +364,7 @@ class Game:
         service keeps as rows) the snapshot's size does not grow with the game."""
         data: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name, "seed": self._seed,
+            "dice": {"scheme": self._dice_scheme, "contributions": dict(self._contributions)},
             "state": self.state.to_json(), "version": self.version,
             "stack": self._stack, "checkpoint": self._checkpoint, "barrier": self._barrier,
         }
@@ -304,8 +379,9 @@ class Game:
             raise ValueError("this saved game does not belong to that scenario or format")
         state = GameState.from_json(data["state"])
         entries = data.get("log", log)
+        dice = data.get("dice") or {"scheme": LEGACY_SCHEME}  # saved before the seats contributed
         game = cls(scenario, data["seed"], state, list(entries) if entries is not None else [],
-                   find_ruleset(data["ruleset"]))
+                   find_ruleset(data["ruleset"]), dice_scheme=dice["scheme"], contributions=dice.get("contributions", {}))
         if entries is None:
             game._base_version = int(data["version"])
         elif "version" in data and len(entries) != int(data["version"]):
@@ -321,6 +397,7 @@ class Game:
         rec: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name,
             "seed_hash": self.seed_hash, "commands": self.log, "result": self.state.result,
+            "dice": {"scheme": self._dice_scheme, "contributions": dict(self._contributions)},
         }
         if self.is_over:
             rec["seed"] = self._seed
@@ -328,7 +405,7 @@ class Game:
 
     def replay_to(self, version: int) -> "Game":
         """A fresh game with the first `version` logged commands applied (history views)."""
-        game = Game.new(self.scenario, self._seed, self.ruleset.name)
+        game = Game.new(self.scenario, self._seed, self.ruleset.name, dict(self._contributions), self._dice_scheme)
         for entry in self.log[:version]:
             _replay_entry(game, entry)
         return game
@@ -357,7 +434,9 @@ def check_fields(cmd: dict[str, Any], required: dict[str, str], optional: dict[s
             raise MalformedCommand(f"'{name}' must be {what}")
 
 
-def _check_shape(command: Any) -> dict[str, Any]:
+def _check_shape(command: Any, fields: Mapping[str, frozenset[str]] | None = None) -> dict[str, Any]:
+    """A command's shape: a JSON object with a 'type' string and, for a known type, only its own fields
+    (the kernel's `KERNEL_COMMAND_FIELDS` and the edition's `fields`)."""
     if not isinstance(command, dict):
         raise MalformedCommand("a command must be a JSON object")
     if len(command) > MAX_COMMAND_KEYS:
@@ -365,6 +444,14 @@ def _check_shape(command: Any) -> dict[str, Any]:
     ctype = command.get("type")
     if not isinstance(ctype, str):
         raise MalformedCommand("a command needs a 'type' string")
+    allowed = KERNEL_COMMAND_FIELDS[ctype] if ctype in KERNEL_COMMAND_FIELDS else (fields or {}).get(ctype)
+    if allowed is not None:
+        unknown = sorted(str(k) for k in command if k != "type" and k not in allowed)
+        if unknown:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise MalformedCommand(
+                f"unknown field '{unknown[0][:40]}' in a {ctype} command (its fields: {known})"
+            )
     return dict(command)
 
 
@@ -397,8 +484,16 @@ def verify_record(record: dict[str, Any], scenario: Scenario) -> list[str]:
     if record.get("scenario") != scenario.id:
         problems.append(f"the record is for scenario '{record.get('scenario')}', not '{scenario.id}'")
         return problems
+    dice = record.get("dice") or {"scheme": LEGACY_SCHEME}
+    if not isinstance(dice, dict) or dice.get("scheme") not in SCHEMES:
+        return problems + [f"the record's dice scheme is not one of {', '.join(SCHEMES)}"]
+    contributions = dice.get("contributions", {})
+    if dice["scheme"] == SCHEME and (not isinstance(contributions, dict)
+                                     or set(contributions) != set(scenario.side_order)):
+        return problems + ["the record does not carry both seats' dice contributions"]
     try:
-        game = Game.new(scenario, seed, record.get("ruleset"))
+        game = Game.new(scenario, seed, record.get("ruleset"), contributions if dice["scheme"] == SCHEME else {},
+                        dice["scheme"])
     except ValueError as e:
         return problems + [str(e)]
     for i, entry in enumerate(record.get("commands", [])):

@@ -2,41 +2,121 @@
 
 Hidden: the dice seed until the game is over; the opponent's 'w/1' set-up
 placements until both sides have set up (3.2); and, where the scenario says
-so, the opponent's reinforcements that have not yet entered the map.
+so (`hidden.enemy_reinforcements`), the opponent's reinforcements that have not
+yet entered the map, its schedule, and the fate of its eliminated units' step
+recovery (11.4): to the opponent a unit that will return, one that failed its
+check and one that never tried all look the same ("eliminated").
+
+ONE rule decides who may read an event (`event_visible`), and every event
+passes it: the rules core tags each event as it is emitted (`tag_event`, called
+by `Ctx.emit`, dice included), and `filter_events` applies it for every channel
+(views, patches, history, answers, mail digests).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .state import Phase, Status
+from .state import GameState, Phase, Status
 
 if TYPE_CHECKING:
     from .game import Game
+    from .scenario import Scenario
 
 SPECTATOR = "spectator"
 ADMIN = "admin"
+
+# Secrets a side may keep from its opponent (`audience`).
+SECRET_SETUP = "setup"  # a 'w/1' placement before the side finishes its set-up (3.2, V23)
+SECRET_REINFORCEMENTS = "reinforcements"  # off-map units and their schedule, 11.4 outcomes
+
+_GONE = (Status.ELIMINATED.value, Status.DEAD.value, Status.RETURNING.value)
+_OFF_MAP_HIDDEN = (Status.OFFBOARD.value, Status.RETURNING.value)
+_UNIT_FIELDS = ("unit", "units", "attackers", "defenders", "support", "artillery")
 
 
 def _sees_everything(viewer: str) -> bool:
     return viewer == ADMIN
 
 
+# --- the one visibility rule -----------------------------------------------------------------
+def event_visible(event: Mapping[str, Any], viewer: str) -> bool:
+    """THE rule: an event tagged `visible_to` a side is for that side (and the admin) only."""
+    only = event.get("visible_to")
+    return only is None or viewer == only or _sees_everything(viewer)
+
+
+def audience(sc: "Scenario", side: str, secret: str) -> str | None:
+    """Who may read events about `side`'s `secret`: the side alone, or None (everybody)."""
+    if secret == SECRET_SETUP:
+        return side
+    if secret == SECRET_REINFORCEMENTS:
+        return side if sc.hide_enemy_reinforcements else None
+    raise ValueError(f"unknown secret {secret!r}")
+
+
+def hidden_from_opponent(sc: "Scenario", st: GameState, uid: str) -> bool:
+    """Whether the state of unit `uid` is its owner's secret now (off the map and hidden, or the
+    outcome of its step recovery)."""
+    if not sc.hide_enemy_reinforcements or uid not in st.units:
+        return False
+    status = st.units[uid].status
+    if status in _OFF_MAP_HIDDEN:
+        return True
+    return status == Status.DEAD.value and sc.units[uid].kind.is_combat
+
+
+def _named_units(event: Mapping[str, Any]) -> Iterable[str]:
+    for key in _UNIT_FIELDS:
+        value = event.get(key)
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, str))
+
+
+def tag_event(sc: "Scenario", st: GameState, event: dict[str, Any]) -> dict[str, Any]:
+    """Give an event its audience (called for every event the rules core emits): an event that
+    names a unit whose state is its owner's secret is for the owner only."""
+    if "visible_to" in event or not sc.hide_enemy_reinforcements:
+        return event
+    owners = {sc.units[u].side for u in _named_units(event) if u in sc.units and hidden_from_opponent(sc, st, u)}
+    if len(owners) == 1:
+        event["visible_to"] = owners.pop()
+    elif owners:
+        event["visible_to"] = ADMIN
+    return event
+
+
+def filter_events(events: list[dict[str, Any]], viewer: str) -> list[dict[str, Any]]:
+    """The log entries a viewer may read (every channel: views, patches, history, answers, mails)."""
+    return [e for e in events if event_visible(e, viewer)]
+
+
+# --- units -------------------------------------------------------------------------------------
 def unit_visible(game: "Game", viewer: str, uid: str) -> bool:
     sc = game.scenario
     s = game.state.units[uid]
     side = sc.units[uid].side
     if _sees_everything(viewer) or viewer == side:
         return True
-    if sc.hide_enemy_reinforcements and s.status in (Status.OFFBOARD.value, Status.RETURNING.value):
+    return not (sc.hide_enemy_reinforcements and s.status == Status.OFFBOARD.value)
+
+
+def _masked_gone(viewer: str, side: str, sc: "Scenario", st: GameState, uid: str) -> bool:
+    """To the opponent an eliminated combat unit looks the same whatever its step recovery did."""
+    if _sees_everything(viewer) or viewer == side or not sc.hide_enemy_reinforcements:
         return False
-    return True
+    return st.units[uid].status in _GONE and sc.units[uid].kind.is_combat
 
 
 def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
     sc = game.scenario
     s = game.state.units[uid]
     side = sc.units[uid].side
+    if _masked_gone(viewer, side, sc, game.state, uid):
+        return {"hex": None, "status": Status.ELIMINATED.value, "reduced": False, "disrupted": False,
+                "ineffective": False, "moved": False, "charging": None, "attacked": False}
     out: dict[str, Any] = {
         "hex": s.hex, "status": s.status, "reduced": s.reduced, "disrupted": s.disrupted,
         "ineffective": s.ineffective, "moved": s.moved, "charging": s.charging, "attacked": s.attacked,
@@ -81,6 +161,8 @@ def build_view(game: "Game", viewer: str) -> dict[str, Any]:
         "combat": _combat_view(st.combat), "can_undo": {s: game.can_undo(s) for s in sc.side_order},
         "dice_rolled": st.dice_count,
     }
+    view["unit_defs"] = unit_defs_for(sc, view["units"])
+    view["dice"] = game.dice_public()
     if game.is_over:
         view["seed"] = game._seed
     return view
@@ -94,12 +176,31 @@ def _combat_view(c: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: c[k] for k in keys if k in c}
 
 
-def filter_events(events: list[dict[str, Any]], viewer: str) -> list[dict[str, Any]]:
-    """The log entries a viewer may read: entries marked for one side go to that side and the admin only."""
-    out = []
-    for e in events:
-        only = e.get("visible_to")
-        if only is not None and viewer != only and not _sees_everything(viewer):
-            continue
-        out.append(e)
-    return out
+# --- the scenario itself -----------------------------------------------------------------------
+def hidden_reinforcements(sc: "Scenario") -> dict[str, str]:
+    """Unit id -> side of every reinforcement the scenario keeps from the opponent."""
+    if not sc.hide_enemy_reinforcements:
+        return {}
+    return {r.unit: sc.units[r.unit].side for r in sc.reinforcements}
+
+
+def unit_defs_for(sc: "Scenario", visible_units: Iterable[str]) -> dict[str, Any]:
+    """The definitions of visible units that the public scenario (`scenario_json_for`) leaves out,
+    e.g. an enemy reinforcement once it has entered the map, so a client can draw its counter."""
+    hidden = hidden_reinforcements(sc)
+    if not hidden:
+        return {}
+    wanted = {u for u in visible_units if u in hidden}
+    return {u["id"]: u for u in sc.raw.get("units", []) if isinstance(u, dict) and u.get("id") in wanted}
+
+
+def scenario_json_for(sc: "Scenario", viewer: str) -> dict[str, Any]:
+    """The scenario file as `viewer` may read it: without the units and schedule of the
+    reinforcements it may not see (all of them for a spectator or a stranger, the enemy's for a seat)."""
+    raw = dict(sc.raw)
+    hidden = {u for u, side in hidden_reinforcements(sc).items() if side != viewer and not _sees_everything(viewer)}
+    if not hidden:
+        return raw
+    raw["units"] = [u for u in raw.get("units", []) if not (isinstance(u, dict) and u.get("id") in hidden)]
+    raw["reinforcements"] = [r for r in raw.get("reinforcements", []) if not (isinstance(r, dict) and r.get("unit") in hidden)]
+    return raw

@@ -97,11 +97,11 @@ def start_bombardment(ctx: Ctx, b: dict[str, Any]) -> None:
 def bombard_differential(ctx: Ctx, b: dict[str, Any], uid: str) -> tuple[int, list[str]]:
     """R6: artillery attack total less the TEC modifier, doubled against cavalry, +2 against a square."""
     total = sum(ctx.factors(g).attack for g in b["artillery"])
-    notes = [f"artillery {total}"]
+    notes = [f"artillery attack CF {total} (8.4)"]
     mod = ctx.sc.terrain_at(b["target"]).bombard_modifier
     if mod:
         total -= mod
-        notes.append(f"-{mod} {ctx.sc.terrain_at(b['target']).name} (TEC)")
+        notes.append(f"-{mod} bombarding into {ctx.sc.terrain_at(b['target']).name} (8.4, TEC)")
     if ctx.kind(uid) is UnitKind.CAVALRY:
         total *= 2
         notes.append("doubled against cavalry (8.4)")

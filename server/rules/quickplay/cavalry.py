@@ -282,6 +282,7 @@ def _task_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     options = combat.defender_options(ctx, c)
     if not options:
         return
+    combat.defender_option_previews(ctx, c, options)
     ctx.st.decision = {
         "kind": "defenders", "side": c["defender"], "rule": "9.2 step 2",
         "text": f"{c['target']} is charged by {ctx.name(c['primary'])}: choose the defending units, the primary unit and any leader",
@@ -598,6 +599,21 @@ def legal_charge_moves(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     return out
 
 
+def charge_preview(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
+    """The odds of a legal charge command's first charge (9.2 step 5: D results are Dm, the rest Am), its leader
+    included; the charger's own morale check (step 2) comes first."""
+    charger = min(cmd["chargers"])
+    c: dict[str, Any] = {"kind": "charge", "attacker": side, "defender": ctx.enemy(side), "target": cmd["target"],
+                         "attackers": [charger], "primary": charger, "support": [], "leader_to": {}, "morale_from": {}}
+    for ldr in cmd.get("leaders", []):
+        if ctx.u(ldr).hex == ctx.u(charger).hex and ctx.helps(ldr, charger):
+            c["leader_to"][ldr] = charger
+            c["morale_from"][ldr] = charger
+    p = combat.preview(ctx, c)
+    return {"target": cmd["target"], "chargers": cmd["chargers"], "leaders": cmd.get("leaders", []), "charger": charger,
+            "charger_morale": combat.morale_rating(ctx, c, charger), **p}
+
+
 def legal_charges(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     st = ctx.st
     if st.phase != Phase.COMBAT.value or st.active != side or st.decision is not None or st.ca_stage:
@@ -609,16 +625,26 @@ def legal_charges(ctx: Ctx, side: str) -> list[dict[str, Any]]:
         by_target.setdefault(target, []).append(u)
     out: list[dict[str, Any]] = []
     for target, chargers in sorted(by_target.items()):
-        cmds: list[dict[str, Any]] = [{"type": "charge", "target": target, "chargers": sorted(chargers)}]
-        leaders = []
-        for u in sorted(chargers):
-            hex_ = ctx.u(u).hex
-            ldr = next((l for l in ctx.units_at(hex_ or "") if ctx.is_leader(l) and ctx.side_of(l) == side
-                        and not ctx.u(l).ineffective and ctx.helps(l, u) and l not in leaders), None)
-            if ldr is not None:
-                leaders.append(ldr)
-        if leaders:
-            cmds.append({"type": "charge", "target": target, "chargers": sorted(chargers), "leaders": leaders})
+        # The chargers against one hex may charge together in any order (their step-2 checks follow it)
+        # or some of them now and the rest later: every ordered choice is a distinct command.
+        orders: list[list[str]] = [sorted(chargers)]
+        if len(chargers) <= 3:
+            for k in range(1, len(chargers) + 1):
+                for combo in itertools.permutations(sorted(chargers), k):
+                    if list(combo) not in orders:
+                        orders.append(list(combo))
+        cmds: list[dict[str, Any]] = []
+        for order in orders:
+            cmds.append({"type": "charge", "target": target, "chargers": order})
+            leaders = []
+            for u in order:
+                hex_ = ctx.u(u).hex
+                ldr = next((l for l in ctx.units_at(hex_ or "") if ctx.is_leader(l) and ctx.side_of(l) == side
+                            and not ctx.u(l).ineffective and ctx.helps(l, u) and l not in leaders), None)
+                if ldr is not None:
+                    leaders.append(ldr)
+            if leaders:
+                cmds.append({"type": "charge", "target": target, "chargers": order, "leaders": leaders})
         for cmd in cmds:
             try:
                 parse_charge(ctx, side, cmd)

@@ -90,14 +90,14 @@ def attacker_unit_strength(ctx: Ctx, c: dict[str, Any], uid: str) -> tuple[int, 
     notes: list[str] = []
     if c["kind"] == "charge":
         value = ctx.factors(uid).charge
-        notes.append(f"charge factor {value}")
+        notes.append(f"charge factor {value} (9.2)")
     else:
         value = ctx.factors(uid).attack
-        notes.append(f"CF {value}")
+        notes.append(f"printed CF {value} (7.4)")
     for ldr, rec in c.get("leader_to", {}).items():
         if rec == uid and ctx.side_of(ldr) == c["attacker"]:
             value += ctx.leader_factors(ldr).combat
-            notes.append(f"+{ctx.leader_factors(ldr).combat} {ctx.name(ldr)}")
+            notes.append(f"+{ctx.leader_factors(ldr).combat} leader {ctx.name(ldr)}, before halving (10.0(3))")
     halvings = 0
     cls = ctx.d(uid).tec_class
     hex_ = s.hex
@@ -110,16 +110,20 @@ def attacker_unit_strength(ctx: Ctx, c: dict[str, Any], uid: str) -> tuple[int, 
         notes.append("halved: disrupted (11.1(1))")
     if cls in sc.terrain_at(target).attack_halved_into:
         halvings += 1
-        notes.append(f"halved: into {sc.terrain_at(target).name}")
+        notes.append(f"halved: attacking into {sc.terrain_at(target).name} (7.4, TEC)")
     if not support:
         if cls in sc.terrain_at(hex_).attack_halved_out_of:
             halvings += 1
-            notes.append(f"halved: out of {sc.terrain_at(hex_).name}")
+            notes.append(f"halved: attacking out of {sc.terrain_at(hex_).name} (7.4, TEC)")
         for f in sc.hexside_defs(hex_, target):
             if cls in f.attack_halved_across:
                 halvings += 1
-                notes.append(f"halved: across {f.name}")
+                notes.append(f"halved: attacking across {f.name} (7.4, TEC)")
     value = ctx.rs.halve(value, halvings)
+    if halvings == 1:
+        notes.append(f"= {value} after one halving, rounded up (7.4)")
+    elif halvings > 1:
+        notes.append(f"= {value}: halved {halvings} times counts as 1 (7.4)")
     if c["kind"] == "charge":
         if c.get("def_primary") and ctx.already_impaired(c["def_primary"]):  # one-step units: ineffective (11.0)
             value *= 2
@@ -155,11 +159,11 @@ def defense_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]
     cavalry_attacking = any(_is_cavalry(ctx, u) for u in c["attackers"])
     for uid in c.get("defenders", []):
         v = ctx.factors(uid).defense
-        notes = [f"CF {v}"]
+        notes = [f"printed CF {v} (7.4)"]
         for ldr, rec in c.get("leader_to", {}).items():
             if rec == uid and ctx.side_of(ldr) == c["defender"]:
                 v += ctx.leader_factors(ldr).combat
-                notes.append(f"+{ctx.leader_factors(ldr).combat} {ctx.name(ldr)}")
+                notes.append(f"+{ctx.leader_factors(ldr).combat} leader {ctx.name(ldr)} (10.0(3))")
         if target in ctx.st.squares and cavalry_attacking:
             v += 2
             notes.append("+2 square against cavalry (9.3(a))")
@@ -168,7 +172,7 @@ def defense_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]
     terrain = sc.terrain_at(target)
     if terrain.defense:
         total += terrain.defense
-        parts.append({"terrain": terrain.id, "value": terrain.defense, "notes": [f"{terrain.name} (TEC)"]})
+        parts.append({"terrain": terrain.id, "value": terrain.defense, "notes": [f"+{terrain.defense} defending in {terrain.name} (7.4, TEC)"]})
     attack_hexes = sorted({h for u in c["attackers"] if (h := ctx.u(u).hex) is not None})
     if attack_hexes and c["kind"] != "charge":
         common: set[str] | None = None
@@ -179,7 +183,7 @@ def defense_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]
             fd = sc.hexside_features[f]
             if fd.defense_across:
                 total += fd.defense_across
-                parts.append({"hexside": f, "value": fd.defense_across, "notes": [f"every attack crosses {fd.name} (TEC)"]})
+                parts.append({"hexside": f, "value": fd.defense_across, "notes": [f"+{fd.defense_across}: every attack crosses {fd.name} (7.4, TEC)"]})
     return max(total, 0), parts
 
 
@@ -353,35 +357,64 @@ def set_defenders(ctx: Ctx, c: dict[str, Any], option: dict[str, Any]) -> None:
 
 
 # --- resolution (7.2-7.6) ------------------------------------------------------------
+def _with_defenders(ctx: Ctx, c: dict[str, Any], option: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the combat with one defender choice (units, primary, leader) applied, for previews."""
+    trial = dict(c)
+    trial["defenders"] = list(option["units"])
+    trial["def_primary"] = option["primary"]
+    trial["leader_to"] = dict(c.get("leader_to", {}))
+    trial["morale_from"] = dict(c.get("morale_from", {}))
+    leaders = [option["leader"]] if option.get("leader") else []
+    assign_leaders(ctx, trial, c["defender"], leaders, trial["defenders"], trial["def_primary"])
+    return trial
+
+
+def _odds(ctx: Ctx, c: dict[str, Any], row: list[str]) -> dict[str, float]:
+    """The chance of each result: the combat die is one of six equally likely rows."""
+    return {r: round(row.count(r) / 6, 4) for r in dict.fromkeys(row)}
+
+
 def preview(ctx: Ctx, c: dict[str, Any]) -> dict[str, Any]:
-    """Strengths, differential, CRT column and the chance of each result, before the dice."""
+    """Strengths (each unit's breakdown with its rule), differential, CRT column and the chance of each
+    result, before the dice. Before the defender has chosen (7.2(1)) it assumes the defender's strongest
+    choice, its leader included, so the player is never surprised upwards."""
     att, att_parts = attack_total(ctx, c)
+    assumed = None
     if "defenders" not in c:
-        opts = defender_options(ctx, c)
-        # Show the defender's strongest answer: the player should not be surprised upwards.
         best = None
-        for o in opts:
-            trial = dict(c)
-            trial["defenders"] = o["units"]
-            trial["leader_to"] = dict(c.get("leader_to", {}))
+        for o in defender_options(ctx, c):
+            trial = _with_defenders(ctx, c, o)
             d, _ = defense_total(ctx, trial)
             if best is None or d > best[0]:
-                best = (d, o)
+                best = (d, trial, o)
         if best is not None:
-            c = dict(c)
-            c["defenders"] = best[1]["units"]
+            c = best[1]
+            assumed = {"units": best[2]["units"], "primary": best[2]["primary"], "leader": best[2].get("leader"),
+                       "label": best[2]["label"]}
+            att, att_parts = attack_total(ctx, c)  # a charge doubles against a disrupted primary (9.1(3))
     dfn, def_parts = defense_total(ctx, c)
     diff = att - dfn
     row = ctx.rs.crt_row(diff)
-    odds: dict[str, float] = {}
-    for r in row:
-        odds[r] = odds.get(r, 0) + 1 / 6
-    return {
+    if c["kind"] == "charge":
+        row = ["Dm" if r.startswith("D") else "Am" for r in row]  # 9.2 step 5
+    out = {
         "attack": att, "defense": dfn, "differential": diff,
         "column": ctx.rs.crt_column(diff), "column_label": ctx.rs.crt_column_label(ctx.rs.crt_column(diff)),
-        "results": row, "odds": {k: round(v, 4) for k, v in odds.items()},
+        "results": row, "odds": _odds(ctx, c, row),
         "attack_parts": att_parts, "defense_parts": def_parts,
     }
+    if c["kind"] == "charge":
+        out["rule"] = "9.2"
+    if assumed is not None:
+        out["defenders_assumed"] = assumed
+    return out
+
+
+def defender_option_previews(ctx: Ctx, c: dict[str, Any], options: list[dict[str, Any]]) -> None:
+    """7.2(1): each defender choice carries its own odds (the attacker's strength does not depend on it)."""
+    for o in options:
+        p = preview(ctx, _with_defenders(ctx, c, o))
+        o["preview"] = {k: p[k] for k in ("attack", "defense", "differential", "column_label", "results", "odds")}
 
 
 def resolve(ctx: Ctx, c: dict[str, Any]) -> None:

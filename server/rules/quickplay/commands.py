@@ -1,22 +1,20 @@
-"""Quick Play's commands, the steps of its procedures (tasks) and the answers to its decisions, and the
-options the page asks for: the tables the kernel's engine dispatches through (kernel/edition.py).
+"""Quick Play's commands (with the fields each may carry), the steps of its procedures (tasks) and the
+answers to its decisions: the tables the kernel's engine dispatches through (kernel/edition.py). The
+options the page asks for are in `options.py`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
-from ..kernel.scenario import UnitKind
+from ..kernel.scenario import Scenario, UnitKind
 from ..kernel.state import Phase, Status
+from ..kernel.views import SECRET_SETUP, audience
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
-from .legal import _square_commands
-
-if TYPE_CHECKING:
-    from ..kernel.game import Game
 
 
 def start(ctx: Ctx) -> None:
@@ -38,6 +36,7 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     options = combat.defender_options(ctx, c)
     if not options:
         return
+    combat.defender_option_previews(ctx, c, options)
     ctx.st.decision = {
         "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
         "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
@@ -127,7 +126,8 @@ def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
 def cmd_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     uid, hex_ = phases.parse_place(ctx, side, cmd)
     ctx.move_unit(uid, hex_)
-    ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_, visible_to=side)
+    with ctx.private_to(audience(ctx.sc, side, SECRET_SETUP)):
+        ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_)
 
 def cmd_move(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     movement.movement_phase_open(ctx, side)
@@ -151,7 +151,11 @@ def cmd_move(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
         sq = ctx.st.squares.get(path[-1])
         if sq is not None:
             (die,) = ctx.roll(1, "square crossing broken ground", ["morale die"], "9.3(1)", unit=sq)
-            if not ctx.rs.morale_passes(die, ctx.mr(sq)):
+            passed = ctx.rs.morale_passes(die, ctx.mr(sq))
+            ctx.emit("morale", f"9.3(1): {ctx.name(sq)} checks morale crossing broken ground in square: die {die} "
+                     f"against {ctx.mr(sq)}: {'passes' if passed else 'fails'}", unit=sq, die=die, rating=ctx.mr(sq),
+                     passed=passed, rule="9.3(1)")
+            if not passed:
                 ctx.disrupt_or_ineffective(sq, "9.3(1)")
 
 def cmd_form_square(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
@@ -222,6 +226,28 @@ def cmd_recover(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
         phases.end_phase(ctx)
 
 
+# Every field each command type may carry besides "type" (docs/commands.md); the kernel refuses any
+# other field as malformed, so nothing unknown is ever judged or kept in a game's log.
+COMMAND_FIELDS: dict[str, frozenset[str]] = {
+    "end_phase": frozenset(),
+    "place": frozenset({"unit", "hex"}),
+    "move": frozenset({"units", "path", "charge"}),
+    "form_square": frozenset({"hex", "unit"}),
+    "remove_square": frozenset({"hex"}),
+    "recover": frozenset({"unit", "leader"}),
+    "attack": frozenset({"target", "attackers", "primary", "leaders", "support"}),
+    "bombard": frozenset({"target", "artillery"}),
+    "charge": frozenset({"target", "chargers", "leaders"}),
+}
+
+
+def secret_command(sc: Scenario, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+    """A set-up placement is the side's secret until both have set up (3.2): so is its undo."""
+    if cmd.get("type") == "place":
+        return "a set-up placement", audience(sc, side, SECRET_SETUP)
+    return None
+
+
 COMMANDS: dict[str, CommandHandler] = {
     "end_phase": cmd_end_phase,
     "place": cmd_place,
@@ -233,80 +259,3 @@ COMMANDS: dict[str, CommandHandler] = {
     "charge": cmd_charge,
     "recover": cmd_recover,
 }
-
-
-# --- legal options ---------------------------------------------------------------------
-def options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
-    """What the named units may do now: reachable hexes (with cost and path), squares, attack targets with
-    the exact command and its odds, bombardment targets with their odds, charge moves."""
-    ctx = game._ctx()
-    st = ctx.st
-    units = [u for u in units if u in ctx.sc.units and ctx.sc.units[u].side == side]
-    out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
-    if game.awaiting != side or st.decision is not None:
-        out["decision"] = st.decision is not None
-        return out
-    if st.phase == Phase.MOVEMENT.value and st.active == side:
-        try:
-            group = movement.build_group(ctx, side, units)
-        except IllegalCommand as e:
-            out["move_error"] = e.to_json()
-        else:
-            reach = movement.reachable(ctx, group)
-            out["ma"] = group.ma_halves / movement.HALF
-            out["reachable"] = {h: {"cost": r.cost / movement.HALF, "path": r.path, "ends_move": r.ends_move}
-                                for h, r in sorted(reach.items())}
-            out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
-        hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
-        out["squares"] = [c for c in _square_commands(game, ctx, side) if c["hex"] in hexes]
-    if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
-        out["attacks"] = _attack_previews(ctx, side, units)
-        out["bombard"] = _bombard_previews(ctx, side, units)
-        out["charges"] = [c for c in cavalry.legal_charges(ctx, side)
-                          if not units or set(c.get("chargers", [])) & set(units)]
-    return out
-
-def _attack_previews(ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-    """For each enemy hex next to the selection: the exact attack command the selection makes
-    (its leaders included) and the strengths, differential, CRT column and odds."""
-    previews = []
-    attackers = [u for u in units if not ctx.is_leader(u)]
-    leaders = [u for u in units if ctx.is_leader(u)]
-    targets: set[str] = set()
-    for u in attackers:
-        h = ctx.u(u).hex
-        if h is not None:
-            targets.update(n for n in ctx.sc.grid.neighbors(h) if ctx.combat_units_at(n, ctx.enemy(side)))
-    for t in sorted(targets):
-        cmd: dict[str, Any] = {"type": "attack", "target": t, "attackers": attackers,
-                               "primary": attackers[0] if attackers else None}
-        usable = [ldr for ldr in leaders if not ctx.u(ldr).ineffective
-                  and combat.leader_recipient(ctx, ldr, attackers, cmd["primary"]) is not None]
-        if usable:
-            cmd["leaders"] = usable
-        try:
-            c = combat.parse_attack(ctx, side, cmd)
-        except IllegalCommand as e:
-            previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd})
-            continue
-        previews.append({"target": t, "legal": True, "command": cmd, **combat.preview(ctx, c)})
-    return previews
-
-def _bombard_previews(ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-    guns = [u for u in units if ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex is not None]
-    if not guns:
-        return []
-    targets = sorted(set.intersection(*(set(artillery.bombard_targets(ctx, side, g)) for g in guns)))
-    out = []
-    for t in targets:
-        cmd = {"type": "bombard", "target": t, "artillery": guns}
-        b = artillery.parse_bombard(ctx, side, cmd)
-        per_unit = []
-        for uid in sorted(ctx.combat_units_at(t, ctx.enemy(side))):
-            diff, notes = artillery.bombard_differential(ctx, b, uid)
-            row = ctx.rs.crt_row(diff)
-            per_unit.append({"unit": uid, "differential": diff, "notes": notes, "results": row,
-                             "column_label": ctx.rs.crt_column_label(ctx.rs.crt_column(diff))})
-        ranges = {g: ctx.sc.grid.distance(ctx.u(g).hex or "", t) for g in guns}
-        out.append({"target": t, "command": cmd, "range": ranges, "targets": per_unit})
-    return out

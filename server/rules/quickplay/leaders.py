@@ -82,3 +82,6 @@ def leader_casualty_checks(ctx: Ctx, leaders: list[str]) -> None:
         if ctx.rs.leader_lost(a + b):
             ctx.set_status(ldr, Status.DEAD)
             ctx.emit("leader_killed", f"10.0: {ctx.name(ldr)} falls ({a + b})", unit=ldr, rule="10.0")
+        else:
+            ctx.emit("leader_safe", f"10.0: {ctx.name(ldr)} comes through unhurt ({a + b}; only 2 or 12 is fatal)",
+                     unit=ldr, total=a + b, rule="10.0")

@@ -65,7 +65,8 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
         for p in game.scenario.setup:
             if p.within > 0 and ctx.side_of(p.unit) == side:
                 for h in phases.placement_hexes(ctx, p.unit):
-                    yield {"type": "place", "unit": p.unit, "hex": h}
+                    if h != ctx.u(p.unit).hex:
+                        yield {"type": "place", "unit": p.unit, "hex": h}
     elif phase is Phase.MOVEMENT:
         yield from _moves(game, ctx, side, rng, limit)
     elif phase is Phase.RECOVERY:
@@ -92,9 +93,14 @@ def _square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
     for hex_ in sorted({h for u in ctx.side_units_on_map(side) if (h := ctx.u(u).hex) is not None}):
         if hex_ in st.squares:
             out.append({"type": "remove_square", "hex": hex_})
-        elif any(ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION) and not ctx.u(u).disrupted
-                 and not ctx.u(u).ineffective for u in ctx.combat_units_at(hex_, side)):
-            out.append({"type": "form_square", "hex": hex_})
+        else:
+            formers = sorted(u for u in ctx.combat_units_at(hex_, side)
+                             if ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION)
+                             and not ctx.u(u).disrupted and not ctx.u(u).ineffective)
+            if formers:
+                out.append({"type": "form_square", "hex": hex_})
+            if len(formers) > 1:  # 9.3: the player may name the infantry that forms it
+                out.extend({"type": "form_square", "hex": hex_, "unit": u} for u in formers)
     return out
 
 
@@ -180,6 +186,12 @@ def _combat(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -
                 leaders.append(ls[0])
         cmd: dict[str, Any] = {"type": "attack", "target": target, "attackers": chosen, "primary": rng.choice(chosen),
                                "leaders": leaders}
+        # 8.4: guns that may fire in support of this attack join it now and then
+        support = [g for g in ctx.side_units_on_map(side)
+                   if g not in chosen and ctx.kind(g) is UnitKind.ARTILLERY and not ctx.u(g).attacked
+                   and artillery.bombard_problem(ctx, side, g, target) is None and rng.random() < 0.5]
+        if support:
+            cmd["support"] = sorted(support)
         try:
             combat.parse_attack(ctx, side, cmd)
         except IllegalCommand:

@@ -8,6 +8,7 @@ from typing import Any
 from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
 from ..kernel.state import Phase, Status
+from ..kernel.views import SECRET_REINFORCEMENTS, audience
 
 
 # --- set-up (3.2) -----------------------------------------------------------------
@@ -42,6 +43,9 @@ def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
     ctx.require(isinstance(hex_, str) and hex_ in placement_hexes(ctx, uid), "3.2",
                 f"{ctx.name(uid)} may be placed only within {placement.within if placement else 0} hex of {placement.hex if placement else '?'}")
     assert isinstance(hex_, str)
+    # a placement that leaves the counter where it is changes nothing: refused, so that every accepted
+    # placement is one the player can make on the map (R7 spirit: no empty commands in the log)
+    ctx.require(ctx.u(uid).hex != hex_, "3.2", f"{ctx.name(uid)} is already in {hex_}")
     return uid, hex_
 
 
@@ -212,23 +216,15 @@ def recover_step(ctx: Ctx, side: str, uid: str, leader: str | None) -> None:
     s = st.units[uid]
     d = ctx.d(uid)
     if s.status == Status.ELIMINATED.value:
-        side_factors = d.reduced if d.reduced is not None else d.full
-        rating = side_factors.mr
-        (die,) = ctx.roll(1, f"step recovery of {d.name}", ["morale die"], "11.4", unit=uid)
-        arrive = st.turn + die
-        if ctx.rs.morale_passes(die, rating) and arrive <= ctx.sc.turns:
-            s.status = Status.RETURNING.value
-            s.entry_turn = arrive
-            s.entry_hex = ctx.sc.sides[side].return_hexes[0]
-            s.reduced = d.steps == 2
-            s.disrupted = s.ineffective = False
-            hidden = {"visible_to": side} if ctx.sc.hide_enemy_reinforcements else {}
-            ctx.emit("returns", f"11.4: {d.name} will return on turn {arrive} at {s.entry_hex}", unit=uid, turn=arrive,
-                     rule="11.4", **hidden)
-        else:
-            s.status = Status.DEAD.value
-            why = "fails its check" if not ctx.rs.morale_passes(die, rating) else "would return after the last turn"
-            ctx.emit("lost", f"11.4: {d.name} {why} and is out of the game", unit=uid, rule="11.4")
+        # 11.4 with hidden reinforcements: the die, the return and the loss are the side's secret; the
+        # opponent learns only that an eliminated unit tried (the same whatever the die), and its view
+        # shows the unit eliminated either way (views.unit_view).
+        secret = audience(ctx.sc, side, SECRET_REINFORCEMENTS)
+        if secret is not None:
+            ctx.emit("recovery_attempt", f"11.4: {ctx.sc.sides[side].name} tries step recovery of an eliminated unit",
+                     side=side, rule="11.4")
+        with ctx.private_to(secret):
+            _recover_eliminated(ctx, side, uid)
         return
     ldr = supporting_leader(ctx, uid, set(), leader)
     rating = ctx.mr(uid) + (ctx.leader_factors(ldr).morale if ldr else 0)
@@ -238,6 +234,28 @@ def recover_step(ctx: Ctx, side: str, uid: str, leader: str | None) -> None:
         ctx.emit("recovered_step", f"11.4: {d.name} recovers its lost step", unit=uid, rule="11.4")
     else:
         ctx.emit("recovery_failed", f"11.4: {d.name} fails to recover its step", unit=uid, rule="11.4")
+
+
+def _recover_eliminated(ctx: Ctx, side: str, uid: str) -> None:
+    st = ctx.st
+    s = st.units[uid]
+    d = ctx.d(uid)
+    side_factors = d.reduced if d.reduced is not None else d.full
+    rating = side_factors.mr
+    (die,) = ctx.roll(1, f"step recovery of {d.name}", ["morale die"], "11.4", unit=uid)
+    arrive = st.turn + die
+    if ctx.rs.morale_passes(die, rating) and arrive <= ctx.sc.turns:
+        s.status = Status.RETURNING.value
+        s.entry_turn = arrive
+        s.entry_hex = ctx.sc.sides[side].return_hexes[0]
+        s.reduced = d.steps == 2
+        s.disrupted = s.ineffective = False
+        ctx.emit("returns", f"11.4: {d.name} will return on turn {arrive} at {s.entry_hex}", unit=uid, turn=arrive,
+                 rule="11.4")
+    else:
+        s.status = Status.DEAD.value
+        why = "fails its check" if not ctx.rs.morale_passes(die, rating) else "would return after the last turn"
+        ctx.emit("lost", f"11.4: {d.name} {why} and is out of the game", unit=uid, rule="11.4")
 
 
 def automatic_recovery(ctx: Ctx, side: str) -> None:
@@ -347,11 +365,35 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
                 label = (f"{ctx.names(attackers)} from {hex_}" + (f" move to {move_to} and" if move_to else "")
                          + f" counterattack {target} ({ctx.name(primary)} primary)")
                 options.append({"id": oid, "label": label, "from": hex_, "move_to": move_to, "target": target,
-                                "attackers": attackers, "primary": primary, "hexes": [target]})
+                                "attackers": attackers, "primary": primary, "hexes": [target],
+                                "preview": counterattack_preview(ctx, hex_, move_to, target, attackers, primary)})
         options.append({"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True})
     if options:
         options.append({"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True})
     return options
+
+
+def counterattack_preview(ctx: Ctx, hex_: str, move_to: str | None, target: str, attackers: list[str],
+                          primary: str) -> dict[str, Any]:
+    """7.3: the odds of one counterattack choice, as apply_counterattack_choice would fight it (a trial copy of
+    the state when the hex first moves one hex, R8)."""
+    from ..kernel.state import GameState
+    from .combat import assign_leaders, eligible_leaders, preview
+
+    side = ctx.enemy(ctx.st.active)
+    if move_to:
+        trial = Ctx(ctx.sc, GameState.from_json(ctx.st.to_json()), ctx.rs, ctx.dice)
+        for u in [u for u in trial.units_at(hex_) if trial.side_of(u) == side and (u in attackers or trial.is_leader(u))]:
+            trial.move_unit(u, move_to)
+        ctx = trial
+    origin = move_to or hex_
+    c: dict[str, Any] = {
+        "kind": "counterattack", "attacker": side, "defender": ctx.st.active, "target": target,
+        "attackers": list(attackers), "primary": primary, "support": [], "leader_to": {}, "morale_from": {},
+    }
+    assign_leaders(ctx, c, side, eligible_leaders(ctx, origin, side, attackers)[:1], attackers, primary)
+    p = preview(ctx, c)
+    return {k: p[k] for k in ("attack", "defense", "differential", "column_label", "results", "odds")}
 
 
 def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:

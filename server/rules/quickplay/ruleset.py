@@ -24,6 +24,7 @@ from ..kernel.scenario import Scenario, UnitKind, read_scenario
 from . import commands as _commands
 from . import invariants as _invariants
 from . import legal, phases, victory
+from . import options as _options
 
 if TYPE_CHECKING:
     from ..kernel.core import Ctx
@@ -121,8 +122,17 @@ class QuickPlay(Edition):
     def points(self, ctx: Ctx) -> dict[str, int]:
         return victory.points(ctx)
 
+    def command_fields(self) -> Mapping[str, frozenset[str]]:
+        return _commands.COMMAND_FIELDS
+
+    def secret_command(self, scenario: Scenario, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+        return _commands.secret_command(scenario, side, cmd)
+
     def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
-        return _commands.options(game, side, units)
+        return _options.unit_options(game, side, units)
+
+    def preview(self, game: Game, side: str, command: Any) -> dict[str, Any]:
+        return _options.preview_command(game, side, command)
 
     def legal_commands(self, game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
         return legal.legal_commands(game, side, rng, limit)

@@ -9,8 +9,17 @@ from collections import Counter
 
 import pytest
 
-from server.rules import Game, seed_hash, verify_record
-from server.rules.kernel.dice import LoadedDice, SeededDice, die_from_seed
+from server.rules import Game, IllegalCommand, seed_hash, verify_record
+from server.rules.kernel.dice import (
+    LEGACY_SCHEME,
+    SCHEME,
+    LoadedDice,
+    SeededDice,
+    check_contribution,
+    dice_key,
+    die_from_key,
+    die_from_seed,
+)
 
 SEED = "determinism-seed-5f0c2a9e1b7d4c38"
 
@@ -25,7 +34,7 @@ def play(scenario, seed: str, plies: int, rng_seed: int = 1) -> Game:
         side = game.awaiting
         assert side is not None
         cmds = list(game.legal_commands(side, random.Random(rng.random())))
-        if game.state.decision is None and rng.random() < 0.25:
+        if game.state.decision is None and rng.random() < 0.25 and {"type": "end_phase"} in cmds:
             cmd = {"type": "end_phase"}
         else:
             cmd = rng.choice(cmds)
@@ -53,12 +62,130 @@ def test_r11_a_different_seed_gives_different_dice() -> None:
            [die_from_seed("seed-two-0123456789", i) for i in range(40)]
 
 
-def test_r11_dice_depend_only_on_seed_and_index() -> None:
-    d = SeededDice("some-seed-0123456789")
+def test_r11_dice_depend_only_on_seed_contributions_and_index() -> None:
+    c = {"blue": "ab" * 32, "red": "cd" * 32}
+    d = SeededDice(dice_key("some-seed-0123456789", c))
     rolls = [d.roll() for _ in range(30)]
-    assert rolls == [die_from_seed("some-seed-0123456789", i) for i in range(30)]
-    resumed = SeededDice("some-seed-0123456789", count=10)
+    assert rolls == [die_from_seed("some-seed-0123456789", i, c) for i in range(30)]
+    resumed = SeededDice(dice_key("some-seed-0123456789", c), count=10)
     assert [resumed.roll() for _ in range(20)] == rolls[10:]
+
+
+# --- the published derivation (docs/dice.md): known answers, also checked by the browser's fairness.js ---------
+KNOWN_SEED = "known-answer-seed-0123456789"
+KNOWN_CONTRIBUTIONS = {"blue": "11" * 32, "red": ""}
+KNOWN_KEY = "aac852797bf323d1884ad407d93ab095afaf88149a9b25adebd23662cd0a052b"
+KNOWN_DICE = [2, 4, 1, 5, 5, 2, 4, 2, 4, 6, 5, 2, 4, 2, 3, 3, 1, 2, 2, 6]
+KNOWN_LEGACY_DICE = [5, 1, 5, 4, 2, 1, 4, 3, 2, 4, 1, 5, 5, 3, 1, 4, 3, 3, 6, 3]
+
+
+def test_r11_the_dice_derivation_gives_the_published_known_answers() -> None:
+    import hashlib
+    import hmac
+
+    # the derivation written out from docs/dice.md, independently of server.rules.kernel.dice
+    message = "vedette-dice-2\nblue=" + "11" * 32 + "\nred=\n"
+    key = hmac.new(KNOWN_SEED.encode(), message.encode(), hashlib.sha256).digest()
+    assert key.hex() == KNOWN_KEY == dice_key(KNOWN_SEED, KNOWN_CONTRIBUTIONS).hex()
+
+    def die(n: int) -> int:
+        k = 0
+        while True:
+            for b in hmac.new(key, f"{n}:{k}".encode(), hashlib.sha256).digest():
+                if b < 252:
+                    return b % 6 + 1
+            k += 1
+
+    assert [die(n) for n in range(20)] == KNOWN_DICE
+    assert [die_from_seed(KNOWN_SEED, n, KNOWN_CONTRIBUTIONS) for n in range(20)] == KNOWN_DICE
+    # games created before the contributions keep their dice (the seed itself is the key)
+    assert [die_from_seed(KNOWN_SEED, n, scheme=LEGACY_SCHEME) for n in range(20)] == KNOWN_LEGACY_DICE
+
+
+def test_r11_each_contribution_changes_the_dice() -> None:
+    base = [die_from_seed(KNOWN_SEED, n, KNOWN_CONTRIBUTIONS) for n in range(40)]
+    for other in ({"blue": "12" + "11" * 31, "red": ""}, {"blue": "11" * 32, "red": "00" * 32}):
+        assert [die_from_seed(KNOWN_SEED, n, other) for n in range(40)] != base
+
+
+def test_r11_rejection_sampling_leaves_no_modulo_bias() -> None:
+    # every byte value below 252 maps to exactly 42 values per face; 252..255 are thrown away
+    faces = Counter(b % 6 + 1 for b in range(252))
+    assert set(faces.values()) == {42}
+    key = b"\x00" * 32
+    assert all(1 <= die_from_key(key, n) <= 6 for n in range(200))
+
+
+def test_r11_a_contribution_is_64_hex_digits_or_nothing() -> None:
+    assert check_contribution(None) == "" and check_contribution("") == ""
+    assert check_contribution("0f" * 32) == "0f" * 32
+    for bad in ("0F" * 32, "0f" * 31, "zz" * 32, 5, "0f" * 33):
+        with pytest.raises(ValueError):
+            check_contribution(bad)
+
+
+def test_r11_no_die_and_no_command_before_both_contributions(tutorial) -> None:
+    game = Game.new(tutorial, SEED, contributions={})
+    assert not game.dice_ready and game.view("blue")["dice"]["ready"] is False
+    with pytest.raises(IllegalCommand) as err:
+        game.submit("blue", {"type": "end_phase"})
+    assert err.value.rule == "R11"
+    with pytest.raises(RuntimeError):
+        SeededDice(None).roll()
+    game.contribute("blue", "aa" * 32)
+    with pytest.raises(ValueError):
+        game.contribute("blue", "bb" * 32)  # once
+    game.contribute("red", "")
+    assert game.dice_ready and game.view("red")["dice"]["contributed"] == {"blue": True, "red": False}
+    played = play_on(game, 80)
+    assert played.state.dice_count > 0
+    with pytest.raises(ValueError):
+        played.contribute("red", "cc" * 32)  # contributions come before the first command
+    # the snapshot keeps them: a reloaded game rolls the same dice
+    again = Game.from_json(tutorial, played.to_json())
+    assert again.contributions == {"blue": "aa" * 32, "red": ""} and again.dice_scheme == SCHEME
+
+
+def play_on(game: Game, plies: int, rng_seed: int = 1) -> Game:
+    rng = random.Random(rng_seed)
+    for _ in range(plies):
+        if game.is_over:
+            break
+        side = game.awaiting
+        assert side is not None
+        cmds = list(game.legal_commands(side, random.Random(rng.random())))
+        end = {"type": "end_phase"}
+        cmd = end if game.state.decision is None and rng.random() < 0.25 and end in cmds else rng.choice(cmds)
+        game.submit(side, cmd)
+    return game
+
+
+def test_r11_the_record_carries_the_contributions_and_verify_recomputes_every_die(tutorial) -> None:
+    game = play_on(Game.new(tutorial, SEED, contributions={"blue": "aa" * 32, "red": "bb" * 32}), 120)
+    if not game.is_over:
+        game.submit("red", {"type": "resign"})
+    rec = json.loads(json.dumps(game.record()))
+    assert rec["dice"] == {"scheme": SCHEME, "contributions": {"blue": "aa" * 32, "red": "bb" * 32}}
+    assert verify_record(rec, tutorial) == []
+    swapped = copy.deepcopy(rec)
+    swapped["dice"]["contributions"]["red"] = "bc" * 32
+    problems = verify_record(swapped, tutorial)
+    assert problems and "the seed gives" in problems[0]
+    dropped = copy.deepcopy(rec)
+    del dropped["dice"]["contributions"]["red"]
+    assert verify_record(dropped, tutorial) == ["the record does not carry both seats' dice contributions"]
+
+
+def test_r11_a_game_saved_before_the_contributions_keeps_its_dice(tutorial) -> None:
+    game = play(tutorial, SEED, 60)
+    old = game.to_json()
+    old.pop("dice")  # what a snapshot saved before the contributions looks like
+    loaded = Game.from_json(tutorial, old)
+    assert loaded.dice_scheme == LEGACY_SCHEME and loaded.dice_ready
+    side = loaded.awaiting
+    loaded.submit(side, {"type": "resign"})
+    rec = loaded.record()
+    assert rec["dice"]["scheme"] == LEGACY_SCHEME
 
 
 def test_r11_die_from_seed_is_uniform_over_one_to_six() -> None:
@@ -136,3 +263,12 @@ def test_r11_the_seed_is_never_in_a_seats_or_spectators_view_until_the_game_is_o
     game.submit("blue", {"type": "resign"})
     for viewer in ("blue", "red", "spectator"):
         assert game.view(viewer)["seed"] == SEED
+
+
+def test_r11_a_record_of_the_old_scheme_still_verifies(tutorial) -> None:
+    game = play_on(Game.new(tutorial, SEED, dice_scheme=LEGACY_SCHEME), 100)
+    if not game.is_over:
+        game.submit("blue", {"type": "resign"})
+    rec = json.loads(json.dumps(game.record()))
+    del rec["dice"]  # records published before the contributions carry no "dice"
+    assert verify_record(rec, tutorial) == []

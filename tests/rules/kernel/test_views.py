@@ -74,3 +74,106 @@ def test_events_marked_for_one_side_are_filtered() -> None:
     assert filter_events(events, "red") == events[:1]
     assert filter_events(events, "spectator") == events[:1]
     assert filter_events(events, "admin") == events
+
+
+# --- 11.4 step recovery with hidden reinforcements: one visibility rule for every event -----------------
+def hidden_recovery_game(die: int, hidden: bool = True) -> Game:
+    from position import Position as Pos
+
+    from server.rules import find_ruleset, parse_scenario
+    from server.rules.kernel.game import initial_state
+
+    pos = Pos(turns=8)
+    pos.replacements("blue", 1, return_hexes=["0104"])
+    pos.unit("b1", "blue", hex="0204", mr=4)  # reduced mr 3
+    pos.unit("b9", "blue", hex="0208")
+    pos.unit("r1", "red", hex="0804")
+    data = pos.data()
+    if hidden:
+        data["hidden"] = {"enemy_reinforcements": True}
+    sc = parse_scenario(data, "hidden-recovery.json")
+    st = initial_state(sc, find_ruleset(sc.ruleset))
+    st.phase, st.active = "recovery", "blue"
+    game = Game.for_test(sc, st, [die])
+    game.state.units["b1"].status = "eliminated"
+    game.state.units["b1"].hex = None
+    return game
+
+
+def _opponents_share(game: Game, events: list[dict]) -> tuple[str, str]:
+    import json
+
+    return (json.dumps(filter_events(events, "red"), sort_keys=True),
+            json.dumps(game.view("red")["units"]["b1"], sort_keys=True))
+
+
+def test_11_4_the_opponent_cannot_tell_a_returning_unit_from_a_lost_one() -> None:
+    """Issue 12 defect 2: the die of an eliminated unit's step recovery was public, and the unit vanished
+    from the opponent's view when it passed, so the opponent learnt that (and when) it would return."""
+    seen = {}
+    for die, outcome in ((1, "returning"), (6, "dead")):
+        game = hidden_recovery_game(die)
+        before = game.view("red")["units"]["b1"]
+        events = game.submit("blue", {"type": "recover", "unit": "b1"})
+        assert game.state.units["b1"].status == outcome
+        seen[outcome] = _opponents_share(game, events)
+        assert game.view("red")["units"]["b1"] == before  # unchanged: "eliminated"
+        # the spectator reads exactly what the opponent reads; the owner and the admin see the die
+        assert filter_events(events, "spectator") == filter_events(events, "red")
+        for viewer in ("blue", "admin"):
+            assert any(e["type"] == "dice" and e.get("unit") == "b1" for e in filter_events(events, viewer))
+    assert seen["returning"] == seen["dead"]
+    events_red = seen["dead"][0]
+    assert "b1" not in events_red and "morale die" not in events_red
+    assert "recovery_attempt" in events_red  # the attempt itself is public: the replacement step is spent
+
+
+def test_11_4_without_hidden_reinforcements_the_recovery_die_is_public() -> None:
+    game = hidden_recovery_game(1, hidden=False)
+    events = game.submit("blue", {"type": "recover", "unit": "b1"})
+    assert [e["type"] for e in filter_events(events, "red")] == [e["type"] for e in events]
+    assert game.view("red")["units"]["b1"]["status"] == "returning"
+
+
+def test_every_emitted_event_naming_a_hidden_unit_is_for_its_owner_only() -> None:
+    """The one rule applies to whatever emits an event: an event naming an off-map hidden reinforcement
+    is tagged for its owner even when the emitting code forgot to."""
+    from server.rules.kernel.core import Ctx
+
+    game = hidden_game()
+    ctx = Ctx(game.scenario, game.state, game.ruleset, game._dice)
+    ctx.emit("note", "rx is waiting", unit="rx")
+    ctx.emit("note", "r1 is on the map", unit="r1")
+    assert [e.get("visible_to") for e in ctx.events] == ["red", None]
+    assert filter_events(ctx.events, "blue") == ctx.events[1:]
+
+
+def test_the_view_carries_the_definition_of_a_visible_unit_the_public_scenario_leaves_out() -> None:
+    from server.rules.kernel.views import scenario_json_for
+
+    game = hidden_game()
+    public = scenario_json_for(game.scenario, "spectator")
+    assert {u["id"] for u in public["units"]} == {"b1", "r1"} and public["reinforcements"] == []
+    blue = scenario_json_for(game.scenario, "blue")
+    assert {u["id"] for u in blue["units"]} == {"b1", "bx", "r1"}
+    assert [r["unit"] for r in blue["reinforcements"]] == ["bx"]
+    assert len(scenario_json_for(game.scenario, "admin")["units"]) == 4
+    assert set(game.view("blue")["unit_defs"]) == {"bx"}
+    assert game.view("spectator")["unit_defs"] == {}
+    # once the red reinforcement is on the map, every viewer gets its definition with it
+    game.state.units["rx"].status, game.state.units["rx"].hex = "map", "1004"
+    assert set(game.view("blue")["unit_defs"]) == {"bx", "rx"} and set(game.view("spectator")["unit_defs"]) == {"rx"}
+
+
+def test_3_2_undoing_a_secret_placement_tells_the_opponent_nothing_of_it() -> None:
+    from server.rules import parse_scenario
+
+    pos = Position()
+    pos.unit("b1", "blue", hex="0404", within=1)
+    pos.unit("r1", "red", hex="0804")
+    game = Game.new(parse_scenario(pos.data(), "setup.json"), SEED)
+    assert game.state.phase == "setup"
+    target = next(h for h in ("0403", "0405", "0304") if h != "0404")
+    game.submit("blue", {"type": "place", "unit": "b1", "hex": target})
+    events = game.submit("blue", {"type": "undo"})
+    assert target not in str(filter_events(events, "red")) and target in str(filter_events(events, "blue"))

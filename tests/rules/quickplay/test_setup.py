@@ -43,6 +43,17 @@ def test_3_2_a_w1_unit_may_be_placed_within_one_hex_only() -> None:
     assert game.state.units["b1"].hex == "0404"
 
 
+def test_3_2_a_placement_that_leaves_the_counter_where_it_is_is_refused() -> None:
+    """Our reading (docs/rulings.md): an empty placement is refused, so the log holds only real ones."""
+    game = setup_game()
+    version = game.version
+    with pytest.raises(IllegalCommand) as exc:
+        place(game, "blue", "b1", "0404")
+    assert exc.value.rule == "3.2" and "already" in exc.value.message
+    assert game.version == version
+    assert all(c["hex"] != "0404" for c in game.legal_commands("blue") if c["type"] == "place")
+
+
 def test_3_2_placements_are_hidden_from_the_opponent_until_their_side_has_set_up() -> None:
     """V23: placements stay private while a side places, and are revealed when it ends its set-up."""
     game = setup_game()

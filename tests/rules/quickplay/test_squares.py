@@ -43,6 +43,18 @@ def test_9_3_infantry_forms_square_at_the_start_of_its_movement_phase(pos: Posit
     assert game.state.squares == {"0404": "b1"} and events[0]["type"] == "square_formed"
 
 
+def test_9_3_the_player_may_name_which_infantry_forms_the_square(pos: Position) -> None:
+    pos.unit("b1", "blue", hex="0404", defense=5)
+    pos.unit("b2", "blue", hex="0404", defense=3)
+    pos.unit("r1", "red", hex="1008")
+    game = pos.game()
+    offered = [c for c in game.legal_commands("blue", limit=10**6) if c["type"] == "form_square"]
+    assert {"type": "form_square", "hex": "0404", "unit": "b2"} in offered
+    assert {"type": "form_square", "hex": "0404"} in offered  # the default: the strongest defender
+    game.submit("blue", {"type": "form_square", "hex": "0404", "unit": "b2"})
+    assert game.state.squares == {"0404": "b2"}
+
+
 def test_9_3_a_battalion_may_form_square(pos: Position) -> None:
     pos.unit("bn", "blue", "battalion", hex="0404", attack=2, defense=2)
     pos.unit("r1", "red", hex="1008")

@@ -87,6 +87,13 @@ export function normalizeOptions(raw) {
       rule: c.rule || "9.2",
     };
   });
+  // the odds of each combat-phase charge, listed apart from the exact commands (9.2)
+  for (const c of charges) {
+    if (c.kind !== "charge" || c.preview) continue;
+    const key = (x) => `${x.target}|${[...(x.leaders || [])].sort().join(",")}`;
+    const pv = (o.charge_previews || []).find((p) => key(p) === key(c));
+    if (pv) c.preview = pv;
+  }
   const commands = [];
   for (const c of o.commands || []) if (c && (c.command || c.type)) commands.push({ label: c.label || c.text || c.type, command: c.command || c, rule: c.rule });
   if (o.square) {

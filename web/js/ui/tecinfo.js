@@ -57,7 +57,8 @@ export function hexInfo(scenario, grid, hex, view) {
   if (onRoad) items.push(h("li", { text: `Road: ${scenario.tec.road_mp ?? 0.5} MP per hex along it` }));
   const defs = unitDefs(scenario);
   const units = view ? Object.entries(view.units || {}).filter(([, u]) => u.hex === hex && (!u.status || u.status === "map")) : [];
-  const unitLines = units.map(([id, u]) => h("li", { text: describeUnit(defs[id] || { id, name: id, kind: "?" }, u) }));
+  // "moved" only during the unit's own side's player-turn: the flag lasts until that side moves again
+  const unitLines = units.map(([id, u]) => h("li", { text: describeUnit(defs[id] || { id, name: id, kind: "?" }, u, { showMoved: !!view && ["movement", "recovery", "combat"].includes(view.phase) && !!defs[id] && defs[id].side === view.active }) }));
   const ctrl = view && view.control && hex in view.control && view.control[hex] ? scenario.sides[view.control[hex]] : null;
   return h("div", {}, [
     h("div.tip-head", { text: `${hex} · ${t.name}${label ? " · " + label.text : ""}` }),

@@ -1,0 +1,202 @@
+"""A static evaluation of a position for one side, in tenths of a victory point.
+
+Terms (each computed for both sides and subtracted, so the score is zero-sum):
+
+* victory points now: objectives held (the scenario's "last to occupy" control) and enemy losses;
+* objectives still to take: each objective a side scores and does not hold, weighted by its points and
+  by how near that side's nearest combat unit is, and only if it can get there in the turns left
+  (hex distance over the unit's movement allowance); a garrison of the holder in or next to the
+  objective makes it less likely to fall;
+* threat and support: every hex of combat units is judged against the enemy attack factors next to
+  it, with its own defence, its terrain's defence bonus and friendly units next to it; the chance of
+  a bad result grows with the differential as on the CRT;
+* disrupted or ineffective units, a leader standing without combat units, an over-stacked hex;
+* sudden death: holding every hex of a side's immediate-victory set.
+
+`Pos` is a light copy of the units' positions so a movement candidate can be scored by moving the
+group's counters in it, without running the engine; attacks and decisions are scored on engine
+copies with `evaluate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.rules import Game, UnitKind
+
+WIN = 100000.0
+POINT = 10.0
+W_OBJECTIVE = 7.0
+W_THREAT = 6.0
+IMPAIRED = 3.0
+LONE_LEADER = 6.0
+OVERSTACK = 40.0
+SUDDEN = 400.0
+
+# CRT-shaped chance that a defender suffers an adverse result, by attack-minus-defence differential
+# (Quick Play R6: the share of D-results in each column).
+_BAD = {-6: 0.0, -5: 0.0, -4: 0.0, -3: 0.17, -2: 0.17, -1: 0.33, 0: 0.33, 1: 0.5, 2: 0.5, 3: 0.67, 4: 0.67,
+        5: 0.83, 6: 0.83}
+
+
+def bad_chance(diff: int) -> float:
+    if diff <= -6:
+        return 0.0
+    if diff >= 7:
+        return 1.0
+    return _BAD[diff]
+
+
+@dataclass(slots=True)
+class U:
+    uid: str
+    side: str
+    hex: str | None
+    leader: bool
+    attack: int
+    defense: int
+    ma: int
+    steps: int  # steps left
+    impaired: bool
+    kind: UnitKind
+
+
+class Pos:
+    """Units on the map of a game, their current factors, and the objectives' control."""
+
+    def __init__(self, game: Game) -> None:
+        sc, st = game.scenario, game.state
+        self.game = game
+        self.units: dict[str, U] = {}
+        for uid, s in st.units.items():
+            if s.status != "map" or s.hex is None:
+                continue
+            d = sc.units[uid]
+            if s.ineffective:
+                f = d.ineffective
+            elif s.reduced and d.reduced is not None:
+                f = d.reduced
+            else:
+                f = d.full
+            att = f.attack if not s.disrupted else (f.attack + 1) // 2
+            self.units[uid] = U(uid, d.side, s.hex, d.kind is UnitKind.LEADER, att, f.defense, max(f.ma, 1),
+                                1 if (s.reduced or d.steps == 1) else d.steps, s.disrupted or s.ineffective, d.kind)
+        self.control = dict(st.control)
+        self.turn = st.turn
+
+
+def loss_points(game: Game) -> dict[str, int]:
+    """Victory points from enemy losses (the scenario's loss schedule), as the view counts them."""
+    sc, st = game.scenario, game.state
+    v = sc.victory
+    out = {s: 0 for s in sc.side_order}
+    for uid, s in st.units.items():
+        d = sc.units[uid]
+        enemy = sc.opponent(d.side)
+        if d.kind.is_combat:
+            if s.status == "captured":
+                out[enemy] += v.unit_captured
+            elif s.status in ("eliminated", "dead", "returning"):
+                out[enemy] += v.step_eliminated * d.steps
+            elif s.status == "map" and s.reduced:
+                out[enemy] += v.step_eliminated
+        elif s.status == "captured":
+            out[enemy] += v.leader_captured
+        elif s.status == "dead":
+            out[enemy] += v.leader_eliminated
+    return out
+
+
+def evaluate(game: Game, side: str, losses: dict[str, int] | None = None) -> float:
+    """The position's value for `side` (positive: good for `side`)."""
+    if game.is_over:
+        winner = (game.result or {}).get("winner")
+        pts = (game.result or {}).get("points", {})
+        margin = POINT * (pts.get(side, 0) - pts.get(game.scenario.opponent(side), 0))
+        if winner is None:
+            return margin
+        return (WIN if winner == side else -WIN) + margin
+    return eval_pos(game, Pos(game), side, losses if losses is not None else loss_points(game))
+
+
+def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
+    sc = game.scenario
+    grid = sc.grid
+    enemy = sc.opponent(side)
+    turns_left = sc.turns - pos.turn
+    occ: dict[str, list[U]] = {}
+    for u in pos.units.values():
+        if u.hex is not None:
+            occ.setdefault(u.hex, []).append(u)
+    # control as the engine would update it: the only side with combat units in an objective takes it
+    control = dict(pos.control)
+    for o in sc.victory.objectives:
+        sides = {u.side for u in occ.get(o.hex, ()) if not u.leader}
+        if len(sides) == 1:
+            control[o.hex] = next(iter(sides))
+    score = {side: 0.0, enemy: 0.0}
+    pts = dict(losses)
+    for o in sc.victory.objectives:
+        h = control.get(o.hex)
+        if h is not None and (o.scorer is None or o.scorer == h):
+            pts[h] = pts.get(h, 0) + o.points
+    for s in (side, enemy):
+        score[s] += POINT * pts.get(s, 0)
+    combat = {s: [u for u in pos.units.values() if u.side == s and not u.leader and u.hex is not None] for s in (side, enemy)}
+    # objectives still to take
+    for x in (side, enemy):
+        y = sc.opponent(x)
+        for o in sc.victory.objectives:
+            if control.get(o.hex) == x or (o.scorer is not None and o.scorer != x):
+                continue
+            best = 0.0
+            for u in combat[x]:
+                d = grid.distance(u.hex, o.hex)  # type: ignore[arg-type]
+                if d > u.ma * (turns_left + 1) + 1:
+                    continue
+                c = 1.0 / (1.0 + d) * (0.5 if u.impaired else 1.0)
+                if c > best:
+                    best = c
+            if best == 0.0:
+                continue
+            guard = sum(1 for u in occ.get(o.hex, ()) if u.side == y and not u.leader)
+            guard_adj = sum(1 for n in grid.neighbors(o.hex) for u in occ.get(n, ()) if u.side == y and not u.leader)
+            score[x] += W_OBJECTIVE * o.points * best / (1.0 + guard + 0.5 * guard_adj)
+    # threat and support, impaired units, lone leaders, stacking. In a side's own combat phase its threat
+    # counts for nothing: what it does not realise by attacking now, the enemy moves away from first.
+    st = game.state
+    spent = st.active if st.phase == "combat" else None
+    for h, us in occ.items():
+        s = us[0].side
+        y = sc.opponent(s)
+        fighters = [u for u in us if not u.leader]
+        if not fighters:
+            if not any(u.side == s and not u.leader for n in grid.neighbors(h) for u in occ.get(n, ())):
+                score[s] -= LONE_LEADER
+            continue
+        if not game.ruleset.stacking_ok([u.kind for u in us]):
+            score[s] -= OVERSTACK
+        score[s] -= IMPAIRED * sum(1 for u in fighters if u.impaired)
+        att = 0
+        friends = 0
+        for n in grid.neighbors(h):
+            for u in occ.get(n, ()):
+                if u.side == y and not u.leader and u.kind is not UnitKind.ARTILLERY:
+                    att += u.attack
+                elif u.side == s and not u.leader:
+                    friends += 1
+        if att == 0 or y == spent:
+            continue
+        dfn = sum(sorted((u.defense for u in fighters), reverse=True)[:2]) + sc.terrain_at(h).defense
+        p = bad_chance(att - dfn - min(friends, 2) // 2)
+        at_stake = sum(min(u.steps, 2) for u in fighters[:2]) + (1 if any(u.impaired for u in fighters) else 0)
+        score[s] -= W_THREAT * p * at_stake
+    for s, hexes in sc.victory.sudden_death:
+        if all(control.get(h) == s for h in hexes):
+            score[s] += SUDDEN
+    return score[side] - score[enemy]
+
+
+def points_now(game: Game) -> dict[str, Any]:
+    return loss_points(game)

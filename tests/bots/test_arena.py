@@ -1,0 +1,47 @@
+"""Issue 15: `vedette arena` plays bot against bot, alternating sides, and checks every game with the
+invariant checker (server/rules/invariants.py) and an exact replay of its log (R11)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.bots.arena import arena, wilson
+from server.cli import main
+from server.rules_cli import find_scenario
+
+
+def test_wilson_interval():
+    lo, hi = wilson(19, 20)
+    assert 0.76 < lo < 0.77 and 0.99 < hi <= 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_r11_arena_greedy_against_random_two_tutorial_games_alternate_sides_without_violations():
+    report = arena(find_scenario("tutorial"), "greedy", "random", games=2, seed=3)
+    data = report.to_json()
+    assert data["games"] == 2 and data["a_wins"] + data["b_wins"] + data["draws"] == 2
+    assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
+    assert sum(sum(row.values()) for row in data["by_side"].values()) == 2
+    assert all(sum(row.values()) == 1 for row in data["by_side"].values())  # one game on each side
+    assert data["decision_time"]["greedy"]["decisions"] > 0
+
+
+def test_arena_cli_json_last_line(capsys):
+    rc = main(["arena", "--scenario", "tutorial", "--a", "random", "--b", "random", "--games", "2", "--seed", "5",
+               "--json"])
+    out = capsys.readouterr().out.strip().splitlines()
+    data = json.loads(out[-1])
+    assert rc == 0
+    assert {"a_wins", "b_wins", "draws", "games", "a_share_ci95", "violations"} <= set(data)
+    assert data["games"] == 2
+
+
+@pytest.mark.parametrize("argv", [["--a", "genius"], ["--games", "0"], ["--scenario", "no-such-battle"]])
+def test_arena_cli_refuses_bad_arguments(argv, capsys):
+    base = {"--scenario": "tutorial", "--a": "greedy", "--b": "random", "--games": "1"}
+    for k, v in zip(argv[::2], argv[1::2]):
+        base[k] = v
+    rc = main(["arena"] + [x for kv in base.items() for x in kv])
+    assert rc == 2

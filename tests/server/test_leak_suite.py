@@ -1,0 +1,435 @@
+"""The leak suite (issue 12): random legal games on a real server (uvicorn in a subprocess, SQLite), both
+seats and a spectator on websockets, and EVERY channel a non-owner can read checked for hidden
+information: websocket snapshots and patches (the views they build), REST views, history, history?at=,
+command answers, refusals, records, the lobby, options, clocks, the scenario endpoints and the mail
+digests in the outbox.
+
+Hidden, for a viewer that is not the owner (R11, 3.2, 11.4 and the scenario's `hidden.enemy_reinforcements`):
+  * the secret seed, until the game is over;
+  * an enemy reinforcement not yet on the map: its id, its name, its schedule;
+  * the fate of an enemy unit's step recovery (11.4): to the opponent a unit that will return, one that
+    failed and one that never tried are all just "eliminated", and no event it may read names the unit in
+    the command that decided it.
+
+The scenario is the tutorial with more replacement steps (so eliminated units try step recovery often) and
+unit names that carry their ids (so a name in a text is recognised). The suite prints how many messages it
+checked and fails on any leak.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import socket
+import sqlite3
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonpatch
+import pytest
+from server_process import ServerProcess
+
+from server.config import Settings
+from server.rules import Game, parse_scenario
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
+
+SEED = "leak-suite-server-seed-0123456789abcdef"
+SCENARIO_ID = "leak-tutorial"
+PASSWORD = "correct horse battery"
+GAMES = 3
+MAX_COMMANDS = 260
+SECRET_STATUSES = ("offboard", "returning", "dead")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def leak_scenario() -> dict[str, Any]:
+    data = json.loads((ROOT / "scenarios" / "tutorial.json").read_text("utf-8"))
+    data["id"], data["title"] = SCENARIO_ID, "Leak suite (the tutorial, more replacements)"
+    data["hidden"] = {"enemy_reinforcements": True}
+    for side in data["sides"].values():
+        side["replacement_steps"] = 6
+    for unit in data["units"]:
+        unit["name"] = f"{unit['name']} [{unit['id']}]"
+    return data
+
+
+class Socket:
+    """A websocket reader thread keeping every text frame."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(url, open_timeout=10, max_size=None)
+        self.frames: list[str] = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for frame in self.ws:
+                with self.lock:
+                    self.frames.append(frame if isinstance(frame, str) else frame.decode())
+        except Exception:  # noqa: BLE001, S110 - the socket closed: the frames so far are what it sent
+            pass
+
+    def last_version(self) -> int:
+        with self.lock:
+            versions = [json.loads(f).get("version", -1) for f in self.frames]
+        return max(versions, default=-1)
+
+    def close(self) -> None:
+        self.ws.close()
+        self.thread.join(5)
+
+
+class Truth:
+    """What is hidden from whom at each version, from the engine as the server stores it."""
+
+    def __init__(self, scenario: Any) -> None:
+        self.sc = scenario
+        self.status: dict[int, dict[str, str]] = {}
+        self.over_at: int | None = None
+        self.hidden_reinforcements = {r.unit for r in scenario.reinforcements}
+
+    def note(self, version: int, game: Game) -> None:
+        self.status[version] = {u: s.status for u, s in game.state.units.items()}
+        if game.is_over and self.over_at is None:
+            self.over_at = version
+
+    def secret_units(self, viewer: str, version: int) -> set[str]:
+        """Units whose state at `version` is their owner's secret, for `viewer`."""
+        statuses = self.status.get(version, {})
+        out = set()
+        for uid, status in statuses.items():
+            d = self.sc.units[uid]
+            if viewer == d.side:
+                continue
+            if status == "offboard" or status == "returning" or (status == "dead" and d.kind.is_combat):
+                out.add(uid)
+        return out
+
+    def offboard(self, viewer: str, version: int) -> set[str]:
+        return {u for u in self.secret_units(viewer, version) if self.status[version][u] == "offboard"}
+
+    def public(self, version: int) -> bool:
+        return self.over_at is not None and version >= self.over_at
+
+
+class Checker:
+    def __init__(self, truth: Truth) -> None:
+        self.truth = truth
+        self.checked = 0
+        self.leaks: list[str] = []
+        self.kinds: Counter[str] = Counter()
+
+    def _leak(self, where: str, what: str) -> None:
+        self.kinds[f"{where}: {what.split(' ')[0]} {what.split(' ')[1]}"] += 1
+        if len(self.leaks) < 200:
+            self.leaks.append(f"{where}: {what}")
+
+    def _names(self, uid: str) -> tuple[str, str]:
+        return f'"{uid}"', f"[{uid}]"
+
+    def text(self, viewer: str, where: str, text: str, version: int, *, static: bool = False) -> None:
+        """A whole message at `version`: no seed; no id or name of a hidden off-map enemy unit."""
+        self.checked += 1
+        if self.truth.public(version):
+            return
+        if SEED in text or '"seed":' in text:
+            self._leak(where, f"the seed reached {viewer}")
+        hidden = ({u for u in self.truth.hidden_reinforcements if self.truth.sc.units[u].side != viewer}
+                  if static else self.truth.offboard(viewer, version))
+        for uid in hidden:
+            if any(n in text for n in self._names(uid)):
+                self._leak(where, f"hidden reinforcement {uid} named to {viewer}")
+        if "entry_turn" in text or "entry_hex" in text:
+            data = json.loads(text)
+            for uid, u in _units_of(data):
+                if self.truth.sc.units[uid].side != viewer and ("entry_turn" in u or "entry_hex" in u):
+                    self._leak(where, f"the schedule of {uid} reached {viewer}")
+
+    def view(self, viewer: str, where: str, view: dict[str, Any]) -> None:
+        version = int(view.get("version", -1))
+        if self.truth.public(version) or version not in self.truth.status:
+            return
+        for uid in self.truth.secret_units(viewer, version):
+            shown = (view.get("units") or {}).get(uid)
+            status = self.truth.status[version][uid]
+            if status == "offboard":
+                if shown is not None:
+                    self._leak(where, f"offboard {uid} in {viewer}'s view at {version}")
+            elif shown is None or shown.get("status") != "eliminated" or shown.get("hex") is not None or \
+                    any(k in shown for k in ("entry_turn", "entry_hex")):
+                self._leak(where, f"{status} {uid} shown as {shown} to {viewer} at {version}")
+
+    def log(self, viewer: str, where: str, entries: list[dict[str, Any]]) -> None:
+        for entry in entries:
+            seq = int(entry.get("seq", 0))
+            if self.truth.public(seq):
+                continue
+            secret = self.truth.secret_units(viewer, seq)
+            for event in entry.get("events", []):
+                self.checked += 1
+                only = event.get("visible_to")
+                if only is not None and only != viewer:
+                    self._leak(where, f"an event for {only} reached {viewer}: {event}")
+                named = _named(event)
+                text = str(event.get("text", ""))
+                for uid in secret:
+                    if uid in named or f"[{uid}]" in text:
+                        self._leak(where, f"{viewer} reads an event on secret {uid} at {seq}: {text}")
+
+    def message(self, viewer: str, where: str, text: str, version: int) -> None:
+        self.text(viewer, where, text, version)
+        data = json.loads(text) if text.strip().startswith(("{", "[")) else None
+        if isinstance(data, dict):
+            if isinstance(data.get("view"), dict):
+                self.view(viewer, where, data["view"])
+            if isinstance(data.get("log"), list):
+                self.log(viewer, where, data["log"])
+            if isinstance(data.get("events"), list):
+                self.log(viewer, where, [{"seq": data.get("seq", version), "events": data["events"]}])
+
+    def mail(self, viewer: str, body: str, last_version: int) -> None:
+        """A mail: its digest blocks "[seq] Side:" carry the texts of the events of command seq."""
+        self.checked += 1
+        seq = 0
+        for line in body.splitlines():
+            stripped = line.strip()
+            if stripped.startswith("[") and "]" in stripped and stripped[1:stripped.index("]")].isdigit():
+                seq = int(stripped[1:stripped.index("]")])
+                continue
+            if self.truth.public(seq or last_version):
+                continue
+            if SEED in line:
+                self._leak("mail", f"the seed in {viewer}'s mail")
+            for uid in self.truth.secret_units(viewer, seq):
+                if f"[{uid}]" in line:
+                    self._leak("mail", f"{viewer}'s mail names secret {uid} at {seq}: {stripped}")
+
+
+def _named(event: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for key in ("unit", "units", "attackers", "defenders", "support", "artillery"):
+        v = event.get(key)
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, list):
+            out.update(x for x in v if isinstance(x, str))
+    return out
+
+
+def _units_of(data: Any) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    if isinstance(data, dict):
+        units = data.get("units")
+        if isinstance(units, dict):
+            out.extend((k, v) for k, v in units.items() if isinstance(v, dict))
+        for v in data.values():
+            if isinstance(v, (dict, list)):
+                out.extend(_units_of(v))
+    elif isinstance(data, list):
+        for v in data:
+            out.extend(_units_of(v))
+    return out
+
+
+class Client:
+    def __init__(self, base: str, name: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=30)
+        r = self.http.post("/api/users", json={"username": name, "password": PASSWORD, "email": f"{name}@example.org"})
+        assert r.status_code == 201, r.text
+        self.token = r.json()["token"]
+        self.http.cookies.clear()
+        self.http.headers["Authorization"] = f"Bearer {self.token}"
+        self.email = f"{name}@example.org"
+
+
+def _engine(db: Path, game_id: str, scenario: Any) -> Game:
+    with sqlite3.connect(db) as conn:
+        (snapshot,) = conn.execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
+    return Game.from_json(scenario, json.loads(snapshot))
+
+
+def _pick(game: Game, side: str, rng: random.Random) -> dict[str, Any]:
+    """A legal command, biased to fight (so units are eliminated and try step recovery, 11.4) and to bring
+    reinforcements on."""
+    commands = list(game.legal_commands(side, random.Random(rng.random())))
+    units = game.state.units
+    recover = [c for c in commands if c.get("type") == "recover" and units[c["unit"]].status == "eliminated"]
+    if recover:
+        return rng.choice(recover)
+    fights = [c for c in commands if c.get("type") in ("attack", "bombard", "charge", "choose", "recover")]
+    if fights and rng.random() < 0.9:
+        return rng.choice(fights)
+    moves = [c for c in commands if c.get("type") == "move"]
+    if moves and rng.random() < 0.85:
+        grid = game.scenario.grid
+        enemy = [u.hex for uid, u in units.items() if u.hex and game.scenario.units[uid].side != side and u.status == "map"]
+
+        def closeness(c: dict[str, Any]) -> int:
+            end = c["path"][-1]
+            return min((grid.distance(end, h) for h in enemy), default=0)
+
+        moves.sort(key=closeness)
+        return rng.choice(moves[:3])
+    others = [c for c in commands if c.get("type") != "end_phase"]
+    if others and rng.random() < 0.3:
+        return rng.choice(others)
+    ends = [c for c in commands if c.get("type") == "end_phase"]
+    return ends[0] if ends else rng.choice(commands)
+
+
+@pytest.fixture
+def leak_server(sqlite_template: Path, tmp_path: Path) -> Any:
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / f"{SCENARIO_ID}.json").write_text(json.dumps(leak_scenario()), "utf-8")
+    db = tmp_path / "vedette.db"
+    shutil.copy(sqlite_template, db)
+    settings = Settings(env="development", database_url=f"sqlite+aiosqlite:///{db}", scenarios_dir=scenarios,
+                        web_dir=ROOT / "web", migrations_dir=ROOT / "migrations")
+    server = ServerProcess(settings, free_port(), tmp_path / "server.log", extra_env={
+        "VEDETTE_ENV": "test", "VEDETTE_TEST_GAME_SEED": SEED,
+        "VEDETTE_SECRET_KEY": "leak-suite-secret-key-0123456789abcdefghijklmnop",
+        "VEDETTE_MAIL_WHEN_ONLINE": "true", "VEDETTE_OUTBOX_WORKER": "false",
+    })
+    try:
+        yield server, Path(settings.database_url.split("///", 1)[1])
+    finally:
+        server.kill()
+
+
+def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: Any) -> None:
+    server, db = leak_server
+    scenario = parse_scenario(leak_scenario(), "leak.json")
+    base, ws_base = server.url, server.url.replace("http://", "ws://")
+    rng = random.Random(12)
+    totals = {"checked": 0, "returns": 0, "lost": 0, "entered": 0, "commands": 0}
+    leaks: list[str] = []
+    kinds: Counter[str] = Counter()
+    outsider = Client(base, "outsider")
+    for n in range(GAMES):
+        blue, red, watcher = Client(base, f"blue{n}"), Client(base, f"red{n}"), Client(base, f"watch{n}")
+        seats = {"blue": blue, "red": red}
+        created = blue.http.post("/api/games", json={"scenario": SCENARIO_ID, "side": "blue"})
+        assert created.status_code == 201, created.text
+        game = created.json()
+        gid = game["id"]
+        # each seat's own random value for the dice, after the commitment (docs/dice.md)
+        blue.http.post(f"/api/games/{gid}/contribution", json={"contribution": f"{n:02x}" * 32})
+        joined = red.http.post(f"/api/games/{gid}/join", json={"invite_token": game["invite_token"], "contribution": f"{n + 100:02x}" * 32})
+        if joined.status_code == 422:  # a server from before the contributions
+            joined = red.http.post(f"/api/games/{gid}/join", json={"invite_token": game["invite_token"]})
+        assert joined.status_code == 200, joined.text
+        truth = Truth(scenario)
+        check = Checker(truth)
+        engine = _engine(db, gid, scenario)
+        truth.note(0, engine)
+        sockets = {
+            "blue": Socket(f"{ws_base}/ws/games/{gid}?token={blue.token}"),
+            "red": Socket(f"{ws_base}/ws/games/{gid}?token={red.token}"),
+            "spectator": Socket(f"{ws_base}/ws/games/{gid}?token={watcher.token}&watch={game['watch_token']}"),
+        }
+        watch = f"watch={game['watch_token']}"
+        readers = {"blue": blue.http, "red": red.http, "spectator": watcher.http}
+        for step in range(MAX_COMMANDS):
+            if engine.is_over:
+                break
+            side = engine.awaiting
+            assert side is not None
+            other = "red" if side == "blue" else "blue"
+            command = _pick(engine, side, rng)
+            version = engine.version
+            answer = seats[side].http.post(f"/api/games/{gid}/commands", json={
+                "command": command, "expected_version": version, "command_id": str(uuid.uuid4())})
+            assert answer.status_code == 200, answer.text
+            # the other seat's refusals pass the same gate (a stale version: never applied)
+            refused = seats[other].http.post(f"/api/games/{gid}/commands", json={
+                "command": command, "expected_version": version, "command_id": str(uuid.uuid4())})
+            assert refused.status_code >= 400, refused.text
+            engine = _engine(db, gid, scenario)
+            now = engine.version
+            truth.note(now, engine)
+            changed = {u: (truth.status[version][u], st) for u, st in truth.status[now].items()
+                       if truth.status[version][u] != st}
+            totals["returns"] += sum(st == ("eliminated", "returning") for st in changed.values())
+            totals["lost"] += sum(st == ("eliminated", "dead") for st in changed.values())
+            totals["entered"] += command.get("type") == "move" and any(
+                truth.status[version].get(u) in ("offboard", "returning") for u in command.get("units", []))
+            check.message(other, "refusal", refused.text, now)
+            assert now == version + 1
+            if step % 3:
+                continue  # every third version is read over REST too; the websockets carry every one
+            for viewer, http in readers.items():
+                q = "" if viewer != "spectator" else "?" + watch
+                amp = "&" if q else "?"
+                at = rng.randint(0, now)
+                for where, url in (("view", f"/api/games/{gid}{q}"), ("history", f"/api/games/{gid}/history{q}"),
+                                   ("history?at", f"/api/games/{gid}/history{q}{amp}at={at}"),
+                                   ("record", f"/api/games/{gid}/record{q}"), ("clock", f"/api/games/{gid}/clock{q}"),
+                                   ("scenario?game", f"/api/scenarios/{SCENARIO_ID}?game={gid}" + (f"&{watch}" if q else ""))):
+                    if viewer == side and where not in ("history?at", "scenario?game"):
+                        continue  # the side that just moved reads its own secrets; its opponent's are checked
+                    r = http.get(url)
+                    text = r.text
+                    v = at if where == "history?at" else now
+                    if where == "scenario?game":
+                        check.text(viewer, where, text, v, static=True)
+                        continue
+                    check.message(viewer, where, text, v)
+                if viewer != "spectator":
+                    for where, url in (("lobby", "/api/games"), ("options", f"/api/games/{gid}/options?units=" +
+                                                                 ",".join(sorted(scenario.units)))):
+                        check.message(viewer, where, http.get(url).text, now)
+            if step % 20 == 0:
+                for where, url in (("scenario", f"/api/scenarios/{SCENARIO_ID}"), ("scenarios", "/api/scenarios")):
+                    check.text("spectator", where, outsider.http.get(url).text, now, static=True)
+        final = engine.version
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and min(s.last_version() for s in sockets.values()) < final:
+            time.sleep(0.1)
+        for viewer, sock in sockets.items():
+            sock.close()
+            view: dict[str, Any] | None = None
+            for frame in sock.frames:
+                message = json.loads(frame)
+                version = int(message.get("version", 0))
+                check.message(viewer, f"ws:{message.get('type')}", frame, version)
+                if message.get("type") == "snapshot":
+                    view = message["view"]
+                elif message.get("type") == "patch" and view is not None:
+                    view = jsonpatch.apply_patch(view, message.get("patch") or [])
+                    check.view(viewer, "ws:patched view", view)
+        with sqlite3.connect(db) as conn:
+            mails = conn.execute("SELECT to_addr, body FROM outbox WHERE game_id = ?", (gid,)).fetchall()
+        for to_addr, body in mails:
+            viewer = "blue" if to_addr == blue.email else "red"
+            check.mail(viewer, body, final)
+        totals["checked"] += check.checked
+        totals["commands"] += final
+        leaks.extend(f"game {n}: {leak}" for leak in check.leaks)
+        kinds.update(check.kinds)
+    print(f"\nleak suite: {GAMES} games, {totals['commands']} commands, {totals['checked']} messages and events "
+          f"checked; step recoveries returned {totals['returns']}, lost {totals['lost']}; "
+          f"{totals['entered']} entries from off the map; leaks found: {sum(kinds.values())}")
+    for kind, count in kinds.most_common():
+        print(f"  {count:6d}  {kind}")
+    assert totals["returns"] and totals["lost"], "the games should exercise 11.4 both ways"
+    assert totals["checked"] > 1000
+    examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
+    assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])

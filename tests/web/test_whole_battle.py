@@ -1,0 +1,457 @@
+"""Whole battles through the page alone: the contract between the engine and the client.
+
+For each shipped scenario file two players register, create and join a game in the lobby, and then play
+it from set-up to game over. At every step the test asks the rules core (reading the authoritative state
+the server stored, as the server itself would) for the legal commands of the side to act, picks one at
+random (seeded), performs it on that player's page with clicks and keys only — moves, reinforcement
+entries and edge slides, combined attacks with supporting artillery and leaders, bombardments, charge
+moves and charges, squares, step recovery, placements, every prompt, end of phase, undo — and checks that
+the server logged exactly that command. It never posts to the API itself.
+
+A screenshot per phase of each game goes to tests/artifacts/whole-<scenario>/.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import hex_point, register
+
+from server.rules import Game, parse_scenario
+from server.rules.kernel.randomplayer import RandomPlayer
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.json"))
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
+
+# Every command family of docs/commands.md; the test fails on a family it has no page action for.
+FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recover", "attack", "bombard",
+            "charge", "choose", "undo"}
+UNDO_CHANCE = 0.04
+LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")
+
+
+class Oracle:
+    """The server's stored game, read from its database file and rebuilt with the rules core."""
+
+    def __init__(self, db_path: str, game_id: str) -> None:
+        self.db_path = db_path
+        self.game_id = game_id
+        self._scenario: Any = None
+
+    def _conn(self) -> sqlite3.Connection:
+        return sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+
+    def version(self) -> int:
+        with self._conn() as c:
+            row = c.execute("SELECT version FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        return int(row[0])
+
+    def game(self) -> Game:
+        with self._conn() as c:
+            sc, snap = c.execute("SELECT scenario_json, snapshot FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        if self._scenario is None:
+            self._scenario = parse_scenario(json.loads(sc), "stored")
+        return Game.from_json(self._scenario, json.loads(snap))
+
+    def last_command(self) -> tuple[str, dict[str, Any]]:
+        with self._conn() as c:
+            side, cmd = c.execute(
+                "SELECT side, command FROM game_commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (self.game_id,)
+            ).fetchone()
+        return side, json.loads(cmd)
+
+
+def variety(game: Game, cmd: dict[str, Any]) -> str:
+    """The page action a command needs: a family of docs/commands.md, split where the page differs."""
+    t = cmd["type"]
+    st = game.state
+    if t == "move":
+        first = st.units[cmd["units"][0]]
+        if first.status != "map":
+            return "move:enter-slide" if cmd["path"][0] != first.entry_hex else "move:enter"
+        if "charge" in cmd:
+            return "move:charge"
+        dest = cmd["path"][-1]
+        side = game.scenario.units[cmd["units"][0]].side
+        if any(u.hex == dest and u.status == "map" and game.scenario.units[uid].side == side
+               for uid, u in st.units.items() if uid not in cmd["units"]):
+            return "move:onto-friends"
+        return "move:stack" if len(cmd["units"]) > 1 else "move"
+    if t == "attack":
+        hexes = {st.units[u].hex for u in cmd["attackers"]}
+        parts = ["attack"]
+        if len(hexes) > 1:
+            parts.append("combined")
+        if cmd.get("support"):
+            parts.append("support")
+        if cmd.get("leaders"):
+            parts.append("leader")
+        return ":".join(parts)
+    if t == "bombard":
+        return "bombard:combined" if len(cmd["artillery"]) > 1 else "bombard"
+    if t == "charge" and cmd.get("leaders"):
+        return "charge:leader"
+    if t == "recover" and cmd.get("leader"):
+        return "recover:leader"
+    return str(t)
+
+
+def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Random, done: set[str],
+                   offered: set[str]) -> dict[str, Any]:
+    """The random player's pick, but now and then a legal command of a kind not yet performed, so that
+    every page action the battle offers is tried (seeded: the same game every run)."""
+    legal = [c for c in game.legal_commands(side, rng, limit=200) if c["type"] != "end_phase"]
+    offered.update(variety(game, c) for c in legal)
+    fresh: dict[str, list[dict[str, Any]]] = {}
+    for c in legal:
+        k = variety(game, c)
+        if k not in done:
+            fresh.setdefault(k, []).append(c)
+    if fresh and rng.random() < 0.7:
+        return rng.choice(fresh[rng.choice(sorted(fresh))])
+    moves = [c for c in legal if c["type"] == "move"]
+    if moves and rng.random() < 0.5:
+        # march toward the enemy now and then: random players rarely fight, and a battle's combat
+        # commands are the ones the page most needs to prove
+        grid = game.scenario.grid
+        enemy = [u.hex for uid, u in game.state.units.items()
+                 if u.hex and u.status == "map" and game.scenario.units[uid].side != side]
+        if enemy:
+            def gap(c: dict[str, Any]) -> int:
+                return min(grid.distance(c["path"][-1], e) for e in enemy)
+            best = min(gap(c) for c in moves)
+            return rng.choice([c for c in moves if gap(c) == best])
+    return player.choose(game, side)
+
+
+def normal(cmd: dict[str, Any]) -> dict[str, Any]:
+    """A command as the rules core reads it: empty optional lists dropped, unit lists as sets."""
+    out: dict[str, Any] = {}
+    for k, v in cmd.items():
+        if isinstance(v, list) and not v and k != "path":
+            continue
+        out[k] = sorted(v) if k in LIST_FIELDS and isinstance(v, list) else v
+    return out
+
+
+# ------------------------------------------------------------------ page actions
+
+
+def js(page: Any, expr: str, arg: Any = None) -> Any:
+    return page.evaluate(expr, arg)
+
+
+def wait_synced(page: Any, version: int) -> None:
+    """The page shows the stored version and has nothing in flight."""
+    page.wait_for_function(
+        "(v) => { const S = window.vedette && window.vedette.S; return !!S && S.version >= v && S.pending.size === 0; }",
+        arg=version, timeout=20000)
+
+
+def wait_options(page: Any) -> None:
+    page.wait_for_function(
+        "() => { const S = window.vedette.S; return !!S.options && S.optionsKey === S.optionsFor && S.optionsKey !== ''; }",
+        timeout=15000)
+
+
+def blur(page: Any) -> None:
+    js(page, "() => { if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur(); }")
+
+
+def click_hex(page: Any, hex_id: str, shift: bool = False) -> None:
+    """Bring the hex into view (the player pans there) and click its centre."""
+    x, y = hex_point(page, hex_id)
+    inside = js(page, """([x, y]) => {
+        const r = document.querySelector('#map-host').getBoundingClientRect();
+        return x > r.left + 70 && x < r.right - 40 && y > r.top + 40 && y < r.bottom - 40;
+    }""", [x, y])
+    if not inside:  # pan only when the hex is off screen: repainting a large map is the slow part
+        js(page, "(h) => window.vedette.map.centerOn(h)", hex_id)
+        x, y = hex_point(page, hex_id)
+    if shift:
+        page.keyboard.down("Shift")
+    try:
+        page.mouse.click(x, y)
+    finally:
+        if shift:
+            page.keyboard.up("Shift")
+
+
+def click_matching(page: Any, selector: str, attr: str, value: Any) -> None:
+    """Click the element of `selector` whose data attribute (JSON or text) equals `value`."""
+    idx = js(page, """([sel, attr, want]) => {
+        const els = [...document.querySelectorAll(sel)];
+        return els.findIndex((e) => {
+            const raw = e.getAttribute(attr);
+            if (raw === null) return false;
+            if (typeof want === 'string') return raw === want;
+            try { return JSON.stringify(JSON.parse(raw)) === JSON.stringify(want); } catch (_) { return false; }
+        });
+    }""", [selector, attr, value])
+    assert idx is not None and idx >= 0, f"no {selector} with {attr}={value!r} on the page"
+    page.locator(selector).nth(idx).click()
+
+
+def selected(page: Any) -> list[str]:
+    return list(js(page, "() => [...window.vedette.S.selected]"))
+
+
+def set_selection(page: Any, units: list[str]) -> None:
+    """Toggle the selection panel's unit buttons until exactly `units` are included."""
+    want = set(units)
+    for _ in range(12):
+        have = set(selected(page))
+        if have == want:
+            return
+        extra = sorted(have - want)
+        missing = sorted(want - have)
+        u = missing[0] if missing else extra[0]
+        page.locator(f"#sec-selection .sel-unit[data-unit='{u}'], #off-units .off-unit[data-unit='{u}']").first.click()
+    raise AssertionError(f"could not select exactly {sorted(want)} (have {sorted(selected(page))})")
+
+
+def select_stack(page: Any, hex_id: str, units: list[str] | None = None) -> None:
+    """Click a hex of mine (its units that can still act are selected), then keep exactly `units`."""
+    blur(page)
+    page.keyboard.press("Escape")
+    click_hex(page, hex_id)
+    page.wait_for_function("(h) => window.vedette.S.selHex === h", arg=hex_id, timeout=10000)
+    if units is not None:
+        set_selection(page, units)
+    wait_options(page)
+
+
+def unit_hex(game: Game, uid: str) -> str:
+    h = game.state.units[uid].hex
+    assert h is not None, f"{uid} is not on the map"
+    return h
+
+
+def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
+    """Give `cmd` on the page, as a player would."""
+    t = cmd["type"]
+    assert t in FAMILIES, f"no page action for the command family {t!r}"
+    if t == "choose":
+        click_matching(page, "#prompt-options button", "data-option", str(cmd["option"]))
+    elif t == "end_phase":
+        blur(page)
+        page.keyboard.press("e")
+        # either the command is on its way, or the page asks to confirm ending with units unmoved
+        page.wait_for_function("(v) => { const S = window.vedette.S; return S.pending.size > 0 || S.version > v || !!document.querySelector('dialog.confirm[open]'); }",
+                               arg=game.version)
+        if js(page, "() => !!document.querySelector('dialog.confirm[open]')"):
+            page.locator("dialog.confirm [data-confirm=ok]").click()
+    elif t == "place":
+        page.locator(f"#setup-units .off-unit[data-unit='{cmd['unit']}']").click()
+        page.wait_for_function("(u) => window.vedette.S.selected.join() === u", arg=cmd["unit"])
+        wait_options(page)
+        click_hex(page, cmd["hex"])
+    elif t == "move":
+        units = list(cmd["units"])
+        st = game.state.units[units[0]]
+        if st.status != "map":
+            # reinforcements (4.5) or returning units (11.4): from the holding box
+            page.keyboard.press("Escape")
+            page.locator(f"#off-units .off-unit[data-unit='{units[0]}']").click()
+            page.wait_for_function("(u) => window.vedette.S.selected[0] === u && !!window.vedette.S.offSel", arg=units[0])
+            set_selection(page, units)
+            wait_options(page)
+        else:
+            select_stack(page, cmd["path"][0], units)
+        if "charge" in cmd:
+            blur(page)
+            page.keyboard.press("c")
+            page.wait_for_function("() => window.vedette.S.chargeMode === true")
+            page.locator(f"#charge-targets .charge-target-btn[data-target='{cmd['charge']}'][data-path='{','.join(cmd['path'])}']").click()
+        else:
+            click_hex(page, cmd["path"][-1])
+    elif t in ("form_square", "remove_square"):
+        select_stack(page, cmd["hex"])
+        click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+    elif t == "recover":
+        if cmd.get("leader"):
+            page.locator(f"select.recover-leader[data-unit='{cmd['unit']}']").select_option(cmd["leader"])
+        page.locator(f".recover-go[data-unit='{cmd['unit']}']").click()
+    elif t == "attack":
+        involved = list(cmd["attackers"]) + list(cmd.get("support", [])) + list(cmd.get("leaders", []))
+        hexes: list[str] = []
+        for u in involved:
+            if unit_hex(game, u) not in hexes:
+                hexes.append(unit_hex(game, u))
+        select_stack(page, hexes[0])
+        for hx in hexes[1:]:
+            click_hex(page, hx, shift=True)
+            page.wait_for_function("(h) => window.vedette.S.selHexes.includes(h)", arg=hx)
+        wait_options(page)
+        click_hex(page, cmd["target"])
+        page.wait_for_function("(t) => !!window.vedette.S.builder && window.vedette.S.builder.target === t", arg=cmd["target"])
+        roles = page.locator("#builder-units select.builder-role")
+        for i in range(roles.count()):
+            sel = roles.nth(i)
+            u = sel.get_attribute("data-unit")
+            want = "attack" if u in cmd["attackers"] else "support" if u in cmd.get("support", []) else "out"
+            if sel.input_value() != want:
+                sel.select_option(want)
+                page.wait_for_function("() => !window.vedette.S.builder.loading")
+        boxes = page.locator("#builder-units input.builder-leader")
+        for i in range(boxes.count()):
+            box = boxes.nth(i)
+            want_on = box.get_attribute("data-unit") in cmd.get("leaders", [])
+            if box.is_checked() != want_on:
+                box.set_checked(want_on)
+                page.wait_for_function("() => !window.vedette.S.builder.loading")
+        if len(cmd["attackers"]) > 1:
+            page.locator("#builder-primary").select_option(cmd["primary"])
+        page.wait_for_function("() => !window.vedette.S.builder.loading")
+        page.locator("#confirm-action:not([disabled])").click()
+    elif t == "bombard":
+        guns = list(cmd["artillery"])
+        hexes = []
+        for g in guns:
+            if unit_hex(game, g) not in hexes:
+                hexes.append(unit_hex(game, g))
+        select_stack(page, hexes[0])
+        for hx in hexes[1:]:
+            click_hex(page, hx, shift=True)
+            page.wait_for_function("(h) => window.vedette.S.selHexes.includes(h)", arg=hx)
+        # only the named guns fire: leave the hexes' other guns out
+        others = [u for u in selected(page) if u not in guns and game.scenario.units[u].kind.value == "artillery"]
+        if others:
+            set_selection(page, [u for u in selected(page) if u not in others])
+        wait_options(page)
+        click_hex(page, cmd["target"])
+        page.wait_for_function("() => !!window.vedette.S.preview")
+        if js(page, "() => window.vedette.S.preview.kind") != "bombard":
+            page.locator("#preview-switch").click()
+        page.locator("#confirm-action").click()
+    elif t == "charge":
+        page.locator(".charge-go").first.wait_for()
+        click_matching(page, ".charge-go", "data-command", cmd)
+    elif t == "undo":
+        blur(page)
+        page.keyboard.press("u")
+
+
+def last_toast(page: Any) -> str:
+    return str(js(page, "() => [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' | ')") or "")
+
+
+# ------------------------------------------------------------------ lobby
+
+
+def create_in_lobby(page: Any, scenario_id: str) -> tuple[str, str]:
+    """Create a private game of `scenario_id` on its first side; (invite link, creator's side)."""
+    card = page.locator(f".scenario[data-scenario='{scenario_id}']")
+    card.locator(".preview svg").wait_for()
+    side = card.locator("select[name=side] option:not([value=random])").first.get_attribute("value")
+    card.locator("select[name=side]").select_option(side)
+    card.locator("button.btn.primary").click()
+    invite = page.locator("#my-games .invite input").first
+    invite.wait_for()
+    return invite.input_value(), str(side)
+
+
+@pytest.mark.timeout(1500)
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_whole_battle_through_the_page(scenario_id: str, open_page: Any, live_server: Any, artifacts: Path) -> None:
+    base = live_server.url
+    errors: list[str] = []
+    a = open_page(errors, f"{scenario_id}-a")
+    b = open_page(errors, f"{scenario_id}-b")
+    register(a, base, f"wa-{scenario_id}"[:32])
+    register(b, base, f"wb-{scenario_id}"[:32])
+    link, side_a = create_in_lobby(a, scenario_id)
+    b.goto(link)
+    b.get_by_role("button", name="Join the game").click()
+    b.wait_for_url("**/games/*")
+    game_id = b.url.split("/games/")[1].split("?")[0]
+    a.goto(f"{base}/games/{game_id}")
+    oracle = Oracle(f"{live_server.db_dir}/vedette.db", game_id)
+    game = oracle.game()
+    side_b = next(s for s in game.scenario.side_order if s != side_a)
+    pages = {side_a: a, side_b: b}
+    for p in pages.values():
+        p.locator("#conn[data-state=open]").wait_for()
+
+    shots = artifacts / f"whole-{scenario_id}"
+    shots.mkdir(parents=True, exist_ok=True)
+    for old in shots.glob("*.png"):
+        old.unlink()
+    rng = random.Random(f"whole-battle:{scenario_id}")
+    player = RandomPlayer(random.Random(f"whole-battle-choices:{scenario_id}"))
+    performed: dict[str, int] = {}
+    offered: set[str] = set()
+    last_shot = None
+    steps = 0
+    clock: dict[str, float] = {}
+
+    def lap(name: str, t0: float) -> float:
+        t1 = time.perf_counter()
+        clock[name] = clock.get(name, 0.0) + t1 - t0
+        return t1
+
+    while True:
+        t0 = time.perf_counter()
+        version = oracle.version()
+        game = oracle.game()
+        if game.is_over:
+            break
+        side = game.awaiting
+        assert side is not None
+        page = pages[side]
+        t0 = lap("oracle", t0)
+        for p in pages.values():
+            wait_synced(p, version)
+        t0 = lap("synced", t0)
+        st = game.state
+        key = (st.turn, st.active, st.phase)
+        if key != last_shot:
+            last_shot = key
+            page.screenshot(path=str(shots / f"v{version:04d}-t{st.turn:02d}-{st.active}-{st.phase}.png"))
+        if rng.random() < UNDO_CHANCE and game.can_undo(side) and st.decision is None:
+            cmd: dict[str, Any] = {"type": "undo"}
+        else:
+            cmd = choose_command(game, side, player, rng, set(performed), offered)
+        kind = variety(game, cmd) if cmd["type"] != "undo" else "undo"
+        t0 = lap("choose", t0)
+        perform(page, game, cmd)
+        t0 = lap(f"perform:{cmd['type']}", t0)
+        assert _wait_version(oracle, version + 1), f"{scenario_id} step {steps}: the server logged nothing for {cmd}; page says: {last_toast(page)}; JS errors: {errors}"
+        t0 = lap("logged", t0)
+        logged_side, logged = oracle.last_command()
+        assert logged_side == side
+        assert normal(logged) == normal(cmd), f"{scenario_id} step {steps}: page sent {logged}, wanted {cmd}"
+        performed[kind] = performed.get(kind, 0) + 1
+        steps += 1
+        assert steps < 3000, "the battle did not end"
+
+    for p in pages.values():
+        p.wait_for_function("() => window.vedette.S.view.phase === 'over'", timeout=20000)
+    a.screenshot(path=str(shots / "game-over.png"))
+    assert not errors, errors
+    print({k: round(v, 1) for k, v in sorted(clock.items(), key=lambda kv: -kv[1])})
+    print(f"{scenario_id}: {steps} commands through the page: {performed}; offered but never taken: {sorted(offered - set(performed))}")
+    (shots / "families.json").write_text(json.dumps({"steps": steps, "performed": performed,
+                                                     "offered": sorted(offered)}, indent=1))
+    # every command family this battle offered was given through the page at least once
+    families = {k.split(":")[0] for k in offered}
+    assert families <= {k.split(":")[0] for k in performed}, f"offered but never performed: {sorted(offered - set(performed))}"
+
+
+def _wait_version(oracle: Oracle, want: int, timeout: float = 20.0) -> bool:
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if oracle.version() >= want:
+            return True
+        time.sleep(0.03)
+    return False
