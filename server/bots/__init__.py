@@ -57,4 +57,4 @@ def choose_for(game: Game, side: str, bot: Bot, rng: random.Random, budget_s: fl
     return bot.choose(belief_game(game, side, rng), side, rng, budget_s)
 
 
-__all__ = ["Bot", "GreedyBot", "LEVELS", "RandomBot", "belief_game", "choose_for", "copy_game", "make_bot"]
+__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "belief_game", "choose_for", "copy_game", "make_bot"]

@@ -6,8 +6,9 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from server.rules import Game, IllegalCommand, Scenario
 from server.rules.kernel.invariants import check_invariants

@@ -40,7 +40,7 @@ def belief_scenario(game: Game, side: str, unit_defs: dict[str, Any]) -> Any:
     extra = [d for uid, d in sorted(unit_defs.items()) if uid not in {u.get("id") for u in raw.get("units", [])}]
     key = json.dumps([game.scenario.id, side, sorted(unit_defs)], sort_keys=True)
     cached = _SCENARIO_CACHE.get(key)
-    if cached is not None and cached[0] == id(game.scenario):
+    if cached is not None and cached[0] is game.scenario:
         return cached[1]
     if extra:
         raw = dict(raw)
@@ -56,7 +56,7 @@ def belief_scenario(game: Game, side: str, unit_defs: dict[str, Any]) -> Any:
     sc = parse_scenario(raw, f"belief of {side}")
     if len(_SCENARIO_CACHE) > 64:
         _SCENARIO_CACHE.clear()
-    _SCENARIO_CACHE[key] = (id(game.scenario), sc)
+    _SCENARIO_CACHE[key] = (game.scenario, sc)
     return sc
 
 

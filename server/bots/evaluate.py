@@ -113,7 +113,7 @@ def evaluate(game: Game, side: str, losses: dict[str, int] | None = None) -> flo
     if game.is_over:
         winner = (game.result or {}).get("winner")
         pts = (game.result or {}).get("points", {})
-        margin = POINT * (pts.get(side, 0) - pts.get(game.scenario.opponent(side), 0))
+        margin = POINT * float(pts.get(side, 0) - pts.get(game.scenario.opponent(side), 0))
         if winner is None:
             return margin
         return (WIN if winner == side else -WIN) + margin
@@ -156,8 +156,7 @@ def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
                 if d > u.ma * (turns_left + 1) + 1:
                     continue
                 c = 1.0 / (1.0 + d) * (0.5 if u.impaired else 1.0)
-                if c > best:
-                    best = c
+                best = max(best, c)
             if best == 0.0:
                 continue
             guard = sum(1 for u in occ.get(o.hex, ()) if u.side == y and not u.leader)

@@ -55,7 +55,7 @@ def test_views_hidden_reinforcements_belief_shows_what_the_view_shows(tutorial):
         for key in ("turn", "phase", "active", "awaiting", "prompt", "control", "points", "squares", "replacements",
                     "dice_rolled", "combat"):
             assert mine[key] == real[key], key
-        strip = lambda us: {u: {k: v for k, v in d.items() if k != "placement_hidden"} for u, d in us.items()}  # noqa: E731
+        strip = lambda us: {u: {k: v for k, v in d.items() if k != "placement_hidden"} for u, d in us.items()}
         assert strip(mine["units"]) == strip(real["units"])
         checked += 1
         game.submit(side, player.choose(game, side))

@@ -9,11 +9,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
-from position import Position  # noqa: E402
+from position import Position
 
-from server.bots import belief_game, make_bot  # noqa: E402
-from server.bots.evaluate import evaluate  # noqa: E402
-from server.bots.greedy import GreedyBot  # noqa: E402
+from server.bots import belief_game, make_bot
+from server.bots.evaluate import evaluate
+from server.bots.greedy import GreedyBot
 
 BUDGET = 60.0
 

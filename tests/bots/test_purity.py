@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 BOTS = Path(__file__).resolve().parents[2] / "server" / "bots"
-ALLOWED = {"__future__", "dataclasses", "typing", "json", "math", "random", "statistics", "time"}
+ALLOWED = {"__future__", "collections", "dataclasses", "typing", "json", "math", "random", "statistics", "time"}
 ALLOWED_SERVER = {"server.rules", "server.rules.kernel.randomplayer", "server.rules.kernel.invariants"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval"}
 

@@ -1336,7 +1336,7 @@ function renderSelection() {
             if (leaders.length) cmd.leaders = leaders;
             if (item.support && item.support.length) cmd.support = item.support;
           } else if (kind === "bombard") cmd = { type: "bombard", target: item.target, artillery: item.artillery || S.selected };
-          else cmd = { type: "charge", target: item.target, units: item.units || S.selected, ...(item.path ? { path: item.path } : {}) };
+          else cmd = { type: "charge", target: item.target, chargers: item.chargers || item.units || S.selected };
         }
         send(cmd);
         cancel();
