@@ -206,3 +206,27 @@ def test_a_saved_game_loads_to_the_same_state(tutorial) -> None:
     side = game.awaiting
     cmd = next(iter(game.legal_commands(side)))
     assert loaded.submit(side, cmd) == game.submit(side, cmd)
+
+
+@pytest.mark.parametrize("command", [
+    {"type": "end_phase", "extra": 1},  # a Quick Play command: its fields come from the edition (command_fields)
+    {"type": "move", "units": ["b1"], "path": ["0504", "0505"], "speed": "fast"},
+    {"type": "undo", "steps": 2},  # the kernel's own commands carry their own fields only
+    {"type": "choose", "option": "x", "why": "y"},
+])
+def test_a_field_the_command_does_not_have_is_malformed(command) -> None:
+    game = sample_game()
+    before = game.to_json()
+    with pytest.raises(MalformedCommand, match="unknown field"):
+        game.submit("blue", command)
+    assert game.to_json() == before
+
+
+def test_the_kernel_takes_command_fields_and_previews_from_the_edition() -> None:
+    from server.rules import Edition, QuickPlay
+
+    assert set(QuickPlay().command_fields()) >= {"end_phase", "place", "move", "attack", "bombard", "charge"}
+    with pytest.raises(NotImplementedError):
+        Edition().command_fields()
+    with pytest.raises(NotImplementedError):
+        Edition().preview(sample_game(), "blue", {"type": "attack"})
