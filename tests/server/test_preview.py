@@ -9,7 +9,7 @@ from server_helpers import Player, start_game
 
 
 def test_preview_is_for_seats_changes_nothing_and_refuses_bad_json(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     gid = game["id"]
     attack = {"type": "attack", "target": "0605", "attackers": ["b-1"], "primary": "b-1"}
     ok = a.get(f"/api/games/{gid}/preview", params={"command": json.dumps(attack)})

@@ -19,7 +19,7 @@ from web_helpers import hex_point, register, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
-from position import Position  # noqa: E402
+from position import Position
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..kernel.game import Game
 
 
-def unit_options(game: "Game", side: str, units: list[str]) -> dict[str, Any]:
+def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     """Legal options for the named units (reachable hexes with cost and path, placements, squares,
     attack targets with their exact command, choices and odds, bombardment targets, charges), and
     the phase-wide options that need no selection (recovery candidates, set-up placements)."""
@@ -60,7 +60,7 @@ def unit_options(game: "Game", side: str, units: list[str]) -> dict[str, Any]:
     return out
 
 
-def setup_placements(ctx: "Ctx", side: str, units: list[str]) -> dict[str, Any]:
+def setup_placements(ctx: Ctx, side: str, units: list[str]) -> dict[str, Any]:
     """3.2: every own unit that may be placed within some hexes of its listed hex (all of them when
     no unit is named), with its listed hex, its allowance and the hexes it may take."""
     out: dict[str, Any] = {}
@@ -73,7 +73,7 @@ def setup_placements(ctx: "Ctx", side: str, units: list[str]) -> dict[str, Any]:
     return out
 
 
-def recovery_candidates(ctx: "Ctx", side: str) -> list[dict[str, Any]]:
+def recovery_candidates(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     """11.4: each own unit that could try step recovery (a reduced two-step unit on the map, or an
     eliminated unit), whether it may now, the rule and reason when not, the morale it must roll
     under, and the leaders who may support it (10.0(5))."""
@@ -106,7 +106,7 @@ def recovery_candidates(ctx: "Ctx", side: str) -> list[dict[str, Any]]:
     return out
 
 
-def attack_previews(game: "Game", ctx: "Ctx", side: str, units: list[str]) -> list[dict[str, Any]]:
+def attack_previews(game: Game, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
     """For each enemy hex next to a selected unit: the choices the selection offers against it (who may
     attack from which hex, which leaders may join, which artillery may support), the default command
     the page proposes (every unit that may take part, one leader per hex, every supporting gun) and
@@ -132,7 +132,7 @@ def attack_previews(game: "Game", ctx: "Ctx", side: str, units: list[str]) -> li
     return previews
 
 
-def attack_choices(ctx: "Ctx", side: str, units: list[str], target: str) -> dict[str, Any]:
+def attack_choices(ctx: Ctx, side: str, units: list[str], target: str) -> dict[str, Any]:
     """Which selected units may attack `target` (7.1), support it with artillery fire (8.4) or lend
     it a leader (10.0); the refusals of the others, with their rule."""
     attackers: list[str] = []
@@ -159,7 +159,7 @@ def attack_choices(ctx: "Ctx", side: str, units: list[str], target: str) -> dict
     return {"attackers": attackers, "support": support, "leaders": leaders, "refused": refused}
 
 
-def default_attack(ctx: "Ctx", side: str, choices: dict[str, Any], target: str) -> dict[str, Any]:
+def default_attack(ctx: Ctx, side: str, choices: dict[str, Any], target: str) -> dict[str, Any]:
     """The attack the page proposes first: from each hex its largest legal set of participants
     (R6), the primary a non-artillery unit where there is one, one leader per hex that can lend its
     factors, and every gun that may support but does not attack."""
@@ -189,7 +189,7 @@ def default_attack(ctx: "Ctx", side: str, choices: dict[str, Any], target: str) 
     return cmd
 
 
-def bombard_previews(game: "Game", ctx: "Ctx", side: str, units: list[str]) -> list[dict[str, Any]]:
+def bombard_previews(game: Game, ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
     """Bombardment targets every selected gun can reach (8.2–8.4), with each gun's range and each
     defending unit's differential, CRT row and odds."""
     guns = [u for u in units if ctx.kind(u) is UnitKind.ARTILLERY and ctx.u(u).hex is not None]
@@ -199,7 +199,7 @@ def bombard_previews(game: "Game", ctx: "Ctx", side: str, units: list[str]) -> l
     return [bombard_preview(game, ctx, side, {"type": "bombard", "target": t, "artillery": guns}) for t in targets]
 
 
-def bombard_preview(game: "Game", ctx: "Ctx", side: str, cmd: dict[str, Any]) -> dict[str, Any]:
+def bombard_preview(game: Game, ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     b = artillery.parse_bombard(ctx, side, cmd)
     t = b["target"]
     per_unit = []
@@ -214,7 +214,7 @@ def bombard_preview(game: "Game", ctx: "Ctx", side: str, cmd: dict[str, Any]) ->
     return {"target": t, "command": cmd, "range": ranges, "targets": per_unit}
 
 
-def preview_command(game: "Game", side: str, cmd: Any) -> dict[str, Any]:
+def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     """Judge one exact attack or bombardment as `submit` would, without applying it: its odds, or
     the rule and sentence that refuse it."""
     ctx = game._ctx()
