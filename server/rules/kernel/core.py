@@ -1,7 +1,10 @@
 """The context every rule function works in: scenario, state, ruleset, dice and the event list.
 
-Queries that many rules share (occupancy, zones of control, current factors)
-live here and are cached until the state changes (`Ctx.dirty`).
+`Context` is what every edition shares: events and dice, and the queries both editions make (occupancy,
+zones of control from the scenario's projection table `ScenarioModel.zoc_from`), cached until the state
+changes (`Context.dirty`).  An edition works in its own subclass, made by `Edition.context`: `Ctx` adds the
+queries over the kernel's own scenario model (`scenario.py`: attack/defence factors, one terrain per hex)
+that Quick Play uses; the Standard rules have theirs in `standard/context.py`.
 """
 
 from __future__ import annotations
@@ -10,20 +13,26 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .dice import Dice
 from .errors import IllegalCommand
+from .model import ScenarioModel
 from .scenario import Factors, LeaderFactors, Scenario, UnitDef, UnitKind
 from .state import GameState, Status, UnitState
 from .views import tag_event
 
 if TYPE_CHECKING:
     from .edition import Edition
+    from .game import Game
 
 
 _ON_MAP = Status.MAP.value
 _LEADER = UnitKind.LEADER
 
 
-class Ctx:
-    def __init__(self, scenario: Scenario, state: GameState, ruleset: "Edition", dice: Dice) -> None:
+class Context:
+    """The shared part of every edition's context."""
+
+    sc: ScenarioModel
+
+    def __init__(self, scenario: ScenarioModel, state: GameState, ruleset: "Edition", dice: Dice) -> None:
         self.sc = scenario
         self.st = state
         self.rs = ruleset
@@ -65,26 +74,130 @@ class Ctx:
     def u(self, uid: str) -> UnitState:
         return self.st.units[uid]
 
-    def d(self, uid: str) -> UnitDef:
-        return self.sc.units[uid]
-
     def side_of(self, uid: str) -> str:
         return self.sc.units[uid].side
 
     def enemy(self, side: str) -> str:
         return self.sc.opponent(side)
 
-    def kind(self, uid: str) -> UnitKind:
-        return self.sc.units[uid].kind
-
-    def is_leader(self, uid: str) -> bool:
-        return self.sc.units[uid].kind is _LEADER
+    def is_combat(self, uid: str) -> bool:
+        return self.sc.units[uid].kind.is_combat
 
     def name(self, uid: str) -> str:
         return self.sc.units[uid].name
 
     def names(self, uids: Iterable[str]) -> str:
         return ", ".join(self.name(u) for u in uids)
+
+    # --- occupancy -------------------------------------------------------
+    def occupancy(self) -> dict[str, list[str]]:
+        if self._occ is None:
+            occ: dict[str, list[str]] = {}
+            for uid, s in self.st.units.items():
+                if s.status == _ON_MAP and s.hex is not None:
+                    occ.setdefault(s.hex, []).append(uid)
+            self._occ = occ
+        return self._occ
+
+    def units_at(self, hex_: str) -> list[str]:
+        return self.occupancy().get(hex_, [])
+
+    def combat_units_at(self, hex_: str, side: str | None = None) -> list[str]:
+        return [
+            u for u in self.units_at(hex_)
+            if self.is_combat(u) and (side is None or self.side_of(u) == side)
+        ]
+
+    def side_at(self, hex_: str) -> str | None:
+        units = self.units_at(hex_)
+        return self.side_of(units[0]) if units else None
+
+    def enemy_occupied(self, hex_: str, side: str) -> bool:
+        return any(self.side_of(u) != side for u in self.units_at(hex_))
+
+    def friendly_combat_at(self, hex_: str, side: str) -> bool:
+        return bool(self.combat_units_at(hex_, side))
+
+    def side_units_on_map(self, side: str) -> list[str]:
+        return [uid for uid in self.sc.side_units[side] if self.st.units[uid].status == Status.MAP.value]
+
+    # --- zones of control (6.0) -------------------------------------------
+    def exerts_zoc(self, uid: str) -> bool:
+        s = self.st.units[uid]
+        return s.status == _ON_MAP and not s.disrupted and not s.ineffective and self.is_combat(uid)
+
+    def zoc_of(self, side: str) -> frozenset[str]:
+        """Hexes into which `side`'s units project a zone of control (6.1, 6.3)."""
+        cached = self._zoc.get(side)
+        if cached is not None:
+            return cached
+        sc = self.sc
+        out: set[str] = set()
+        for uid in sc.side_units[side]:
+            if self.exerts_zoc(uid):
+                hex_ = self.st.units[uid].hex
+                assert hex_ is not None
+                out.update(sc.zoc_from(sc.units[uid].tec_class, hex_))
+        result = frozenset(out)
+        self._zoc[side] = result
+        return result
+
+    def in_ezoc(self, hex_: str, side: str) -> bool:
+        return hex_ in self.zoc_of(self.enemy(side))
+
+    def nearest_enemy_distance(self, hex_: str, side: str) -> int:
+        grid = self.sc.grid
+        best = 10**6
+        for other, uids in self.occupancy().items():
+            if any(self.side_of(u) != side for u in uids):
+                best = min(best, grid.distance(hex_, other))
+        return best
+
+    def already_impaired(self, uid: str) -> bool:
+        s = self.st.units[uid]
+        return s.disrupted or s.ineffective
+
+    def move_unit(self, uid: str, hex_: str | None) -> None:
+        self.st.units[uid].hex = hex_
+        self.dirty()
+
+    def set_status(self, uid: str, status: Status) -> None:
+        s = self.st.units[uid]
+        s.status = status.value
+        if status is not Status.MAP:
+            s.hex = None
+            s.charging = None
+        self.dirty()
+
+    def require(self, condition: bool, rule: str, message: str) -> None:
+        if not condition:
+            raise IllegalCommand(rule, message)
+
+
+class Ctx(Context):
+    """The context over the kernel's own scenario model (`scenario.py`), which Quick Play plays on."""
+
+    sc: Scenario
+
+    def __init__(self, scenario: Scenario, state: GameState, ruleset: "Edition", dice: Dice) -> None:
+        super().__init__(scenario, state, ruleset, dice)
+
+    @staticmethod
+    def of(game: "Game") -> "Ctx":
+        """The game's context, for an edition that plays on the kernel's scenario model."""
+        ctx = game._ctx()
+        if not isinstance(ctx, Ctx):
+            raise TypeError(f"{game.ruleset.name} does not play on the kernel's scenario model")
+        return ctx
+
+    def d(self, uid: str) -> UnitDef:
+        return self.sc.units[uid]
+
+    def kind(self, uid: str) -> UnitKind:
+        return self.sc.units[uid].kind
+
+    def is_leader(self, uid: str) -> bool:
+        return self.sc.units[uid].kind is _LEADER
 
     def factors(self, uid: str) -> Factors:
         d = self.sc.units[uid]
@@ -111,60 +224,6 @@ class Ctx:
         lf = self.sc.units[leader].formation
         return lf == "A" or lf == self.sc.units[uid].formation
 
-    # --- occupancy -------------------------------------------------------
-    def occupancy(self) -> dict[str, list[str]]:
-        if self._occ is None:
-            occ: dict[str, list[str]] = {}
-            for uid, s in self.st.units.items():
-                if s.status == _ON_MAP and s.hex is not None:
-                    occ.setdefault(s.hex, []).append(uid)
-            self._occ = occ
-        return self._occ
-
-    def units_at(self, hex_: str) -> list[str]:
-        return self.occupancy().get(hex_, [])
-
-    def combat_units_at(self, hex_: str, side: str | None = None) -> list[str]:
-        return [
-            u for u in self.units_at(hex_)
-            if not self.is_leader(u) and (side is None or self.side_of(u) == side)
-        ]
-
-    def side_at(self, hex_: str) -> str | None:
-        units = self.units_at(hex_)
-        return self.side_of(units[0]) if units else None
-
-    def enemy_occupied(self, hex_: str, side: str) -> bool:
-        return any(self.side_of(u) != side for u in self.units_at(hex_))
-
-    def friendly_combat_at(self, hex_: str, side: str) -> bool:
-        return bool(self.combat_units_at(hex_, side))
-
-    def side_units_on_map(self, side: str) -> list[str]:
-        return [uid for uid in self.sc.side_units[side] if self.st.units[uid].status == Status.MAP.value]
-
-    # --- zones of control (6.0) -------------------------------------------
-    def exerts_zoc(self, uid: str) -> bool:
-        s = self.st.units[uid]
-        return s.status == _ON_MAP and not s.disrupted and not s.ineffective and not self.is_leader(uid)
-
-    def zoc_of(self, side: str) -> frozenset[str]:
-        """Hexes into which `side`'s units project a zone of control (6.1, 6.3)."""
-        cached = self._zoc.get(side)
-        if cached is not None:
-            return cached
-        targets = self.sc.zoc_targets
-        out: set[str] = set()
-        for hex_, uids in self.occupancy().items():
-            if any(self.side_of(u) == side and self.exerts_zoc(u) for u in uids):
-                out.update(targets[hex_])
-        result = frozenset(out)
-        self._zoc[side] = result
-        return result
-
-    def in_ezoc(self, hex_: str, side: str) -> bool:
-        return hex_ in self.zoc_of(self.enemy(side))
-
     def zoc_sources(self, hex_: str, side: str) -> list[str]:
         """Enemy hexes whose units exert the zone of control on `hex_` for `side`."""
         enemy = self.enemy(side)
@@ -173,14 +232,6 @@ class Ctx:
             n for n in self.sc.grid.neighbors(hex_)
             if hex_ in targets[n] and any(self.side_of(u) == enemy and self.exerts_zoc(u) for u in self.units_at(n))
         ]
-
-    def nearest_enemy_distance(self, hex_: str, side: str) -> int:
-        grid = self.sc.grid
-        best = 10**6
-        for other, uids in self.occupancy().items():
-            if any(self.side_of(u) != side for u in uids):
-                best = min(best, grid.distance(hex_, other))
-        return best
 
     # --- terrain ----------------------------------------------------------
     def can_enter_terrain(self, tec_class: str, a: str | None, b: str) -> bool:
@@ -218,29 +269,9 @@ class Ctx:
         self.dirty()
         return True
 
-    def already_impaired(self, uid: str) -> bool:
-        s = self.st.units[uid]
-        return s.disrupted or s.ineffective
-
-    def move_unit(self, uid: str, hex_: str | None) -> None:
-        self.st.units[uid].hex = hex_
-        self.dirty()
-
-    def set_status(self, uid: str, status: Status) -> None:
-        s = self.st.units[uid]
-        s.status = status.value
-        if status is not Status.MAP:
-            s.hex = None
-            s.charging = None
-        self.dirty()
-
-    def require(self, condition: bool, rule: str, message: str) -> None:
-        if not condition:
-            raise IllegalCommand(rule, message)
-
 
 class _Audience:
-    def __init__(self, ctx: Ctx, side: str | None) -> None:
+    def __init__(self, ctx: Context, side: str | None) -> None:
         self._ctx = ctx
         self._side = side
         self._saved: str | None = None

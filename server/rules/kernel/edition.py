@@ -25,13 +25,18 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from .core import Ctx
+    from .core import Context
+    from .dice import Dice
     from .game import Game
-    from .scenario import Scenario, UnitKind
+    from .model import ScenarioModel
+    from .scenario import UnitKind
+    from .state import GameState
 
-CommandHandler = Callable[["Ctx", str, dict[str, Any]], None]
-TaskHandler = Callable[["Ctx", dict[str, Any]], None]
-DecisionHandler = Callable[["Ctx", dict[str, Any], dict[str, Any]], None]
+# Handlers take the edition's own context (a `core.Context` subclass made by `Edition.context`), so the
+# first parameter is typed by each edition, not here.
+CommandHandler = Callable[[Any, str, dict[str, Any]], None]
+TaskHandler = Callable[[Any, dict[str, Any]], None]
+DecisionHandler = Callable[[Any, dict[str, Any], dict[str, Any]], None]
 CommandFamily = Callable[[], list[dict[str, Any]]]
 
 
@@ -44,13 +49,26 @@ class Edition:
     always_one_hex: ClassVar[bool] = False
     has_counterattack: ClassVar[bool] = False
 
-    # --- the scenario -------------------------------------------------------------
-    def parse_scenario(self, data: dict[str, Any], source: str) -> Scenario:
+    # --- the scenario, the state, the context ----------------------------------------
+    def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:
         """Read a scenario written for this edition (`parse_scenario` dispatches here by `ruleset`)."""
         raise NotImplementedError
 
+    def initial_state(self, scenario: ScenarioModel) -> GameState:
+        """The state before `start`: every unit of the set-up and the reinforcements, the edition's own
+        bookkeeping (`GameState.extra`)."""
+        raise NotImplementedError
+
+    def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> Context:
+        """The context the edition's handlers work in (a `core.Context` subclass over its scenario model)."""
+        raise NotImplementedError
+
+    def view_extra(self, game: Game, viewer: str) -> dict[str, Any]:
+        """The edition's own fields of the view (docs/engine-contract.md), besides the kernel's."""
+        return {}
+
     # --- turn and procedures -------------------------------------------------------
-    def start(self, ctx: Ctx) -> None:
+    def start(self, ctx: Any) -> None:
         """Put a new game into its first phase (or set-up)."""
         raise NotImplementedError
 
@@ -63,7 +81,7 @@ class Edition:
         other field as malformed before the command is judged or logged."""
         raise NotImplementedError
 
-    def secret_command(self, scenario: Scenario, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+    def secret_command(self, scenario: ScenarioModel, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
         """For a command that was `side`'s secret (e.g. a set-up placement): what everybody may read of its
         undo ("a set-up placement") and who may read the rest; None for a public command."""
         return None
@@ -74,13 +92,13 @@ class Edition:
     def decisions(self) -> Mapping[str, DecisionHandler]:
         raise NotImplementedError
 
-    def after_command(self, ctx: Ctx) -> None:
+    def after_command(self, ctx: Any) -> None:
         """Run after every command once no task is left to drive (e.g. objective control)."""
 
-    def finish_game(self, ctx: Ctx, result: dict[str, Any]) -> None:
+    def finish_game(self, ctx: Any, result: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def points(self, ctx: Ctx) -> dict[str, int]:
+    def points(self, ctx: Any) -> dict[str, int]:
         raise NotImplementedError
 
     # --- results and checks --------------------------------------------------------

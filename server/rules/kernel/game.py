@@ -11,12 +11,12 @@ import random
 from collections.abc import Mapping
 from typing import Any, Iterator
 
-from .core import Ctx
+from .core import Context
 from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice, check_contribution, dice_key,
                    die_from_seed, seed_hash)
 from .edition import Edition, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
-from .scenario import Scenario
+from .model import ScenarioModel
 from .state import GameState, Phase, Status, UnitState
 
 MAX_COMMAND_KEYS = 16
@@ -33,7 +33,7 @@ KERNEL_COMMAND_FIELDS: dict[str, frozenset[str]] = {
 class Game:
     """A game of one scenario under one ruleset, driven only by commands."""
 
-    def __init__(self, scenario: Scenario, seed: str, state: GameState, log: list[dict[str, Any]],
+    def __init__(self, scenario: ScenarioModel, seed: str, state: GameState, log: list[dict[str, Any]],
                  ruleset: Edition | None = None, dice: Dice | None = None,
                  dice_scheme: str = SCHEME, contributions: dict[str, str] | None = None) -> None:
         self.scenario = scenario
@@ -59,7 +59,7 @@ class Game:
 
     # --- construction ------------------------------------------------------------
     @classmethod
-    def new(cls, scenario: Scenario, seed: str, ruleset: str | None = None,
+    def new(cls, scenario: ScenarioModel, seed: str, ruleset: str | None = None,
             contributions: dict[str, str] | None = None, dice_scheme: str = SCHEME) -> "Game":
         """A new game. `contributions`: each seat's dice contribution (R11, docs/dice.md), "" for none;
         None means no seat contributes (every side ""); a side left out contributes when it takes its seat
@@ -111,7 +111,7 @@ class Game:
                 "contributed": {s: bool(self._contributions.get(s)) for s in self.scenario.side_order}}
 
     @classmethod
-    def for_test(cls, scenario: Scenario, state: GameState, dice: list[int] | None = None) -> "Game":
+    def for_test(cls, scenario: ScenarioModel, state: GameState, dice: list[int] | None = None) -> "Game":
         """A game on a hand-made position with loaded dice. Tests only: the service never calls this."""
         rs = find_ruleset(state.ruleset)
         game = cls(scenario, "test-seed-not-secret", state, [], rs, LoadedDice(dice or []))
@@ -125,8 +125,9 @@ class Game:
         self._initial_events = ctx.events
         self._checkpoint = self.state.to_json()
 
-    def _ctx(self) -> Ctx:
-        return Ctx(self.scenario, self.state, self.ruleset, self._dice)
+    def _ctx(self) -> Context:
+        """The edition's context over the current state (`Edition.context`)."""
+        return self.ruleset.context(self.scenario, self.state, self._dice)
 
     # --- the public surface ----------------------------------------------------------
     @property
@@ -203,7 +204,7 @@ class Game:
             return
         self._dice.count = dice_before
 
-    def _dice_since(self, ctx: Ctx) -> list[int]:
+    def _dice_since(self, ctx: Context) -> list[int]:
         out: list[int] = []
         for e in ctx.events:
             if e["type"] == "dice":
@@ -289,7 +290,7 @@ class Game:
         return ctx.events
 
     # --- command dispatch (validate first; apply only what validated) -------------------
-    def _dispatch(self, ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
+    def _dispatch(self, ctx: Context, side: str, cmd: dict[str, Any]) -> None:
         st = self.state
         ctype = cmd["type"]
         if st.decision is not None:
@@ -308,13 +309,13 @@ class Game:
             raise MalformedCommand(f"unknown command type '{ctype}'")
         handler(ctx, side, cmd)
 
-    def _apply_decision(self, ctx: Ctx, option: dict[str, Any]) -> None:
+    def _apply_decision(self, ctx: Context, option: dict[str, Any]) -> None:
         decision = self.state.decision
         assert decision is not None
         self.state.decision = None
         self.ruleset.decisions()[decision["kind"]](ctx, decision.get("task", {}), option)
 
-    def _drive(self, ctx: Ctx) -> None:
+    def _drive(self, ctx: Context) -> None:
         """Run queued tasks until a player must decide; take single-option decisions at once (R7)."""
         st = self.state
         tasks = self.ruleset.tasks()
@@ -373,7 +374,7 @@ class Game:
         return data
 
     @classmethod
-    def from_json(cls, scenario: Scenario, data: dict[str, Any], log: list[dict[str, Any]] | None = None) -> "Game":
+    def from_json(cls, scenario: ScenarioModel, data: dict[str, Any], log: list[dict[str, Any]] | None = None) -> "Game":
         """Rebuild a game; pass `log` (every logged command, oldest first) when the snapshot was saved without it."""
         if data.get("format") != 1 or data.get("scenario") != scenario.id:
             raise ValueError("this saved game does not belong to that scenario or format")
@@ -455,24 +456,24 @@ def _check_shape(command: Any, fields: Mapping[str, frozenset[str]] | None = Non
     return dict(command)
 
 
-def initial_state(scenario: Scenario, rs: Edition) -> GameState:
+def initial_state(scenario: ScenarioModel, rs: Edition) -> GameState:
+    """A new game's state before its first phase: the edition's (`Edition.initial_state`)."""
+    return rs.initial_state(scenario)
+
+
+def setup_units(scenario: ScenarioModel) -> dict[str, UnitState]:
+    """Every unit of the set-up on its hex and every reinforcement off the map with its turn and entry hex:
+    the start both editions share (sorted by id)."""
     units: dict[str, UnitState] = {}
     for p in scenario.setup:
         units[p.unit] = UnitState(id=p.unit, hex=p.hex, reduced=p.reduced, disrupted=p.disrupted,
-                                  ineffective=p.ineffective, provisional=p.within > 0)
+                                  ineffective=p.ineffective)
     for r in scenario.reinforcements:
         units[r.unit] = UnitState(id=r.unit, hex=None, status=Status.OFFBOARD.value, entry_turn=r.turn, entry_hex=r.hex)
-    squares = {p.hex: p.unit for p in scenario.setup if p.square}
-    control: dict[str, str | None] = {o.hex: o.owner for o in scenario.victory.objectives}
-    return GameState(
-        scenario=scenario.id, ruleset=rs.name, turn=1, phase=Phase.MOVEMENT.value,
-        active=scenario.first_player, units=dict(sorted(units.items())), squares=squares,
-        replacements={s: scenario.sides[s].replacement_steps for s in scenario.side_order},
-        control=control,
-    )
+    return dict(sorted(units.items()))
 
 
-def verify_record(record: dict[str, Any], scenario: Scenario) -> list[str]:
+def verify_record(record: dict[str, Any], scenario: ScenarioModel) -> list[str]:
     """Check a finished game's record: the seed matches its published hash, and replaying the
     commands with that seed reproduces every die and the result. [] means the record is sound."""
     problems: list[str] = []
@@ -510,7 +511,7 @@ def verify_record(record: dict[str, Any], scenario: Scenario) -> list[str]:
     return problems
 
 
-def describe_command(scenario: Scenario, cmd: dict[str, Any]) -> str:
+def describe_command(scenario: ScenarioModel, cmd: dict[str, Any]) -> str:
     t = cmd.get("type")
     if t == "move":
         return f"move {', '.join(scenario.units[u].name for u in cmd.get('units', []) if u in scenario.units)} to {cmd.get('path', ['?'])[-1]}"
@@ -521,4 +522,4 @@ def describe_command(scenario: Scenario, cmd: dict[str, Any]) -> str:
     return str(t)
 
 
-__all__ = ["Game", "check_fields", "verify_record", "die_from_seed", "initial_state"]
+__all__ = ["Game", "check_fields", "verify_record", "die_from_seed", "initial_state", "setup_units"]

@@ -28,9 +28,8 @@ def check_invariants(game: "Game", events: list[dict[str, Any]], phase_before: t
                 problems.append(f"{uid}: off-map hex {s.hex}")
                 continue
             occupied.setdefault(s.hex, []).append(uid)
-            t = sc.terrain_at(s.hex)
-            if t.is_prohibited(d.tec_class) and s.hex not in sc.road_hexes:
-                problems.append(f"{uid}: in prohibited terrain {t.id} at {s.hex}")
+            if not sc.may_stand(d.tec_class, s.hex):
+                problems.append(f"{uid}: in prohibited terrain at {s.hex}")
         if s.reduced and d.steps != 2:
             problems.append(f"{uid}: a one-step unit marked reduced")
         if s.status not in {x.value for x in Status}:

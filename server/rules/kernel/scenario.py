@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 import jsonschema
 
 from .hexes import HexGrid, hexside_key
+from .model import ScenarioBase, ScenarioModel
 
 
 class UnitKind(str, Enum):
@@ -184,7 +185,7 @@ class Victory:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Scenario(ScenarioBase):
     id: str
     title: str
     ruleset: str
@@ -221,14 +222,6 @@ class Scenario:
 
     def is_road_link(self, a: str, b: str) -> bool:
         return hexside_key(a, b) in self.road_links
-
-    def opponent(self, side: str) -> str:
-        a, b = self.side_order
-        return b if side == a else a
-
-    @property
-    def second_player(self) -> str:
-        return self.opponent(self.first_player)
 
     def turn_label(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_labels):
@@ -289,20 +282,14 @@ class Scenario:
     def directed_road_links(self) -> frozenset[tuple[str, str]]:
         return frozenset(self.road_links | {(b, a) for a, b in self.road_links})
 
-    @cached_property
-    def side_units(self) -> Mapping[str, tuple[str, ...]]:
-        out: dict[str, list[str]] = {s: [] for s in self.side_order}
-        for uid, u in self.units.items():
-            out[u.side].append(uid)
-        return {s: tuple(v) for s, v in out.items()}
+    # --- the kernel's scenario interface (model.ScenarioModel) -------------------------------
+    def zoc_from(self, tec_class: str, hex_: str) -> tuple[str, ...]:
+        """6.1, 6.3: a unit projects its ZOC the same way whatever its class (Quick Play)."""
+        return self.zoc_targets[hex_]
 
-    @cached_property
-    def all_entry_hexes(self) -> Mapping[str, frozenset[str]]:
-        """Every entry hex a side has, any turn (R7 retreat direction)."""
-        out: dict[str, set[str]] = {s: set(self.sides[s].entry_hexes) for s in self.side_order}
-        for r in self.reinforcements:
-            out[self.units[r.unit].side].add(r.hex)
-        return {s: frozenset(v) for s, v in out.items()}
+    def may_stand(self, tec_class: str, hex_: str) -> bool:
+        """A unit may be in terrain open to its class, or on a road through any terrain (V5)."""
+        return not self.terrain_at(hex_).is_prohibited(tec_class) or hex_ in self.road_hexes
 
 
 def load_schema(package: str, name: str, shared_defs: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -442,7 +429,7 @@ def _leader(d: Mapping[str, Any] | None) -> LeaderFactors:
     return LeaderFactors(d["combat"], d["morale"], d["movement"])
 
 
-def parse_scenario(data: Any, source: str = "<scenario>") -> Scenario:
+def parse_scenario(data: Any, source: str = "<scenario>") -> ScenarioModel:
     """Validate and build a scenario with the reader of its edition (the registry, by its `ruleset`);
     raises ScenarioError naming every problem.  A ruleset no playable edition has is refused here."""
     from .edition import find_ruleset, known_rulesets
@@ -674,7 +661,7 @@ def read_scenario(data: Any, source: str = "<scenario>") -> Scenario:
     )
 
 
-def scenario_from_json_text(text: str, source: str = "<scenario>") -> Scenario:
+def scenario_from_json_text(text: str, source: str = "<scenario>") -> ScenarioModel:
     """Parse scenario JSON text, turning a syntax error into a ScenarioError with line and column."""
     try:
         data = json.loads(text)

@@ -85,6 +85,7 @@ class GameState:
     recovery_tried: list[str] = field(default_factory=list)
     dice_count: int = 0
     result: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # the edition's own bookkeeping (JSON values only)
 
     def to_json(self) -> dict[str, Any]:
         # Flat fields are copied shallowly; only the nested procedure data needs a deep copy.
@@ -100,6 +101,7 @@ class GameState:
             "ca_done_hexes": list(self.ca_done_hexes), "any_moved": self.any_moved,
             "setup_done": list(self.setup_done), "recovery_tried": list(self.recovery_tried),
             "dice_count": self.dice_count, "result": _deep_copy_json(self.result),
+            "extra": _deep_copy_json(self.extra),
         }
 
     @classmethod

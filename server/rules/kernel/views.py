@@ -21,7 +21,7 @@ from .state import GameState, Phase, Status
 
 if TYPE_CHECKING:
     from .game import Game
-    from .scenario import Scenario
+    from .model import ScenarioModel as Scenario
 
 SPECTATOR = "spectator"
 ADMIN = "admin"
@@ -135,11 +135,9 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
 
 
 def build_view(game: "Game", viewer: str) -> dict[str, Any]:
-    from .core import Ctx
-
     sc = game.scenario
     st = game.state
-    ctx = Ctx(sc, st, game.ruleset, game._dice)
+    ctx = game._ctx()
     prompt: dict[str, Any] | None
     if st.phase == Phase.OVER.value:
         prompt = None
@@ -161,6 +159,7 @@ def build_view(game: "Game", viewer: str) -> dict[str, Any]:
         "combat": _combat_view(st.combat), "can_undo": {s: game.can_undo(s) for s in sc.side_order},
         "dice_rolled": st.dice_count,
     }
+    view.update(game.ruleset.view_extra(game, viewer))
     view["unit_defs"] = unit_defs_for(sc, view["units"])
     view["dice"] = game.dice_public()
     if game.is_over:

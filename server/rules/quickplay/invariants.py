@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..kernel.core import Ctx
+
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.scenario import UnitKind
@@ -12,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def check_quickplay_invariants(game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
-    sc = game.scenario
+    sc = Ctx.of(game).sc
     st = game.state
     problems: list[str] = []
     occupied: dict[str, list[str]] = {}

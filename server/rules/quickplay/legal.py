@@ -7,6 +7,8 @@ subset of a stack times every reachable hex) it is sampled with the given RNG.
 
 from __future__ import annotations
 
+from ..kernel.core import Ctx
+
 import random
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -31,15 +33,15 @@ def command_families(game: "Game", side: str, rng: random.Random) -> list[Callab
     if st.decision is not None or Phase(st.phase) is not Phase.MOVEMENT:
         cmds = [c for c in legal_commands(game, side, rng, 10**6) if c["type"] != "end_phase"]
         return [_const(c) for c in cmds]
-    ctx = game._ctx()
+    ctx = Ctx.of(game)
     families: list[Callable[[], list[dict[str, Any]]]] = []
     for g in _movable_groups(game, ctx, side):
         def expand(g: list[str] = g) -> list[dict[str, Any]]:
             try:
-                group = movement.build_group(game._ctx(), side, g)
+                group = movement.build_group(Ctx.of(game), side, g)
             except IllegalCommand:
                 return []
-            reach = movement.reachable(game._ctx(), group)
+            reach = movement.reachable(Ctx.of(game), group)
             return [{"type": "move", "units": g, "path": reach[d].path} for d in sorted(reach)]
         families.append(expand)
     extra = [c for c in _square_commands(game, ctx, side)] + list(cavalry.legal_charge_moves(ctx, side))
@@ -59,10 +61,10 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
         for o in st.decision["options"]:
             yield {"type": "choose", "option": o["id"]}
         return
-    ctx = game._ctx()
+    ctx = Ctx.of(game)
     phase = Phase(st.phase)
     if phase is Phase.SETUP:
-        for p in game.scenario.setup:
+        for p in ctx.sc.setup:
             if p.within > 0 and ctx.side_of(p.unit) == side:
                 for h in phases.placement_hexes(ctx, p.unit):
                     if h != ctx.u(p.unit).hex:
@@ -82,7 +84,7 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
 def can_end_phase(game: "Game", side: str) -> bool:
     """9.2: the combat phase may not end while declared charges are still to be made."""
     st = game.state
-    return not (st.phase == Phase.COMBAT.value and cavalry.unresolved(game._ctx(), side))
+    return not (st.phase == Phase.COMBAT.value and cavalry.unresolved(Ctx.of(game), side))
 
 
 def _square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:

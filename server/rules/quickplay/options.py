@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
 from ..kernel.state import Phase, Status
 from . import artillery, cavalry, combat, movement, phases
 
 if TYPE_CHECKING:
-    from ..kernel.core import Ctx
     from ..kernel.game import Game
 
 
@@ -27,7 +27,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     the phase-wide options that need no selection (recovery candidates, set-up placements)."""
     from .legal import _square_commands
 
-    ctx = game._ctx()
+    ctx = Ctx.of(game)
     st = game.state
     units = [u for u in units if u in game.scenario.units and game.scenario.units[u].side == side]
     out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
@@ -217,7 +217,7 @@ def bombard_preview(game: Game, ctx: Ctx, side: str, cmd: dict[str, Any]) -> dic
 def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     """Judge one exact attack or bombardment as `submit` would, without applying it: its odds, or
     the rule and sentence that refuse it."""
-    ctx = game._ctx()
+    ctx = Ctx.of(game)
     st = game.state
     if not isinstance(cmd, dict) or cmd.get("type") not in ("attack", "bombard"):
         raise IllegalCommand("7.0", "only an attack or a bombardment can be previewed")

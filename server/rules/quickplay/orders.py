@@ -7,6 +7,8 @@ exactly without knowing which orders were in force.
 
 from __future__ import annotations
 
+from ..kernel.core import Ctx
+
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -84,7 +86,7 @@ def standing_order_choice(game: "Game", orders: dict[str, str]) -> tuple[str, st
     elif name == "defenders":
         pick = max(options, key=lambda o: (o.get("leader") is not None, len(o["units"]), o["id"]))
     elif name == "loss":
-        ctx = game._ctx()
+        ctx = Ctx.of(game)
         pick = min(options, key=lambda o: (ctx.factors(o["unit"]).attack + ctx.factors(o["unit"]).defense, o["id"]))
     if pick is None:
         return None

@@ -20,14 +20,18 @@ from ..kernel.edition import (
     TaskHandler,
     register,
 )
+from ..kernel.core import Ctx
+from ..kernel.dice import Dice
+from ..kernel.game import setup_units
+from ..kernel.model import ScenarioModel
 from ..kernel.scenario import Scenario, UnitKind, read_scenario
+from ..kernel.state import GameState, Phase
 from . import commands as _commands
 from . import invariants as _invariants
 from . import legal, phases, victory
 from . import options as _options
 
 if TYPE_CHECKING:
-    from ..kernel.core import Ctx
     from ..kernel.game import Game
 
 
@@ -101,6 +105,23 @@ class QuickPlay(Edition):
     def parse_scenario(self, data: dict[str, Any], source: str) -> Scenario:
         return read_scenario(data, source)
 
+    def initial_state(self, scenario: ScenarioModel) -> GameState:
+        """3.2: the set-up (with 'w/1' placements still the side's secret) and the reinforcements; squares set
+        up (9.3), each side's replacement steps (11.4) and the objectives' first owners (14.0)."""
+        sc = _qp(scenario)
+        units = setup_units(sc)
+        for p in sc.setup:
+            units[p.unit].provisional = p.within > 0
+        return GameState(
+            scenario=sc.id, ruleset=self.name, turn=1, phase=Phase.MOVEMENT.value, active=sc.first_player,
+            units=units, squares={p.hex: p.unit for p in sc.setup if p.square},
+            replacements={s: sc.sides[s].replacement_steps for s in sc.side_order},
+            control={o.hex: o.owner for o in sc.victory.objectives},
+        )
+
+    def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> Ctx:
+        return Ctx(_qp(scenario), state, self, dice)
+
     def start(self, ctx: Ctx) -> None:
         _commands.start(ctx)
 
@@ -125,8 +146,8 @@ class QuickPlay(Edition):
     def command_fields(self) -> Mapping[str, frozenset[str]]:
         return _commands.COMMAND_FIELDS
 
-    def secret_command(self, scenario: Scenario, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
-        return _commands.secret_command(scenario, side, cmd)
+    def secret_command(self, scenario: ScenarioModel, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+        return _commands.secret_command(_qp(scenario), side, cmd)
 
     def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
         return _options.unit_options(game, side, units)
@@ -151,6 +172,13 @@ class QuickPlay(Edition):
                  "movement": "move units, then end the phase", "recovery": "try step recovery, then end the phase",
                  "combat": "attack, bombard or charge, then end the phase"}
         return "3.3", verbs.get(phase, "")
+
+
+def _qp(scenario: ScenarioModel) -> Scenario:
+    """The kernel's own scenario model, which Quick Play scenarios are read into (`read_scenario`)."""
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"a Quick Play game needs a Quick Play scenario, not {type(scenario).__name__}")
+    return scenario
 
 
 register(QuickPlay)
