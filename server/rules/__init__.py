@@ -4,10 +4,11 @@ No I/O, no web framework, no database, no asyncio: a scenario, a seed and a
 list of commands always lead to the same state.
 
 `kernel/` is what every edition shares; each edition is its own package beside it
-(`quickplay/`), registered by ruleset id when imported here (docs/engine-contract.md).
+(`quickplay/`, `standard/`), registered by ruleset id when imported here (docs/engine-contract.md).
 """
 
 from . import quickplay  # noqa: F401  (registers the `quickplay` edition)
+from . import standard  # noqa: F401  (registers the `standard` edition)
 from .kernel.dice import seed_hash
 from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
@@ -17,13 +18,14 @@ from .kernel.scenario import Scenario, ScenarioError, UnitKind, parse_scenario, 
 from .kernel.state import GameState, Phase, Status, UnitState
 from .kernel.views import event_visible, filter_events, scenario_json_for
 from .quickplay import QuickPlay
+from .standard import Standard
 from .quickplay.orders import STANDING_ORDERS, standing_order_choice, validate_orders
 
 Ruleset = Edition  # the name the service and older tests use
 
 __all__ = [
     "Edition", "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
-    "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "STANDING_ORDERS", "Scenario", "ScenarioError", "Status",
+    "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "STANDING_ORDERS", "Scenario", "Standard", "ScenarioError", "Status",
     "UnitKind", "UnitState", "event_visible", "filter_events", "find_ruleset", "hexside_key", "known_rulesets", "line_of_sight",
     "parse_scenario", "scenario_from_json_text", "scenario_json_for", "seed_hash", "standing_order_choice", "validate_orders",
     "verify_record",

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .hexes import HexGrid
+
+if TYPE_CHECKING:
+    from .scenario import Victory
 
 
 class KindModel(Protocol):
@@ -128,6 +131,9 @@ class ScenarioModel(Protocol):
 
     @property
     def turns(self) -> int: ...
+
+    @property
+    def victory(self) -> Victory: ...
 
     @property
     def hide_enemy_reinforcements(self) -> bool: ...

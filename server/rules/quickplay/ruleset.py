@@ -11,7 +11,9 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..kernel.core import Ctx
 from ..kernel.crt import COLUMN_LABELS, column_of
+from ..kernel.dice import Dice
 from ..kernel.edition import (
     CommandFamily,
     CommandHandler,
@@ -20,8 +22,6 @@ from ..kernel.edition import (
     TaskHandler,
     register,
 )
-from ..kernel.core import Ctx
-from ..kernel.dice import Dice
 from ..kernel.game import setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.scenario import Scenario, UnitKind, read_scenario
@@ -177,7 +177,7 @@ class QuickPlay(Edition):
 def _qp(scenario: ScenarioModel) -> Scenario:
     """The kernel's own scenario model, which Quick Play scenarios are read into (`read_scenario`)."""
     if not isinstance(scenario, Scenario):
-        raise TypeError(f"a Quick Play game needs a Quick Play scenario, not {type(scenario).__name__}")
+        raise ValueError(f"a Quick Play game needs a Quick Play scenario, not {type(scenario).__name__}")  # noqa: TRY004
     return scenario
 
 

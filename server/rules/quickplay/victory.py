@@ -1,72 +1,8 @@
-"""Objective control and victory (3.4 and the scenario's victory rules, which the seed calls 14.0)."""
+"""Objective control and victory (3.4, and the scenario's victory rules, which the seed calls 14.0): the kernel's
+mechanism (kernel/victory.py), which Quick Play scores with a returning unit counted as eliminated (V24)."""
 
 from __future__ import annotations
 
-from typing import Any
+from ..kernel.victory import final_result, points, sudden_death, update_control
 
-from ..kernel.core import Ctx
-from ..kernel.state import Status
-
-
-def update_control(ctx: Ctx) -> None:
-    """The last side to occupy an objective with a combat unit controls it."""
-    for obj in ctx.sc.victory.objectives:
-        units = ctx.combat_units_at(obj.hex)
-        sides = {ctx.side_of(u) for u in units}
-        if len(sides) == 1:
-            (side,) = sides
-            if ctx.st.control.get(obj.hex) != side:
-                ctx.st.control[obj.hex] = side
-                ctx.emit("control", f"14.0: {ctx.sc.sides[side].name} takes {obj.name}", hex=obj.hex, side=side)
-
-
-def points(ctx: Ctx) -> dict[str, int]:
-    v = ctx.sc.victory
-    out = {s: 0 for s in ctx.sc.side_order}
-    for obj in v.objectives:
-        holder = ctx.st.control.get(obj.hex)
-        if holder is not None and (obj.scorer is None or obj.scorer == holder):
-            out[holder] += obj.points
-    for uid, s in ctx.st.units.items():
-        d = ctx.d(uid)
-        enemy = ctx.enemy(d.side)
-        if d.kind.is_combat:
-            if s.status == Status.CAPTURED.value:
-                out[enemy] += v.unit_captured
-            elif s.status in (Status.ELIMINATED.value, Status.DEAD.value, Status.RETURNING.value):
-                out[enemy] += v.step_eliminated * d.steps
-            elif s.status == Status.MAP.value and s.reduced:
-                out[enemy] += v.step_eliminated
-        else:
-            if s.status == Status.CAPTURED.value:
-                out[enemy] += v.leader_captured
-            elif s.status == Status.DEAD.value:
-                out[enemy] += v.leader_eliminated
-    return out
-
-
-def sudden_death(ctx: Ctx) -> dict[str, Any] | None:
-    for side, hexes in ctx.sc.victory.sudden_death:
-        if all(ctx.st.control.get(h) == side for h in hexes):
-            names = ", ".join(_objective_name(ctx, h) for h in hexes)
-            return {"winner": side, "reason": f"{ctx.sc.sides[side].name} holds {names} at the end of turn {ctx.st.turn}: an immediate victory",
-                    "points": points(ctx), "turn": ctx.st.turn}
-    return None
-
-
-def _objective_name(ctx: Ctx, hex_: str) -> str:
-    for obj in ctx.sc.victory.objectives:
-        if obj.hex == hex_:
-            return obj.name
-    return hex_
-
-
-def final_result(ctx: Ctx) -> dict[str, Any]:
-    pts = points(ctx)
-    a, b = ctx.sc.side_order
-    lead = pts[a] - pts[b]
-    score = f"{ctx.sc.sides[a].name} {pts[a]}, {ctx.sc.sides[b].name} {pts[b]}"
-    if abs(lead) < ctx.sc.victory.draw_margin:
-        return {"winner": None, "reason": f"the battle ends in a draw on points ({score})", "points": pts, "turn": ctx.st.turn}
-    winner = a if lead > 0 else b
-    return {"winner": winner, "reason": f"{ctx.sc.sides[winner].name} wins on points ({score})", "points": pts, "turn": ctx.st.turn}
+__all__ = ["final_result", "points", "sudden_death", "update_control"]

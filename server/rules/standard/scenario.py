@@ -14,7 +14,8 @@ What this reads, by rule number:
 * 12.1-12.3 each army's HQ and trains, and each side's LOC hexes.
 
 A scenario that mixes in Quick Play's fields is refused with the field named (`QUICKPLAY_FIELDS`).
-Nothing here is reachable from a game yet: `standard` is not a registered ruleset (kernel/edition.py).
+The model satisfies the kernel's scenario interface (kernel/model.py) and shares its methods
+(`ScenarioBase`), its victory conditions, reinforcements and leader factors with the kernel's.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ from typing import Any
 import jsonschema
 
 from ..kernel.hexes import HexGrid, hexside_key
+from ..kernel.model import ScenarioBase
 from ..kernel.scenario import (
+    LeaderFactors,
+    Reinforcement,
     ScenarioError,
     Victory,
     load_schema,
@@ -104,13 +108,6 @@ class CounterSide:
 
 
 @dataclass(frozen=True, slots=True)
-class LeaderFactors:
-    combat: int
-    morale: int
-    movement: int
-
-
-@dataclass(frozen=True, slots=True)
 class UnitDef:
     id: str
     side: str
@@ -127,6 +124,10 @@ class UnitDef:
     span: tuple[str, ...] = ()  # 10.3
     army: str | None = None  # HQ and trains (12.1, 12.2)
     inactive_ma: int = 0  # HQ and trains (12.1, 12.2)
+
+    @property
+    def tec_class(self) -> str:
+        return self.kind.tec_class
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,15 +224,8 @@ class Placement:
     inactive: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Reinforcement:
-    unit: str
-    turn: int
-    hex: str
-
-
 @dataclass(frozen=True)
-class StandardScenario:
+class StandardScenario(ScenarioBase):
     id: str
     title: str
     grid: HexGrid
@@ -258,10 +252,40 @@ class StandardScenario:
     hq: Mapping[str, str] = field(default_factory=dict)  # army -> its HQ unit (12.1)
     trains: Mapping[str, str] = field(default_factory=dict)  # army -> its trains unit (12.2)
     ruleset: str = "standard"
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    hide_enemy_reinforcements: bool = False  # a Quick Play option; the Standard rules have none
 
     @property
     def turns(self) -> int:
         return len(self.trt)
+
+    def turn_label(self, turn: int) -> str:
+        """3.2: the TRT box's label."""
+        return self.trt[turn - 1].label if 1 <= turn <= len(self.trt) else f"Turn {turn}"
+
+    def army_of(self, uid: str) -> str:
+        """12.1: the army a unit belongs to: its formation's (an HQ or trains names its own; '0' and 'A' units
+        and leaders of no listed formation belong to their side's army)."""
+        d = self.units[uid]
+        if d.army is not None:
+            return d.army
+        f = self.formations.get(d.formation)
+        return f.army if f is not None else d.side
+
+    # --- the kernel's scenario interface (kernel/model.py) ------------------------------------
+    def zoc_from(self, tec_class: str, hex_: str) -> tuple[str, ...]:
+        """6.1, 6.4: the hexes a unit of this class in `hex_` projects its ZOC into."""
+        return self.zoc_into[tec_class][hex_]
+
+    def may_stand(self, tec_class: str, hex_: str) -> bool:
+        """Whether a unit of this class may be in `hex_`: terrain open to it, or a road or trail hex (4.6)."""
+        if hex_ in self.road_hexes or hex_ in self.trail_hexes:
+            return True
+        if tec_class == "trains":
+            return self.terrain_at(hex_).trains
+        if self.terrain_at(hex_).is_prohibited(tec_class):
+            return False
+        return not any(tec_class in s.prohibited for s in self.secondary_at(hex_))
 
     def terrain_at(self, ccrr: str) -> Terrain:
         return self.terrain[self.hex_terrain.get(ccrr, self.default_terrain)]
@@ -272,10 +296,6 @@ class StandardScenario:
     def light(self, turn: int) -> str:
         """14.1: the TRT says whether a turn is day, twilight or night."""
         return self.trt[turn - 1].light
-
-    def opponent(self, side: str) -> str:
-        a, b = self.side_order
-        return b if side == a else a
 
     def could_move(self, tec_class: str, a: str, b: str) -> bool:
         """Whether a unit of this TEC class could move from a into the adjacent b at all (prohibitions only;
@@ -619,7 +639,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         hexside_features=features, hexsides=hexsides, road_links=road_links, road_hexes=road_hexes,
         trail_links=trail_links, trail_hexes=trail_hexes, sides=sides, side_order=(side_ids[0], side_ids[1]),
         formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
-        trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains,
+        trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
     )
 
 

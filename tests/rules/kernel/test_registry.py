@@ -1,5 +1,5 @@
 """Issue 13 (shape): the ruleset registry picks the edition package by the scenario's `ruleset`; only
-playable editions are registered, so an edition still being built cannot be chosen for a game."""
+playable editions are registered (`quickplay`, `standard`), so an edition still being built cannot be chosen."""
 
 from __future__ import annotations
 
@@ -7,16 +7,25 @@ from typing import Any
 
 import pytest
 
-from server.rules import Edition, Game, QuickPlay, find_ruleset, known_rulesets, parse_scenario
+from server.rules import (
+    Edition,
+    Game,
+    QuickPlay,
+    Standard,
+    find_ruleset,
+    known_rulesets,
+    parse_scenario,
+)
 from server.rules.kernel.edition import register
 
 
 def test_only_playable_editions_are_known() -> None:
-    assert known_rulesets() == ("quickplay",)
+    assert known_rulesets() == ("quickplay", "standard")
     assert isinstance(find_ruleset("quickplay"), QuickPlay)
+    assert isinstance(find_ruleset("standard"), Standard)
 
 
-@pytest.mark.parametrize("name", ["standard", "quickplay-2013", "horse-and-musket", ""])
+@pytest.mark.parametrize("name", ["quickplay-2013", "horse-and-musket", ""])
 def test_an_unbuilt_edition_cannot_be_chosen(name: str) -> None:
     with pytest.raises(ValueError, match="not implemented yet"):
         find_ruleset(name)
@@ -26,8 +35,10 @@ def test_game_uses_the_edition_named_by_the_scenario(tutorial_data: dict[str, An
     game = Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32)
     assert isinstance(game.ruleset, QuickPlay)
     assert game.view("spectator")["ruleset"] == "quickplay"
-    with pytest.raises(ValueError, match="not implemented yet"):
+    with pytest.raises(ValueError, match="needs a Standard rules scenario"):
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="standard")
+    with pytest.raises(ValueError, match="not implemented yet"):
+        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="quickplay-2013")
 
 
 def test_an_edition_registers_once_and_needs_an_id() -> None:
@@ -55,10 +66,13 @@ def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, 
     from server.rules import ScenarioError
 
     assert parse_scenario(tutorial_data, "tutorial").ruleset == "quickplay"
-    for name in ("quickplay-2013", "standard", "chess"):
+    for name in ("quickplay-2013", "chess"):
         with pytest.raises(ScenarioError) as e:
             parse_scenario({**tutorial_data, "ruleset": name}, "t")
-        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: quickplay)")]
+        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: quickplay, standard)")]
+    with pytest.raises(ScenarioError) as e:  # the Standard reader refuses Quick Play's fields, naming them
+        parse_scenario({**tutorial_data, "ruleset": "standard"}, "t")
+    assert any("Quick Play scenario field" in r for _, r in e.value.problems)
     with pytest.raises(ScenarioError) as e:
         parse_scenario({k: v for k, v in tutorial_data.items() if k != "ruleset"}, "t")
     assert any("'ruleset' is a required property" in r for _, r in e.value.problems)

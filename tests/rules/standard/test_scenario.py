@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server.rules import ScenarioError, parse_scenario
-from server.rules.standard.scenario import Kind, parse_standard_scenario
+from server.rules.standard.scenario import Kind, StandardScenario, parse_standard_scenario
 
 from .builder import find, standard_data, unit
 
@@ -314,10 +314,9 @@ def test_a_standard_scenario_with_quick_play_fields_is_refused_naming_the_field(
     assert f"'{path.rsplit('.', 1)[-1]}'" in reason
 
 
-def test_a_standard_scenario_is_not_read_as_a_quick_play_one() -> None:
-    with pytest.raises(ScenarioError) as e:
-        parse_scenario(standard_data(), "t")
-    assert e.value.problems == [("ruleset", "ruleset 'standard' is not implemented yet (available: quickplay)")]
+def test_a_standard_scenario_is_read_by_the_standard_reader() -> None:
+    sc = parse_scenario(standard_data(), "t")
+    assert isinstance(sc, StandardScenario) and sc.ruleset == "standard"
 
 
 def test_a_quick_play_scenario_with_standard_fields_is_refused_naming_the_field() -> None:
@@ -330,7 +329,7 @@ def test_a_quick_play_scenario_with_standard_fields_is_refused_naming_the_field(
     data["ruleset"] = "standard"
     with pytest.raises(ScenarioError) as e:
         parse_scenario(data, "t")
-    assert e.value.problems[0][0] == "ruleset" and "not implemented yet" in e.value.problems[0][1]
+    assert any("is a Quick Play scenario field" in r for _, r in e.value.problems)
 
 
 def test_a_quick_play_scenario_is_not_read_as_a_standard_one() -> None:

@@ -1,0 +1,77 @@
+"""Objective control and victory (the scenario's victory conditions: 3.4 and what the Quick Play seed calls 14.0,
+the Standard seed's 3.2 and 18.0).  Both editions score the kernel's `Victory` model the same way, so the
+mechanism is the kernel's; `returning_lost` says whether a unit on its way back to the map (`returning`) counts as
+lost (Quick Play V24: a unit returning through step recovery was eliminated) or not (the Standard rules: a
+routed unit waits on the TRT, 7.10, and a replaced one has its step back, 11.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core import Context
+from .state import Status
+
+
+def update_control(ctx: Context) -> None:
+    """The last side to occupy an objective with a combat unit controls it."""
+    for obj in ctx.sc.victory.objectives:
+        units = ctx.combat_units_at(obj.hex)
+        sides = {ctx.side_of(u) for u in units}
+        if len(sides) == 1:
+            (side,) = sides
+            if ctx.st.control.get(obj.hex) != side:
+                ctx.st.control[obj.hex] = side
+                ctx.emit("control", f"14.0: {ctx.sc.sides[side].name} takes {obj.name}", hex=obj.hex, side=side)
+
+
+def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
+    v = ctx.sc.victory
+    out = {s: 0 for s in ctx.sc.side_order}
+    lost = {Status.ELIMINATED.value, Status.DEAD.value} | ({Status.RETURNING.value} if returning_lost else set())
+    for obj in v.objectives:
+        holder = ctx.st.control.get(obj.hex)
+        if holder is not None and (obj.scorer is None or obj.scorer == holder):
+            out[holder] += obj.points
+    for uid, s in ctx.st.units.items():
+        d = ctx.sc.units[uid]
+        enemy = ctx.enemy(d.side)
+        if d.kind.is_combat:
+            if s.status == Status.CAPTURED.value:
+                out[enemy] += v.unit_captured
+            elif s.status in lost:
+                out[enemy] += v.step_eliminated * d.steps
+            elif s.status in (Status.MAP.value, Status.RETURNING.value) and s.reduced:
+                out[enemy] += v.step_eliminated
+        elif d.kind.value == "leader":
+            if s.status == Status.CAPTURED.value:
+                out[enemy] += v.leader_captured
+            elif s.status == Status.DEAD.value:
+                out[enemy] += v.leader_eliminated
+    return out
+
+
+def sudden_death(ctx: Context, returning_lost: bool = True) -> dict[str, Any] | None:
+    for side, hexes in ctx.sc.victory.sudden_death:
+        if all(ctx.st.control.get(h) == side for h in hexes):
+            names = ", ".join(_objective_name(ctx, h) for h in hexes)
+            return {"winner": side, "reason": f"{ctx.sc.sides[side].name} holds {names} at the end of turn {ctx.st.turn}: an immediate victory",
+                    "points": points(ctx, returning_lost), "turn": ctx.st.turn}
+    return None
+
+
+def _objective_name(ctx: Context, hex_: str) -> str:
+    for obj in ctx.sc.victory.objectives:
+        if obj.hex == hex_:
+            return obj.name
+    return hex_
+
+
+def final_result(ctx: Context, returning_lost: bool = True) -> dict[str, Any]:
+    pts = points(ctx, returning_lost)
+    a, b = ctx.sc.side_order
+    lead = pts[a] - pts[b]
+    score = f"{ctx.sc.sides[a].name} {pts[a]}, {ctx.sc.sides[b].name} {pts[b]}"
+    if abs(lead) < ctx.sc.victory.draw_margin:
+        return {"winner": None, "reason": f"the battle ends in a draw on points ({score})", "points": pts, "turn": ctx.st.turn}
+    winner = a if lead > 0 else b
+    return {"winner": winner, "reason": f"{ctx.sc.sides[winner].name} wins on points ({score})", "points": pts, "turn": ctx.st.turn}

@@ -1,0 +1,712 @@
+"""The Standard rules' combat phase as a procedure (seed 002 7.1-7.12, with 2.8, 10.1, 10.3, 12.1-12.2, 14.2).
+
+`attack {target, attackers, primary}` declares one combat (7.1, 7.4, 7.5); then, as tasks and decisions:
+
+1. 7.4 the defender names its participating units and its primary unit (decision `defenders`);
+2. 7.3(2) every participating defender without a safe line of retreat checks morale: failing, it is disrupted;
+   already disrupted, it routs (the rout is the combat's result);
+3. 7.7 the differential, 7.3(6) the combat die and the morale die, 7.8 the CRT result (R12) read with the
+   affected primary unit's morale check; DF and Dm's fortune of war are owed (12.4, paid by part 2), Leader makes
+   casualty checks (10.3);
+4. 7.8 the owner's choice when the result leaves one (decision `result`: Xr disrupt or retreat, Xx step or
+   disrupt-and-retreat);
+5. 7.11 step losses (decision `absorb` when a stacked battalion or squadron may take it), 7.9 retreats (decision
+   `retreat`: the path; unsafe paths check morale per EZOC hex and go on out of EZOC), 7.10 routs (SLR: three hexes
+   and disrupted; unsafe: the TRT two turns ahead; none: captured);
+6. 7.12 the advance (decision `advance` per eligible attacker, two hexes after a rout).
+
+The phase's other duties: 7.2's fortune of war for each triggered defender left unattacked (decision `fow` of its
+owner when the phase ends), 12.1/12.2 an attacked HQ or trains turns inactive and its attacker is owed two fortunes
+of war, and an HQ or trains left alone is captured by an advance into its hex; 10.1 a leader left alone in an EZOC
+goes to the nearest friendly unit, checks for casualty on an unsafe line, or is captured.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from ..kernel.errors import IllegalCommand
+from ..kernel.game import check_fields
+from ..kernel.state import Phase, Status
+from .advance import absorbers, advance_hexes
+from .combat import attack_problem, defence_problem, pre_combat_result
+from .context import StdCtx
+from .crt import crt_result
+from .moving import leave_map
+from .phases import recover
+from .results import (
+    DISRUPT,
+    DISRUPT_RETREAT,
+    EXCHANGE,
+    NONE,
+    RETREAT,
+    ROUT,
+    STEP_LOSS,
+    Outcome,
+    outcomes,
+)
+from .retreat import NONE as NO_LINE
+from .retreat import SAFE, retreat_paths
+from .scenario import Kind
+from .strength import differential
+
+_ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
+_FLIP_ON_RETREAT = (Kind.LEADER, Kind.CAVALRY, Kind.ARTILLERY, Kind.BATTALION, Kind.SQUADRON)  # 7.9
+
+
+def owe_fow(ctx: StdCtx, side: str, rule: str, why: str) -> None:
+    """12.4: a fortune of war owed; part 2 of issue 13 lets the player use it, for now it is recorded."""
+    ctx.x.setdefault("fow_owed", []).append({"side": side, "rule": rule, "why": why, "turn": ctx.st.turn})
+    ctx.emit("fow", f"{rule}: {ctx.sc.sides[side].name} receives a fortune of war ({why}; 12.4)", side=side, rule=rule)
+
+
+# --- the attack command (7.1, 7.4, 7.5) ----------------------------------------------------------------------
+def attack_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list[str], str]:
+    """Validate an attack exactly as `submit` does; (target, attackers, primary) or IllegalCommand."""
+    check_fields(cmd, {"target": "hex", "attackers": "ids", "primary": "id"}, {})
+    st = ctx.st
+    if st.phase != Phase.COMBAT.value or st.active != side:
+        raise IllegalCommand("7.1", "attacks are made in your own combat phase")
+    if ctx.light() == "night":
+        raise IllegalCommand("14.2(4)", "no combat is allowed at night except infantry charges")
+    target = cmd["target"]
+    attackers = list(cmd["attackers"])
+    primary = cmd["primary"]
+    if target not in ctx.sc.grid:
+        raise IllegalCommand("7.4", f"{target} is not a hex of the map")
+    if len(set(attackers)) != len(attackers) or any(u not in ctx.sc.units for u in attackers):
+        raise IllegalCommand("7.5", "name each attacking unit once")
+    if any(not ctx.kind(u).is_combat for u in attackers):
+        raise IllegalCommand("7.5", "only combat units attack (leaders join under 10.3)")
+    enemy = ctx.enemy(side)
+    army_only = not ctx.combat_units_at(target, enemy) and any(
+        ctx.kind(u) in _ARMY_UNITS and ctx.side_of(u) == enemy for u in ctx.units_at(target))
+    if not army_only:
+        problem = attack_problem(ctx.sc, st.units, attackers, primary, target,
+                                 attacked_units=[u for u in attackers if st.units[u].attacked],
+                                 attacked_hexes=st.attacked_hexes, marched=ctx.x.get("marched", []))
+        if problem:
+            rule, _, text = problem.partition(": ")
+            raise IllegalCommand(rule, text)
+    else:
+        if target in st.attacked_hexes:
+            raise IllegalCommand("7.4", f"{target} has been the target of an attack this phase")
+        for u in attackers:
+            s = st.units[u]
+            if ctx.side_of(u) != side or not ctx.on_map(u) or s.hex is None or s.attacked:
+                raise IllegalCommand("7.5", f"{ctx.name(u)} may not attack now")
+            if not ctx.sc.grid.is_adjacent(s.hex, target) or not ctx.sc.could_move(ctx.kind(u).tec_class, s.hex, target):
+                raise IllegalCommand("7.5", f"{ctx.name(u)} could not move into {target}, so it may not attack it")
+            if u in ctx.x.get("marched", []):
+                raise IllegalCommand("4.7", f"{ctx.name(u)} used march movement and initiates no combat this turn")
+        if primary not in attackers:
+            raise IllegalCommand("7.5", "the primary unit must be one of the attackers")
+    for h in {st.units[u].hex for u in attackers}:
+        assert h is not None
+        if st.attack_from.get(h, target) != target:
+            raise IllegalCommand("5.3", f"the units in {h} attack together: they have attacked {st.attack_from[h]}")
+    return target, attackers, primary
+
+
+def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    target, attackers, primary = attack_check(ctx, side, cmd)
+    st = ctx.st
+    enemy = ctx.enemy(side)
+    hexes = sorted({h for u in attackers if (h := st.units[u].hex) is not None})
+    st.combat = {"kind": "attack", "attacker": side, "defender": enemy, "target": target, "attackers": attackers,
+                 "primary": primary, "hexes": hexes}
+    for u in attackers:
+        st.units[u].attacked = True
+    st.attacked_hexes.append(target)
+    for h in hexes:
+        st.attack_from[h] = target
+    hit = ctx.x.setdefault("attacked_units", [])
+    hit.extend(u for u in ctx.units_at(target) if u not in hit)
+    ctx.emit("attack", f"7.1: {ctx.names(attackers)} attack {target}", attackers=attackers, target=target, rule="7.1")
+    for u in ctx.units_at(target):  # 12.1, 12.2: an attacked HQ or trains turns inactive; two FOW to the attacker
+        if ctx.kind(u) in _ARMY_UNITS:
+            rule = "12.1" if ctx.kind(u) is Kind.HQ else "12.2"
+            ctx.set_inactive(u, True, "attacked", rule)
+            for _ in range(2):
+                owe_fow(ctx, side, rule, f"{ctx.name(u)} was attacked")
+    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_resolve"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
+
+
+# --- 7.4 the defenders --------------------------------------------------------------------------------------
+def defender_options(ctx: StdCtx) -> list[dict[str, Any]]:
+    c = ctx.st.combat
+    assert c is not None
+    pool = sorted(ctx.combat_units_at(c["target"], c["defender"]))
+    out = []
+    for n in range(min(3, len(pool)), 0, -1):
+        for group in combinations(pool, n):
+            for primary in group:
+                if defence_problem(ctx.sc, ctx.st.units, list(group), primary) is None:
+                    out.append({"id": f"{'+'.join(group)}:{primary}", "units": list(group), "primary": primary,
+                                "label": f"{ctx.names(group)} (primary {ctx.name(primary)})"})
+    return out
+
+
+def task_defenders(ctx: StdCtx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    if not ctx.combat_units_at(c["target"], c["defender"]):
+        c["defenders"] = []
+        c["def_primary"] = None
+        return
+    options = defender_options(ctx)
+    ctx.st.decision = {"kind": "defenders", "side": c["defender"], "rule": "7.4",
+                       "text": f"{c['target']} is attacked: choose the defending units and the primary unit",
+                       "task": task, "options": options, "hexes": [c["target"]]}
+
+
+def decide_defenders(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    c["defenders"] = list(option["units"])
+    c["def_primary"] = option["primary"]
+    ctx.emit("defenders", f"7.4: {ctx.names(c['defenders'])} defend {c['target']} (primary {ctx.name(c['def_primary'])})",
+             defenders=c["defenders"], rule="7.4")
+
+
+# --- 7.3(2) the pre-combat check -----------------------------------------------------------------------------
+def task_precheck(ctx: StdCtx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    routed = []
+    for u in list(c.get("defenders", [])):
+        if ctx.line_of(u) == SAFE:
+            continue
+        passed = ctx.morale_check(u, "7.3(2)", "no safe line of retreat")
+        what = pre_combat_result(passed, ctx.st.units[u].disrupted)
+        if what == "disrupt":
+            ctx.disrupt(u, "7.3(2)")
+        elif what == "rout":
+            routed.append(u)
+    if not routed:
+        return
+    c["defenders"] = [u for u in c["defenders"] if u not in routed]
+    if c.get("def_primary") in routed:
+        c["def_primary"] = next((u for u in c["defenders"] if not ctx.st.units[u].ineffective),
+                                c["defenders"][0] if c["defenders"] else None)
+    c["prerouted"] = True
+    c["routed_units"] = routed
+    ctx.emit("rout", f"7.3(2): {ctx.names(routed)} rout before the combat", units=routed, rule="7.3(2)")
+    queue_rout(ctx, routed, "7.3(2)")
+
+
+# --- 7.7, 7.8 resolution ---------------------------------------------------------------------------------------
+def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    st = ctx.st
+    target = c["target"]
+    attackers = [u for u in c["attackers"] if ctx.on_map(u)]
+    defenders = [u for u in c.get("defenders", []) if ctx.on_map(u) and st.units[u].hex == target]
+    if not attackers:
+        ctx.emit("combat_void", "7.1: no attacker is left; the combat lapses", rule="7.1")
+        return
+    if not defenders:
+        if c.get("prerouted") or any(ctx.kind(u) in _ARMY_UNITS for u in ctx.units_at(target)) or not ctx.units_at(target):
+            captured = any(st.units[u].status == Status.CAPTURED.value for u in c.get("routed_units", []))
+            st.tasks.append({"t": "advance", "units": _advancers(ctx, c), "vacated": target,
+                             "rout": bool(c.get("prerouted")) and not captured})
+        return
+    diff, att, dfn = differential(ctx.sc, st.units, attackers, defenders, target)
+    dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
+    result = crt_result(diff, dice[0])
+    c.update({"differential": diff, "dice": dice, "result": str(result),
+              "att_total": sum(a.value for a in att), "def_total": sum(d.value for d in dfn)})
+    ctx.emit("combat", f"7.7, 7.8: differential {diff:+d}, combat die {dice[0]}: {result}", result=str(result),
+             differential=diff, rule="7.8")
+    if result.df:
+        owe_fow(ctx, c["defender"], "7.8", "DF")
+    if result.leader:
+        leader_checks(ctx, c)
+    if result.ammo:
+        ctx.emit("ammo", "7.8, 8.5: Ammo: no artillery bombarded in this combat", rule="8.5")
+    passed: bool | None = None
+    affected = result.affects
+    prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
+    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
+    primary = prim_att if affected == "attacker" else prim_def
+    if result.needs_check and primary is not None:
+        passed = ctx.morale_check(primary, "7.8", "combat result", die=dice[1])
+    outs = outcomes(result, passed, bool(primary and st.units[primary].disrupted))
+    c["att_primary_now"] = prim_att
+    c["def_primary_now"] = prim_def
+    if len(outs) == 1:
+        apply_outcome(ctx, outs[0])
+        return
+    owner = c["attacker"] if affected == "attacker" else c["defender"]
+    options = [{"id": o.effect, "effect": o.effect, "side": o.side, "advance": o.advance,
+                "fow_attacker": o.fow_attacker, "label": _outcome_label(o)} for o in outs]
+    st.decision = {"kind": "result", "side": owner, "rule": "7.8", "task": {"t": "result"},
+                   "text": f"{result}: choose how your units take the result", "options": options, "hexes": [target]}
+
+
+def _outcome_label(o: Outcome) -> str:
+    return {DISRUPT: "the primary unit is disrupted", RETREAT: "all units retreat",
+            DISRUPT_RETREAT: "all units are disrupted and retreat", STEP_LOSS: "the primary unit loses a step"}.get(
+        o.effect, o.effect)
+
+
+def decide_result(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    apply_outcome(ctx, Outcome(option["side"], option["effect"], option["advance"], option["fow_attacker"]))
+
+
+def _side_units(ctx: StdCtx, c: dict[str, Any], which: str) -> list[list[str]]:
+    """7.8: every unit of the affected side in the participating hexes (stacked non-participants included), one
+    group per hex; an HQ or trains is unaffected by results (12.1, 12.2)."""
+    if which == "defender":
+        hexes = [c["target"]]
+        side = c["defender"]
+    else:
+        hexes = c["hexes"]
+        side = c["attacker"]
+    out = []
+    for h in hexes:
+        g = sorted(u for u in ctx.units_at(h) if ctx.side_of(u) == side and ctx.kind(u) not in _ARMY_UNITS)
+        if g:
+            out.append(g)
+    return out
+
+
+def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    st = ctx.st
+    effect = o.effect
+    tasks: list[dict[str, Any]] = []
+    if effect == NONE:
+        ctx.emit("result", "7.8: no effect", rule="7.8")
+    elif effect == EXCHANGE:
+        ctx.emit("result", "7.8: exchange: each primary unit loses a step", rule="7.8")
+        tasks.append({"t": "step_loss", "unit": c["att_primary_now"], "participants": c["attackers"]})
+        if c.get("def_primary_now"):
+            tasks.append({"t": "step_loss", "unit": c["def_primary_now"], "participants": c.get("defenders", [])})
+    else:
+        which = o.side or "defender"
+        primary = c["att_primary_now"] if which == "attacker" else c["def_primary_now"]
+        participants = c["attackers"] if which == "attacker" else c.get("defenders", [])
+        groups = _side_units(ctx, c, which)
+        if effect == DISRUPT:
+            ctx.disrupt(primary, "7.8")
+        elif effect == STEP_LOSS:
+            tasks.append({"t": "step_loss", "unit": primary, "participants": participants})
+        elif effect in (RETREAT, DISRUPT_RETREAT):
+            if effect == DISRUPT_RETREAT:
+                for g in groups:
+                    for u in g:
+                        ctx.disrupt(u, "7.8")
+            for g in groups:
+                tasks.append(retreat_task(ctx, g))
+        elif effect == ROUT:
+            ctx.emit("rout", f"7.8, 7.10: {ctx.names([u for g in groups for u in g])} rout", rule="7.10")
+            owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
+            c["routed"] = True
+        if o.advance:
+            c["advance"] = True
+        if effect == ROUT:
+            for g in groups:
+                tasks.append({"t": "rout", "units": g, "rule": "7.10"})
+    if c.get("advance") or c.get("routed"):
+        st.tasks.append({"t": "advance_check"})
+    st.tasks.extend(reversed(tasks))
+
+
+# --- 7.11 step losses -------------------------------------------------------------------------------------------
+def task_step_loss(ctx: StdCtx, task: dict[str, Any]) -> None:
+    uid = task["unit"]
+    if uid is None or not ctx.on_map(uid):
+        return
+    others = absorbers(ctx.sc, ctx.st.units, uid, task.get("participants", []))
+    if not others:
+        lose_step(ctx, uid, "7.11")
+        return
+    options = [{"id": u, "unit": u, "label": ctx.name(u)} for u in [uid] + others]
+    ctx.st.decision = {"kind": "absorb", "side": ctx.side_of(uid), "rule": "7.11", "task": task, "options": options,
+                       "text": f"{ctx.name(uid)} loses a step: choose the unit that takes it"}
+
+
+def decide_absorb(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    lose_step(ctx, option["unit"], "7.11")
+
+
+def lose_step(ctx: StdCtx, uid: str, rule: str) -> None:
+    """7.11: a two-step unit flips to its reduced side; a unit losing its last step is eliminated (set aside, 11.2)
+    with a line of retreat, captured without one."""
+    s = ctx.st.units[uid]
+    if ctx.d(uid).steps == 2 and not s.reduced:
+        s.reduced = True
+        ctx.dirty()
+        ctx.emit("step_loss", f"{rule}: {ctx.name(uid)} loses a step", unit=uid, rule=rule)
+        return
+    if ctx.line_of(uid) == NO_LINE:
+        ctx.set_status(uid, Status.CAPTURED)
+        ctx.emit("captured", f"{rule}: {ctx.name(uid)} loses its last step with no line of retreat and is captured",
+                 unit=uid, rule=rule)
+    else:
+        ctx.set_status(uid, Status.ELIMINATED)
+        ctx.emit("eliminated", f"{rule}: {ctx.name(uid)} is eliminated", unit=uid, rule=rule)
+    s.disrupted = False
+    s.ineffective = False
+    s.reduced = False
+
+
+# --- 7.9 retreat ---------------------------------------------------------------------------------------------------
+def retreat_task(ctx: StdCtx, group: Sequence[str], rule: str = "7.9", length: int = 1) -> dict[str, Any]:
+    minimum = max(length, 2 if any(ctx.st.units[u].disrupted for u in group) else 1)  # 2.8(6)
+    return {"t": "retreat", "units": list(group), "min": minimum, "rule": rule}
+
+
+def _group_army(ctx: StdCtx, group: Sequence[str]) -> str:
+    combat = [u for u in group if ctx.kind(u).is_combat]
+    return ctx.army(combat[0] if combat else group[0])
+
+
+def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
+    group = [u for u in task["units"] if ctx.on_map(u)]
+    if not group:
+        return
+    start = ctx.st.units[group[0]].hex
+    group = [u for u in group if ctx.st.units[u].hex == start]
+    paths = retreat_paths(ctx.sc, ctx.st.units, group, _group_army(ctx, group), min_length=task["min"],
+                          inactive=ctx.inactive())
+    if task.get("rout"):
+        paths = [p for p in paths if p.safe and len(p.path) == 3]
+    if not paths:
+        if task.get("rout"):
+            for u in group:
+                leave_map(ctx, u, "7.10")
+            return
+        edge = _edge_line(ctx, group)
+        for u in group:
+            if edge:
+                ctx.emit("rout", f"7.9: {ctx.name(u)} has a line of retreat only to a map edge: it routs", unit=u,
+                         rule="7.9")
+                leave_map(ctx, u, "7.9")
+            else:
+                ctx.set_status(u, Status.CAPTURED)
+                ctx.emit("captured", f"7.9: {ctx.name(u)} has no line of retreat and is captured", unit=u, rule="7.9")
+        return
+    options: list[dict[str, Any]] = []
+    for p in paths:
+        label = " ".join(p.path) + ("" if p.safe else f" (unsafe: {len(p.checks)} morale check(s))")
+        options.append({"id": "-".join(p.path), "path": list(p.path), "safe": p.safe, "ezoc": list(p.checks),
+                        "on": p.must_continue, "label": label})
+    task = {**task, "units": group}
+    ctx.st.decision = {"kind": "retreat", "side": ctx.side_of(group[0]), "rule": task.get("rule", "7.9"),
+                       "task": task, "options": options, "hexes": sorted({o["path"][-1] for o in options}),
+                       "text": f"{ctx.names(group)} retreat from {start}: choose the path"}
+
+
+def _edge_line(ctx: StdCtx, group: Sequence[str]) -> bool:
+    """7.9: whether a path of enterable hexes, free of enemy units, leads from the group to a map edge."""
+    start = ctx.st.units[group[0]].hex
+    assert start is not None
+    side = ctx.side_of(group[0])
+    classes = {ctx.kind(u).tec_class for u in group}
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        if ctx.sc.grid.is_edge(h) and h != start:
+            return True
+        for n in ctx.sc.grid.neighbors(h):
+            if n in seen or ctx.enemy_occupied(n, side):
+                continue
+            if all(ctx.sc.could_move(c, h, n) for c in classes):
+                seen.add(n)
+                queue.append(n)
+    return ctx.sc.grid.is_edge(start)
+
+
+def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    group = list(task["units"])
+    side = ctx.side_of(group[0])
+    path = list(option["path"])
+    rule = task.get("rule", "7.9")
+    own_trains = {ctx.st.units[t].hex for t in ctx.sc.trains.values() if ctx.side_of(t) == side and ctx.on_map(t)}
+    ezoc_hexes = set(option.get("ezoc", []))
+    through_trains = any(h in own_trains for h in path)
+    moving = list(group)
+    for h in path:
+        for u in list(moving):
+            ctx.move_unit(u, h)
+        if h in ezoc_hexes and not option["safe"]:
+            for u in list(moving):
+                if ctx.kind(u).is_combat and not ctx.morale_check(u, "7.9", f"retreat through an enemy zone of control at {h}"):
+                    moving.remove(u)
+                    st_rule = "7.9"
+                    ctx.st.tasks.append({"t": "rout", "units": [u], "rule": st_rule})
+    ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {path[-1]}", units=group, path=path, rule=rule)
+    for u in group:
+        if ctx.kind(u) in _FLIP_ON_RETREAT:
+            ctx.make_ineffective(u, "7.9")
+        if through_trains:
+            ctx.disrupt(u, "12.2")
+        if task.get("rout"):
+            ctx.disrupt(u, "7.10")
+    # 7.9: a retreat ending in an EZOC goes on to a hex free of EZOC within the printed MA, or routs (S13)
+    if not option["safe"] and path[-1] in ctx.zoc_of(ctx.enemy(side)) and moving:
+        go_on(ctx, moving, path)
+
+
+def go_on(ctx: StdCtx, group: list[str], path: list[str]) -> None:
+    side = ctx.side_of(group[0])
+    ezoc = ctx.zoc_of(ctx.enemy(side))
+    start = path[-1]
+    combat = [u for u in group if ctx.kind(u).is_combat]
+    mas = [ma for u in combat if (ma := _printed_ma(ctx, u)) is not None]
+    limit = min(mas) if mas else 6
+    classes = {ctx.kind(u).tec_class for u in group}
+    prev = {start: ""}
+    queue = deque([(start, 0)])
+    goal = None
+    while queue:
+        h, n = queue.popleft()
+        if h != start and h not in ezoc:
+            goal = h
+            break
+        if n >= limit:
+            continue
+        for nb in sorted(ctx.sc.grid.neighbors(h)):
+            if nb in prev or nb in path or ctx.enemy_occupied(nb, side):
+                continue
+            if all(ctx.sc.could_move(c, h, nb) for c in classes):
+                prev[nb] = h
+                queue.append((nb, n + 1))
+    if goal is None:
+        ctx.emit("rout", f"7.9: {ctx.names(group)} cannot get clear of the enemy zone of control: they rout", units=group,
+                 rule="7.9")
+        ctx.st.tasks.append({"t": "rout", "units": group, "rule": "7.9"})
+        return
+    steps = []
+    h = goal
+    while h != start:
+        steps.append(h)
+        h = prev[h]
+    steps.reverse()
+    for h in steps:
+        for u in list(group):
+            ctx.move_unit(u, h)
+        if h in ezoc:
+            for u in list(group):
+                if ctx.kind(u).is_combat and not ctx.morale_check(u, "7.9", f"retreat through an enemy zone of control at {h}"):
+                    group.remove(u)
+                    ctx.st.tasks.append({"t": "rout", "units": [u], "rule": "7.9"})
+    ctx.emit("retreat", f"7.9: {ctx.names(group)} go on retreating to {goal}", units=group, path=steps, rule="7.9")
+
+
+def _printed_ma(ctx: StdCtx, uid: str) -> int | None:
+    from .movement import printed_side
+
+    ma = printed_side(ctx.sc, ctx.st.units[uid]).ma
+    return 6 if ma is None else ma
+
+
+# --- 7.10 rout --------------------------------------------------------------------------------------------------
+def queue_rout(ctx: StdCtx, units: Sequence[str], rule: str) -> None:
+    by_hex: dict[str, list[str]] = {}
+    for u in units:
+        h = ctx.st.units[u].hex
+        if h is not None:
+            by_hex.setdefault(h, []).append(u)
+    for h in sorted(by_hex, reverse=True):
+        ctx.st.tasks.append({"t": "rout", "units": by_hex[h], "rule": rule})
+
+
+def task_rout(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """7.10: with an SLR the units retreat three hexes and are disrupted; with an unsafe line they go to the TRT two
+    turns ahead; with none they are captured.  Leaders go with their units (alone, 10.1 moves them later)."""
+    group = [u for u in task["units"] if ctx.on_map(u)]
+    if not group:
+        return
+    rule = task.get("rule", "7.10")
+    combat = [u for u in group if ctx.kind(u).is_combat]
+    if not combat:
+        return
+    excluding = tuple(sorted(group))
+    side = ctx.side_of(combat[0])
+    start = ctx.st.units[combat[0]].hex
+    assert start is not None
+    lines = {ctx.lines(side, _group_army(ctx, group), ctx.kind(u).tec_class, excluding).line(start) for u in combat}
+    if NO_LINE in lines:
+        for u in group:
+            ctx.set_status(u, Status.CAPTURED)
+            ctx.emit("captured", f"7.10: {ctx.name(u)} routs with no line of retreat and is captured", unit=u, rule="7.10")
+        return
+    if lines == {SAFE}:
+        ctx.st.tasks.append({**retreat_task(ctx, group, "7.10", 3), "rout": True})
+        return
+    for u in group:
+        if ctx.kind(u).is_combat:
+            leave_map(ctx, u, rule)
+
+
+# --- 7.12 advance ------------------------------------------------------------------------------------------------
+def _advancers(ctx: StdCtx, c: dict[str, Any]) -> list[str]:
+    return [u for u in c["attackers"] if ctx.on_map(u)]
+
+
+def task_advance_check(ctx: StdCtx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    target = c["target"]
+    if ctx.combat_units_at(target, c["defender"]):
+        return  # 7.12: only a vacated hex gives an advance
+    if any(ctx.side_of(u) == c["defender"] and ctx.kind(u) is Kind.LEADER for u in ctx.units_at(target)):
+        lone_leaders(ctx)
+    captured = any(ctx.st.units[u].status == Status.CAPTURED.value
+                   for u in c.get("defenders", []) + c.get("routed_units", []))
+    ctx.st.tasks.append({"t": "advance", "units": _advancers(ctx, c), "vacated": target,
+                         "rout": bool(c.get("routed") or c.get("prerouted")) and not captured})
+
+
+def advance_options(ctx: StdCtx, uid: str, vacated: str, rout: bool) -> list[str]:
+    units = ctx.st.units
+    side = ctx.side_of(uid)
+    board = {u: s for u, s in units.items()
+             if not (s.hex == vacated and ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS)}
+    return advance_hexes(ctx.sc, board, uid, vacated, rout=rout)
+
+
+def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
+    units = [u for u in task["units"] if ctx.on_map(u)]
+    while units:
+        uid = units.pop(0)
+        hexes = advance_options(ctx, uid, task["vacated"], task["rout"])
+        if not hexes:
+            continue
+        rest = {**task, "units": units}
+        ctx.st.tasks.append(rest)
+        options = [{"id": "stay", "hex": None, "label": "do not advance"}]
+        options += [{"id": h, "hex": h, "label": f"advance to {h}"} for h in hexes]
+        ctx.st.decision = {"kind": "advance", "side": ctx.side_of(uid), "rule": "7.12", "options": options,
+                           "task": {**task, "unit": uid}, "hexes": hexes,
+                           "text": f"{ctx.name(uid)} may advance (7.12{', two hexes after a rout' if task['rout'] else ''})"}
+        return
+
+
+def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    uid = task["unit"]
+    h = option.get("hex")
+    if h is None:
+        return
+    side = ctx.side_of(uid)
+    vacated = task["vacated"]
+    path = [h] if ctx.sc.grid.is_adjacent(ctx.st.units[uid].hex or "", h) else [vacated, h]
+    for step in path:
+        for u in ctx.units_at(step):
+            if ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS:
+                ctx.set_status(u, Status.CAPTURED)
+                rule = "12.1" if ctx.kind(u) is Kind.HQ else "12.2"
+                ctx.emit("captured", f"{rule}: {ctx.name(u)} is captured", unit=u, rule=rule)
+    ctx.move_unit(uid, h)
+    ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
+
+
+# --- 10.3 leader casualties, 10.1 lone leaders -------------------------------------------------------------------
+def leader_checks(ctx: StdCtx, c: dict[str, Any]) -> None:
+    """7.8 Leader, 10.3: every leader stacked with the combat's units rolls; a stacked leader is a casualty on a 6
+    (leaders take part in combat with part 2)."""
+    hexes = [c["target"]] + list(c["hexes"])
+    for h in hexes:
+        for u in sorted(ctx.units_at(h)):
+            if ctx.kind(u) is Kind.LEADER:
+                (die,) = ctx.roll(1, "leader casualty", ["die"], "10.3", unit=u)
+                if die == 6:
+                    ctx.set_status(u, Status.DEAD)
+                    ctx.emit("leader_lost", f"10.3: {ctx.name(u)} is a casualty", unit=u, rule="10.3")
+
+
+def lone_leaders(ctx: StdCtx) -> None:
+    """10.1: a leader alone in an EZOC outside the movement phase goes to the nearest friendly unit (SLR), checks for
+    casualty first on an unsafe line, or is captured with none."""
+    for u in sorted(ctx.st.units):
+        if ctx.kind(u) is not Kind.LEADER or not ctx.on_map(u):
+            continue
+        s = ctx.st.units[u]
+        assert s.hex is not None
+        side = ctx.side_of(u)
+        if ctx.combat_units_at(s.hex, side) or not ctx.in_ezoc(s.hex, side):
+            continue
+        line = ctx.lines(side, ctx.army(u), "leader", (u,)).line(s.hex)
+        if line == NO_LINE:
+            ctx.set_status(u, Status.CAPTURED)
+            ctx.emit("captured", f"10.1: {ctx.name(u)} is alone with no line of retreat and is captured", unit=u,
+                     rule="10.1")
+            continue
+        if line != SAFE:
+            (die,) = ctx.roll(1, "leader casualty", ["die"], "10.3", unit=u)
+            if die == 6:
+                ctx.set_status(u, Status.DEAD)
+                ctx.emit("leader_lost", f"10.3: {ctx.name(u)} is a casualty retreating alone", unit=u, rule="10.3")
+                continue
+        dest = _nearest_friend(ctx, u)
+        if dest is None:
+            ctx.set_status(u, Status.CAPTURED)
+            ctx.emit("captured", f"10.1: {ctx.name(u)} cannot reach a friendly unit and is captured", unit=u, rule="10.1")
+            continue
+        ctx.move_unit(u, dest)
+        ctx.make_ineffective(u, "10.1")
+        ctx.emit("leader_moves", f"10.1: {ctx.name(u)} joins the nearest friendly unit at {dest}", unit=u, hex=dest,
+                 rule="10.1")
+
+
+def _nearest_friend(ctx: StdCtx, uid: str) -> str | None:
+    side = ctx.side_of(uid)
+    start = ctx.st.units[uid].hex
+    assert start is not None
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in sorted(frontier):
+            if h != start and ctx.combat_units_at(h, side):
+                return h
+            for n in ctx.sc.grid.neighbors(h):
+                if n not in seen and not ctx.enemy_occupied(n, side) and ctx.sc.could_move("leader", h, n):
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def task_combat_end(ctx: StdCtx, task: dict[str, Any]) -> None:
+    ctx.st.combat = None
+    lone_leaders(ctx)
+
+
+# --- 7.2 the fortune of war of an unattacked triggered defender --------------------------------------------------
+def task_fow(ctx: StdCtx, task: dict[str, Any]) -> None:
+    units = [u for u in task["units"] if ctx.on_map(u)]
+    if not units:
+        return
+    side = ctx.side_of(units[0])
+    options: list[dict[str, Any]] = [{"id": "pass", "unit": None, "label": "let the fortune of war go"}]
+    for u in sorted(ctx.combat_units_at(task["hex"], side)):
+        s = ctx.st.units[u]
+        if s.disrupted or s.ineffective:
+            options.append({"id": f"recover:{u}", "unit": u, "label": f"{ctx.name(u)} tries to recover (12.4)"})
+    ctx.st.decision = {"kind": "fow", "side": side, "rule": "7.2", "task": task, "options": options,
+                       "hexes": [task["hex"]],
+                       "text": f"7.2: {ctx.names(units)} at {task['hex']} triggered combat and were not attacked: "
+                               "a fortune of war (the move and charge actions come with part 2)"}
+    if len(options) == 1:
+        ctx.emit("fow", f"7.2: {ctx.sc.sides[side].name} has a fortune of war at {task['hex']} with no action to take now",
+                 side=side, rule="7.2")
+        ctx.st.decision = None
+
+
+def decide_fow(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    if option["id"] == "pass":
+        ctx.emit("fow", f"7.2: the fortune of war at {task['hex']} is not used", rule="7.2")
+        return
+    uid = option["unit"]
+    if ctx.morale_check(uid, "12.4", "friendly recovery check", recovery=True):
+        recover(ctx, uid, "12.4")

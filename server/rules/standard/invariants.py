@@ -1,0 +1,58 @@
+"""The Standard rules' own invariants, checked after every command by the simulator (kernel/invariants.py runs
+these besides the kernel's)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..kernel.state import Phase, Status
+from .context import StdCtx
+from .scenario import Kind
+from .stacking import counting_units
+
+if TYPE_CHECKING:
+    from ..kernel.game import Game
+
+
+def check_standard_invariants(game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+    ctx = StdCtx.of(game)
+    sc = ctx.sc
+    st = game.state
+    problems: list[str] = []
+    for uid, s in st.units.items():
+        d = sc.units[uid]
+        if s.disrupted and not d.kind.is_combat:
+            problems.append(f"{uid}: a {d.kind.value} marked disrupted (2.8: combat units only)")
+        if s.ineffective and not d.kind.has_ineffective_side:
+            problems.append(f"{uid}: a {d.kind.value} marked ineffective (2.9)")
+        if s.status == Status.RETURNING.value and s.entry_turn is None:
+            problems.append(f"{uid}: on the TRT without a box (7.10, 11.2)")
+        if d.kind in (Kind.HQ, Kind.TRAINS) and s.status not in (Status.MAP.value, Status.CAPTURED.value,
+                                                                  Status.OFFBOARD.value):
+            problems.append(f"{uid}: an HQ or trains with status {s.status} (12.1, 12.2)")
+        if (s.status == Status.MAP.value and s.hex is not None and d.kind in (Kind.HQ, Kind.TRAINS)
+                and ctx.in_ezoc(s.hex, d.side) and uid not in ctx.inactive() and st.phase != Phase.OVER.value):
+            problems.append(f"{uid}: active in an enemy zone of control (12.1, 12.2)")
+    for u in ctx.x.get("inactive", []):
+        if sc.units[u].kind not in (Kind.HQ, Kind.TRAINS):
+            problems.append(f"{u}: marked inactive but not an HQ or trains")
+    if st.phase not in (Phase.MOVEMENT.value, Phase.COMBAT.value, Phase.OVER.value):
+        problems.append(f"phase {st.phase} is not one of 3.2's")
+    if ctx.x.get("declared") and st.phase != Phase.MOVEMENT.value:
+        problems.append("a declared move outlived its movement phase (4.4)")
+    if st.phase == Phase.COMBAT.value and st.decision is None and st.combat is not None:
+        problems.append("a combat was left unfinished with no decision pending")
+    if st.phase == Phase.MOVEMENT.value and (st.turn, st.phase, st.active) != phase_before:
+        # 5.2: every unit of the phasing side in an overstacked hex at the start of its movement phase rolls
+        over = {h for h in {s.hex for s in st.units.values() if s.hex is not None}
+                if h is not None and len(counting_units(sc, st.units, h)) > 3}
+        marked = set(ctx.x.get("overstacked", []))
+        for u in sc.side_units[st.active]:
+            if st.units[u].hex in over and sc.units[u].kind.is_combat and u not in marked:
+                problems.append(f"{u}: began its movement phase overstacked without rolling for its MA (5.2)")
+    for e in events:
+        if e.get("type") == "move" and e.get("rule") == "4.2":
+            path = e.get("path", [])
+            if any(h not in sc.grid for h in path):
+                problems.append(f"a move left the map: {path}")
+    return problems

@@ -1,0 +1,217 @@
+"""The Standard rules' legal commands, for the random player, bots, tests and the page's hints.
+
+Every command yielded here passes the same validation `Game.submit` uses (the movement search checks each path
+with `moving.validate_path`, attacks with `fighting.attack_check`); large spaces are sampled with the given RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ..kernel.errors import IllegalCommand
+from ..kernel.state import Phase, Status
+from . import fighting, moving
+from .context import StdCtx
+from .scenario import Kind
+from .turn import may_flip_ineffective
+
+if TYPE_CHECKING:
+    from ..kernel.game import Game
+
+Family = Callable[[], list[dict[str, Any]]]
+
+
+def _const(cmd: dict[str, Any]) -> Family:
+    return lambda: [cmd]
+
+
+def movable_groups(ctx: StdCtx, side: str) -> list[list[str]]:
+    """Whole stacks and each unit of a stack alone, arriving reinforcements one at a time, the HQ and trains once
+    flipped (12.1, 12.2), leaders alone."""
+    st = ctx.st
+    groups: list[list[str]] = []
+    by_hex: dict[str, list[str]] = {}
+    anchored = set(ctx.x.get("anchored", []))
+    for uid in ctx.sc.side_units[side]:
+        s = st.units[uid]
+        if s.moved or uid in anchored:
+            continue
+        if s.status == Status.MAP.value and s.hex is not None:
+            if ctx.kind(uid) in (Kind.HQ, Kind.TRAINS):
+                if uid in ctx.x.get("flipped", []):
+                    groups.append([uid])
+                continue
+            by_hex.setdefault(s.hex, []).append(uid)
+        elif s.status == Status.OFFBOARD.value and s.entry_turn is not None and s.entry_turn <= st.turn:
+            groups.append([uid])
+    for _, uids in sorted(by_hex.items()):
+        uids = sorted(uids)
+        if any(ctx.kind(u).is_combat for u in uids):
+            groups.append(uids)
+        if len(uids) > 1:
+            groups.extend([u] for u in uids)
+    return groups
+
+
+def _move_commands(ctx: StdCtx, side: str, g: list[str], rng: random.Random, cap: int = 8) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for march in (False, True):
+        try:
+            p = moving.plan(ctx, side, g, march)
+        except IllegalCommand:
+            continue
+        if march and not moving.march_allowed(ctx, p):
+            continue
+        if p.rolls:
+            out.append({"type": "declare", "units": g, **({"march": True} if march else {})})
+            continue
+        try:
+            ma = moving._printed_ma(ctx, p, march)
+        except ValueError:
+            continue
+        reach = moving.reachable(ctx, side, p, ma, march, check=False)
+        dests = sorted(reach)
+        rng.shuffle(dests)
+        chosen = []
+        for d in dests:
+            if moving.path_ok(ctx, side, p, reach[d], ma, march):
+                chosen.append(d)
+                if len(chosen) >= cap:
+                    break
+        for d in sorted(chosen):
+            cmd: dict[str, Any] = {"type": "move", "units": g, "path": reach[d]}
+            if march:
+                cmd["march"] = True
+            out.append(cmd)
+        if p.kind == moving.STACK and not march and p.start and ctx.sc.grid.is_edge(p.start) and not p.disengaging \
+                and rng.random() < 0.05:
+            out.append({"type": "move", "units": g, "path": [p.start], "off_map": True})
+    return out
+
+
+def _declared_moves(ctx: StdCtx, side: str, rng: random.Random, cap: int = 8) -> list[dict[str, Any]]:
+    d = ctx.x["declared"]
+    p = moving.plan(ctx, side, d["units"], d["march"])
+    reach = moving.reachable(ctx, side, p, int(d["ma"]), d["march"], check=False)
+    dests = sorted(reach)
+    rng.shuffle(dests)
+    ok: list[str] = []
+    for h in dests:
+        if len(ok) >= cap:
+            break
+        if moving.path_ok(ctx, side, p, reach[h], int(d["ma"]), d["march"]):
+            ok.append(h)
+    out: list[dict[str, Any]] = [{"type": "move", "units": d["units"], "path": reach[h]} for h in sorted(ok)]
+    out.append({"type": "stay"})
+    return out
+
+
+def _movement_singles(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    st = ctx.st
+    out: list[dict[str, Any]] = []
+    for uid in ctx.sc.side_units[side]:
+        s = st.units[uid]
+        k = ctx.kind(uid)
+        army_flip = k in (Kind.HQ, Kind.TRAINS) and uid not in ctx.x.get("flipped", [])  # 12.1, 12.2
+        unit_flip = may_flip_ineffective(ctx.sc, s, st.active, st.phase, st.any_moved) is None  # 2.6
+        if not st.any_moved and s.status == Status.MAP.value and (army_flip or unit_flip):
+            out.append({"type": "flip", "unit": uid})
+        if s.status == Status.MAP.value and moving.recover_problem(ctx, side, uid) is None:
+            out.append({"type": "recover", "unit": uid})
+        if k.is_combat and st.replacements.get(side, 0) > 0:
+            try:
+                probe = ctx.st.copy()
+                trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
+                moving.cmd_replace(trial, side, {"type": "replace", "unit": uid})
+                out.append({"type": "replace", "unit": uid})
+            except IllegalCommand:
+                pass
+        if k.is_combat and s.status == Status.ELIMINATED.value and uid not in ctx.x.get("mustered", []):
+            from .recovery import extra_replacement_allowed
+
+            if extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
+                out.append({"type": "muster", "unit": uid})
+        for h in moving.reenter_options(ctx, side, uid):
+            out.append({"type": "reenter", "unit": uid, "hex": h})
+    return out
+
+
+def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str, Any]]:
+    st = ctx.st
+    if ctx.light() == "night":
+        return []
+    enemy = ctx.enemy(side)
+    targets: dict[str, dict[str, list[str]]] = {}
+    for uid in ctx.side_units_on_map(side):
+        s = st.units[uid]
+        if not ctx.kind(uid).is_combat or s.attacked:
+            continue
+        assert s.hex is not None
+        for n in ctx.sc.grid.neighbors(s.hex):
+            if n in st.attacked_hexes or not any(ctx.side_of(u) == enemy for u in ctx.units_at(n)):
+                continue
+            if st.attack_from.get(s.hex, n) != n:
+                continue
+            targets.setdefault(n, {}).setdefault(s.hex, []).append(uid)
+    out: list[dict[str, Any]] = []
+    for target, by_hex in sorted(targets.items()):
+        chosen: list[str] = []
+        for _, uids in sorted(by_hex.items()):
+            sets: list[list[str]] = []
+            for size in range(min(3, len(uids)), 0, -1):
+                sets.extend(list(c) for c in combinations(sorted(uids), size))
+            rng.shuffle(sets)
+            for g in sets:
+                try:
+                    fighting.attack_check(ctx, side, {"type": "attack", "target": target, "attackers": chosen + g,
+                                                      "primary": g[0]})
+                except IllegalCommand:
+                    continue
+                chosen.extend(g)
+                break
+        if not chosen:
+            continue
+        for primary in rng.sample(chosen, len(chosen)):
+            cmd = {"type": "attack", "target": target, "attackers": chosen, "primary": primary}
+            try:
+                fighting.attack_check(ctx, side, cmd)
+            except IllegalCommand:
+                continue
+            out.append(cmd)
+            break
+    return out
+
+
+def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
+    st = game.state
+    if game.is_over or game.awaiting != side:
+        return []
+    if st.decision is not None:
+        return [_const({"type": "choose", "option": o["id"]}) for o in st.decision["options"]]
+    ctx = StdCtx.of(game)
+    if st.phase == Phase.MOVEMENT.value:
+        if ctx.x.get("declared"):
+            return [lambda: _declared_moves(StdCtx.of(game), side, rng)]
+        fams: list[Family] = []
+        for g in movable_groups(ctx, side):
+            fams.append(lambda g=g: _move_commands(StdCtx.of(game), side, g, rng))  # type: ignore[misc]
+        fams.extend(_const(c) for c in _movement_singles(ctx, side))
+        return fams
+    if st.phase == Phase.COMBAT.value:
+        return [_const(c) for c in attack_commands(ctx, side, rng)]
+    return []
+
+
+def legal_commands(game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    produced = 0
+    for fam in command_families(game, side, rng):
+        for cmd in fam():
+            yield cmd
+            produced += 1
+            if produced >= limit:
+                return
+    if game.state.decision is None and game.awaiting == side and not game.is_over:
+        yield {"type": "end_phase"}

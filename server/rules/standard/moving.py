@@ -1,0 +1,662 @@
+"""The Standard rules' movement phase as commands (seed 002 2.6, 4.x, 5.2, 6.2-6.3, 10.1, 11.x, 12.1-12.2, 13.x).
+
+Commands (docs/engine-contract.md):
+
+* `flip {unit}`: 2.6 an artillery or cavalry unit to its ineffective side, or 12.1/12.2 the HQ or trains to its
+  inactive side so that it may move; only at the beginning of the phase, before any unit moves.
+* `declare {units, march?}`: 4.4: a move whose MA must be rolled (a printed V, disrupted, ineffective (S2),
+  overstacked (5.2), disengaging (6.3), its army's HQ inactive (12.1)) is declared first; the dice are rolled at
+  once (undo stops there: a roll is a barrier) and the rolled MA waits for the `move` (or `stay`).
+* `move {units, path, march?, off_map?}`: 4.2-4.7, 6.2-6.3 a stack, 10.1 leaders alone, 12.1 the HQ, 12.2 the
+  trains, 13.1 a reinforcement entering (the first hex of the path is the hex entered); `off_map`: 4.1 the units
+  leave the map from the last hex of the path, treated as routed with an unsafe line (7.10).
+* `stay {}`: 4.4 the declared units do not move after all.
+* `recover {unit}`: 11.1, 11.3 in lieu of a move or at its end: automatic when eligible, else a morale check.
+* `replace {unit}`: 11.2 a replacement step: an eliminated unit goes to the next TRT box, a reduced one regains its
+  step.  `muster {unit}`: 11.2 the extra replacement by morale check for an eliminated unit.
+* `reenter {unit, hex}`: 13.2 a unit in the current TRT box is placed on the map.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from ..kernel.errors import IllegalCommand
+from ..kernel.game import check_fields
+from ..kernel.state import Phase, Status
+from .army import reentry_hexes
+from .context import StdCtx
+from .morale import morale_passes
+from .movement import (
+    HALF,
+    Move,
+    check_entry,
+    check_hq_move,
+    check_move,
+    check_trains_move,
+    ma_dice,
+    march_problem,
+    may_disengage,
+    movement_allowance,
+    path_kind,
+    roll_reasons,
+    step_cost,
+    trains_captured,
+)
+from .phases import march_eligible, recover, recovery_mode_of
+from .recovery import AUTOMATIC, extra_replacement_allowed, step_replaceable
+from .retreat import functioning_loc
+from .scenario import Kind
+from .turn import may_flip_ineffective
+
+LEADER_MP = 12  # 10.1
+
+STACK = "stack"
+ENTRY = "entry"
+HQ = "hq"
+TRAINS = "trains"
+LEADERS = "leaders"
+
+
+@dataclass
+class Plan:
+    """A move as declared: who, what kind of mover, from where, and why it must roll (4.4)."""
+
+    units: list[str]
+    kind: str
+    start: str
+    disengaging: bool = False
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def rolls(self) -> bool:
+        return any(self.reasons.values())
+
+
+def _require_movement(ctx: StdCtx, side: str) -> None:
+    if ctx.st.phase != Phase.MOVEMENT.value or ctx.st.active != side:
+        raise IllegalCommand("4.1", "units move only in their own movement phase")
+
+
+def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> Plan:
+    """Who may move together now, and whether the move rolls (4.2, 4.4, 6.3, 10.1, 12.1, 12.2, 13.1)."""
+    st = ctx.st
+    sc = ctx.sc
+    if not units or len(set(units)) != len(units):
+        raise IllegalCommand("4.2", "name each moving unit once")
+    for u in units:
+        if u not in sc.units:
+            raise IllegalCommand("4.2", f"there is no unit '{u}'")
+        if ctx.side_of(u) != side:
+            raise IllegalCommand("4.1", f"{ctx.name(u)} is not yours: the inactive player's units may not be moved")
+        if st.units[u].moved:
+            raise IllegalCommand("4.2", f"{ctx.name(u)} has moved this phase; its move may not be changed")
+        if u in ctx.x.get("anchored", []):
+            raise IllegalCommand("6.3", f"{ctx.name(u)} stays so that a stack-mate could disengage")
+    kinds = {ctx.kind(u) for u in units}
+    offboard = [u for u in units if st.units[u].status == Status.OFFBOARD.value]
+    if offboard:
+        if len(offboard) != len(units):
+            raise IllegalCommand("13.1", "reinforcements enter together only with other reinforcements")
+        for u in units:
+            s = st.units[u]
+            if s.entry_turn is None or s.entry_turn > st.turn:
+                raise IllegalCommand("13.1", f"{ctx.name(u)} arrives on turn {s.entry_turn}, not before")
+        if len({st.units[u].entry_hex for u in units}) != 1:
+            raise IllegalCommand("13.1", "units entering together share their entry hex")
+        entry = st.units[units[0]].entry_hex
+        assert entry is not None
+        if march:
+            raise IllegalCommand("4.7", "a reinforcement enters by normal movement (march movement is made on the map)")
+        p = Plan(list(units), ENTRY, entry)
+        for u in units:
+            p.reasons[u] = roll_reasons(sc, st.units[u], hq_inactive=ctx.hq_inactive(u)) if ctx.kind(u).is_combat else []
+        return p
+    if any(not ctx.on_map(u) for u in units):
+        raise IllegalCommand("4.2", "only units on the map (or arriving reinforcements) move")
+    start = st.units[units[0]].hex
+    assert start is not None
+    if any(st.units[u].hex != start for u in units):
+        raise IllegalCommand("4.2", "a stack moves together: its units must start in the same hex")
+    if Kind.HQ in kinds or Kind.TRAINS in kinds:
+        if len(units) != 1:
+            raise IllegalCommand("12.1", "an HQ or trains moves alone")
+        k = HQ if Kind.HQ in kinds else TRAINS
+        if units[0] not in ctx.x.get("flipped", []):
+            rule = "12.1" if k == HQ else "12.2"
+            raise IllegalCommand(rule, f"{ctx.name(units[0])} must be flipped to its inactive side at the beginning "
+                                       "of the phase to move")
+        if march and k == HQ:
+            raise IllegalCommand("4.7", "the HQ moves like a cavalry unit, with its full MA (12.1)")
+        return Plan(list(units), k, start)
+    if kinds == {Kind.LEADER}:
+        if march:
+            raise IllegalCommand("4.7", "march movement is made by combat units")
+        return Plan(list(units), LEADERS, start)
+    p = Plan(list(units), STACK, start)
+    p.disengaging = ctx.in_ezoc(start, side)
+    if p.disengaging and ctx.light() != "night":  # 14.2(3): at night all units disengage freely
+        stack = ctx.x.get("start_stacks", {}).get(start, [])
+        staying = [u for u in ctx.units_at(start) if u not in units and not st.units[u].moved]
+        for u in units:
+            if ctx.kind(u).is_combat:
+                why = may_disengage(sc, st.units, u, stack, staying)
+                if why:
+                    raise IllegalCommand("6.3", why)
+    for u in units:
+        if ctx.kind(u).is_combat:
+            p.reasons[u] = roll_reasons(sc, st.units[u], overstacked=u in ctx.x.get("overstacked", []),
+                                        disengaging=p.disengaging, hq_inactive=ctx.hq_inactive(u))
+    return p
+
+
+def _printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
+    """4.2: the stack's MA is its slowest unit's (printed or march, 4.7)."""
+    if p.kind in (HQ, TRAINS):
+        return ctx.d(p.units[0]).inactive_ma
+    if p.kind == LEADERS:
+        return LEADER_MP
+    return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) for u in p.units if ctx.kind(u).is_combat)
+
+
+def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int, march: bool,
+                  off_map: bool = False) -> int:
+    """The whole move along `path` under the rules for its kind of mover; its cost in half MP or IllegalCommand."""
+    sc = ctx.sc
+    units = ctx.st.units
+    if not path or any(not isinstance(h, str) or h not in sc.grid for h in path):
+        raise IllegalCommand("4.2", "the path must name hexes of the map")
+    if off_map:
+        if p.kind != STACK:
+            raise IllegalCommand("4.1", "only combat units (with their leaders) move off the map")
+        if not sc.grid.is_edge(path[-1]):
+            raise IllegalCommand("4.1", f"units leave the map from an edge hex, not {path[-1]}")
+        if len(path) == 1:
+            if path[0] != p.start:
+                raise IllegalCommand("4.2", f"the path must start at the stack's hex {p.start}")
+            if p.disengaging and ma < 1:
+                raise IllegalCommand("6.3", "the rolled MA is not enough to disengage")
+            return 0
+    night_ezoc = ctx.light() == "night"
+    if p.kind == ENTRY:
+        listed = units[p.units[0]].entry_hex
+        assert listed is not None
+        halves = check_entry(sc, units, p.units, listed, path, ma)
+    elif p.kind == HQ:
+        halves = check_hq_move(sc, units, p.units[0], path)
+        night_ezoc = False
+    elif p.kind == TRAINS:
+        halves = check_trains_move(sc, units, p.units[0], path)
+        night_ezoc = False
+    elif p.kind == LEADERS:
+        halves = check_leader_move(ctx, side, path)
+        night_ezoc = False
+    else:
+        halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging))
+    if night_ezoc:
+        ezoc = ctx.zoc_of(ctx.enemy(side))
+        for h in path[1:] if p.kind != ENTRY else path:
+            if h in ezoc:
+                raise IllegalCommand("14.2(3)", f"at night only charging units enter an enemy zone of control ({h})")
+    return halves
+
+
+def check_leader_move(ctx: StdCtx, side: str, path: Sequence[str]) -> int:
+    """10.1: a leader moving alone has 12 MP, pays 1 MP a hex (½ along a road), never enters prohibited terrain or
+    an EZOC, and leaves an EZOC freely."""
+    sc = ctx.sc
+    if len(path) < 2:
+        raise IllegalCommand("4.2", "the path must enter at least one hex")
+    ezoc = ctx.zoc_of(ctx.enemy(side))
+    halves = 0
+    for a, b in pairwise(path):
+        if not sc.grid.is_adjacent(a, b):
+            raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
+        if ctx.enemy_occupied(b, side):
+            raise IllegalCommand("4.2", f"{b} is occupied by the enemy")
+        if any(ctx.kind(u) is Kind.TRAINS and ctx.side_of(u) == side for u in ctx.units_at(b)):
+            raise IllegalCommand("12.2", f"no friendly unit moves through its trains ({b})")
+        if not sc.could_move("leader", a, b):
+            raise IllegalCommand("10.1", f"{b}: prohibited terrain or hexside for a leader")
+        if b in ezoc:
+            raise IllegalCommand("10.1", f"a leader moving alone may not enter an enemy zone of control ({b})")
+        halves += 1 if path_kind(sc, a, b) == "road" else HALF
+        if halves > LEADER_MP * HALF:
+            raise IllegalCommand("10.1", f"entering {b} needs {halves / HALF:g} MP; a leader has {LEADER_MP}")
+    if len(set(path)) != len(path):
+        raise IllegalCommand("4.2", "the path enters a hex twice")
+    return halves
+
+
+# --- commands -------------------------------------------------------------------------------------
+def cmd_flip(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"unit": "id"}, {})
+    _require_movement(ctx, side)
+    uid = cmd["unit"]
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side:
+        raise IllegalCommand("2.6", "flip one of your own units")
+    if ctx.x.get("declared"):
+        raise IllegalCommand("4.4", "first carry out the declared move")
+    k = ctx.kind(uid)
+    if k in (Kind.HQ, Kind.TRAINS):
+        rule = "12.1" if k is Kind.HQ else "12.2"
+        if ctx.st.any_moved:
+            raise IllegalCommand(rule, f"{ctx.name(uid)} is flipped at the beginning of the phase, before any unit moves")
+        if not ctx.on_map(uid):
+            raise IllegalCommand(rule, f"{ctx.name(uid)} is not on the map")
+        if uid in ctx.x.get("flipped", []):
+            raise IllegalCommand(rule, f"{ctx.name(uid)} is already flipped to move this phase")
+        ctx.x.setdefault("flipped", []).append(uid)
+        if uid in ctx.inactive():
+            ctx.emit("flip", f"{rule}: {ctx.name(uid)} is already inactive and may move", unit=uid, rule=rule)
+        else:
+            ctx.set_inactive(uid, True, "flipped to move", rule)
+        return
+    why = may_flip_ineffective(ctx.sc, ctx.st.units[uid], ctx.st.active, ctx.st.phase, ctx.st.any_moved)
+    if why:
+        raise IllegalCommand("2.6", why.split(": ", 1)[1])
+    ctx.make_ineffective(uid, "2.6")
+
+
+def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"units": "ids"}, {})
+    _require_movement(ctx, side)
+    march = cmd.get("march", False)
+    if not isinstance(march, bool):
+        raise IllegalCommand("4.7", "'march' is true or false")
+    if ctx.x.get("declared"):
+        raise IllegalCommand("4.4", "first carry out the declared move")
+    p = plan(ctx, side, cmd["units"], march)
+    if not p.rolls:
+        raise IllegalCommand("4.4", "these units move with their printed MA: move them without declaring")
+    if march:
+        problem = march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0))
+        if problem:
+            raise IllegalCommand("4.7", problem)
+    ma = None
+    for u in p.units:
+        if not ctx.kind(u).is_combat:
+            continue
+        s = ctx.st.units[u]
+        if p.reasons.get(u):
+            n = ma_dice(ctx.sc, s, marching=march)
+            why = ", ".join(p.reasons[u])
+            dice = ctx.roll(n, "movement allowance", ["MA die"] * n, "4.4", unit=u)
+            got = movement_allowance(ctx.sc, s, dice, marching=march)
+            ctx.emit("ma", f"4.4: {ctx.name(u)} rolls for its MA ({why}): {got} MP", unit=u, ma=got, rule="4.4")
+        else:
+            got = movement_allowance(ctx.sc, s, marching=march)
+        ma = got if ma is None else min(ma, got)
+    assert ma is not None
+    ctx.x["declared"] = {"units": list(p.units), "ma": ma, "march": march}
+    if p.disengaging and ctx.light() != "night":
+        anchored = [u for u in ctx.x.get("start_stacks", {}).get(p.start, []) if u not in p.units]
+        ctx.x.setdefault("anchored", []).extend(a for a in anchored[:1] if a not in ctx.x["anchored"])
+    if not any(path_ok(ctx, side, p, path, ma, march) for path in reachable(ctx, side, p, ma, march, check=False).values()):
+        ctx.emit("stay", f"4.4, 6.3: {ctx.names(p.units)} cannot reach another hex with {ma} MP and stay",
+                 units=p.units, rule="6.3" if p.disengaging else "4.4")
+        _done(ctx, p.units)
+        ctx.x["declared"] = None
+
+
+def _done(ctx: StdCtx, units: Sequence[str]) -> None:
+    for u in units:
+        ctx.st.units[u].moved = True
+    ctx.st.any_moved = True
+
+
+def cmd_stay(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {}, {})
+    _require_movement(ctx, side)
+    d = ctx.x.get("declared")
+    if not d:
+        raise IllegalCommand("4.4", "no move has been declared")
+    _done(ctx, d["units"])
+    ctx.x["declared"] = None
+    ctx.emit("stay", f"4.4: {ctx.names(d['units'])} stay where they are", units=d["units"], rule="4.4")
+
+
+def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"units": "ids"}, {})
+    _require_movement(ctx, side)
+    path = cmd.get("path")
+    if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
+        raise IllegalCommand("4.2", "the move needs its path: a list of hex ids")
+    march = cmd.get("march", False)
+    off_map = cmd.get("off_map", False)
+    if not isinstance(march, bool) or not isinstance(off_map, bool):
+        raise IllegalCommand("4.2", "'march' and 'off_map' are true or false")
+    declared = ctx.x.get("declared")
+    units = list(cmd["units"])
+    if declared:
+        if sorted(units) != sorted(declared["units"]):
+            raise IllegalCommand("4.4", f"first carry out the declared move of {ctx.names(declared['units'])} (or stay)")
+        march = declared["march"]
+        p = plan(ctx, side, units, march)
+        ma = int(declared["ma"])
+    else:
+        p = plan(ctx, side, units, march)
+        if p.rolls:
+            why = "; ".join(f"{ctx.name(u)}: {', '.join(r)}" for u, r in p.reasons.items() if r)
+            raise IllegalCommand("4.4", f"the MA must be rolled when the move begins ({why}): declare the move first")
+        ma = _printed_ma(ctx, p, march)
+    if march and p.kind == STACK and any(ctx.kind(u).is_combat for u in units):
+        pass
+    elif march and p.kind not in (TRAINS,):
+        raise IllegalCommand("4.7", "march movement is made by combat units")
+    halves = validate_path(ctx, side, p, path, ma, march and p.kind == STACK, off_map)
+    if p.kind == ENTRY:
+        for u in units:
+            ctx.set_status(u, Status.MAP)
+            s = ctx.st.units[u]
+            s.entry_turn = None
+            s.entry_hex = None
+    for u in units:
+        ctx.move_unit(u, path[-1])
+    _done(ctx, units)
+    ctx.x["declared"] = None
+    how = " marching" if march and p.kind == STACK else ""
+    ctx.emit("move", f"4.2: {ctx.names(units)}{how} {'enter at ' + path[0] + ' and ' if p.kind == ENTRY else ''}"
+                     f"move to {path[-1]} ({halves / HALF:g} MP)",
+             units=units, path=list(path), rule="13.1" if p.kind == ENTRY else "4.2")
+    if p.kind == STACK and march:
+        ctx.x.setdefault("marched", []).extend(u for u in units if ctx.kind(u).is_combat)
+    if p.kind in (STACK, ENTRY):
+        movers = [u for u in units if ctx.kind(u).is_combat]
+        if march_problem(ctx.sc, ctx.st.units, Move(tuple(movers), tuple(path), 0)) is not None if movers else False:
+            nm = ctx.x.setdefault("no_march", [])
+            nm.extend(u for u in movers if u not in nm)
+        for t in trains_captured(ctx.sc, ctx.st.units, side, path):
+            ctx.set_status(t, Status.CAPTURED)
+            ctx.emit("captured", f"12.2: {ctx.name(t)} is captured", unit=t, rule="12.2")
+    if off_map:
+        for u in units:
+            leave_map(ctx, u, "4.1")
+
+
+def leave_map(ctx: StdCtx, uid: str, rule: str) -> None:
+    """4.1, 7.10: a unit off the map is treated as routed with an unsafe line: it goes to the TRT two turns ahead
+    (set aside in the last two turns); a leader is set aside with it."""
+    st = ctx.st
+    box = st.turn + 2
+    if ctx.kind(uid).is_combat and box <= ctx.sc.turns:
+        ctx.set_status(uid, Status.RETURNING)
+        s = st.units[uid]
+        s.entry_turn = box
+        s.disrupted = False
+        ctx.emit("trt", f"{rule}, 7.10: {ctx.name(uid)} leaves the map for the turn {box} box of the TRT", unit=uid,
+                 rule="7.10")
+    else:
+        ctx.set_status(uid, Status.REMOVED)
+        ctx.emit("removed", f"{rule}, 7.10: {ctx.name(uid)} leaves the map and is set aside", unit=uid, rule="7.10")
+
+
+def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"unit": "id"}, {})
+    _require_movement(ctx, side)
+    uid = cmd["unit"]
+    if ctx.x.get("declared"):
+        raise IllegalCommand("4.4", "first carry out the declared move")
+    problem = recover_problem(ctx, side, uid)
+    if problem:
+        raise IllegalCommand(*problem)
+    ctx.x.setdefault("recovered", []).append(uid)
+    mode = recovery_mode_of(ctx, uid)
+    s = ctx.st.units[uid]
+    rule = "11.3" if s.ineffective and not s.disrupted else "11.1"
+    if not s.moved:
+        _done(ctx, [uid])  # 4.1: in lieu of movement
+    if mode == AUTOMATIC:
+        recover(ctx, uid, "14.2(1)" if ctx.light() == "night" else rule)
+        return
+    if ctx.morale_check(uid, rule, "recovery", recovery=True):
+        recover(ctx, uid, rule)
+
+
+def recover_problem(ctx: StdCtx, side: str, uid: str) -> tuple[str, str] | None:
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid):
+        return "11.1", "only your own units on the map recover"
+    s = ctx.st.units[uid]
+    if ctx.kind(uid) in (Kind.HQ, Kind.TRAINS):
+        return "12.1", "an HQ or trains turns active at the end of the movement phase (12.1, 12.2), it does not recover"
+    if not (s.disrupted or s.ineffective):
+        return "11.1", f"{ctx.name(uid)} is neither disrupted nor ineffective"
+    if uid in ctx.x.get("recovered", []):
+        return "11.1", f"{ctx.name(uid)} has tried to recover this phase"
+    mode = recovery_mode_of(ctx, uid)
+    if mode is None:
+        return "11.1", f"{ctx.name(uid)} is in an enemy zone of control and may not recover this phase"
+    if ctx.kind(uid) is Kind.LEADER and mode != AUTOMATIC:
+        return "11.3", f"{ctx.name(uid)} has no morale rating to check: a leader recovers only automatically (S14)"
+    return None
+
+
+def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"unit": "id"}, {})
+    _require_movement(ctx, side)
+    uid = cmd["unit"]
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.kind(uid).is_combat:
+        raise IllegalCommand("11.2", "replacement steps restore your own combat units")
+    if ctx.st.replacements.get(side, 0) <= 0:
+        raise IllegalCommand("11.2", "you have no replacement step left this turn")
+    s = ctx.st.units[uid]
+    why = step_replaceable(ctx.sc, s)
+    if why:
+        raise IllegalCommand("11.2", why.split(": ", 1)[1])
+    if s.status == Status.MAP.value:
+        assert s.hex is not None
+        if ctx.in_ezoc(s.hex, side) and ctx.light() != "night":
+            raise IllegalCommand("11.2", f"{ctx.name(uid)} is in an enemy zone of control: it cannot regain a step now "
+                                         "(11.1's requirements)")
+        s.reduced = False
+        ctx.emit("replaced", f"11.2: {ctx.name(uid)} regains its full strength", unit=uid, rule="11.2")
+    else:
+        _to_next_box(ctx, uid)
+    ctx.st.replacements[side] -= 1
+    ctx.dirty()
+
+
+def _to_next_box(ctx: StdCtx, uid: str) -> None:
+    s = ctx.st.units[uid]
+    ctx.set_status(uid, Status.RETURNING)
+    s.entry_turn = ctx.st.turn + 1
+    s.reduced = ctx.d(uid).steps == 2
+    s.disrupted = False
+    s.ineffective = False
+    ctx.emit("replaced", f"11.2: {ctx.name(uid)} is replaced and waits in the turn {s.entry_turn} box", unit=uid,
+             rule="11.2")
+
+
+def leader_assist(ctx: StdCtx, side: str) -> tuple[str, int] | None:
+    """10.3: an effective leader stacked with an active HQ, active trains or the side's functioning LOC hex:
+    (leader, morale) for an eliminated unit's check, the best one first."""
+    goals = set(functioning_loc(ctx.sc, ctx.st.units, side))
+    for table in (ctx.sc.hq, ctx.sc.trains):
+        for uid in table.values():
+            if ctx.side_of(uid) == side and ctx.on_map(uid) and uid not in ctx.inactive():
+                h = ctx.st.units[uid].hex
+                if h is not None:
+                    goals.add(h)
+    best: tuple[str, int] | None = None
+    for u in ctx.sc.side_units[side]:
+        s = ctx.st.units[u]
+        lf = ctx.d(u).leader
+        if (ctx.kind(u) is Kind.LEADER and ctx.on_map(u) and not s.ineffective and s.hex in goals and lf is not None
+                and (best is None or lf.morale > best[1])):
+            best = (u, lf.morale)
+    return best
+
+
+def cmd_muster(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"unit": "id"}, {})
+    _require_movement(ctx, side)
+    uid = cmd["unit"]
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.kind(uid).is_combat:
+        raise IllegalCommand("11.2", "the extra replacement check is made for your own eliminated units")
+    if uid in ctx.x.get("mustered", []):
+        raise IllegalCommand("11.2", f"{ctx.name(uid)} has made its check this phase")
+    assist = leader_assist(ctx, side)
+    why = extra_replacement_allowed(ctx.sc, ctx.st.units[uid], leader_assisted=assist is not None)
+    if why:
+        raise IllegalCommand("11.2", why.split(": ", 1)[1])
+    ctx.x.setdefault("mustered", []).append(uid)
+    d = ctx.d(uid)
+    side_back = d.reduced if d.steps == 2 else d.full
+    assert side_back is not None
+    (die,) = ctx.roll(1, "extra replacement", ["morale die"], "11.2", unit=uid)
+    leader_morale = assist[1] if assist else 0
+    passed = morale_passes(die, side_back.mr, leader_morale=leader_morale, light=ctx.light())
+    helped = f" with {ctx.name(assist[0])}'s help (10.3)" if assist else ""
+    ctx.emit("morale", f"11.2: {ctx.name(uid)} {'passes' if passed else 'fails'} its check{helped} (die {die})",
+             unit=uid, rule="11.2", passed=passed, die=die)
+    if passed:
+        _to_next_box(ctx, uid)
+    else:
+        ctx.set_status(uid, Status.DEAD)
+        ctx.emit("destroyed", f"11.2: {ctx.name(uid)} is destroyed and will not return", unit=uid, rule="11.2")
+
+
+def reenter_options(ctx: StdCtx, side: str, uid: str) -> list[str]:
+    s = ctx.st.units[uid]
+    if ctx.side_of(uid) != side or s.status != Status.RETURNING.value or s.entry_turn is None or s.entry_turn > ctx.st.turn:
+        return []
+    return reentry_hexes(ctx.sc, ctx.st.units, uid, ctx.inactive())
+
+
+def cmd_reenter(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"unit": "id", "hex": "hex"}, {})
+    _require_movement(ctx, side)
+    uid = cmd["unit"]
+    if ctx.x.get("declared"):
+        raise IllegalCommand("4.4", "first carry out the declared move")
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side:
+        raise IllegalCommand("13.2", "only your own units re-enter")
+    s = ctx.st.units[uid]
+    if s.status != Status.RETURNING.value or s.entry_turn is None or s.entry_turn > ctx.st.turn:
+        raise IllegalCommand("13.2", f"{ctx.name(uid)} is not in the current box of the TRT")
+    hexes = reenter_options(ctx, side, uid)
+    if cmd["hex"] not in hexes:
+        where = ", ".join(hexes) if hexes else "nowhere now (no active HQ, trains or functioning LOC hex in reach)"
+        raise IllegalCommand("13.2", f"{ctx.name(uid)} may be placed at {where}, not {cmd['hex']}")
+    ctx.set_status(uid, Status.MAP)
+    ctx.move_unit(uid, cmd["hex"])
+    s.entry_turn = None
+    s.moved = True  # S15: the placement is the unit's move this phase
+    ctx.st.any_moved = True
+    ctx.emit("reenter", f"13.2: {ctx.name(uid)} returns to the map at {cmd['hex']}", unit=uid, hex=cmd["hex"], rule="13.2")
+
+
+# --- where a move may go (for the page and the bots; every path is checked by validate_path) ----------------
+def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool = True) -> dict[str, list[str]]:
+    """Destination -> a legal path for this move with `ma` MP (the cheapest the search finds).  `check=False`
+    leaves out the final validation of each path (callers then validate the few they use)."""
+    sc = ctx.sc
+    units = ctx.st.units
+    ezoc = ctx.zoc_of(ctx.enemy(side))
+    night = ctx.light() == "night"
+    enemy_held = {h for h, us in ctx.occupancy().items() if any(ctx.side_of(u) != side and ctx.kind(u) is not Kind.TRAINS for u in us)}
+    enemy_trains = {h for h, us in ctx.occupancy().items() if any(ctx.side_of(u) != side for u in us)} - enemy_held
+    own_trains = {units[u].hex for u in sc.trains.values() if ctx.side_of(u) == side and ctx.on_map(u)}
+    others = {h for h, us in ctx.occupancy().items() if any(ctx.kind(u).is_combat and u not in p.units for u in us)}
+    classes = sorted({ctx.kind(u).tec_class for u in p.units if ctx.kind(u).is_combat}) or ["leader"]
+    budget = ma * HALF
+    if p.kind == LEADERS:
+        budget = LEADER_MP * HALF
+    elif p.kind in (HQ, TRAINS):
+        budget = ctx.d(p.units[0]).inactive_ma * HALF
+
+    def step(a: str, b: str, spent: int) -> tuple[int, bool] | None:
+        """(new spent, the move ends there) or None."""
+        if b in enemy_held or b in own_trains:
+            return None
+        into = b in ezoc
+        if p.kind == STACK or p.kind == ENTRY:
+            if b in enemy_trains and p.kind != STACK:
+                return None
+            if into and (p.disengaging or night):
+                return None
+            costs = [step_cost(sc, c, a, b, marching=march, into_ezoc=into, crowded=a in others or b in others)
+                     for c in classes]
+            if any(c is None for c in costs):
+                return None
+            st_ = max((c for c in costs if c is not None), key=lambda c: c.halves)
+            extra = 1 if st_.by != "road" and spent % HALF else 0
+            return spent + extra + st_.halves, into
+        if b in enemy_trains or into:
+            return None
+        if p.kind == HQ:
+            c = step_cost(sc, "cavalry", a, b, marching=False, into_ezoc=False, crowded=False)
+            return None if c is None else (spent + c.halves, False)
+        if p.kind == TRAINS:
+            if not sc.could_move("trains", a, b):
+                return None
+            kind = path_kind(sc, a, b)
+            return spent + (1 if kind == "road" else HALF), kind is None
+        if not sc.could_move("leader", a, b):
+            return None
+        return spent + (1 if path_kind(sc, a, b) == "road" else HALF), False
+
+    if p.kind == ENTRY:
+        entry = p.start
+        if entry in enemy_held:
+            return {}
+        t = sc.terrain_at(entry)
+        cost = max(t.move.get(c, 1) + sum(x.move_add.get(c, 0) for x in sc.secondary_at(entry)) for c in classes)
+        if any(t.is_prohibited(c) for c in classes):
+            return {}
+        starts = [(cost * HALF, entry, [entry], entry in ezoc)]
+    else:
+        starts = [(0, p.start, [p.start], False)]
+    best: dict[str, int] = {}
+    found: dict[str, list[str]] = {}
+    heap: list[tuple[int, str, list[str], bool]] = list(starts)
+    heapq.heapify(heap)
+    while heap:
+        spent, here, path, stop = heapq.heappop(heap)
+        if spent > budget or best.get(here, 10**9) <= spent:
+            continue
+        best[here] = spent
+        if len(path) > 1 or p.kind == ENTRY:
+            found.setdefault(here, path)
+        if stop:
+            continue
+        for n in sc.grid.neighbors(here):
+            if n in path:
+                continue
+            nxt = step(here, n, spent)
+            if nxt is None or nxt[0] > budget:
+                continue
+            heapq.heappush(heap, (nxt[0], n, path + [n], nxt[1]))
+    out: dict[str, list[str]] = {}
+    if not check:
+        return {d: path for d, path in sorted(found.items()) if len(path) > 1 or p.kind == ENTRY}
+    for dest, path in sorted(found.items()):
+        try:
+            validate_path(ctx, side, p, path, ma, march and p.kind == STACK)
+        except IllegalCommand:
+            continue
+        out[dest] = path
+    return out
+
+
+def path_ok(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int, march: bool) -> bool:
+    try:
+        validate_path(ctx, side, p, path, ma, march and p.kind == STACK)
+    except IllegalCommand:
+        return False
+    return True
+
+
+def march_allowed(ctx: StdCtx, p: Plan) -> bool:
+    """4.7 (R13): the stack may march from where it stands."""
+    if p.kind != STACK or not any(ctx.kind(u).is_combat for u in p.units):
+        return False
+    return march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0)) is None
+
+
+__all__ = ["Plan", "cmd_declare", "cmd_flip", "cmd_move", "cmd_muster", "cmd_recover", "cmd_reenter", "cmd_replace",
+           "cmd_stay", "march_allowed", "march_eligible", "plan", "reachable", "reenter_options", "validate_path"]

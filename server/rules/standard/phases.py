@@ -1,0 +1,239 @@
+"""The Standard rules' game turn as the engine plays it (seed 002 3.2): the first player's movement and combat
+phases, the second player's, and the Game Turn Marker phase; what happens when each phase begins and ends.
+
+* Movement begins (4.1, 5.2, 6.3, 11.2, 13.2): the turn's replacement steps (11.2, unexpended ones lost), the
+  overstacked hexes whose units roll for their MA (5.2), the stacks in an EZOC that may disengage by leaving a
+  unit behind (6.3), the units that cannot march this turn (4.7, R13; 11.1's "eligible for march movement
+  throughout the turn").
+* Movement ends (11.1, 11.3, 12.1, 12.2, 13.2): automatic recovery of the units eligible for it, the HQs and
+  trains turn active again when none of 12.1/12.2's conditions applies, units not re-entered from the TRT move to
+  the next box (13.2).
+* Combat begins (7.2): the triggered defenders are fixed.  Combat ends (7.2): each triggered defender that was not
+  attacked receives its fortune of war (12.4), a decision of its owner, before the phase ends.
+* The Game Turn Marker phase (3.2): the scenario's sudden death is checked at the end of every turn, the winner is
+  determined after the last, otherwise the marker advances.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..kernel import victory as _victory
+from ..kernel.state import Phase, Status
+from .army import hq_problems, trains_problems
+from .combat import fow_owed, triggered_defenders
+from .context import StdCtx
+from .movement import Move, march_problem
+from .recovery import AUTOMATIC, recovery_mode
+from .scenario import Kind
+from .stacking import overstacked_hexes
+
+
+def start(ctx: StdCtx) -> None:
+    """3.2: the game starts with the first player's movement phase of turn 1."""
+    ctx.st.turn = 1
+    enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+
+
+def enter_phase(ctx: StdCtx, side: str, phase: Phase) -> None:
+    st = ctx.st
+    st.active = side
+    st.phase = phase.value
+    name = ctx.sc.sides[side].name
+    what = "movement" if phase is Phase.MOVEMENT else "combat"
+    ctx.emit("phase", f"3.2: turn {st.turn} ({ctx.sc.turn_label(st.turn)}, {ctx.light()}): {name} {what} phase",
+             phase=phase.value, side=side, turn=st.turn)
+    if phase is Phase.MOVEMENT:
+        begin_movement(ctx, side)
+    else:
+        begin_combat(ctx, side)
+
+
+def begin_movement(ctx: StdCtx, side: str) -> None:
+    st = ctx.st
+    x = ctx.x
+    st.any_moved = False
+    for s in st.units.values():
+        s.moved = False
+        s.attacked = False
+    x["declared"] = None
+    x["recovered"] = []
+    x["mustered"] = []
+    x["flipped"] = []
+    x["anchored"] = []
+    x["marched"] = []  # 4.7: reset at the marching side's next movement phase
+    st.replacements = {s: 0 for s in ctx.sc.side_order}
+    st.replacements[side] = ctx.sc.trt[st.turn - 1].replacements.get(side, 0)  # 11.2
+    if st.replacements[side]:
+        ctx.emit("replacements", f"11.2: {ctx.sc.sides[side].name} receives {st.replacements[side]} replacement step(s)",
+                 side=side, rule="11.2")
+    over = overstacked_hexes(ctx.sc, st.units, side)  # 5.2
+    x["overstacked"] = sorted(u for u in ctx.sc.side_units[side] if ctx.on_map(u) and st.units[u].hex in over)
+    for h in sorted(over):
+        ctx.emit("overstacked", f"5.2: {h} is overstacked: its units roll for their MA", hex=h, rule="5.2")
+    ezoc = ctx.zoc_of(ctx.enemy(side))
+    stacks: dict[str, list[str]] = {}
+    no_march = []
+    for u in ctx.sc.side_units[side]:
+        s = st.units[u]
+        if not ctx.on_map(u) or not ctx.kind(u).is_combat:
+            continue
+        assert s.hex is not None
+        if s.hex in ezoc:
+            stacks.setdefault(s.hex, []).append(u)
+        if march_problem(ctx.sc, st.units, Move((u,), (s.hex,), 0)) is not None:
+            no_march.append(u)
+    x["start_stacks"] = stacks  # 6.3
+    x["no_march"] = sorted(no_march)  # 4.7, 11.1
+
+
+def march_eligible(ctx: StdCtx, uid: str) -> bool:
+    """11.1: eligible for march movement throughout the turn: not in or next to an EZOC (R13) when the phase began,
+    on any path it moved along, or now."""
+    s = ctx.st.units[uid]
+    if uid in ctx.x.get("no_march", []) or s.hex is None:
+        return False
+    return march_problem(ctx.sc, ctx.st.units, Move((uid,), (s.hex,), 0)) is None
+
+
+def recovery_mode_of(ctx: StdCtx, uid: str) -> str | None:
+    """11.1, 11.3, 14.2(1): how the unit may recover now ('automatic', 'check' or None)."""
+    s = ctx.st.units[uid]
+    if s.hex is None:
+        return None
+    in_ezoc = ctx.in_ezoc(s.hex, ctx.side_of(uid))
+    return recovery_mode(ctx.sc, s, in_ezoc=in_ezoc, march_eligible=march_eligible(ctx, uid),
+                         night=ctx.light() == "night", attacking=False)
+
+
+def recover(ctx: StdCtx, uid: str, rule: str) -> None:
+    s = ctx.st.units[uid]
+    was = [w for w, on in (("disruption", s.disrupted), ("ineffectiveness", s.ineffective)) if on]
+    s.disrupted = False
+    s.ineffective = False
+    ctx.dirty()
+    ctx.emit("recovered", f"{rule}: {ctx.name(uid)} recovers from {' and '.join(was)}", unit=uid, rule=rule)
+
+
+def finish_movement(ctx: StdCtx) -> None:
+    st = ctx.st
+    side = st.active
+    x = ctx.x
+    if x.get("declared"):
+        ctx.emit("stay", f"4.4: {ctx.names(x['declared']['units'])} stay where they are", units=x["declared"]["units"],
+                 rule="4.4")
+        for u in x["declared"]["units"]:
+            st.units[u].moved = True
+        x["declared"] = None
+    # 11.1, 11.3, 14.2(1): automatic recovery
+    for u in ctx.sc.side_units[side]:
+        s = st.units[u]
+        if not ctx.on_map(u) or not (s.disrupted or s.ineffective) or u in x.get("recovered", []):
+            continue
+        if ctx.kind(u) in (Kind.HQ, Kind.TRAINS):
+            continue
+        if recovery_mode_of(ctx, u) == AUTOMATIC:
+            recover(ctx, u, "14.2(1)" if ctx.light() == "night" else ("11.3" if s.ineffective and not s.disrupted else "11.1"))
+    # 12.1, 12.2: HQ and trains turn active again when none of the conditions applies
+    flipped = set(x.get("flipped", []))
+    for army in sorted({ctx.sc.army_of(h) for h in ctx.sc.hq.values() if ctx.side_of(h) == side}):
+        tr = ctx.sc.trains.get(army)
+        hq = ctx.sc.hq.get(army)
+        trains_active = False
+        if tr is not None and ctx.on_map(tr):
+            problems = trains_problems(ctx.sc, st.units, army, moved=tr in flipped, attacked=False)
+            trains_active = not problems
+            ctx.set_inactive(tr, bool(problems), "; ".join(problems), "12.2")
+        if hq is not None and ctx.on_map(hq):
+            problems = hq_problems(ctx.sc, st.units, army, moved=hq in flipped, attacked=False, trains_active=trains_active)
+            ctx.set_inactive(hq, bool(problems), "; ".join(problems), "12.1")
+    # 13.2: units not placed move to the next box of the TRT
+    for u in ctx.sc.side_units[side]:
+        s = st.units[u]
+        if s.status == Status.RETURNING.value and s.entry_turn is not None and s.entry_turn <= st.turn:
+            s.entry_turn = st.turn + 1
+            ctx.emit("trt", f"13.2: {ctx.name(u)} was not placed and moves to the turn {st.turn + 1} box", unit=u,
+                     rule="13.2")
+
+
+def begin_combat(ctx: StdCtx, side: str) -> None:
+    st = ctx.st
+    st.attacked_hexes = []
+    st.attack_from = {}
+    st.combat = None
+    for s in st.units.values():
+        s.attacked = False
+    ctx.x["attacked_units"] = []
+    if ctx.light() == "night":
+        ctx.x["triggered"] = {}  # 14.2(4): no combat at night (infantry charges are part 2)
+        return
+    ctx.x["triggered"] = {k: list(v) for k, v in triggered_defenders(ctx.sc, st.units, side).items()}
+
+
+def end_phase(ctx: StdCtx) -> None:
+    """The active player ends the phase (3.2)."""
+    st = ctx.st
+    if st.phase == Phase.MOVEMENT.value:
+        finish_movement(ctx)
+        st.tasks.append({"t": "next_phase"})
+        return
+    # 7.2: every triggered defender not attacked receives its fortune of war before the phase ends
+    st.tasks.append({"t": "next_phase"})
+    owed = [u for u in fow_owed(ctx.x.get("triggered", {}), ctx.x.get("attacked_units", [])) if ctx.on_map(u)]
+    hexes = sorted({h for u in owed if (h := st.units[u].hex) is not None})
+    for h in reversed(hexes):
+        st.tasks.append({"t": "fow_7_2", "hex": h, "units": sorted(u for u in owed if st.units[u].hex == h)})
+
+
+def next_phase(ctx: StdCtx) -> None:
+    st = ctx.st
+    first = ctx.sc.first_player
+    second = ctx.sc.opponent(first)
+    if st.phase == Phase.MOVEMENT.value:
+        enter_phase(ctx, st.active, Phase.COMBAT)
+        return
+    if st.active == first:
+        enter_phase(ctx, second, Phase.MOVEMENT)
+        return
+    turn_marker(ctx)
+
+
+def turn_marker(ctx: StdCtx) -> None:
+    """3.2: the Game Turn Marker phase."""
+    st = ctx.st
+    _victory.update_control(ctx)
+    sd = _victory.sudden_death(ctx, returning_lost=False)
+    if sd is not None:
+        finish_game(ctx, sd)
+        return
+    if st.turn >= ctx.sc.turns:
+        finish_game(ctx, _victory.final_result(ctx, returning_lost=False))
+        return
+    st.turn += 1
+    ctx.emit("turn", f"3.2: the Game Turn marker advances to turn {st.turn} ({ctx.sc.turn_label(st.turn)})",
+             turn=st.turn, rule="3.2")
+    enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+
+
+def finish_game(ctx: StdCtx, result: dict[str, Any]) -> None:
+    st = ctx.st
+    st.result = result
+    st.phase = Phase.OVER.value
+    st.decision = None
+    st.tasks = []
+    ctx.emit("game_over", f"3.2: {result['reason']}", result=result)
+
+
+def army_conditions(ctx: StdCtx) -> None:
+    """12.1, 12.2 at any moment: an HQ or trains in an EZOC, or without its safe line, turns inactive at once."""
+    for army, uid in sorted(list(ctx.sc.hq.items()) + list(ctx.sc.trains.items())):
+        if not ctx.on_map(uid) or uid in ctx.inactive():
+            continue
+        if ctx.kind(uid) is Kind.HQ:
+            tr = ctx.sc.trains.get(army)
+            trains_active = tr is not None and ctx.on_map(tr) and tr not in ctx.inactive()
+            problems = hq_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False, trains_active=trains_active)
+        else:
+            problems = trains_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False)
+        if problems:
+            ctx.set_inactive(uid, True, "; ".join(problems), "12.1" if ctx.kind(uid) is Kind.HQ else "12.2")

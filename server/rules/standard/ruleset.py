@@ -1,0 +1,216 @@
+"""The Standard rules' edition object (seed 002, ruleset `standard`): the hooks the kernel's engine calls
+(kernel/edition.py) and the tables of the edition's commands, tasks and decisions.
+
+Commands (with the fields each may carry): the movement phase's in `moving.py`, the combat phase's `attack` in
+`fighting.py`, and `end_phase` (3.2).  Decisions: `defenders` (7.4), `result` (7.8), `absorb` (7.11), `retreat`
+(7.9, 7.10), `advance` (7.12), `fow` (7.2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..kernel import victory as _victory
+from ..kernel.crt import COLUMN_LABELS, column_of
+from ..kernel.dice import Dice
+from ..kernel.edition import (
+    CommandFamily,
+    CommandHandler,
+    DecisionHandler,
+    Edition,
+    TaskHandler,
+    register,
+)
+from ..kernel.errors import IllegalCommand
+from ..kernel.game import check_fields, setup_units
+from ..kernel.model import ScenarioModel
+from ..kernel.state import GameState, Phase
+from . import fighting, legal, moving, phases
+from . import invariants as _invariants
+from . import options as _options
+from .context import StdCtx
+from .crt import crt_result, crt_row
+from .morale import morale_passes
+from .scenario import StandardScenario, parse_standard_scenario
+from .strength import halve
+
+if TYPE_CHECKING:
+    from ..kernel.game import Game
+
+
+def _end_phase(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {}, {})
+    if ctx.st.active != side:
+        raise IllegalCommand("3.2", "only the active player ends the phase")
+    phases.end_phase(ctx)
+
+
+COMMANDS: dict[str, CommandHandler] = {
+    "end_phase": _end_phase,
+    "flip": moving.cmd_flip,
+    "declare": moving.cmd_declare,
+    "move": moving.cmd_move,
+    "stay": moving.cmd_stay,
+    "recover": moving.cmd_recover,
+    "replace": moving.cmd_replace,
+    "muster": moving.cmd_muster,
+    "reenter": moving.cmd_reenter,
+    "attack": fighting.cmd_attack,
+}
+
+COMMAND_FIELDS: dict[str, frozenset[str]] = {
+    "end_phase": frozenset(),
+    "flip": frozenset({"unit"}),
+    "declare": frozenset({"units", "march"}),
+    "move": frozenset({"units", "path", "march", "off_map"}),
+    "stay": frozenset(),
+    "recover": frozenset({"unit"}),
+    "replace": frozenset({"unit"}),
+    "muster": frozenset({"unit"}),
+    "reenter": frozenset({"unit", "hex"}),
+    "attack": frozenset({"target", "attackers", "primary"}),
+}
+
+
+TASKS: dict[str, TaskHandler] = {
+    "next_phase": lambda ctx, task: phases.next_phase(ctx),
+    "fow_7_2": fighting.task_fow,
+    "combat_defenders": fighting.task_defenders,
+    "combat_precheck": fighting.task_precheck,
+    "combat_resolve": fighting.task_resolve,
+    "combat_end": fighting.task_combat_end,
+    "step_loss": fighting.task_step_loss,
+    "retreat": fighting.task_retreat,
+    "rout": fighting.task_rout,
+    "advance_check": fighting.task_advance_check,
+    "advance": fighting.task_advance,
+}
+
+DECISIONS: dict[str, DecisionHandler] = {
+    "defenders": fighting.decide_defenders,
+    "result": fighting.decide_result,
+    "absorb": fighting.decide_absorb,
+    "retreat": fighting.decide_retreat,
+    "advance": fighting.decide_advance,
+    "fow": fighting.decide_fow,
+}
+
+
+class Standard(Edition):
+    """Musket & Saber Standard rules (seed 002): the five-phase turn of 3.2."""
+
+    name: ClassVar[str] = "standard"
+    title: ClassVar[str] = "Standard rules"
+
+    # --- the scenario, the state, the context ---------------------------------------------
+    def parse_scenario(self, data: dict[str, Any], source: str) -> StandardScenario:
+        return parse_standard_scenario(data, source)
+
+    def initial_state(self, scenario: ScenarioModel) -> GameState:
+        """17.0-style set-up from the scenario: every unit placed or waiting to arrive; the HQs and trains set up
+        inactive (12.1, 12.2); the objectives' first owners."""
+        sc = _std(scenario)
+        units = setup_units(sc)
+        return GameState(
+            scenario=sc.id, ruleset=self.name, turn=1, phase=Phase.MOVEMENT.value, active=sc.first_player,
+            units=units, replacements={s: 0 for s in sc.side_order},
+            control={o.hex: o.owner for o in sc.victory.objectives},
+            extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": []},
+        )
+
+    def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> StdCtx:
+        return StdCtx(_std(scenario), state, self, dice)
+
+    def view_extra(self, game: Game, viewer: str) -> dict[str, Any]:
+        st = game.state
+        sc = _std(game.scenario)
+        x = st.extra
+        return {"standard": {
+            "light": sc.light(st.turn), "inactive": list(x.get("inactive", [])),
+            "declared": x.get("declared"), "marched": list(x.get("marched", [])),
+            "fow_owed": list(x.get("fow_owed", [])), "trt": [
+                {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
+                for b in sc.trt],
+        }}
+
+    # --- turn and procedures ---------------------------------------------------------------
+    def start(self, ctx: StdCtx) -> None:
+        phases.start(ctx)
+
+    def commands(self) -> Mapping[str, CommandHandler]:
+        return COMMANDS
+
+    def command_fields(self) -> Mapping[str, frozenset[str]]:
+        return COMMAND_FIELDS
+
+    def tasks(self) -> Mapping[str, TaskHandler]:
+        return TASKS
+
+    def decisions(self) -> Mapping[str, DecisionHandler]:
+        return DECISIONS
+
+    def after_command(self, ctx: StdCtx) -> None:
+        if ctx.st.phase == Phase.OVER.value:
+            return
+        phases.army_conditions(ctx)
+        _victory.update_control(ctx)
+
+    def finish_game(self, ctx: StdCtx, result: dict[str, Any]) -> None:
+        phases.finish_game(ctx, result)
+
+    def points(self, ctx: StdCtx) -> dict[str, int]:
+        return _victory.points(ctx, returning_lost=False)
+
+    # --- results and checks ----------------------------------------------------------------
+    def crt_column(self, differential: int) -> int:
+        return column_of(differential)
+
+    def crt_column_label(self, column: int) -> str:
+        return COLUMN_LABELS[column]
+
+    def crt_result(self, differential: int, combat_die: int) -> str:
+        return str(crt_result(differential, combat_die))
+
+    def crt_row(self, differential: int) -> list[str]:
+        return [str(r) for r in crt_row(differential)]
+
+    def morale_passes(self, die: int, rating: int) -> bool:
+        return morale_passes(die, rating)
+
+    def halve(self, value: int, times: int) -> int:
+        return halve(value, times)
+
+    # --- options, bots, invariants, the page ------------------------------------------------
+    def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
+        return _options.unit_options(game, side, units)
+
+    def preview(self, game: Game, side: str, command: Any) -> dict[str, Any]:
+        return _options.preview_command(game, side, command)
+
+    def legal_commands(self, game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+        return legal.legal_commands(game, side, rng, limit)
+
+    def command_families(self, game: Game, side: str, rng: random.Random) -> list[CommandFamily]:
+        return legal.command_families(game, side, rng)
+
+    def can_end_phase(self, game: Game, side: str) -> bool:
+        return game.state.decision is None and game.awaiting == side
+
+    def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+        return _invariants.check_standard_invariants(game, events, phase_before)
+
+    def phase_prompt(self, phase: str) -> tuple[str, str]:
+        verbs = {"movement": "move, recover, replace and re-enter units, then end the phase",
+                 "combat": "attack, then end the phase"}
+        return "3.2", verbs.get(phase, "")
+
+
+def _std(scenario: ScenarioModel) -> StandardScenario:
+    if not isinstance(scenario, StandardScenario):
+        raise ValueError(f"a Standard rules game needs a Standard rules scenario, not {type(scenario).__name__}")  # noqa: TRY004
+    return scenario
+
+
+register(Standard)
