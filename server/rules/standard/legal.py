@@ -110,33 +110,49 @@ def _declared_moves(ctx: StdCtx, side: str, rng: random.Random, cap: int = 8) ->
 
 
 def _movement_singles(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
-    st = ctx.st
     out: list[dict[str, Any]] = []
     for uid in ctx.sc.side_units[side]:
-        s = st.units[uid]
-        k = ctx.kind(uid)
-        army_flip = k in (Kind.HQ, Kind.TRAINS) and uid not in ctx.x.get("flipped", [])  # 12.1, 12.2
-        unit_flip = may_flip_ineffective(ctx.sc, s, st.active, st.phase, st.any_moved) is None  # 2.6
-        if not st.any_moved and s.status == Status.MAP.value and (army_flip or unit_flip):
-            out.append({"type": "flip", "unit": uid})
-        if s.status == Status.MAP.value and moving.recover_problem(ctx, side, uid) is None:
-            out.append({"type": "recover", "unit": uid})
-        if k.is_combat and st.replacements.get(side, 0) > 0:
-            try:
-                probe = ctx.st.copy()
-                trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
-                moving.cmd_replace(trial, side, {"type": "replace", "unit": uid})
-                out.append({"type": "replace", "unit": uid})
-            except IllegalCommand:
-                pass
-        if k.is_combat and s.status == Status.ELIMINATED.value and uid not in ctx.x.get("mustered", []):
-            from .recovery import extra_replacement_allowed
-
-            if extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
-                out.append({"type": "muster", "unit": uid})
-        for h in moving.reenter_options(ctx, side, uid):
-            out.append({"type": "reenter", "unit": uid, "hex": h})
+        out.extend(_unit_singles(ctx, side, uid))
     return out
+
+
+def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
+    """One unit's movement-phase commands other than moves: flips (2.6, 12.1, 12.2), recovery (11.1, 11.3),
+    replacement (11.2) and re-entry (13.2)."""
+    st = ctx.st
+    out: list[dict[str, Any]] = []
+    s = st.units[uid]
+    k = ctx.kind(uid)
+    army_flip = k in (Kind.HQ, Kind.TRAINS) and uid not in ctx.x.get("flipped", [])  # 12.1, 12.2
+    unit_flip = may_flip_ineffective(ctx.sc, s, st.active, st.phase, st.any_moved) is None  # 2.6
+    if not st.any_moved and s.status == Status.MAP.value and (army_flip or unit_flip):
+        out.append({"type": "flip", "unit": uid})
+    if s.status == Status.MAP.value and moving.recover_problem(ctx, side, uid) is None:
+        out.append({"type": "recover", "unit": uid})
+    if k.is_combat and st.replacements.get(side, 0) > 0:
+        try:
+            probe = ctx.st.copy()
+            trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
+            moving.cmd_replace(trial, side, {"type": "replace", "unit": uid})
+            out.append({"type": "replace", "unit": uid})
+        except IllegalCommand:
+            pass
+    if k.is_combat and s.status == Status.ELIMINATED.value and uid not in ctx.x.get("mustered", []):
+        from .recovery import extra_replacement_allowed
+
+        if extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
+            out.append({"type": "muster", "unit": uid})
+    for h in moving.reenter_options(ctx, side, uid):
+        out.append({"type": "reenter", "unit": uid, "hex": h})
+    return out
+
+
+def _may_have_singles(ctx: StdCtx, uid: str) -> bool:
+    """A cheap filter: units that could have a flip, recovery, replacement or re-entry command at all."""
+    s = ctx.st.units[uid]
+    if s.status == Status.MAP.value:
+        return (not ctx.st.any_moved) or s.disrupted or s.ineffective or (s.reduced and ctx.st.replacements.get(ctx.side_of(uid), 0) > 0)
+    return s.status in (Status.ELIMINATED.value, Status.RETURNING.value)
 
 
 def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str, Any]]:
@@ -198,7 +214,9 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
         fams: list[Family] = []
         for g in movable_groups(ctx, side):
             fams.append(lambda g=g: _move_commands(StdCtx.of(game), side, g, rng))  # type: ignore[misc]
-        fams.extend(_const(c) for c in _movement_singles(ctx, side))
+        for uid in ctx.sc.side_units[side]:
+            if _may_have_singles(ctx, uid):
+                fams.append(lambda uid=uid: _unit_singles(StdCtx.of(game), side, uid))  # type: ignore[misc]
         return fams
     if st.phase == Phase.COMBAT.value:
         return [_const(c) for c in attack_commands(ctx, side, rng)]

@@ -118,7 +118,17 @@ class StepCost:
 
 
 def terrain_cost(sc: StandardScenario, tec_class: str, a: str, b: str) -> int | None:
-    """4.5: MP to enter b from a off any path (None: prohibited): primary + secondary + hexside."""
+    """4.5: MP to enter b from a off any path (None: prohibited): primary + secondary + hexside, kept in the
+    scenario's memo (`StandardScenario.cost_memo`)."""
+    memo = sc.cost_memo
+    key = (tec_class, a, b)
+    if key in memo:
+        return memo[key]
+    got = memo[key] = _terrain_cost(sc, tec_class, a, b)
+    return got
+
+
+def _terrain_cost(sc: StandardScenario, tec_class: str, a: str, b: str) -> int | None:
     t = sc.terrain_at(b)
     if t.is_prohibited(tec_class):
         return None

@@ -104,6 +104,9 @@ class Standard(Edition):
     name: ClassVar[str] = "standard"
     title: ClassVar[str] = "Standard rules"
 
+    def __init__(self) -> None:
+        self._army_key: tuple[Any, ...] | None = None  # the position 12.1/12.2 were last judged on (a pure cache)
+
     # --- the scenario, the state, the context ---------------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> StandardScenario:
         return parse_standard_scenario(data, source)
@@ -154,7 +157,11 @@ class Standard(Edition):
     def after_command(self, ctx: StdCtx) -> None:
         if ctx.st.phase == Phase.OVER.value:
             return
-        phases.army_conditions(ctx)
+        # 12.1, 12.2 depend only on where the units stand and whether they exert ZOC: unchanged position, no check
+        key = (tuple((u.hex, u.disrupted, u.ineffective) for u in ctx.st.units.values()), tuple(ctx.inactive()))
+        if key != self._army_key:
+            phases.army_conditions(ctx)
+            self._army_key = (key[0], tuple(ctx.inactive()))
         _victory.update_control(ctx)
 
     def finish_game(self, ctx: StdCtx, result: dict[str, Any]) -> None:

@@ -272,6 +272,11 @@ class StandardScenario(ScenarioBase):
         f = self.formations.get(d.formation)
         return f.army if f is not None else d.side
 
+    @cached_property
+    def cost_memo(self) -> dict[tuple[str, str, str], int | None]:
+        """(TEC class, from, to) -> 4.5's terrain cost of the step, filled as movement asks (movement.terrain_cost)."""
+        return {}
+
     # --- the kernel's scenario interface (kernel/model.py) ------------------------------------
     def zoc_from(self, tec_class: str, hex_: str) -> tuple[str, ...]:
         """6.1, 6.4: the hexes a unit of this class in `hex_` projects its ZOC into."""
