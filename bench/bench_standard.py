@@ -1,8 +1,9 @@
 """Standard rules (issue 13) benchmark, run by hand; results go to docs/benchmarks.md.
 
 On a generated 55x35 map with 280 counters (issue 13's size): the lines-of-retreat map for a side and a
-unit class (7.6; target < 5 ms), and one move validated (4.x, 6.2; part of the < 1 ms command target).
-The Standard edition is not playable yet, so there is no full-game figure.
+unit class (7.6; target < 5 ms), one move validated (4.x, 6.2), one move command submitted through `Game`
+(validated, applied, 12.1/12.2 and objective bookkeeping; target < 1 ms), and a random full game of
+`standard-tutorial` (target < 1 s).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.rules import IllegalCommand
+from server.rules import Game, IllegalCommand, parse_scenario
+from server.rules.kernel.randomplayer import play_random_game
 from server.rules.kernel.state import UnitState
 from server.rules.standard.movement import Move, check_move
 from server.rules.standard.retreat import retreat_lines
@@ -131,6 +133,30 @@ def main() -> None:
                 pass
 
     out["move_check_ms"] = round(timed(validate_all, 5) / len(moves), 4)
+
+    game = Game.new(sc, "bench-standard-seed-0000000")
+    legal = [c for c in game.legal_commands("blue", random.Random(2), limit=400) if c["type"] == "move"]
+    submits = []
+    for cmd in legal:
+        if any(game.state.units[u].moved for u in cmd["units"]):
+            continue
+        t0 = time.perf_counter()
+        try:
+            game.submit("blue", cmd)
+        except IllegalCommand:
+            continue
+        submits.append(time.perf_counter() - t0)
+        if len(submits) >= 40:
+            break
+    out["submit_move_ms_median"] = round(statistics.median(submits) * 1000, 3) if submits else None
+
+    tutorial = parse_scenario(json.loads((ROOT / "scenarios" / "standard" / "standard-tutorial.json").read_text()), "t")
+    games = []
+    for seed in range(10):
+        t0 = time.perf_counter()
+        play_random_game(tutorial, seed, check=False)
+        games.append(time.perf_counter() - t0)
+    out["random_tutorial_game_s_median"] = round(statistics.median(games), 3)
     print(json.dumps(out, indent=2))
 
 

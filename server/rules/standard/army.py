@@ -8,7 +8,7 @@ functioning LOC hex neither may be active.
 13.2: a unit in the current TRT box re-enters on or next to an active HQ, next to active trains, or on or
 next to a functioning LOC hex; never into an EZOC, an enemy-occupied hex or a hex it would overstack.
 
-Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
 """
 
 from __future__ import annotations

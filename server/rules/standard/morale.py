@@ -4,7 +4,7 @@
 disrupted unit checks at MR - 2 (the recovery check does not, R13 on 11.1).  10.3: an assisting leader adds
 his morale rating.  14.2(2), 14.3(1): two (night) or one (twilight) is added to the die roll.
 
-Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
 """
 
 from __future__ import annotations

@@ -19,8 +19,7 @@
 * 6.3 disengagement: a higher printed MA than every unit exerting the EZOC, or a friendly unit that
   started the phase in the hex and stays; the disengaging unit rolls for its MA and enters no other EZOC.
 
-MP are counted in halves (`HALF`).  Nothing here is reachable from a game yet: `standard` is not a
-registered ruleset.
+MP are counted in halves (`HALF`).  `moving.py` plays these rules in a game.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ leaves the owning player after the primary unit's morale check.
   artillery unit goes ineffective (8.5) — in addition to the result.
 Victorious attackers may advance (7.12) only when the defenders retreat or rout.
 
-Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ destinations over `StandardScenario.movable_into`), so one computation per side,
 position serves every unit; a retreating group is computed with its own units left out (`excluding`),
 so their ZOC does not negate the EZOC they retreat through.
 
-Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
 """
 
 from __future__ import annotations

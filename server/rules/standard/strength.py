@@ -8,7 +8,7 @@ The differential is the attackers' total minus the defenders' total (7.7), read 
 Artillery attacks with its attack factor and defends with its defence factor (8.1).
 
 Leaders' factors (10.3), cavalry doubling (9.2(2)), tactics (7.13) and coordination (7.14) belong to
-issue 13's part 2 and are not applied here.  Nothing here is reachable from a game yet.
+issue 13's part 2 and are not applied here.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ combat phases, and the Game Turn Marker phase, which ends the game after the las
 scenario's victory rules) or advances the marker.  Recovery is not a phase of its own: it happens inside
 the owner's movement phase (4.1, 11.x).
 
-Nothing here is reachable from a game yet: `standard` is not a registered ruleset.
+The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
 """
 
 from __future__ import annotations
