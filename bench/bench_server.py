@@ -145,10 +145,11 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
     while True:
         if first:
             await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
-        async with websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['blue']}", max_size=None, open_timeout=120) as blue, \
-                websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens['red']}", max_size=None, open_timeout=120) as red:
-            sockets = {"blue": blue, "red": red}
-            seats = {"blue": Seat("blue"), "red": Seat("red")}
+        first_side, second_side = SIDES
+        async with websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens[first_side]}", max_size=None, open_timeout=120) as ws_first, \
+                websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens[second_side]}", max_size=None, open_timeout=120) as ws_second:
+            sockets = {first_side: ws_first, second_side: ws_second}
+            seats = {first_side: Seat(first_side), second_side: Seat(second_side)}
             for side, ws in sockets.items():
                 hello = json.loads(await ws.recv())
                 seats[side].view, seats[side].version = hello["view"], hello["version"]
@@ -158,10 +159,10 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
             async def step(seats: dict[str, Seat] = seats,
                            sockets: dict[str, Any] = sockets) -> tuple[float, float] | str:
                 """One command by whoever must decide: (ack ms, opponent patch ms), or why not."""
-                awaiting = seats["blue"].view.get("awaiting")
+                awaiting = seats[SIDES[0]].view.get("awaiting")
                 if awaiting not in sockets:
                     return "over"
-                mover, other = awaiting, ("red" if awaiting == "blue" else "blue")
+                mover, other = awaiting, (SIDES[1] if awaiting == SIDES[0] else SIDES[0])
                 command = next_command(seats[mover].view)
                 version = seats[mover].version
                 async def opponent_patch() -> float:
@@ -250,8 +251,9 @@ def start_server(env: dict[str, str], port: int, workers: int, log: Path) -> sub
     else:
         command = None
     proc = subprocess.Popen(
-        command or [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port),
-         "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
+        # The server as users run it (`make run` is `vedette serve`), with its transport settings.
+        command or [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                    "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
         cwd=ROOT, env={**os.environ, **env}, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
@@ -265,7 +267,13 @@ def start_server(env: dict[str, str], port: int, workers: int, log: Path) -> sub
     raise RuntimeError(f"server did not start; see {log}")
 
 
+SIDES: tuple[str, str] = ("blue", "red")
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    global SIDES
+    scenario = json.loads((ROOT / "scenarios" / f"{args.scenario}.json").read_text())
+    SIDES = tuple(scenario.get("side_order") or list(scenario["sides"]))[:2]  # type: ignore[assignment]
     from server.config import Settings
     from server.migrate import upgrade_head
 
@@ -286,7 +294,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(database_url=database_url, db_schema=schema)
     await asyncio.to_thread(upgrade_head, settings)
     env = {"DATABASE_URL": database_url, "VEDETTE_DB_SCHEMA": schema or "",
-           "VEDETTE_NOTIFY_CHANNEL": f"bench_{secrets.token_hex(3)}", "VEDETTE_DB_POOL_SIZE": "20"}
+           "VEDETTE_NOTIFY_CHANNEL": f"bench_{secrets.token_hex(3)}", "VEDETTE_DB_POOL_SIZE": "20",
+           # The bench plays far more games per account than a person may start (issue 12 quotas).
+           "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}
     port = free_port()
     workers = args.workers if args.db == "postgres" else 1
     proc = start_server(env, port, workers, workdir / "server.log")
@@ -294,7 +304,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         base = f"http://127.0.0.1:{port}"
         http = httpx.AsyncClient(base_url=base, timeout=60)
         tokens = {}
-        for side in ("blue", "red"):
+        for side in SIDES:
             r = await http.post("/api/users", json={"username": f"bench{side}", "password": "password123",
                                                      "email": f"{side}@example.org"})
             tokens[side] = r.json()["token"]
@@ -303,11 +313,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # A fresh connection each time: a kept-alive one may have been closed by the server
             # (uvicorn's keep-alive timeout) while the game was being played.
             async with httpx.AsyncClient(base_url=base, timeout=60) as lobby:
-                r = await lobby.post("/api/games", json={"scenario": args.scenario, "side": "blue"},
-                                     headers={"Authorization": f"Bearer {tokens['blue']}"})
+                r = await lobby.post("/api/games", json={"scenario": args.scenario, "side": SIDES[0]},
+                                     headers={"Authorization": f"Bearer {tokens[SIDES[0]]}"})
                 game = r.json()
+                if r.status_code != 201 and "id" not in game:
+                    raise RuntimeError(f"creating a game: {r.status_code} {r.text}")
                 await lobby.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
-                                 headers={"Authorization": f"Bearer {tokens['red']}"})
+                                 headers={"Authorization": f"Bearer {tokens[SIDES[1]]}"})
             return str(game["id"])
 
         games = [await new_game() for _ in range(args.games)]

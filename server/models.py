@@ -103,6 +103,8 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # The seq of a command whose mails are still owed (migration 0004; services/commandlog.py).
+    mail_owed: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
     # Joined, so loading a game (even FOR UPDATE OF games) is one query.
     seats: Mapped[list[GameSeat]] = relationship(

@@ -16,6 +16,8 @@ def add_parsers(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, help="port (default VEDETTE_PORT or 8000)")
     serve.add_argument("--workers", type=int, help="worker processes (Postgres for more than 1)")
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
+                       help="log every request (default on)")
     serve.set_defaults(handler=serve_command)
 
     migrate = subparsers.add_parser("migrate", help="bring the database schema up to date")
@@ -66,6 +68,13 @@ def serve_command(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         # Frames over our own 16 KiB limit get a clear error message; only absurd ones are cut here.
         ws_max_size=max(settings.max_ws_frame_bytes * 64, 1 << 20),
+        # A patch is about a kilobyte: compressing every frame cost more server time than it saves
+        # on the wire (issue 16's profile: permessage-deflate on every ~1 KB frame).
+        ws_per_message_deflate=False,
+        loop="uvloop",
+        http="httptools",
+        # Access lines cost a formatted log record per request; errors are still logged.
+        access_log=getattr(args, "access_log", True),
         # X-Forwarded-* only when configured (VEDETTE_TRUST_FORWARDED_HEADERS), from the listed proxies.
         proxy_headers=settings.trust_forwarded_headers,
         forwarded_allow_ips=settings.forwarded_allow_ips,

@@ -15,10 +15,10 @@ from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from ..errors import ApiError
-from ..models import Game, GameCommand, User
+from ..models import Game, User
 from ..services.access import require_seat
 from . import compose
 from .hooks import game_info, seat_users
@@ -113,20 +113,19 @@ class Clocks:
             raise ApiError(409, "game_not_active", "The game is not running.", status=row.status)
 
     async def claim(self, session: Any, game_id: str, user: User | None) -> dict[str, Any]:
-        async with self.rt.writing(session):
-            return await self._claim(session, game_id, user)
-
-    async def _claim(self, session: Any, game_id: str, user: User | None) -> dict[str, Any]:
-        """The waiting player's opponent takes the win once the deadline has passed."""
-        from ..services.engine import rules
-        from ..services.games import REFEREE, apply_logged
-
-        row, side, clock = await self._lock(session, game_id, user)
+        """The waiting player's opponent takes the win once the deadline has passed: checked on a
+        plain read, then stored through the command path as the referee's result, whose
+        compare-and-set refuses it if the game moved on meanwhile."""
+        if user is None:
+            raise ApiError(401, "not_authenticated", "Log in to play.")
+        service = self.rt.service
+        row = await service.get_row(session, game_id)
+        side = require_seat(row, user)
+        clock = await session.get(GameClock, game_id, populate_existing=True)
         self._need_active(row)
         clock = self._need_clock(clock)
         now = self.rt.now()
-        service = self.rt.service
-        engine_game = rules().Game.from_json(service.scenario_of(row), row.snapshot)
+        engine_game = service.engine_of(row)
         late = engine_game.awaiting
         if late is None or late == side or clock.side != late:
             raise ApiError(409, "not_overdue", "Only the opponent of the player who must decide may claim.")
@@ -134,33 +133,24 @@ class Clocks:
             raise ApiError(409, "not_overdue", "The deadline has not passed yet.",
                            deadline_at=_iso(clock.deadline_at), paused_until=_iso(clock.paused_until))
         names = engine_game.scenario.sides
-        hours = clock.decision_hours
-        reason = (f"{names[late].name} did not decide within {hours} hours; "
+        reason = (f"{names[late].name} did not decide within {clock.decision_hours} hours; "
                   f"{names[side].name} claims the win")
         command = {"type": "adjudicate", "winner": side, "reason": reason}
-        previous_awaiting = row.awaiting_side
-        events = apply_logged(engine_game, REFEREE, command)
-        version = row.version
-        entry = GameCommand(game_id=row.id, seq=version + 1, side=REFEREE, user_id=user.id if user else None,
-                            command_id=f"claim:{uuid.uuid4().hex}", command=command, events=events,
-                            created_at=now)
-        session.add(entry)
-        await session.flush()
-        done = await session.execute(
-            update(Game).where(Game.id == row.id, Game.version == version).values(
-                version=version + 1, status="over", result=engine_game.result,
-                snapshot=engine_game.to_json(include_log=False), awaiting_side=None, updated_at=now,
-            )
-        )
-        if done.rowcount != 1:
-            await session.rollback()
-            raise ApiError(409, "stale_version", "The game changed; look again.")
-        await self.rt.hooks.command_applied(session, row, engine_game, entry, previous_awaiting)
         await session.commit()
-        service.forget(row.id)
+        try:
+            answer, _ = await service.referee(
+                session, game_id, command, user_id=user.id, command_id=f"claim:{uuid.uuid4().hex}",
+                expected_version=row.version,
+            )
+        except ApiError as exc:
+            if exc.status == 409:
+                raise ApiError(409, "stale_version", "The game changed; look again.") from None
+            raise
+        version = int(answer["version"])
         if self.rt.hub is not None:
-            await self.rt.hub.publish(row.id, version + 1)
-        return {"status": "over", "version": version + 1, "result": engine_game.result}
+            await self.rt.hub.publish(game_id, version)
+        result = service.recent.meta(game_id)
+        return {"status": "over", "version": version, "result": result.result if result is not None else None}
 
     async def extend(self, session: Any, game_id: str, user: User | None, hours: int | None) -> dict[str, Any]:
         async with self.rt.writing(session):
@@ -307,7 +297,7 @@ class Scheduler:
 
     async def tick(self, now: datetime | None = None) -> dict[str, int]:
         now = now or self.rt.now()
-        report = {"reminders": 0, "overdue": 0, "digests": 0, "standing_orders": 0}
+        report = {"reminders": 0, "overdue": 0, "digests": 0, "standing_orders": 0, "owed_mails": 0}
         for game_id in await self._due_clocks(now):
             try:
                 outcome = await self._check_clock(game_id, now)
@@ -319,6 +309,7 @@ class Scheduler:
         report["digests"] = await sweep_digests(self.rt.sessionmaker, self.rt.nsettings, now,
                                                 postgres=self.rt.postgres, writing=self.rt.writing)
         report["standing_orders"] = await self.rt.sweep_standing_orders()
+        report["owed_mails"] = await self.rt.hooks.sweep()
         if any(report.values()):
             self.rt.worker_wake()
         return report

@@ -1,10 +1,12 @@
-"""What the game service calls INSIDE its transactions, so mails commit with their cause.
+"""What the game service calls around its writes, so every change gets its mails.
 
 * `game_created`  - a clock row when the game has a time per decision.
 * `game_joined`   - "opponent joined" / "game started" mails; the first deadline starts.
-* `command_applied` - after a command's log row and game update, before COMMIT:
-  "your decision" (with the digest), game over / resigned mails, the deadline resets,
-  and a standing order that will settle the new decision suppresses its prompt mail.
+* `mail_owed` / `command_stored` / `follow_up` - a command commits alone (its clock restart is
+  part of its write, `CLOCK_RESTART_SQL`); when it owes mails it is marked (`games.mail_owed`) and
+  they follow in their own transaction: "your decision" (with the digest), game over / resigned,
+  and a standing order that will settle the new decision suppresses its prompt mail. The mark
+  survives a crash; `sweep` finishes what a dead process left.
 
 A failure in here is logged and rolled back to a savepoint: a mail problem never
 refuses a player's command (the command then commits without its mail).
@@ -17,9 +19,10 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, select, update
 
 from ..models import Game, GameCommand, GameSeat, User
+from ..services.engine import rules
 from . import compose
 from .models import GameClock, StandingOrders
 from .outbox import QueuedMail, enqueue, enqueue_many
@@ -36,7 +39,7 @@ DIGEST_OWN_ROWS = 200
 DIGEST_WINDOW = DIGEST_ROWS + DIGEST_OWN_ROWS
 
 # `restart_clock` as one UPDATE, for the command path's single-statement commit:
-# services/games.py QUICK_COMMIT_SQL fills in {game} (the updated game row), {awaiting} (the side
+# services/commandlog.py PG_APPEND_SQL fills in {game} (the updated game row), {awaiting} (the side
 # whose decision it now is) and {0} (this hook's clock, `Notify.now`). Postgres only;
 # tests/notify/test_quick_clock.py holds the two to the same answers.
 CLOCK_RESTART_SQL = """
@@ -175,46 +178,77 @@ class NotifyHooks:
                           kind=kind, composed=composed, game_id=row.id, now=now)
         self._defer(session, wake=True)
 
-    async def command_applied(
-        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str | None
+    def mail_owed(
+        self, game_id: str, seat_sides: frozenset[str], engine_game: Any, previous_awaiting: str | None
+    ) -> bool:
+        """Whether the command just judged owes mails after its commit: the game is over, or the
+        decision passed to a player who does not have the game open here (then `_follow_up`
+        asks the presence table and the standing orders). The command path stores the answer
+        with the command (`games.mail_owed`), so a process that dies before the mails leaves
+        the mark for `sweep` (migration 0004)."""
+        if engine_game.is_over:
+            return True
+        awaiting = engine_game.awaiting
+        if awaiting is None or awaiting == previous_awaiting or awaiting not in seat_sides:
+            return False
+        return not (self.rt.presence.is_local(game_id, awaiting) and not self.rt.nsettings.mail_when_online)
+
+    def command_stored(self, game_id: str, seq: int, previous_awaiting: str | None) -> None:
+        """The command at `seq` is committed and owes mails: compose them now, off the command's path."""
+        self.rt.spawn(self.follow_up(game_id, previous_awaiting))
+
+    async def follow_up(self, game_id: str, previous_awaiting: str | None = None) -> bool:
+        """Enqueue the mails the game's marked command owes (game over, or "your decision") and clear
+        the mark, in one transaction. Idempotent: mails carry idempotency keys, and a cleared mark
+        means done. `previous_awaiting` None (the sweep): the marked command's own side."""
+        async with self.rt.game_lock(game_id), self.rt.sessionmaker() as session, self.rt.writing(session):
+            row = await session.get(Game, game_id, populate_existing=True)
+            if row is None or row.mail_owed is None:
+                return False
+            owed = row.mail_owed
+            entry = await session.scalar(
+                select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq == owed)
+            )
+            if entry is not None:
+                # A private copy: the command path mutates the live engine while this one composes.
+                engine_game = rules().Game.from_json(self.rt.service.scenario_of(row), row.snapshot)
+                what = f"command {entry.seq} of game {row.id}"
+                if row.status == "over":
+                    await self._guarded(session, what, self._game_over, row, engine_game, entry)
+                else:
+                    await self._decision_may_pass(session, row, engine_game, entry,
+                                                  previous_awaiting or entry.side, what)
+            await session.execute(
+                update(Game).where(Game.id == game_id, Game.mail_owed == owed).values(mail_owed=None)
+            )
+            await session.commit()
+        return True
+
+    async def _decision_may_pass(
+        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str, what: str
     ) -> None:
-        """Runs on every accepted command, so the common case (the decision stays with the same
-        side, or passes to a player who has the game open) costs one read and no savepoint.
-        The row's large JSON columns are not loaded here: names come from the parsed scenario."""
-        now = self.rt.now()
-        over = bool(engine_game.is_over)
-        awaiting = None if over else engine_game.awaiting
-        # The deadline is the game's own bookkeeping, not mail: restarted with the command.
-        clock = await session.get(GameClock, row.id, populate_existing=True)
-        if clock is not None:
-            restart_clock(clock, awaiting, now)
-        what = f"command {entry.seq} of game {row.id}"
-        if over:
-            await self._guarded(session, what, self._game_over, row, engine_game, entry)
-            return
+        awaiting = engine_game.awaiting
         if awaiting is None or awaiting == previous_awaiting or awaiting not in {seat.side for seat in row.seats}:
             return
         online = await self.rt.presence.is_online(session, row.id, awaiting)
         if online and not self.rt.nsettings.mail_when_online:
             return
+        clock = await session.get(GameClock, row.id, populate_existing=True)
         await self._guarded(session, what, self._decision_passes, row, engine_game, entry, clock, awaiting, online)
 
-    def quiet_write(
-        self, game_id: str, seat_sides: frozenset[str], engine_game: Any, previous_awaiting: str | None
-    ) -> tuple[str, tuple[Any, ...]] | None:
-        """When `command_applied` would do no more than restart the clock (no mail to compose,
-        nothing to look up), that restart as SQL and its parameters for the command path's
-        single statement; otherwise None, and the command path runs `command_applied` in its
-        transaction. Must agree with `command_applied`'s own early returns."""
-        if engine_game.is_over:
-            return None
-        awaiting = engine_game.awaiting
-        quiet = (CLOCK_RESTART_SQL, (self.rt.now(),))
-        if awaiting is None or awaiting == previous_awaiting or awaiting not in seat_sides:
-            return quiet
-        if self.rt.presence.is_local(game_id, awaiting) and not self.rt.nsettings.mail_when_online:
-            return quiet
-        return None
+    async def sweep(self) -> int:
+        """Mails owed by commands whose process stopped before composing them (a crash)."""
+        async with self.rt.sessionmaker() as session:
+            game_ids = list((await session.scalars(
+                select(Game.id).where(Game.mail_owed.is_not(None)).limit(500)
+            )).all())
+        done = 0
+        for game_id in game_ids:
+            try:
+                done += int(await self.follow_up(game_id))
+            except Exception:
+                log.exception("owed mails of game %s failed", game_id)
+        return done
 
     # ------------------------------------------------------------ commands
 

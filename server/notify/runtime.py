@@ -79,6 +79,8 @@ class Notify:
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        # Mails owed by commands of a process that stopped before composing them (games.mail_owed).
+        self._spawn(self.hooks.sweep())
         if self.nsettings.outbox_worker:
             self.worker.start()
             self._worker_started = True
@@ -111,6 +113,10 @@ class Notify:
 
     def request_settle(self, game_id: str) -> None:
         self._spawn(standing.settle(self, game_id))
+
+    def spawn(self, coro: Any) -> None:
+        """Run a follow-up (mails a command owes) beside the request that caused it; `wait_idle` waits for it."""
+        self._spawn(coro)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

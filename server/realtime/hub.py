@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -29,9 +30,31 @@ log = logging.getLogger(__name__)
 # A client this far behind is resynchronised with a fresh snapshot instead.
 MAX_QUEUED_MESSAGES = 256
 HEARTBEAT_SECONDS = 30.0
+# Hubs on one channel tell each other they exist ("@hello:ID", "@alive:ID", "@bye:ID"): a process
+# that hears no other sends no change notices at all, since its own viewers are served directly
+# (issue 16: a NOTIFY per command was 18% of a lone process's time). A peer is forgotten after
+# PEER_EXPIRY seconds of silence.
+PEER_BEAT_SECONDS = 5.0
+PEER_EXPIRY_SECONDS = 3 * PEER_BEAT_SECONDS
 
 
 plain = jsoncodec.plain
+
+
+class Frame(dict[str, Any]):
+    """A message to several connections: serialised once, on its first send (`text`)."""
+
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = jsoncodec.dumps(self)
+        return self._text
+
+
+def frame_text(message: dict[str, Any]) -> str:
+    return message.text if isinstance(message, Frame) else jsoncodec.dumps(message)
 
 
 @dataclass(eq=False)
@@ -72,6 +95,9 @@ class GameHub:
         self.observers: list[Any] = []
         # Spectator counts per game, re-read only when a presence change is announced.
         self._spectators: dict[str, int] = {}
+        self.instance = uuid.uuid4().hex[:16]
+        self._peers: dict[str, float] = {}  # other hubs on the channel: id -> when last heard
+        self._peer_beat: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -79,8 +105,17 @@ class GameHub:
         self._consumer = asyncio.create_task(self._consume(), name="vedette-hub-consumer")
         self._heartbeat = asyncio.create_task(self._beat(), name="vedette-hub-heartbeat")
         await asyncio.wait_for(self._subscribed.wait(), 10)
+        if self.broadcast.backend_name != "memory":
+            await self._announce("hello")
+            self._peer_beat = asyncio.create_task(self._beat_peers(), name="vedette-hub-peers")
 
     async def stop(self) -> None:
+        if self._peer_beat is not None:
+            self._peer_beat.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await self._peer_beat
+            with suppress(Exception):
+                await asyncio.wait_for(self._announce("bye"), 2)
         for task in (self._consumer, self._heartbeat, *self._tasks):
             if task is not None:
                 task.cancel()
@@ -101,10 +136,50 @@ class GameHub:
     def connection_count(self) -> int:
         return sum(len(c) for c in self._connections.values())
 
+    # ---------------------------------------------------------------- peers
+
+    def has_peers(self) -> bool:
+        """Whether another hub listens on this channel (heard within PEER_EXPIRY_SECONDS)."""
+        if not self._peers:
+            return False
+        cutoff = time.monotonic() - PEER_EXPIRY_SECONDS
+        for peer, seen in list(self._peers.items()):
+            if seen < cutoff:
+                del self._peers[peer]
+        return bool(self._peers)
+
+    async def _announce(self, kind: str) -> None:
+        await self.broadcast.publish(self.channel, f"@{kind}:{self.instance}")
+
+    async def _beat_peers(self) -> None:
+        while True:
+            await asyncio.sleep(PEER_BEAT_SECONDS)
+            try:
+                await self._announce("alive")
+            except Exception:
+                log.exception("could not announce this hub to its peers")
+
+    def _heard_peer(self, message: str) -> None:
+        kind, _, peer = message[1:].partition(":")
+        if not peer or peer == self.instance:
+            return
+        if kind == "bye":
+            self._peers.pop(peer, None)
+            return
+        new = peer not in self._peers
+        self._peers[peer] = time.monotonic()
+        if kind == "hello" and new:
+            # A process just started: it may have missed notices sent before it listened, and it
+            # needs to hear of this one. Its viewers start from fresh snapshots anyway.
+            self._spawn(self._announce("alive"))
+
     async def _consume(self) -> None:
         async with self.broadcast.subscribe(self.channel) as subscriber:
             self._subscribed.set()
             async for event in subscriber:
+                if event.message.startswith("@"):
+                    self._heard_peer(event.message)
+                    continue
                 if event.message == RESYNC:
                     for game_id in list(self._connections):
                         self._spectators.pop(game_id, None)
@@ -169,11 +244,19 @@ class GameHub:
     # --------------------------------------------------------- connections
 
     async def publish(self, game_id: str, version: int, *, presence: bool = False) -> None:
-        if not presence and game_id in self._connections:
-            # This process's own viewers need not wait for the notice to come back from the
-            # database; its echo then finds them up to date.
-            self._spawn(self.refresh(game_id, version))
+        """Tell every viewer of `game_id` that it changed: this process's own viewers directly, other
+        processes' through the broadcaster (only if another hub is listening; never awaited by the
+        caller, so a command's answer does not wait for the notice's round trip)."""
+        if presence:
+            self._spectators.pop(game_id, None)
+        if game_id in self._connections:
+            self._spawn(self.refresh(game_id, None if presence else version))
+        if self.broadcast.backend_name == "memory" or not self.has_peers():
+            return
         message = f"{game_id}:{version}:presence" if presence else f"{game_id}:{version}"
+        self._spawn(self._send_notice(game_id, message))
+
+    async def _send_notice(self, game_id: str, message: str) -> None:
         try:
             await self.broadcast.publish(self.channel, message)
         except Exception:
@@ -265,20 +348,31 @@ class GameHub:
                 row, engine, rows, scenario = GameMeta.of(loaded.row), loaded.engine, db_rows, loaded.scenario
                 if row.status == "active":
                     self.service.recent.seed(row)  # another process's change: our next command may be quick
+            # One view per kind of viewer, and one patch (serialised once) per group of connections
+            # that hold the same last view: two seats and any number of spectators cost at most
+            # three views, however many watch.
+            views: dict[tuple[str, str | None], dict[str, Any]] = {}
+            frames: dict[tuple[Any, ...], Frame | None] = {}
             for conn in conns:
-                view = plain(build_view(row, engine, conn.viewer, spectators=spectators))
-                new_rows = [r for r in rows if r.seq > conn.last_version]
-                assert conn.last_view is not None
-                patch = make_patch(conn.last_view, view)
-                if not patch and not new_rows:
+                key = (conn.viewer.role, conn.viewer.side)
+                view = views.get(key)
+                if view is None:
+                    view = views[key] = plain(build_view(row, engine, conn.viewer, spectators=spectators))
+                group = (key, conn.last_version, id(conn.last_view))
+                if group not in frames:
+                    assert conn.last_view is not None
+                    patch = make_patch(conn.last_view, view)
+                    new_rows = [r for r in rows if r.seq > conn.last_version]
+                    frames[group] = Frame({
+                        "type": "patch",
+                        "version": row.version,
+                        "patch": patch,
+                        "log": plain(build_log_entries(row, new_rows, conn.viewer, scenario)),
+                    }) if patch or new_rows else None
+                frame = frames[group]
+                if frame is None:
                     continue
-                message = {
-                    "type": "patch",
-                    "version": row.version,
-                    "patch": patch,
-                    "log": plain(build_log_entries(row, new_rows, conn.viewer, scenario)),
-                }
-                if not conn.send(message):
+                if not conn.send(frame):
                     # Too far behind: drop the backlog and start it over from a snapshot.
                     conn.last_view = None
                     conn.queue.put_nowait(None)

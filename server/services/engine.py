@@ -136,6 +136,13 @@ class RecentCache:
         hit = self._games.get(game_id)
         return hit[0] if hit is not None else None
 
+    def command(self, game_id: str, side: str, command_id: str) -> Any | None:
+        """`side`'s log row with this command id among the rows held (a repeat answered from memory)."""
+        hit = self._games.get(game_id)
+        if hit is None:
+            return None
+        return next((e for e in hit[1] if e.side == side and e.command_id == command_id), None)
+
     def lookup(self, game_id: str, at_least: int, after: int) -> tuple[Any, list[Any]] | None:
         """(meta, log rows with seq > `after`) if this process holds a state at version
         `at_least` or newer and every log row since `after`; otherwise None."""

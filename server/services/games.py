@@ -1,11 +1,11 @@
 """The game service: lobby actions and the one path by which commands change a game.
 
-Every accepted command is written in one transaction: the log row, the new
-snapshot and the new version. Concurrent commands for one game are serialised,
-on every backend, by a compare-and-set on the version (`UPDATE games SET
-version = n + 1 WHERE id = ? AND version = n`) and the unique (game, seq) index.
-On Postgres a running game this process knows is written by ONE such statement
-(`_submit_quick`); otherwise the row is first locked (SELECT ... FOR UPDATE).
+Each process holds the games it serves live in memory (the engine at the row's version, the
+row's state and the last log rows). A command is judged by the rules core against that live
+game and stored by ONE compare-and-set write of the log row and the game row
+(`services/commandlog.py`), on both databases; the database is the log, and the authority
+when two processes race: the write stores nothing if the game moved on, and the process then
+re-reads it. Mails a command owes follow its commit (`NotifyHooks.command_stored`).
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import asyncio
 import logging
 import secrets
 import uuid
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from asyncpg.exceptions import UniqueViolationError
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
@@ -30,7 +30,9 @@ from .. import jsoncodec
 from ..db import begin_write
 from ..errors import ApiError, not_found
 from ..models import Game, GameCommand, GameSeat, SpectatorConnection, User, utcnow
+from . import commandlog
 from .access import Viewer, require_seat
+from .commandlog import Append, CommitConflict
 from .engine import EngineCache, RecentCache, ScenarioCache, rules
 from .views import GameMeta, build_command_answer
 
@@ -41,64 +43,6 @@ UNDO_COMMAND = {"type": "undo"}
 RESIGN_COMMAND = {"type": "resign"}
 # The log's "side" for results the service imposes through the rules core.
 REFEREE = "referee"
-GAMES = Game.__table__
-GAME_COMMANDS = GameCommand.__table__
-
-# The quick path's single compare-and-set statement (Postgres): the game row moves from the
-# judged version to the next only if nobody moved it first and it still runs; the log row is
-# inserted only if it did; `{quiet}` adds the hooks' own writes (server/notify/hooks.py). One
-# statement is one transaction: all of it commits, or none. No row back means nothing written.
-QUICK_COMMIT_SQL = """
-WITH g AS (
-    UPDATE games SET version = $3, snapshot = $4::json, updated_at = $5::timestamptz,
-        awaiting_since = CASE WHEN awaiting_side IS DISTINCT FROM $6::text
-                              THEN $5::timestamptz ELSE awaiting_since END,
-        awaiting_side = $6::text
-    WHERE id = $1 AND version = $2 AND status = 'active'
-    RETURNING id, awaiting_since
-), c AS (
-    INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)
-    SELECT id, $3, $7, $8, $9, $10::json, $11::json, $5::timestamptz FROM g
-    RETURNING seq
-){quiet}
-SELECT g.awaiting_since FROM g, c
-"""
-
-
-@dataclass(frozen=True, slots=True)
-class LockedSeat:
-    side: str
-    user_id: int
-    username: str
-
-
-@dataclass(frozen=True, slots=True)
-class LockedGame:
-    """The game row's small columns, read under the row lock without the ORM; the seats (which
-    never change once a game runs) come from this process's last look at the game. Code that
-    needs more (the mail hooks composing a mail) loads the full row itself."""
-
-    id: str
-    version: int
-    status: str
-    visibility: str
-    awaiting_side: str | None
-    awaiting_since: datetime | None
-    result: dict[str, Any] | None
-    seats: tuple[LockedSeat, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Judged:
-    """A command the rules core accepted against the engine at `version` (not yet stored)."""
-
-    version: int
-    side: str
-    events: list[dict[str, Any]]
-    engine: Any
-    previous_awaiting: str | None
-
-
 @dataclass
 class LoadedGame:
     row: Game
@@ -118,6 +62,7 @@ class GameService:
         # Called inside the service's transactions, before COMMIT (server/notify/hooks.py).
         self.hooks: list[Any] = []
         self._sqlite_writer = asyncio.Lock()
+        self._game_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # ---------------------------------------------------------------- loading
 
@@ -386,8 +331,9 @@ class GameService:
 
     @asynccontextmanager
     async def _writing(self, session: AsyncSession) -> AsyncIterator[None]:
-        """One write transaction. On SQLite, writers of this process queue on an asyncio lock
-        instead of on SQLite's busy handler, which sleeps in steps of up to 100 ms."""
+        """One write transaction of the lobby (create, join, contribute). On SQLite, writers of this
+        process queue on an asyncio lock instead of on SQLite's busy handler, which sleeps in steps
+        of up to 100 ms. Commands do not come here: they take `commandlog.append`."""
         # End whatever read transaction the request had: a write must start as one.
         await session.commit()
         lock = self._sqlite_writer if session.bind.dialect.name == "sqlite" else None
@@ -402,6 +348,13 @@ class GameService:
             if lock is not None:
                 lock.release()
 
+    def _game_lock(self, game_id: str) -> asyncio.Lock:
+        """Commands for one game in this process are judged one at a time (the engine is mutable)."""
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = self._game_locks[game_id] = asyncio.Lock()
+        return lock
+
     async def submit(
         self,
         session: AsyncSession,
@@ -414,285 +367,189 @@ class GameService:
         undo: bool = False,
         note_events: list[dict[str, Any]] | None = None,
     ) -> tuple[dict[str, Any], bool]:
-        """Judge and store one command. Returns (answer, newly_applied)."""
+        """Judge and store one player's command. Returns (answer, newly_applied)."""
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
         if command.get("type") == "adjudicate":
             raise ApiError(422, "illegal_command", "Only the referee adjudicates.", rule="commands")
-        command_id = command_id or uuid.uuid4().hex
         stored_command = dict(UNDO_COMMAND) if undo else command
-        judged: Judged | None = None
-        if note_events is None and session.bind.dialect.name == "postgresql":
-            quick = await self._submit_quick(session, game_id, user, stored_command, expected_version, command_id)
-            if isinstance(quick, Judged):
-                judged = quick
-            elif quick is not None:
-                return quick
-        async with self._writing(session):
-            return await self._submit(
-                session, game_id, user, stored_command, expected_version, command_id,
-                note_events=note_events, judged=judged,
-            )
+        return await self._command(
+            session, game_id, user.id, None, stored_command, expected_version, command_id or uuid.uuid4().hex,
+            note_events=note_events,
+        )
 
-    async def _submit_quick(
-        self, session: AsyncSession, game_id: str, user: User, command: dict[str, Any],
-        expected_version: int | None, command_id: str,
-    ) -> tuple[dict[str, Any], bool] | Judged | None:
-        """The hot path of live play (Postgres): a running game this process committed last.
+    async def referee(
+        self, session: AsyncSession, game_id: str, command: dict[str, Any], *, user_id: int | None,
+        command_id: str, expected_version: int, expected_status: str = "active",
+    ) -> tuple[dict[str, Any], bool]:
+        """A result the service imposes through the rules core (a deadline claimed, a game abandoned
+        before its second player came): the same path as a player's command, logged as the referee's."""
+        return await self._command(
+            session, game_id, user_id, REFEREE, command, expected_version, command_id,
+            expected_status=expected_status,
+        )
 
-        The command is judged against the cached engine at `expected_version` without a lock,
-        and stored by ONE compare-and-set statement (game update, log insert and the hooks' quiet
-        writes, committed together): if another process moved the game on meanwhile, nothing is
-        written and the answer is the one the locked path would give (the first answer of a
-        repeated command id, else 409). Returns None when the locked path must judge (nothing
-        cached, a refusal to be confirmed against the stored state), or the judgement itself
-        when the command is legal but a hook has more to write than the quiet statement
-        (a mail to compose, the game's end): the locked path then stores that judgement."""
+    async def _live(self, session: AsyncSession, game_id: str) -> tuple[GameMeta, Any, Any]:
+        """This process's live game: its row's state (`GameMeta`), the engine at that version and the
+        parsed scenario. Read from the database only when this process does not hold it (first
+        sight of the game, or after `forget`): then one read of the row, its seats and snapshot."""
+        if len(game_id) > 32:
+            raise not_found()
         meta = self.recent.meta(game_id)
         scenario = self.scenarios.peek(game_id)
-        if (meta is None or scenario is None or meta.status != "active" or expected_version is None
-                or expected_version != meta.version):
-            return None
-        side = next((s for s, uid in meta.seat_ids if uid == user.id), None)
-        if side is None:
-            return None
-        engine_game = self.engines.take(game_id, expected_version)
-        if engine_game is None:
-            return None
-        previous_awaiting = engine_game.awaiting
-        try:
-            events = apply_logged(engine_game, side, command)
-        except rules().IllegalCommand:
-            # Possibly judged against a state another process has since replaced: the locked
-            # path answers (409 if the game moved on, otherwise this same refusal).
-            self.engines.put(game_id, expected_version, engine_game)
-            return None
-        except Exception:  # noqa: BLE001 - the locked path reloads the stored state and reports it
-            return None
-        judged = Judged(expected_version, side, events, engine_game, previous_awaiting)
-        if engine_game.is_over:
-            return judged
-        seat_sides = frozenset(s for s, _ in meta.seat_ids)
-        quiet_writes = []
-        for hook in self.hooks:
-            write = hook.quiet_write(game_id, seat_sides, engine_game, previous_awaiting)
-            if write is None:
-                return judged
-            quiet_writes.append(write)
+        engine_game = self.engines.get(game_id, meta.version) if meta is not None else None
+        if meta is not None and scenario is not None and engine_game is not None and meta.seat_ids:
+            return meta, engine_game, scenario
+        await session.commit()  # a fresh read: not a snapshot older than another writer's commit
+        row = await self.get_row(session, game_id)
+        meta = GameMeta.of(row)
+        self.forget(game_id)
+        self.recent.seed(meta)
+        return meta, self.engine_of(row), self.scenario_of(row)
 
-        now = utcnow()
-        new_version = expected_version + 1
-        awaiting = engine_game.awaiting
-        entry = GameCommand(
-            game_id=game_id, seq=new_version, side=side, user_id=user.id, command_id=command_id,
-            command=command, events=events, created_at=now,
-        )
-        params: list[Any] = [
-            game_id, expected_version, new_version, _json(engine_game.to_json(include_log=False)),
-            now, awaiting, side, user.id, command_id, _json(command), _json(events),
-        ]
-        ctes = []
-        for i, (write_sql, write_params) in enumerate(quiet_writes):
-            names = [f"${len(params) + k + 1}" for k in range(len(write_params))]
-            params.extend(write_params)
-            ctes.append(f", quiet_{i} AS ({write_sql.format(*names, game='g', awaiting='$6::text')})")
-        sql = QUICK_COMMIT_SQL.format(quiet="".join(ctes))
-        # A pooled connection of its own, outside the session (whatever the request read stays
-        # there): the statement runs on the driver in autocommit, as its own transaction.
-        async with session.bind.connect() as connection:
-            driver = (await connection.get_raw_connection()).driver_connection
-            assert driver is not None
-            try:
-                stored = await driver.fetchrow(sql, *params)
-            except UniqueViolationError:
-                stored = None  # a racing request stored this command id first
-        if stored is None:
-            self.forget(game_id)
-            return await self._answer_after_race(session, game_id, side, command_id, user.id, scenario)
-        self.engines.put(game_id, new_version, engine_game)
-        self.recent.put(replace(meta, version=new_version, awaiting_since=stored["awaiting_since"]), entry)
-        return build_command_answer(entry, Viewer("seat", side, user.id), scenario), True
-
-    async def _submit(
+    async def _command(
         self,
         session: AsyncSession,
         game_id: str,
-        user: User,
-        stored_command: dict[str, Any],
+        user_id: int | None,
+        referee_side: str | None,
+        command: dict[str, Any],
         expected_version: int | None,
         command_id: str,
         *,
         note_events: list[dict[str, Any]] | None = None,
-        judged: Judged | None = None,
+        expected_status: str = "active",
     ) -> tuple[dict[str, Any], bool]:
-        user_id = user.id
-        row, scenario = await self._lock_for_command(session, game_id)
-        side = require_seat(row, user)
-        viewer = Viewer("seat", side, user_id)
+        """THE command path, for every command on both databases (docs/engine-contract.md, "The command
+        path"): judged by the rules core against this process's live game, then stored by one
+        compare-and-set write (`commandlog.append`). If another process moved the game first, the
+        write stores nothing, this process re-reads the game, and the answer is what the new state
+        says (the first answer of a repeated command id, else 409 with the current version)."""
+        async with self._game_lock(game_id):
+            for attempt in (0, 1):
+                meta, _, scenario = await self._live(session, game_id)
+                side = referee_side or next((s for s, uid in meta.seat_ids if uid == user_id), None)
+                if side is None:  # the routes answered strangers to a private game already (404)
+                    raise ApiError(403, "not_a_player", "Only the game's two players may send commands.")
+                viewer = Viewer("seat", side, user_id)
 
-        # A command applied before moved the version on, so a repeat can only come with a
-        # stale expected_version (or none); at the current version the unique index on
-        # (game_id, command_id) catches any reuse without this extra read.
-        stale = expected_version is None or expected_version != row.version
-        earlier = await self._find_command(session, game_id, side, command_id) if stale else None
-        if earlier is not None:
-            answer = build_command_answer(earlier, viewer, scenario)
-            await session.rollback()
-            return answer, False
+                # A command applied before moved the version on, so a repeat can only come with a
+                # stale expected_version (or none); at the current version the unique index on
+                # (game, side, command_id) catches any reuse.
+                if expected_version is None or expected_version != meta.version:
+                    earlier = self.recent.command(game_id, side, command_id)
+                    if earlier is None:
+                        earlier = await self._find_command(session, game_id, side, command_id)
+                    if earlier is not None:
+                        return build_command_answer(earlier, viewer, scenario), False
 
-        # Every 409 of a command carries the game's current version: a client that raced
-        # another command (which may have ended the game) knows where to resynchronise.
-        if row.status == "waiting":
-            raise ApiError(409, "game_not_started", "The game waits for its second player.", version=row.version)
-        if row.status == "over":
-            raise ApiError(409, "game_over", "The game is over.", result=row.result, version=row.version)
-        if expected_version is not None and expected_version != row.version:
-            raise ApiError(
-                409,
-                "stale_version",
-                f"The game is at version {row.version}, not {expected_version}; "
-                "refresh and decide again.",
-                version=row.version,
-            )
+                # Every 409 of a command carries the game's current version: a client that raced
+                # another command (which may have ended the game) knows where to resynchronise.
+                if meta.status != expected_status:
+                    if meta.status == "waiting":
+                        raise ApiError(409, "game_not_started", "The game waits for its second player.",
+                                       version=meta.version)
+                    if meta.status == "over":
+                        raise ApiError(409, "game_over", "The game is over.", result=meta.result,
+                                       version=meta.version)
+                    raise ApiError(409, "game_started", "The game has started; resign instead.", version=meta.version)
+                if expected_version is not None and expected_version != meta.version:
+                    if expected_version > meta.version and attempt == 0:
+                        self.forget(game_id)  # another process is ahead of this one: catch up, judge again
+                        continue
+                    raise ApiError(
+                        409, "stale_version",
+                        f"The game is at version {meta.version}, not {expected_version}; refresh and decide again.",
+                        version=meta.version,
+                    )
 
-        version = row.version
-        if judged is not None and judged.version == version and judged.side == side:
-            engine_game, events, previous_awaiting = judged.engine, judged.events, judged.previous_awaiting
-        else:
-            engine_game, events = await self._judge(session, row.id, version, scenario, side, stored_command)
-            previous_awaiting = row.awaiting_side
+                engine_game = self.engines.take(game_id, meta.version)
+                if engine_game is None:  # dropped meanwhile (e.g. a lobby change): read it again
+                    self.forget(game_id)
+                    continue
+                previous_awaiting = engine_game.awaiting
+                try:
+                    events = apply_logged(engine_game, side, command)
+                except rules().IllegalCommand as exc:
+                    # The rules core leaves the state untouched on refusal: keep the object.
+                    self.engines.put(game_id, meta.version, engine_game)
+                    if attempt == 0 and await self._moved_elsewhere(session, game_id, meta.version):
+                        self.forget(game_id)  # judged against a state another process has replaced
+                        continue
+                    error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
+                    raise ApiError(422, error.get("error", "illegal_command"), exc.message, rule=exc.rule) from None
+                except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
+                    self.forget(game_id)
+                    log.exception("rules core failed on %s command in game %s", side, game_id)
+                    raise ApiError(
+                        422, "illegal_command",
+                        f"The rules core could not apply this command ({type(exc).__name__}).", rule="commands",
+                    ) from None
+                return await self._store(
+                    session, meta, scenario, engine_game, side, user_id, viewer, command, command_id,
+                    [*note_events, *events] if note_events else events, previous_awaiting, expected_status,
+                )
+        raise ApiError(409, "stale_version", "The game changed while this command was judged; try again.")
 
-        if note_events:  # e.g. "a standing order decided this" (server/notify/standing.py)
-            events = [*note_events, *events]
-        new_version = version + 1
-        if getattr(engine_game, "version", new_version) != new_version:
-            log.warning("engine version %s != service version %s", engine_game.version, new_version)
-        # Core statements, not the unit of work: this is the hot path of every game, and `entry`
-        # only carries the log row's values to the hooks, the answer and the hub.
-        entry = GameCommand(
-            game_id=row.id,
-            seq=new_version,
-            side=side,
-            user_id=user_id,
-            command_id=command_id,
-            command=stored_command,
-            events=events,
-            created_at=utcnow(),
+    async def _store(
+        self, session: AsyncSession, meta: GameMeta, scenario: Any, engine_game: Any, side: str,
+        user_id: int | None, viewer: Viewer, command: dict[str, Any], command_id: str,
+        events: list[dict[str, Any]], previous_awaiting: str | None, expected_status: str,
+    ) -> tuple[dict[str, Any], bool]:
+        game_id = meta.id
+        over = bool(engine_game.is_over)
+        new_version = meta.version + 1
+        awaiting = None if over else engine_game.awaiting
+        seat_sides = frozenset(s for s, _ in meta.seat_ids)
+        mail_owed = any(hook.mail_owed(game_id, seat_sides, engine_game, previous_awaiting) for hook in self.hooks)
+        now = utcnow()
+        write = Append(
+            game_id=game_id, version=meta.version, expected_status=expected_status,
+            status="over" if over else "active", side=side, user_id=user_id, command_id=command_id,
+            command=command, events=events, snapshot=engine_game.to_json(include_log=False),
+            awaiting=awaiting, result=engine_game.result if over else None, mail_owed=mail_owed, now=now,
         )
         try:
-            await session.execute(insert(GAME_COMMANDS).values(
-                game_id=entry.game_id, seq=entry.seq, side=entry.side, user_id=entry.user_id,
-                command_id=entry.command_id, command=entry.command, events=entry.events,
-                created_at=entry.created_at,
-            ))
-        except IntegrityError:
-            # The same command_id (or the same seq) was committed by a racing request.
-            await session.rollback()
+            since = await commandlog.append(session, write)
+        except CommitConflict:
+            self.forget(game_id)
             return await self._answer_after_race(session, game_id, side, command_id, user_id, scenario)
-
-        now = utcnow()
-        values: dict[str, Any] = {
-            "version": new_version,
-            "snapshot": engine_game.to_json(include_log=False),
-            "updated_at": now,
-        }
-        awaiting = engine_game.awaiting
-        if awaiting != row.awaiting_side:
-            values["awaiting_side"] = awaiting
-            values["awaiting_since"] = now
-        if engine_game.is_over:
-            values["status"] = "over"
-            values["result"] = engine_game.result
-            values["awaiting_side"] = None
-        result = await session.execute(
-            update(GAMES).where(GAMES.c.id == row.id, GAMES.c.version == version).values(**values)
+        except BaseException:
+            self.forget(game_id)  # the engine holds a command that may not be stored
+            raise
+        entry = GameCommand(
+            game_id=game_id, seq=new_version, side=side, user_id=user_id, command_id=command_id,
+            command=command, events=events, created_at=now,
         )
-        if result.rowcount != 1:
-            await session.rollback()
-            return await self._answer_after_race(session, game_id, side, command_id, user_id, scenario)
-        for hook in self.hooks:
-            await hook.command_applied(session, row, engine_game, entry, previous_awaiting)
-        await session.commit()
-        self.engines.put(row.id, new_version, engine_game)
-        self.recent.put(
-            GameMeta(
-                id=row.id,
-                version=new_version,
-                status=values.get("status", row.status),
-                visibility=row.visibility,
-                awaiting_since=values.get("awaiting_since", row.awaiting_since),
-                result=values.get("result", row.result),
-                seat_names=tuple((seat.side, _username(seat)) for seat in row.seats),
-                seat_ids=tuple((seat.side, seat.user_id) for seat in row.seats),
-            ),
-            entry,
-        )
+        self.engines.put(game_id, new_version, engine_game)
+        self.recent.put(replace(
+            meta, version=new_version, status=write.status, awaiting_since=since,
+            result=write.result if over else meta.result,
+        ), entry)
+        if mail_owed:
+            for hook in self.hooks:
+                hook.command_stored(game_id, new_version, previous_awaiting)
         return build_command_answer(entry, viewer, scenario), True
 
-    async def _judge(
-        self, session: AsyncSession, game_id: str, version: int, scenario: Any, side: str,
-        command: dict[str, Any],
-    ) -> tuple[Any, list[dict[str, Any]]]:
-        """Apply `command` to the engine at `version` (cached, else the stored snapshot)."""
-        engine_game = self.engines.take(game_id, version)
-        if engine_game is None:
-            snapshot = await session.scalar(select(Game.snapshot).where(Game.id == game_id))
-            engine_game = rules().Game.from_json(scenario, snapshot)
-        try:
-            return engine_game, apply_logged(engine_game, side, command)
-        except rules().IllegalCommand as exc:
-            # The rules core leaves the state untouched on refusal: keep the object.
-            self.engines.put(game_id, version, engine_game)
-            error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
-            raise ApiError(
-                422, error.get("error", "illegal_command"), exc.message, rule=exc.rule
-            ) from None
-        except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
-            log.exception("rules core failed on %s command in game %s", side, game_id)
-            raise ApiError(
-                422, "illegal_command", f"The rules core could not apply this command ({type(exc).__name__}).",
-                rule="commands",
-            ) from None
+    async def _moved_elsewhere(self, session: AsyncSession, game_id: str, version: int) -> bool:
+        """Whether the stored game is past `version` (another process wrote it): a refusal is only
+        answered once it is known to be judged against the current state."""
+        if session.bind.dialect.name != "postgresql":
+            return False  # SQLite is served by one process: this one
+        await session.commit()
+        current = await session.scalar(select(Game.version).where(Game.id == game_id))
+        return current is not None and current != version
 
-    async def _lock_for_command(self, session: AsyncSession, game_id: str) -> tuple[Game | LockedGame, Any]:
-        """The game row locked FOR UPDATE, and the parsed scenario.
-
-        When this process has seen the running game before (its seats and scenario are cached),
-        the lock reads only the row's small columns, without the ORM; otherwise the ORM row comes
-        without its large JSON columns (the scenario and snapshot are read separately if needed).
-        Neither answer may be asked for `scenario_json`, `snapshot` or `initial_snapshot`."""
-        if len(game_id) > 32:
-            raise not_found()
-        known = self.recent.meta(game_id)
-        scenario = self.scenarios.peek(game_id)
-        if known is not None and scenario is not None and known.seat_ids and known.status == "active":
-            light = (await session.execute(
-                select(GAMES.c.version, GAMES.c.status, GAMES.c.visibility, GAMES.c.awaiting_side,
-                       GAMES.c.awaiting_since, GAMES.c.result)
-                .where(GAMES.c.id == game_id).with_for_update()
-            )).one_or_none()
-            if light is None:
-                raise not_found()
-            names = dict(known.seat_names)
-            seats = tuple(LockedSeat(side, user_id, names.get(side, "")) for side, user_id in known.seat_ids)
-            return LockedGame(game_id, light.version, light.status, light.visibility, light.awaiting_side,
-                              light.awaiting_since, light.result, seats), scenario
-        stmt = (
-            select(Game).where(Game.id == game_id)
-            .options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
-            .with_for_update(of=Game)
-            .execution_options(populate_existing=True)
-        )
-        row = (await session.scalars(stmt)).unique().one_or_none()
-        if row is None:
-            raise not_found()
-        if scenario is None:
-            scenario_json = await session.scalar(select(Game.scenario_json).where(Game.id == row.id))
-            scenario = self.scenarios.get(row.id, scenario_json)
-        return row, scenario
+    def visible_live(self, game_id: str, user: User) -> bool:
+        """Whether the live game (if this process serves it) shows `user` it exists: a seat, an open
+        game, or an admin (server/services/access.py `resolve_viewer`). False means "ask the row"."""
+        meta = self.recent.meta(game_id)
+        if meta is None:
+            return False
+        return meta.visibility == "open" or user.is_admin or any(uid == user.id for _, uid in meta.seat_ids)
 
     def forget(self, game_id: str) -> None:
-        """Drop this process's cached state of a game changed outside `submit`."""
+        """Drop this process's live state of a game (changed outside the command path, or unsure)."""
         self.engines.drop(game_id)
         self.recent.drop(game_id)
 
@@ -709,8 +566,9 @@ class GameService:
         )
 
     async def _answer_after_race(
-        self, session: AsyncSession, game_id: str, side: str, command_id: str, user_id: int, scenario: Any
+        self, session: AsyncSession, game_id: str, side: str, command_id: str, user_id: int | None, scenario: Any
     ) -> tuple[dict[str, Any], bool]:
+        await session.commit()  # see the racing writer's commit
         earlier = await self._find_command(session, game_id, side, command_id)
         if earlier is not None:
             return build_command_answer(earlier, Viewer("seat", side, user_id), scenario), False
@@ -728,41 +586,14 @@ class GameService:
             raise ApiError(401, "not_authenticated", "Log in to play.")
         row = await self.get_row(session, game_id)
         if row.status == "waiting":
-            return await self._abandon(session, game_id, user)
-        await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
-        return await self.get_row(session, game_id)
-
-    async def _abandon(self, session: AsyncSession, game_id: str, user: User) -> Game:
-        async with self._writing(session):
-            await self._abandon_locked(session, game_id, user)
-        return await self.get_row(session, game_id)
-
-    async def _abandon_locked(self, session: AsyncSession, game_id: str, user: User) -> None:
-        row = await self.get_row(session, game_id, for_update=True)
-        require_seat(row, user)
-        if row.status != "waiting":
-            raise ApiError(409, "game_started", "The game has started; resign instead.")
-        engine_game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
-        command = {"type": "adjudicate", "winner": None, "reason": "abandoned before the second player joined"}
-        events = apply_logged(engine_game, REFEREE, command)
-        now = utcnow()
-        version = row.version
-        session.add(GameCommand(
-            game_id=row.id, seq=version + 1, side=REFEREE, user_id=user.id,
-            command_id=uuid.uuid4().hex, command=command, events=events, created_at=now,
-        ))
-        await session.flush()
-        done = await session.execute(
-            update(Game).where(Game.id == row.id, Game.version == version).values(
-                version=version + 1, status="over", result=engine_game.result,
-                snapshot=engine_game.to_json(include_log=False), awaiting_side=None, updated_at=now,
-            )
-        )
-        if done.rowcount != 1:
-            await session.rollback()
-            raise ApiError(409, "stale_version", "The game changed; try again.")
+            require_seat(row, user)
+            command = {"type": "adjudicate", "winner": None, "reason": "abandoned before the second player joined"}
+            await self.referee(session, game_id, command, user_id=user.id, command_id=uuid.uuid4().hex,
+                               expected_version=row.version, expected_status="waiting")
+        else:
+            await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
         await session.commit()
-        self.forget(row.id)
+        return await self.get_row(session, game_id)
 
     # ------------------------------------------------------------- spectators
 
@@ -829,10 +660,6 @@ def _with_contributions(engine_game: Any, contributions: dict[str, str]) -> dict
     return snapshot
 
 
-def _username(seat: Any) -> str:
-    return str(seat.username) if isinstance(seat, LockedSeat) else str(seat.user.username)
-
-
 def _json(value: Any) -> str:
     return jsoncodec.dumps(value)
 
@@ -845,4 +672,4 @@ def apply_logged(engine_game: Any, side: str, command: dict[str, Any]) -> list[d
     return list(engine_game.submit(side, command))
 
 
-__all__ = ["GameService", "LoadedGame", "LockedGame", "apply_logged"]
+__all__ = ["GameService", "LoadedGame", "apply_logged"]

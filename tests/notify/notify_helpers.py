@@ -163,7 +163,10 @@ def end_phases_until_not(player: Any, game_id: str, side: str, limit: int = 10) 
 
 
 def outbox_rows(client: TestClient) -> list[Any]:
+    """The outbox once the mails the commands so far owe are queued (they follow each command's commit)."""
     from sqlalchemy import select
+
+    call(client, runtime(client).wait_idle)
 
     from server.notify.models import OutboxMail
 

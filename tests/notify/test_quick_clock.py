@@ -1,6 +1,6 @@
-"""server/notify/hooks.py: the clock restart the command path writes inside its single statement
-(`CLOCK_RESTART_SQL`, Postgres) gives the same deadline as `restart_clock`, the one the locked path
-and the join use: with and without a time per decision, with a pause past, running or absent, and
+"""server/notify/hooks.py: the clock restart the command path writes inside its one write
+(`CLOCK_RESTART_SQL` on Postgres, `_restart_clock_sqlite` on the embedded database) gives the same
+deadline as `restart_clock`, the one the join uses: with and without a time per decision, with a pause past, running or absent, and
 with the decision passing to a side or to nobody (the game's end)."""
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import pytest
 from server.db import asyncpg_dsn
 from server.notify.hooks import CLOCK_RESTART_SQL, restart_clock
 from server.notify.models import GameClock
-
-pytestmark = pytest.mark.postgres
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 FIELDS = ("side", "started_at", "deadline_at", "reminded_at", "overdue_since", "updated_at")
@@ -64,6 +62,7 @@ async def _sql(settings: Any) -> list[dict[str, Any]]:
         await conn.close()
 
 
+@pytest.mark.postgres
 def test_single_statement_clock_restart_matches_restart_clock(postgres_settings: Any) -> None:
     stored = asyncio.run(_sql(postgres_settings))
     for (hours, paused_until, side), row in zip(CASES, stored, strict=True):
@@ -71,3 +70,39 @@ def test_single_statement_clock_restart_matches_restart_clock(postgres_settings:
     # The cases do reach every branch: no deadline, a deadline from now, one from a pause's end.
     deadlines = {row["deadline_at"] for row in stored}
     assert deadlines == {None, NOW + timedelta(hours=24), NOW + timedelta(hours=29)}
+
+
+def test_sqlite_command_write_restarts_the_clock_like_restart_clock(sqlite_template: Any, tmp_path: Any) -> None:
+    """services/commandlog.py writes the embedded database's clock restart in Python, inside the
+    command's own transaction: the same answers as `restart_clock` in every case."""
+    import shutil
+    import sqlite3
+
+    from server.services.commandlog import Append, _parse_ts, _restart_clock_sqlite, _ts
+
+    path = tmp_path / "clock.db"
+    shutil.copy(sqlite_template, path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("INSERT INTO users (id, username, email, password_hash, is_admin, created_at) "
+                 "VALUES (1, 'clockwatcher', 'c@example.org', 'x', 0, ?)", (_ts(NOW),))
+    conn.execute("INSERT INTO games (id, scenario_id, scenario_json, created_by, visibility, status, invite_token, "
+                 "watch_token, version, snapshot, initial_snapshot, created_at, updated_at) VALUES "
+                 "('g', 'tutorial', '{}', 1, 'open', 'active', 'i', 'w', 0, '{}', '{}', ?, ?)", (_ts(NOW), _ts(NOW)))
+    deadlines = set()
+    for hours, paused_until, side in CASES:
+        conn.execute("DELETE FROM game_clocks")
+        conn.execute(
+            "INSERT INTO game_clocks (game_id, decision_hours, paused_until, side, reminded_at, overdue_since, "
+            "updated_at) VALUES ('g', ?, ?, 'red', ?, ?, ?)",
+            (hours, _ts(paused_until), _ts(NOW - timedelta(hours=2)), _ts(NOW - timedelta(hours=1)),
+             _ts(NOW - timedelta(days=1))))
+        write = Append(game_id="g", version=0, expected_status="active", status="active", side="red", user_id=1,
+                       command_id="c", command={}, events=[], snapshot={}, awaiting=side, result=None,
+                       mail_owed=False, now=NOW)
+        _restart_clock_sqlite(conn, write)
+        row = conn.execute(f"SELECT {', '.join(FIELDS)} FROM game_clocks WHERE game_id = 'g'").fetchone()
+        stored = {name: (value if name == "side" else _parse_ts(value)) for name, value in zip(FIELDS, row, strict=True)}
+        assert stored == _python(hours, paused_until, side), (hours, paused_until, side)
+        deadlines.add(stored["deadline_at"])
+    assert deadlines == {None, NOW + timedelta(hours=24), NOW + timedelta(hours=29)}
+    conn.close()

@@ -258,7 +258,10 @@ async def resign(
 
 
 async def _visible(session: Any, service: Any, game_id: str, user: User) -> None:
-    """A private game the caller cannot see is a 404 before anything else is said about it."""
+    """A private game the caller cannot see is a 404 before anything else is said about it
+    (answered from the live game when this process serves it: a command reads nothing first)."""
+    if service.visible_live(game_id, user):
+        return
     row = await service.get_row(session, game_id)
     resolve_viewer(row, user)
 

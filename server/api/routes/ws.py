@@ -13,11 +13,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from ... import jsoncodec
 from ...config import Settings
 from ...errors import ApiError
 from ...models import User
-from ...realtime.hub import GameHub, ViewerConnection
+from ...realtime.hub import GameHub, ViewerConnection, frame_text
 from ...schemas import CommandRequest, UndoRequest
 from ...services import accounts
 from ...services.access import resolve_viewer
@@ -113,7 +112,7 @@ async def _send_loop(websocket: WebSocket, conn: ViewerConnection) -> None:
             if message is None:
                 await websocket.close(code=CLOSE_TOO_SLOW, reason="fell behind; reconnect")
                 return
-            await websocket.send_text(jsoncodec.dumps(message))
+            await websocket.send_text(frame_text(message))
     except (WebSocketDisconnect, RuntimeError):
         return
 

@@ -1,7 +1,9 @@
-"""server/services/games.py, the quick path (Postgres): a running game this process already knows is
-judged against its cached engine and stored by ONE compare-and-set statement, without the row lock.
-These tests hold it to the locked path's answers: the same log and snapshot, 409 when another process
-moved the game on, the first answer for a repeated command id, and refusals that change nothing."""
+"""server/services/games.py `_command` and server/services/commandlog.py: the one command path. A game
+this process serves is judged against its live engine and stored by ONE compare-and-set write, on both
+databases, with no read of the game. These tests hold it to its guarantees: the stored log and snapshot
+equal a replay, 409 when another process moved the game on (and nothing written), the first answer for
+a repeated command id, refusals that change nothing, and the mails a command owes (after its commit, or
+by the sweep if the process died in between)."""
 
 from __future__ import annotations
 
@@ -17,30 +19,30 @@ from server_helpers import Player, pick_command, server_game, start_game
 
 from server.config import Settings
 
-pytestmark = pytest.mark.postgres
-
 
 @pytest.fixture
-def pg_client(postgres_settings: Settings) -> Iterator[TestClient]:
+def pg_client(settings: Settings) -> Iterator[TestClient]:
+    """An app on each database (the `settings` fixture: SQLite and Postgres)."""
     from server.main import create_app
 
-    with TestClient(create_app(postgres_settings)) as client:
+    with TestClient(create_app(settings)) as client:
         yield client
 
 
-class LockSpy:
-    """Counts the locked path's row locks in one app."""
+class ReadSpy:
+    """Counts the command path's reads of a game row in one app (a live game needs none)."""
 
     def __init__(self, client: TestClient) -> None:
         self.calls = 0
+        self.active = False  # counts only while a command is on its way (not the tests' own reads)
         service = client.app.state.service
-        original = service._lock_for_command
+        original = service.get_row
 
         async def counting(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
+            self.calls += self.active
             return await original(*args, **kwargs)
 
-        service._lock_for_command = counting
+        service.get_row = counting
 
 
 def _through(player: Player, client: TestClient) -> Player:
@@ -63,9 +65,15 @@ def _mover(client: TestClient, game_id: str, a: Any, b: Any) -> tuple[Any, str]:
     return (a if side == "blue" else b), side
 
 
-def _play(client: TestClient, game_id: str, a: Any, b: Any, version: int, rng: random.Random) -> int:
+def _play(client: TestClient, game_id: str, a: Any, b: Any, version: int, rng: random.Random,
+          spy: ReadSpy | None = None) -> int:
     player, side = _mover(client, game_id, a, b)
-    response = _send(player, game_id, pick_command(client, game_id, side, rng), version)
+    command = pick_command(client, game_id, side, rng)
+    if spy is not None:
+        spy.active = True
+    response = _send(player, game_id, command, version)
+    if spy is not None:
+        spy.active = False
     assert response.status_code == 200, response.text
     assert response.json()["version"] == version + 1
     return version + 1
@@ -85,20 +93,19 @@ def _stored(client: TestClient, game_id: str) -> tuple[Any, list[Any], Any]:
     return client.portal.call(read)
 
 
-def test_commands_of_a_known_game_are_stored_without_the_row_lock(pg_client: TestClient) -> None:
+def test_commands_of_a_live_game_are_stored_by_one_write_without_reading_it(pg_client: TestClient) -> None:
     a, b, game = start_game(pg_client)
     gid = game["id"]
-    spy = LockSpy(pg_client)
+    spy = ReadSpy(pg_client)
     rng = random.Random(3)
     version = 0
-    # Both players have the game open here, so no command has a mail to compose (which would
-    # take the locked path, with the mail in the command's transaction).
+    # Both players have the game open here, so no command owes a mail.
     with a.ws(gid) as ws_a, b.ws(gid) as ws_b:
         for ws in (ws_a, ws_b):
             assert ws.receive_json()["type"] == "snapshot"
         for _ in range(12):
-            version = _play(pg_client, gid, a, b, version, rng)
-    # The players' snapshots taught the process the game: not one command took the row lock.
+            version = _play(pg_client, gid, a, b, version, rng, spy)
+    # The players' snapshots taught the process the game: not one command read it back.
     assert spy.calls == 0, spy.calls
     row, rows, replayed = _stored(pg_client, gid)
     assert row.version == version == len(rows)
@@ -107,6 +114,7 @@ def test_commands_of_a_known_game_are_stored_without_the_row_lock(pg_client: Tes
     assert row.awaiting_side == replayed.awaiting
 
 
+@pytest.mark.postgres
 def test_a_process_whose_cache_is_stale_gets_409_and_writes_nothing(postgres_settings: Settings) -> None:
     from server.main import create_app
 
@@ -127,7 +135,7 @@ def _stale_cache_round(first: TestClient, second: TestClient, a: Player, b: Play
                        rng: random.Random) -> None:
     version = _play(first, gid, a, b, 0, rng)
     version = _play(first, gid, a, b, version, rng)
-    spy = LockSpy(first)
+    spy = ReadSpy(first)
 
     # The second process moves the game on; the first still holds the game at `version`.
     player, side = _mover(first, gid, a, b)
@@ -136,10 +144,12 @@ def _stale_cache_round(first: TestClient, second: TestClient, a: Player, b: Play
     moved = _send(_through(player, second), gid, command, version, taken_id)
     assert moved.status_code == 200, moved.text
 
+    spy.active = True
     stale = _send(player, gid, command, version)
+    spy.active = False
     assert stale.status_code == 409, stale.text
     assert stale.json()["error"] == "stale_version" and stale.json()["version"] == version + 1
-    assert spy.calls == 0  # refused by the compare-and-set itself, not by the locked path
+    assert spy.calls == 0  # refused by the compare-and-set itself; the game is read again on next use
     # The repeat of the id the other process applied gets that first answer, applied once.
     repeat = _send(player, gid, command, version, taken_id)
     assert repeat.status_code == 200, repeat.text
@@ -152,7 +162,7 @@ def _stale_cache_round(first: TestClient, second: TestClient, a: Player, b: Play
     after = _play(first, gid, a, b, version + 1, rng)
     assert after == version + 2
 
-def test_a_refused_command_on_the_quick_path_changes_nothing(pg_client: TestClient) -> None:
+def test_a_refused_command_changes_nothing(pg_client: TestClient) -> None:
     a, b, game = start_game(pg_client)
     gid = game["id"]
     rng = random.Random(9)
@@ -169,3 +179,52 @@ def test_a_refused_command_on_the_quick_path_changes_nothing(pg_client: TestClie
     assert after.version == version and len(rows) == version
     assert after.snapshot == before.snapshot
     assert _play(pg_client, gid, a, b, version, rng) == version + 1
+
+
+def _mail_state(client: TestClient, game_id: str) -> tuple[int | None, list[str]]:
+    from sqlalchemy import select
+
+    from server.models import Game
+    from server.notify.models import OutboxMail
+
+    async def read() -> tuple[int | None, list[str]]:
+        async with client.app.state.sessionmaker() as session:
+            owed = await session.scalar(select(Game.mail_owed).where(Game.id == game_id))
+            kinds = (await session.scalars(
+                select(OutboxMail.kind).where(OutboxMail.game_id == game_id).order_by(OutboxMail.id))).all()
+            return owed, list(kinds)
+
+    assert client.portal is not None
+    return client.portal.call(read)
+
+
+def test_a_game_ending_command_commits_first_and_its_mails_follow(pg_client: TestClient) -> None:
+    a, _b, game = start_game(pg_client)
+    gid = game["id"]
+    resigned = a.post(f"/api/games/{gid}/resign")
+    assert resigned.status_code == 200, resigned.text
+    runtime = pg_client.app.state.notify
+    assert pg_client.portal is not None
+    pg_client.portal.call(runtime.wait_idle)
+    owed, kinds = _mail_state(pg_client, gid)
+    assert owed is None  # the follow-up cleared the mark in the transaction that queued the mails
+    assert kinds.count("opponent_resigned") + kinds.count("game_over") == 2, kinds
+
+
+def test_mails_a_dead_process_owed_are_sent_by_the_sweep(pg_client: TestClient) -> None:
+    """The process stops between the command's commit and its mails: the mark stays, the sweep
+    (run at start-up and by the scheduler) queues them once, and clears it."""
+    a, _b, game = start_game(pg_client)
+    gid = game["id"]
+    hooks = pg_client.app.state.notify.hooks
+    hooks.command_stored = lambda *args, **kwargs: None  # the follow-up never runs: the process "died"
+    assert a.post(f"/api/games/{gid}/resign").status_code == 200
+    owed, kinds = _mail_state(pg_client, gid)
+    assert owed == 1 and "game_over" not in kinds and "opponent_resigned" not in kinds
+    assert pg_client.portal is not None
+    assert pg_client.portal.call(hooks.sweep) == 1
+    owed, kinds = _mail_state(pg_client, gid)
+    assert owed is None
+    assert kinds.count("opponent_resigned") + kinds.count("game_over") == 2, kinds
+    assert pg_client.portal.call(hooks.sweep) == 0  # nothing twice
+    assert _mail_state(pg_client, gid)[1] == kinds

@@ -1,0 +1,232 @@
+"""The game log as the authoritative game's write-ahead log: one compare-and-set write per command.
+
+A command the rules core accepted against this process's live game at version n is stored by ONE
+atomic write, the same on both databases:
+
+* the game row moves from n to n + 1 only if it is still at n and in the expected status
+  (`UPDATE games ... WHERE id = ? AND version = n AND status = ?`): of racing writers, in this
+  process or another, exactly one moves it;
+* the log row (game, seq n + 1, side, command id, command, events) is inserted in the same
+  transaction, and the unique (game, seq) and (game, side, command id) indexes back the
+  compare-and-set up;
+* the game's decision clock restarts (`CLOCK_RESTART_SQL`, the same rule as
+  server/notify/hooks.py `restart_clock`);
+* `mail_owed` marks a command whose mails follow after the commit (migration 0004).
+
+Postgres runs it as one statement on the driver, in autocommit (one round trip). The embedded
+SQLite file is written from the event loop's own thread through a plain `sqlite3` connection in
+WAL mode: the write takes tens of microseconds, less than one hand-off to aiosqlite's thread. It
+never waits for a lock while holding the loop: a busy database is retried after yielding.
+
+If the compare-and-set fails nothing is written and `CommitConflict` is raised: another writer
+moved the game first, or this command id was already used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from asyncpg.exceptions import UniqueViolationError
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .. import jsoncodec
+from ..notify.hooks import CLOCK_RESTART_SQL
+
+
+class CommitConflict(Exception):
+    """The compare-and-set found the game moved on (or the command id taken): nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One command's write: the game row from `version` to `version + 1`, and its log row."""
+
+    game_id: str
+    version: int
+    expected_status: str
+    status: str
+    side: str
+    user_id: int | None
+    command_id: str
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    snapshot: dict[str, Any]
+    awaiting: str | None
+    result: dict[str, Any] | None
+    mail_owed: bool
+    now: datetime
+
+
+PG_APPEND_SQL = """
+WITH g AS (
+    UPDATE games SET version = $3, snapshot = $4::json, updated_at = $5::timestamptz,
+        awaiting_since = CASE WHEN awaiting_side IS DISTINCT FROM $6::text
+                              THEN $5::timestamptz ELSE awaiting_since END,
+        awaiting_side = $6::text, status = $12::text, result = $13::json,
+        mail_owed = CASE WHEN $14::boolean THEN $3 ELSE mail_owed END
+    WHERE id = $1 AND version = $2 AND status = $15::text
+    RETURNING id, awaiting_since
+), c AS (
+    INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)
+    SELECT id, $3, $7, $8, $9, $10::json, $11::json, $5::timestamptz FROM g
+    RETURNING seq
+), clock AS ({clock})
+SELECT g.awaiting_since FROM g, c
+""".format(clock=CLOCK_RESTART_SQL.format("$5", game="g", awaiting="$6::text"))
+
+
+async def append(session: AsyncSession, write: Append) -> datetime | None:
+    """Store one command (see the module's docstring); returns the game's `awaiting_since` after it."""
+    if session.bind.dialect.name == "postgresql":
+        return await _append_postgres(session, write)
+    return await _append_sqlite(session, write)
+
+
+async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
+    params = (
+        w.game_id, w.version, w.version + 1, jsoncodec.dumps(w.snapshot), w.now, w.awaiting,
+        w.side, w.user_id, w.command_id, jsoncodec.dumps(w.command), jsoncodec.dumps(w.events),
+        w.status, None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.expected_status,
+    )
+    # A pooled connection of its own, outside the session (whatever the request read stays there):
+    # the statement runs on the driver in autocommit, as its own transaction.
+    async with session.bind.connect() as connection:
+        driver = (await connection.get_raw_connection()).driver_connection
+        assert driver is not None
+        try:
+            stored = await driver.fetchrow(PG_APPEND_SQL, *params)
+        except UniqueViolationError:
+            raise CommitConflict from None  # a racing request stored this command id first
+    if stored is None:
+        raise CommitConflict
+    since: datetime | None = stored["awaiting_since"]
+    return since
+
+
+# ------------------------------------------------------------------------------------------ SQLite
+
+_SQLITE: dict[str, sqlite3.Connection] = {}
+# How long a write waits for another connection's transaction (seconds), yielding to the loop between tries.
+SQLITE_BUSY_WAIT = 30.0
+
+
+def _sqlite_connection(database: str) -> sqlite3.Connection:
+    conn = _SQLITE.get(database)
+    if conn is None:
+        conn = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a committed transaction survives the process being killed (SIGKILL);
+        # only an operating-system crash may lose the last ones (docs/benchmarks.md).
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        # Never wait inside SQLite: that would hold the event loop. A busy database raises at once
+        # and the write is retried after yielding (`_append_sqlite`).
+        conn.execute("PRAGMA busy_timeout=0")
+        _SQLITE[database] = conn
+    return conn
+
+
+def close_sqlite_connections() -> None:
+    for conn in _SQLITE.values():
+        conn.close()
+    _SQLITE.clear()
+
+
+def _ts(value: datetime | None) -> str | None:
+    """SQLAlchemy's SQLite storage format for `UTCDateTime` (naive UTC, microseconds always)."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _parse_ts(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+async def _append_sqlite(session: AsyncSession, w: Append) -> datetime | None:
+    database = make_url(str(session.bind.url)).database
+    if not database or database == ":memory:":
+        raise RuntimeError("the embedded database must be a file (DATABASE_URL=sqlite+aiosqlite:///path)")
+    conn = _sqlite_connection(database)
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + SQLITE_BUSY_WAIT
+    delay = 0.0005
+    while True:
+        try:
+            return _write_sqlite(conn, w)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if loop.time() > give_up:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.02)
+
+
+def _write_sqlite(conn: sqlite3.Connection, w: Append) -> datetime | None:
+    now = _ts(w.now)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        cur = conn.execute(
+            "UPDATE games SET version = ?, snapshot = ?, updated_at = ?,"
+            " awaiting_since = CASE WHEN awaiting_side IS ? THEN awaiting_since ELSE ? END,"
+            " awaiting_side = ?, status = ?, result = ?,"
+            " mail_owed = CASE WHEN ? THEN ? ELSE mail_owed END"
+            " WHERE id = ? AND version = ? AND status = ?",
+            (w.version + 1, jsoncodec.dumps(w.snapshot), now, w.awaiting, now, w.awaiting, w.status,
+             None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.version + 1,
+             w.game_id, w.version, w.expected_status),
+        )
+        if cur.rowcount != 1:
+            raise CommitConflict
+        try:
+            conn.execute(
+                "INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (w.game_id, w.version + 1, w.side, w.user_id, w.command_id, jsoncodec.dumps(w.command),
+                 jsoncodec.dumps(w.events), now),
+            )
+        except sqlite3.IntegrityError:
+            raise CommitConflict from None
+        _restart_clock_sqlite(conn, w)
+        since = conn.execute("SELECT awaiting_since FROM games WHERE id = ?", (w.game_id,)).fetchone()[0]
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return _parse_ts(since)
+
+
+def _restart_clock_sqlite(conn: sqlite3.Connection, w: Append) -> None:
+    """server/notify/hooks.py `restart_clock`, on the clock row if the game has one."""
+    row = conn.execute(
+        "SELECT decision_hours, paused_until FROM game_clocks WHERE game_id = ?", (w.game_id,)
+    ).fetchone()
+    if row is None:
+        return
+    hours, paused_until = row
+    started = deadline = None
+    if w.awaiting is not None and hours:
+        start = w.now
+        paused = _parse_ts(paused_until)
+        if paused is not None and paused > start:
+            start = paused  # the clock stands still during a pause
+        started, deadline = w.now, start + timedelta(hours=hours)
+    conn.execute(
+        "UPDATE game_clocks SET side = ?, reminded_at = NULL, overdue_since = NULL, updated_at = ?,"
+        " started_at = ?, deadline_at = ? WHERE game_id = ?",
+        (w.awaiting, _ts(w.now), _ts(started), _ts(deadline), w.game_id),
+    )
+
+
+__all__ = ["Append", "CommitConflict", "append", "close_sqlite_connections"]
