@@ -70,7 +70,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(f"game {i + 1}/{args.games}: {args.a} {r.a_wins}, {args.b} {r.b_wins}, draws {r.draws} "
               f"({r.seconds:.0f} s)", file=sys.stderr, flush=True)
 
-    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress)
+    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress, args.iterations)
     data = report.to_json()
     lo, hi = data["a_share_ci95"]
     decisive = data["a_wins"] + data["b_wins"]
@@ -145,11 +145,14 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(handler=cmd_simulate)
     p = sub.add_parser("arena", help="play bot against bot, alternating sides, invariants checked (docs/bots.md)")
     p.add_argument("--scenario", required=True, help="scenario id (scenarios/ID.json) or a file path")
-    p.add_argument("--a", default="greedy", help="level of bot a (random, greedy)")
-    p.add_argument("--b", default="random", help="level of bot b (random, greedy)")
+    p.add_argument("--a", default="greedy", help="level of bot a (random, greedy, search)")
+    p.add_argument("--b", default="random", help="level of bot b (random, greedy, search)")
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--budget", type=float, default=1.0, help="seconds a bot may think per decision")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="search's budget in nodes per decision instead of the clock (reproducible; greedy then "
+                        "runs to completion)")
     p.add_argument("--json", action="store_true", help="end with one JSON line")
     p.set_defaults(handler=cmd_arena)
     p = sub.add_parser("validate-scenario", help="check scenario files against the schema and the rules")

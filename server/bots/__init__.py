@@ -21,6 +21,8 @@ from server.rules.kernel.randomplayer import RandomPlayer
 
 from .belief import belief_game, copy_game
 from .greedy import GreedyBot
+from .resign import should_resign
+from .search import SearchBot
 
 
 class Bot(Protocol):
@@ -40,15 +42,17 @@ class RandomBot:
         return RandomPlayer(rng).choose(game, side)
 
 
-LEVELS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+LEVELS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
-def make_bot(level: str) -> Bot:
+def make_bot(level: str, iterations: int | None = None) -> Bot:
+    """A bot of `level`. `iterations`: the search level's deterministic budget in nodes per decision
+    (None: it thinks for the wall-clock `budget_s` given to `choose`); the other levels ignore it."""
     try:
         cls = LEVELS[level]
     except KeyError:
         raise ValueError(f"unknown bot level '{level}' (levels: {', '.join(LEVELS)})") from None
-    bot: Bot = cls()
+    bot: Bot = cls(iterations=iterations) if cls is SearchBot else cls()
     return bot
 
 
@@ -57,4 +61,10 @@ def choose_for(game: Game, side: str, bot: Bot, rng: random.Random, budget_s: fl
     return bot.choose(belief_game(game, side, rng), side, rng, budget_s)
 
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "belief_game", "choose_for", "copy_game", "make_bot"]
+def resign_check(game: Game, side: str, rng: random.Random | None = None) -> bool:
+    """Whether `side`'s bot should resign the real `game` now (`resign.should_resign` on its belief)."""
+    return should_resign(belief_game(game, side, rng or random.Random(0)), side)
+
+
+__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "SearchBot", "belief_game", "choose_for", "copy_game",
+           "make_bot", "resign_check", "should_resign"]

@@ -15,6 +15,8 @@ from server.rules.kernel.invariants import check_invariants
 
 from . import Bot, belief_game, make_bot
 
+NO_CLOCK = 3600.0  # seconds: a budget no decision reaches, so choices never depend on the machine's load
+
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion k/n ((0, 1) when n is 0)."""
@@ -33,6 +35,7 @@ class ArenaReport:
     a: str
     b: str
     seed: int
+    iterations: int | None = None
     games: int = 0
     a_wins: int = 0
     b_wins: int = 0
@@ -54,7 +57,8 @@ class ArenaReport:
                 dec[label] = {"decisions": len(ts), "median_ms": round(statistics.median(ts) * 1000, 2),
                               "max_ms": round(max(ts) * 1000, 1), "mean_ms": round(sum(ts) / len(ts) * 1000, 2)}
         return {
-            "scenario": self.scenario, "a": self.a, "b": self.b, "seed": self.seed, "games": self.games,
+            "scenario": self.scenario, "a": self.a, "b": self.b, "seed": self.seed, "iterations": self.iterations,
+            "games": self.games,
             "a_wins": self.a_wins, "b_wins": self.b_wins, "draws": self.draws,
             "a_share_of_decisive": round(self.a_wins / decisive, 4) if decisive else None,
             "a_share_ci95": [round(lo, 4), round(hi, 4)],
@@ -101,13 +105,14 @@ def play_game(scenario: Scenario, bots: dict[str, Bot], labels: dict[str, str], 
 
 
 def arena(scenario: Scenario, a: str, b: str, games: int, seed: int = 1, budget_s: float = 1.0,
-          progress: Callable[[int, ArenaReport], None] | None = None) -> ArenaReport:
-    """`games` games of level `a` against level `b`, `a` taking the first side in even games."""
-    report = ArenaReport(scenario.id, a, b, seed)
+          progress: Callable[[int, ArenaReport], None] | None = None, iterations: int | None = None) -> ArenaReport:
+    """`games` games of level `a` against level `b`, `a` taking the first side in even games.
+    `iterations`: the search level's budget in nodes per decision instead of the clock (reproducible)."""
+    report = ArenaReport(scenario.id, a, b, seed, iterations=iterations)
     first, second = scenario.side_order
     for s in scenario.side_order:
         report.by_side[s] = {"a": 0, "b": 0, "draw": 0}
-    bot_a, bot_b = make_bot(a), make_bot(b)
+    bot_a, bot_b = make_bot(a, iterations), make_bot(b, iterations)
     label_a, label_b = (a, b) if a != b else (f"{a} (a)", f"{b} (b)")
     start = time.perf_counter()
     for i in range(games):
@@ -115,7 +120,9 @@ def arena(scenario: Scenario, a: str, b: str, games: int, seed: int = 1, budget_
         bots = {a_side: bot_a, b_side: bot_b}
         labels = {a_side: label_a, b_side: label_b}
         rngs = {s: random.Random(f"arena:{seed}:{i}:{s}") for s in scenario.side_order}
-        game = play_game(scenario, bots, labels, f"arena-game-seed-{seed}-{i:08d}", rngs, budget_s, report)
+        # with a node budget nobody reads the clock: greedy runs to completion, search counts nodes
+        budget = NO_CLOCK if iterations is not None else budget_s
+        game = play_game(scenario, bots, labels, f"arena-game-seed-{seed}-{i:08d}", rngs, budget, report)
         winner = (game.result or {}).get("winner")
         report.games += 1
         if winner is None:

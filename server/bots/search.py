@@ -1,0 +1,490 @@
+"""The search bot: looks ahead within a budget instead of scoring one command at a time.
+
+* **Movement: whole phases are evolved, not single moves.** At each movement decision the bot lists
+  every group that may move (as `greedy` does) and the hexes `game.options` says each can reach; a
+  handful of promising destinations per group survive a first screening (each scored alone on the
+  light position copy). A *plan* gives each group one of its destinations or "stay". A small
+  evolutionary search (elitism, tournament selection, uniform crossover, point mutation, seeded with
+  "all stay", the greedy sequence and the previous generation's best) scores whole plans on the light
+  copy with the static evaluation plus the unseen-reinforcement term (`unseen.py`). The best distinct
+  plans are then **played out on determinised copies of the belief game**: every move submitted to
+  the engine in order (moves the engine refuses are dropped), the phase ended, and the coming combat
+  phase played with imagined dice (the same dice for every plan: common random numbers) by a quick
+  attack policy; the position after it is scored. The plan with the best mean is kept and its first
+  move is made (the next call replans from the new position; a moved unit cannot move again).
+  If the best plan moves nothing, the phase ends.
+* **Combat: expectimax over chance, two attacks deep.** Every attack is valued by the exact
+  distribution of its outcome (the CRT die's rows and the morale die, as `greedy`); for the most
+  promising attacks each outcome branch is also given the value of the best attack that would follow
+  it (again exact over its dice), so an attack that opens the way for another is preferred.
+* Decisions, recovery and set-up: as `greedy`.
+
+The budget: `budget_s` seconds of wall clock per decision, or, when the bot is made with
+`iterations=N`, N *nodes* (one node: one plan scored on the light copy; a play-out or an exact attack
+valuation costs several), with no clock at all: the same belief, rng and N always give the same
+command, whatever the machine's load (the tests and the arena use this).
+
+The bot never sees the real game: it plays on the belief game (`belief.py`) and its copies, whose
+dice are imagined (`ScriptedDice` seeded from the bot's own rng).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from server.rules import Game
+
+from .belief import copy_game
+from .evaluate import Pos, U, eval_pos, evaluate, loss_points
+from .greedy import MIN_ATTACK_GAIN, GreedyBot, ScriptedDice
+from .unseen import UnseenPrior, unseen_prior, unseen_term
+
+CANDIDATES = 14  # destinations per group scored alone (plus the group's current hex)
+KEEP = 5  # destinations per group the evolution may choose from
+POPULATION = 24
+ELITE = 4
+MUTATION = 0.15
+ROLLOUT_PLANS = 4  # distinct plans played out on the engine
+ROLLOUT_SAMPLES = 2  # imagined dice sequences per plan
+ROLLOUT_NODES = 40  # what a play-out costs in nodes
+ATTACK_NODES = 12  # what an exact attack valuation costs in nodes
+DEFAULT_NODES = 3000
+MIN_PLAN_GAIN = 0.5
+MAX_GENERATIONS = 60
+FOLLOW_UP_ATTACKS = 3  # first attacks given a second-level look-ahead
+
+# A rough value of each CRT result for the attacker (rollout policy only).
+RESULT_VALUE = {"Dm": 3.0, "Dx": 2.0, "Dr": 1.5, "Dc": 1.0, "-": 0.0, "Ac": -1.0, "Ar": -1.5, "Ax": -2.0,
+                "Am": -3.0}
+
+
+class Budget:
+    """Wall clock, or a deterministic count of nodes (then the clock is never read for decisions)."""
+
+    def __init__(self, seconds: float, nodes: int | None) -> None:
+        self.nodes = nodes
+        self.used = 0
+        self.span = max(seconds, 0.001)
+        self.start = time.perf_counter()
+
+    def spend(self, n: int = 1) -> None:
+        self.used += n
+
+    def left(self) -> bool:
+        return self.fraction_left(1.0)
+
+    def fraction_left(self, share: float) -> bool:
+        """True while less than `share` of the budget is spent."""
+        if self.nodes is not None:
+            return self.used < self.nodes * share
+        return time.perf_counter() - self.start < self.span * share
+
+
+@dataclass
+class Option:
+    dest: str | None  # None: stay
+    path: list[str]
+    solo: float  # evaluation gain of this move alone
+
+
+class SearchBot(GreedyBot):
+    level = "search"
+
+    def __init__(self, iterations: int | None = None, unseen: bool = True) -> None:
+        self.iterations = iterations
+        self.unseen = unseen
+
+    def choose(self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0) -> dict[str, Any]:
+        budget = Budget(budget_s, self.iterations)
+        st = game.state
+        if st.decision is None and st.phase == "movement":
+            return self._plan_move(game, side, rng, budget)
+        if st.decision is None and st.phase == "combat" and not st.ca_stage:
+            return self._search_combat(game, side, rng, budget)
+        return GreedyBot.choose(self, game, side, rng, budget_s if self.iterations is None else 3600.0)
+
+    # --- movement: evolving whole phases ---------------------------------------------------------
+    def _plan_move(self, game: Game, side: str, rng: random.Random, budget: Budget) -> dict[str, Any]:
+        sc = game.scenario
+        groups = self._groups(game, side)
+        if not groups:
+            return {"type": "end_phase"}
+        losses = loss_points(game)
+        pos = Pos(game)
+        prior = unseen_prior(game, side) if self.unseen else None
+        for g in groups:  # arriving reinforcements: counters off the map until a plan places them
+            for u in g:
+                if u not in pos.units:
+                    d = sc.units[u]
+                    pos.units[u] = U(u, side, None, d.kind.value == "leader", d.full.attack, d.full.defense,
+                                     max(d.full.ma, 1), d.steps, False, d.kind)
+        start = {u: pos.units[u].hex for g in groups for u in g}
+
+        def score() -> float:
+            budget.spend()
+            v = eval_pos(game, pos, side, losses)
+            if prior is not None:
+                v += unseen_term(game, pos, side, prior)
+            return v
+
+        base = score()
+        options: list[list[Option]] = []
+        for g in groups:
+            reach = game.options(side, g).get("reachable") or {}
+            opts = [Option(None, [], 0.0)]
+            dests = self._screen(game, side, g, list(reach), pos, rng)
+            scored: list[Option] = []
+            for dest in dests:
+                for u in g:
+                    pos.units[u].hex = dest
+                scored.append(Option(dest, list(reach[dest]["path"]), score() - base))
+                for u in g:
+                    pos.units[u].hex = start[u]
+            scored.sort(key=lambda o: -o.solo)
+            opts.extend(o for o in scored[:KEEP] if o.solo > -5.0)
+            options.append(opts)
+        # units shared between a stack group and its single-unit groups: the earlier group wins
+        unit_groups = [set(g) for g in groups]
+
+        def apply(plan: tuple[int, ...]) -> list[int]:
+            """Move the plan's counters on the light copy; the groups that actually move, in order."""
+            taken: set[str] = set()
+            moved: list[int] = []
+            for gi, oi in enumerate(plan):
+                if oi == 0 or unit_groups[gi] & taken:
+                    continue
+                taken |= unit_groups[gi]
+                for u in groups[gi]:
+                    pos.units[u].hex = options[gi][oi].dest
+                moved.append(gi)
+            return moved
+
+        def undo() -> None:
+            for u, h in start.items():
+                pos.units[u].hex = h
+
+        cache: dict[tuple[int, ...], float] = {}
+
+        def fitness(plan: tuple[int, ...]) -> float:
+            key = canon(plan)
+            if key in cache:
+                return cache[key]
+            apply(key)
+            v = score()
+            undo()
+            cache[key] = v
+            return v
+
+        def canon(plan: tuple[int, ...]) -> tuple[int, ...]:
+            taken: set[str] = set()
+            out = []
+            for gi, oi in enumerate(plan):
+                if oi != 0 and not unit_groups[gi] & taken:
+                    taken |= unit_groups[gi]
+                    out.append(oi)
+                else:
+                    out.append(0)
+            return tuple(out)
+
+        n = len(groups)
+        stay = tuple([0] * n)
+        # the greedy sequence: groups by their best solo gain, each kept if the whole plan improves
+        order = sorted(range(n), key=lambda i: -max((o.solo for o in options[i][1:]), default=-1e9))
+        plan = list(stay)
+        cur = fitness(stay)
+        for gi in order:
+            for oi in range(1, len(options[gi])):
+                trial = list(plan)
+                trial[gi] = oi
+                v = fitness(tuple(trial))
+                if v > cur + 0.01:
+                    plan, cur = trial, v
+                    break
+            if not budget.fraction_left(0.35):
+                break
+        greedy_plan = tuple(plan)
+        pop: list[tuple[int, ...]] = [stay, greedy_plan]
+        while len(pop) < POPULATION:
+            p = list(greedy_plan)
+            for gi in range(n):
+                if rng.random() < 0.3:
+                    p[gi] = rng.randrange(len(options[gi]))
+            pop.append(tuple(p))
+        best = max(pop, key=fitness)
+        generations = 0
+        while budget.fraction_left(0.6) and generations < MAX_GENERATIONS:
+            generations += 1
+            budget.spend(POPULATION // 2)  # a generation costs nodes even when its plans were all seen
+            ranked = sorted(pop, key=lambda p: -fitness(p))
+            nxt = ranked[:ELITE]
+            while len(nxt) < POPULATION:
+                a = min(rng.sample(ranked, 3), key=ranked.index)
+                b = min(rng.sample(ranked, 3), key=ranked.index)
+                child = [a[i] if rng.random() < 0.5 else b[i] for i in range(n)]
+                for gi in range(n):
+                    if rng.random() < MUTATION:
+                        child[gi] = rng.randrange(len(options[gi]))
+                nxt.append(tuple(child))
+            pop = nxt
+            gen_best = max(pop, key=fitness)
+            if fitness(gen_best) > fitness(best):
+                best = gen_best
+            # a local step on the best: every single change of one group's option
+            gi = rng.randrange(n)
+            for oi in range(len(options[gi])):
+                trial = list(best)
+                trial[gi] = oi
+                if fitness(tuple(trial)) > fitness(best):
+                    best = tuple(trial)
+        # play out the best distinct plans on the engine, with the same imagined dice for each
+        ranked_plans: list[tuple[int, ...]] = []
+        for cand in sorted(cache, key=lambda k: -cache[k]):
+            if cand not in ranked_plans:
+                ranked_plans.append(cand)
+            if len(ranked_plans) >= ROLLOUT_PLANS:
+                break
+        if stay not in ranked_plans:
+            ranked_plans.append(stay)
+        seeds = [rng.getrandbits(64) for _ in range(ROLLOUT_SAMPLES)]
+        results: list[tuple[float, tuple[int, ...]]] = []
+        for cand in ranked_plans:
+            if results and not budget.left():
+                break
+            moved = self._ordered_moves(cand, groups, options)
+            total = 0.0
+            for s in seeds:
+                budget.spend(ROLLOUT_NODES)
+                total += self._play_out(game, side, moved, s)
+            results.append((total / len(seeds) + 1e-6 * cache.get(cand, 0.0), cand))
+        value, chosen = max(results, key=lambda r: r[0])
+        stay_value = next((v for v, c in results if c == stay), None)
+        moves = self._ordered_moves(chosen, groups, options)
+        if not moves or (stay_value is not None and value < stay_value + MIN_PLAN_GAIN):
+            return {"type": "end_phase"}
+        return moves[0]
+
+    def _screen(self, game: Game, side: str, group: list[str], dests: list[str], pos: Pos,
+                rng: random.Random) -> list[str]:
+        """At most CANDIDATES destinations worth scoring: the nearest to enemies and objectives first,
+        then a random few."""
+        if len(dests) <= CANDIDATES:
+            return dests
+        sc = game.scenario
+        grid = sc.grid
+        targets = [u.hex for u in pos.units.values() if u.side != side and u.hex is not None and not u.leader]
+        targets += [o.hex for o in sc.victory.objectives]
+        if not targets:
+            rng.shuffle(dests)
+            return dests[:CANDIDATES]
+
+        def near(h: str) -> int:
+            return min(grid.distance(h, t) for t in targets)
+
+        ranked = sorted(dests, key=lambda h: (near(h), h))
+        keep = ranked[: CANDIDATES * 2 // 3]
+        rest = ranked[CANDIDATES * 2 // 3:]
+        rng.shuffle(rest)
+        return keep + rest[: CANDIDATES - len(keep)]
+
+    @staticmethod
+    def _ordered_moves(plan: tuple[int, ...], groups: list[list[str]], options: list[list[Option]]
+                       ) -> list[dict[str, Any]]:
+        """The plan's moves, best solo gain first; a group sharing units with an earlier one is skipped."""
+        taken: set[str] = set()
+        chosen: list[tuple[float, dict[str, Any]]] = []
+        for gi, oi in enumerate(plan):
+            if oi == 0 or set(groups[gi]) & taken:
+                continue
+            taken |= set(groups[gi])
+            o = options[gi][oi]
+            chosen.append((o.solo, {"type": "move", "units": list(groups[gi]), "path": list(o.path)}))
+        chosen.sort(key=lambda c: -c[0])
+        return [c[1] for c in chosen]
+
+    def _play_out(self, game: Game, side: str, moves: list[dict[str, Any]], seed: int) -> float:
+        """Make the moves on a determinised copy (dropping any the engine refuses), end the phase and
+        play the coming combat phase with a quick policy and imagined dice; score the result."""
+        g = copy_game(game, dice=ScriptedDice([], game.state.dice_count, random.Random(seed)))
+        for cmd in moves:
+            try:
+                g.submit(side, cmd)
+            except ValueError:
+                continue
+            if g.state.decision is not None:
+                _settle(g)
+        try:
+            g.submit(side, {"type": "end_phase"})
+            for _ in range(40):
+                if g.is_over:
+                    break
+                if g.state.decision is not None:
+                    _settle(g)
+                    continue
+                st = g.state
+                if st.active != side or st.phase not in ("recovery", "combat"):
+                    break
+                if st.phase == "recovery" or st.ca_stage:
+                    g.submit(side, {"type": "end_phase"})
+                    continue
+                g.submit(side, _quick_attack(g, side))
+        except ValueError:
+            pass
+        return evaluate(g, side)
+
+    # --- combat: expectimax two attacks deep ---------------------------------------------------
+    def _search_combat(self, game: Game, side: str, rng: random.Random, budget: Budget) -> dict[str, Any]:
+        st, sc = game.state, game.scenario
+        mine = [u for u in sc.side_units[side] if st.units[u].status == "map"]
+        pending = [c for c in game.legal_commands(side, rng, 1000) if c["type"] == "charge"]
+        if pending:  # a declared charge must be made (9.2): as greedy
+            return GreedyBot._combat(self, game, side, rng, math.inf)
+        attacks = [a for a in game.options(side, mine).get("attacks", []) if a.get("legal")]
+        guns = [u for u in mine if sc.units[u].kind.value == "artillery" and not st.units[u].attacked]
+        bombards = [b["command"] for gun in guns for b in game.options(side, [gun]).get("bombard", [])]
+        if not attacks and not bombards:
+            return {"type": "end_phase"}
+        base = evaluate(game, side)
+        scored: list[tuple[float, dict[str, Any], Any]] = []
+        rng.shuffle(attacks)
+        for a in attacks:
+            if scored and not budget.left():
+                break
+            budget.spend(ATTACK_NODES)
+            v = self._attack_value(game, side, a["command"], a["results"], a.get("defenders_assumed"), rng)
+            if v is not None:
+                scored.append((v - base, a["command"], a))
+        for b in bombards:
+            if scored and not budget.left():
+                break
+            budget.spend(ATTACK_NODES // 2)
+            v = self._sampled_value(game, side, b, rng)
+            if v is not None:
+                scored.append((v - base, b, None))
+        if not scored:
+            return {"type": "end_phase"}
+        scored.sort(key=lambda s: -s[0])
+        best_gain, best_cmd = scored[0][0], scored[0][1]
+        # second level: the best attacks, each outcome followed by the best next attack (if it gains)
+        deep: list[tuple[float, dict[str, Any]]] = []
+        for gain, cmd, a in scored[:FOLLOW_UP_ATTACKS]:
+            if a is None or not budget.left():
+                continue
+            v = self._two_deep(game, side, a, rng, budget)
+            if v is not None:
+                deep.append((v - base, cmd))
+        if deep:
+            deep.sort(key=lambda d: -d[0])
+            if deep[0][0] > best_gain:
+                best_gain, best_cmd = deep[0]
+        if best_gain > MIN_ATTACK_GAIN:
+            return best_cmd
+        return {"type": "end_phase"}
+
+    def _two_deep(self, game: Game, side: str, a: dict[str, Any], rng: random.Random, budget: Budget
+                  ) -> float | None:
+        """Expected value of attack `a` when each of its outcomes is followed by the best next attack
+        (exact over the combat and morale dice at both levels; later dice imagined)."""
+        results: list[str] = a["results"]
+        rows: dict[str, int] = {}
+        for i, r in enumerate(results):
+            rows.setdefault(r, i + 1)
+        fallback = rng.getrandbits(64)
+        total = 0.0
+        for r, die in rows.items():
+            w = results.count(r) / 6
+            branch_total = 0.0
+            for mdie, mw in (((1, 1.0),) if r == "-" else ((1, None), (6, None))):
+                g = copy_game(game, dice=ScriptedDice([die, mdie], game.state.dice_count, random.Random(fallback)))
+                try:
+                    events = g.submit(side, a["command"])
+                    rating = _settle_defended(g, a.get("defenders_assumed"), events)
+                except ValueError:
+                    return None
+                v = self._after(g, side, rng, budget)
+                if r == "-":
+                    branch_total += v
+                    continue
+                if rating is None:
+                    p = 1.0
+                else:
+                    p = sum(1 for m in range(1, 7) if game.ruleset.morale_passes(m, rating)) / 6
+                branch_total += (p if mdie == 1 else 1 - p) * v
+            total += w * branch_total
+        return total
+
+    def _after(self, g: Game, side: str, rng: random.Random, budget: Budget) -> float:
+        """The value of a position in `side`'s combat phase: the better of stopping and the best attack."""
+        here = evaluate(g, side)
+        st = g.state
+        if g.is_over or st.decision is not None or st.phase != "combat" or st.active != side or not budget.left():
+            return here
+        mine = [u for u in g.scenario.side_units[side] if st.units[u].status == "map"]
+        attacks = [x for x in g.options(side, mine).get("attacks", []) if x.get("legal")]
+        attacks.sort(key=lambda x: -_table_value(x["results"]))
+        best = here
+        for x in attacks[:2]:
+            if not budget.left():
+                break
+            budget.spend(ATTACK_NODES)
+            v = self._attack_value(g, side, x["command"], x["results"], x.get("defenders_assumed"), rng)
+            if v is not None and v - MIN_ATTACK_GAIN > best:
+                best = v
+        return best
+
+
+def _table_value(results: list[str]) -> float:
+    return sum(RESULT_VALUE.get(r, 0.0) for r in results) / max(len(results), 1)
+
+
+def _quick_attack(g: Game, side: str) -> dict[str, Any]:
+    """The rollout policy: the legal attack with the best rough CRT value, if it is worth making."""
+    st = g.state
+    mine = [u for u in g.scenario.side_units[side] if st.units[u].status == "map"]
+    best: tuple[float, dict[str, Any]] | None = None
+    for a in g.options(side, mine).get("attacks", []):
+        if not a.get("legal"):
+            continue
+        v = _table_value(a["results"])
+        if v > 0.4 and (best is None or v > best[0]):
+            best = (v, a["command"])
+    return best[1] if best is not None else {"type": "end_phase"}
+
+
+def _settle(g: Game) -> None:
+    """Answer pending decisions of a play-out with their first option."""
+    for _ in range(12):
+        d = g.state.decision
+        if g.is_over or d is None:
+            return
+        g.submit(d["side"], {"type": "choose", "option": d["options"][0]["id"]})
+
+
+def _settle_defended(g: Game, assumed: dict[str, Any] | None, events: list[dict[str, Any]]) -> int | None:
+    """As greedy's branches: the defender takes the preview's assumed defence, other decisions their
+    first option; the rating of the first morale check, if any."""
+    rating = _rating(events)
+    for _ in range(12):
+        d = g.state.decision
+        if g.is_over or d is None:
+            break
+        opt = d["options"][0]
+        if d["kind"] == "defenders" and assumed is not None:
+            want = f"{assumed['primary']}|{'+'.join(sorted(assumed['units']))}|{assumed.get('leader') or '-'}"
+            opt = next((o for o in d["options"] if o["id"] == want), opt)
+        events = g.submit(d["side"], {"type": "choose", "option": opt["id"]})
+        rating = rating if rating is not None else _rating(events)
+    return rating
+
+
+def _rating(events: list[dict[str, Any]]) -> int | None:
+    for e in events:
+        if e.get("type") == "morale" and isinstance(e.get("rating"), int):
+            return int(e["rating"])
+    return None
+
+
+__all__ = ["Budget", "SearchBot", "UnseenPrior"]
