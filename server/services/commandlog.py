@@ -181,12 +181,13 @@ def _write_sqlite(conn: sqlite3.Connection, w: Append) -> datetime | None:
             " awaiting_since = CASE WHEN awaiting_side IS ? THEN awaiting_since ELSE ? END,"
             " awaiting_side = ?, status = ?, result = ?,"
             " mail_owed = CASE WHEN ? THEN ? ELSE mail_owed END"
-            " WHERE id = ? AND version = ? AND status = ?",
+            " WHERE id = ? AND version = ? AND status = ? RETURNING awaiting_since",
             (w.version + 1, jsoncodec.dumps(w.snapshot), now, w.awaiting, now, w.awaiting, w.status,
              None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.version + 1,
              w.game_id, w.version, w.expected_status),
         )
-        if cur.rowcount != 1:
+        moved = cur.fetchone()
+        if moved is None:
             raise CommitConflict
         try:
             conn.execute(
@@ -198,13 +199,12 @@ def _write_sqlite(conn: sqlite3.Connection, w: Append) -> datetime | None:
         except sqlite3.IntegrityError:
             raise CommitConflict from None
         _restart_clock_sqlite(conn, w)
-        since = conn.execute("SELECT awaiting_since FROM games WHERE id = ?", (w.game_id,)).fetchone()[0]
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return _parse_ts(since)
+    return _parse_ts(moved[0])
 
 
 def _restart_clock_sqlite(conn: sqlite3.Connection, w: Append) -> None:

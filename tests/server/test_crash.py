@@ -1,4 +1,4 @@
-"""Crash safety: a real server process is SIGKILLed mid-stream and restarted.
+"""Crash safety: a real server process is SIGKILLed mid-stream and restarted, on each database.
 
 Every acknowledged command is in the log, the snapshot equals a replay of the
 log, and reconnecting websocket clients resynchronise.
@@ -26,7 +26,7 @@ from server.services.engine import rules
 from server.services.games import GameService
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+pytestmark = [pytest.mark.slow]
 
 
 def free_port() -> int:
@@ -54,8 +54,9 @@ async def _db_state(settings, game_id):
         await engine.dispose()
 
 
-def test_sigkill_mid_stream_loses_no_acknowledged_command(postgres_settings, tmp_path):
-    settings = postgres_settings
+def test_sigkill_mid_stream_loses_no_acknowledged_command(settings, tmp_path):
+    """On both databases (`settings`: the embedded SQLite file and Postgres): the one command path
+    acknowledges a command only once its write has committed."""
     port = free_port()
     server = ServerProcess(settings, port, tmp_path / "server.log")
     try:
