@@ -1,4 +1,5 @@
-"""Scenario registry: every scenarios/*.json, parsed by the rules core at startup.
+"""Scenario registry: every scenarios/*.json and every scenarios/<edition>/*.json (one folder per edition of the
+rules other than Quick Play, e.g. scenarios/standard/), parsed by the rules core at startup.
 
 A broken file is logged with every problem the loader names and skipped; it
 never stops the server.
@@ -40,7 +41,24 @@ class ScenarioEntry:
             "subtitle": self.raw.get("subtitle"),
             "sides": sides,
             "turns": self.raw.get("turns", 0),
+            "ruleset": self.ruleset,
+            "ruleset_title": _ruleset_title(self.ruleset),
         }
+
+    @property
+    def ruleset(self) -> str:
+        """The edition of the rules a game of this scenario is played by (`quickplay`, `standard`)."""
+        return str(getattr(self.scenario, "ruleset", None) or self.raw.get("ruleset") or "quickplay")
+
+
+def _ruleset_title(ruleset: str) -> str:
+    """The edition's own name for the lobby ("Quick Play", "Standard rules")."""
+    from .services.engine import rules
+
+    try:
+        return str(rules().find_ruleset(ruleset).title)
+    except (AttributeError, ValueError):
+        return ruleset
 
 
 class ScenarioRegistry:
@@ -64,13 +82,18 @@ class ScenarioRegistry:
 _cache: dict[tuple[str, tuple[tuple[str, int, int], ...]], ScenarioRegistry] = {}
 
 
-def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
+def scenario_files(directory: Path) -> list[Path]:
+    """The scenario files of a directory: its own *.json, then each edition folder's (scenarios/standard/*.json)."""
     if not directory.is_dir():
-        return ()
+        return []
+    return sorted(directory.glob("*.json")) + sorted(directory.glob("*/*.json"))
+
+
+def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
     out = []
-    for path in sorted(directory.glob("*.json")):
+    for path in scenario_files(directory):
         stat = path.stat()
-        out.append((path.name, stat.st_mtime_ns, stat.st_size))
+        out.append((str(path.relative_to(directory)), stat.st_mtime_ns, stat.st_size))
     return tuple(out)
 
 
@@ -92,24 +115,25 @@ def _load(directory: Path) -> ScenarioRegistry:
     if not directory.is_dir():
         log.warning("scenario directory %s does not exist; no scenarios loaded", directory)
         return registry
-    for path in sorted(directory.glob("*.json")):
+    for path in scenario_files(directory):
+        name = str(path.relative_to(directory))
         try:
             raw = json.loads(path.read_text("utf-8"))
             scenario = parse_scenario(raw, str(path))
         except ScenarioError as exc:
-            registry.problems[path.name] = str(exc)
+            registry.problems[name] = str(exc)
             log.error("skipping scenario %s:\n%s", path, exc)
             continue
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            registry.problems[path.name] = str(exc)
+            registry.problems[name] = str(exc)
             log.error("skipping scenario %s: %s", path, exc)
             continue
         except Exception as exc:  # a loader bug must not take the server down
-            registry.problems[path.name] = repr(exc)
+            registry.problems[name] = repr(exc)
             log.exception("skipping scenario %s: unexpected error", path)
             continue
         if scenario.id in registry._entries:
-            registry.problems[path.name] = f"duplicate scenario id '{scenario.id}'"
+            registry.problems[name] = f"duplicate scenario id '{scenario.id}'"
             log.error("skipping scenario %s: id '%s' already loaded", path, scenario.id)
             continue
         registry._entries[scenario.id] = ScenarioEntry(scenario, raw, path)

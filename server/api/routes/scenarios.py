@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import Field
 
 from ...errors import not_found
 from ...schemas import ScenarioSummary
@@ -13,8 +14,17 @@ from ..deps import InviteToken, OptionalUser, RegistryDep, ServiceDep, SessionDe
 router = APIRouter(prefix="/api/scenarios", tags=["scenarios"])
 
 
-@router.get("", response_model=list[ScenarioSummary])
+class ScenarioListing(ScenarioSummary):
+    """A scenario in the lobby's list, with the edition of the rules its games are played by."""
+
+    ruleset: str = Field(default="quickplay", description="the edition's ruleset id: `quickplay` or `standard`")
+    ruleset_title: str = Field(default="Quick Play (revised)", description="the edition's name, for the lobby")
+
+
+@router.get("", response_model=list[ScenarioListing])
 async def list_scenarios(registry: RegistryDep) -> list[dict[str, Any]]:
+    """Every scenario the service offers: scenarios/*.json (Quick Play) and scenarios/standard/*.json (the
+    Standard rules), each naming its edition (`ruleset`, `ruleset_title`)."""
     return [entry.summary for entry in registry.entries()]
 
 
