@@ -100,7 +100,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         views = {side: c.last_view for side, c in conns.items()}
         cpu: list[float] = []
         games = 1
-        profiler = cProfile.Profile() if args.profile else None
+        profiler = cProfile.Profile(time.process_time) if args.profile else None  # CPU, not wall time
         for _ in range(args.commands):
             view = views[sides[0]] or {}
             side = view.get("awaiting")

@@ -24,28 +24,40 @@ def update_control(ctx: Context) -> None:
                 ctx.emit("control", f"14.0: {ctx.sc.sides[side].name} takes {obj.name}", hex=obj.hex, side=side)
 
 
+# Status values as plain strings (an enum member's `.value` is a descriptor call; `points` runs for
+# every view after every command).
+_CAPTURED = Status.CAPTURED.value
+_DEAD = Status.DEAD.value
+_LOST = frozenset({Status.ELIMINATED.value, Status.DEAD.value})
+_LOST_OR_RETURNING = _LOST | {Status.RETURNING.value}
+_REDUCIBLE = (Status.MAP.value, Status.RETURNING.value)
+
+
 def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
     v = ctx.sc.victory
     out = {s: 0 for s in ctx.sc.side_order}
-    lost = {Status.ELIMINATED.value, Status.DEAD.value} | ({Status.RETURNING.value} if returning_lost else set())
+    lost = _LOST_OR_RETURNING if returning_lost else _LOST
     for obj in v.objectives:
         holder = ctx.st.control.get(obj.hex)
         if holder is not None and (obj.scorer is None or obj.scorer == holder):
             out[holder] += obj.points
+    first, second = ctx.sc.side_order
+    defs = ctx.sc.units
     for uid, s in ctx.st.units.items():
-        d = ctx.sc.units[uid]
-        enemy = ctx.enemy(d.side)
+        status = s.status
+        d = defs[uid]
+        enemy = second if d.side == first else first
         if d.kind.is_combat:
-            if s.status == Status.CAPTURED.value:
+            if status == _CAPTURED:
                 out[enemy] += v.unit_captured
-            elif s.status in lost:
+            elif status in lost:
                 out[enemy] += v.step_eliminated * d.steps
-            elif s.status in (Status.MAP.value, Status.RETURNING.value) and s.reduced:
+            elif s.reduced and status in _REDUCIBLE:
                 out[enemy] += v.step_eliminated
         elif d.kind.value == "leader":
-            if s.status == Status.CAPTURED.value:
+            if status == _CAPTURED:
                 out[enemy] += v.leader_captured
-            elif s.status == Status.DEAD.value:
+            elif status == _DEAD:
                 out[enemy] += v.leader_eliminated
     return out
 

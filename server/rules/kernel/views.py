@@ -31,6 +31,11 @@ SECRET_SETUP = "setup"  # a 'w/1' placement before the side finishes its set-up 
 SECRET_REINFORCEMENTS = "reinforcements"  # off-map units and their schedule, 11.4 outcomes
 
 _GONE = (Status.ELIMINATED.value, Status.DEAD.value, Status.RETURNING.value)
+# Status values as plain strings: an enum member's `.value` costs a descriptor call, and views
+# read them for every unit of every viewer after every command.
+_ELIMINATED = Status.ELIMINATED.value
+_OFFBOARD = Status.OFFBOARD.value
+_OFF_TABLE = (Status.OFFBOARD.value, Status.RETURNING.value)
 _OFF_MAP_HIDDEN = (Status.OFFBOARD.value, Status.RETURNING.value)
 _UNIT_FIELDS = ("unit", "units", "attackers", "defenders", "support", "artillery")
 
@@ -100,7 +105,7 @@ def unit_visible(game: "Game", viewer: str, uid: str) -> bool:
     side = sc.units[uid].side
     if _sees_everything(viewer) or viewer == side:
         return True
-    return not (sc.hide_enemy_reinforcements and s.status == Status.OFFBOARD.value)
+    return not (sc.hide_enemy_reinforcements and s.status == _OFFBOARD)
 
 
 def _masked_gone(viewer: str, side: str, sc: "Scenario", st: GameState, uid: str) -> bool:
@@ -115,13 +120,13 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
     s = game.state.units[uid]
     side = sc.units[uid].side
     if _masked_gone(viewer, side, sc, game.state, uid):
-        return {"hex": None, "status": Status.ELIMINATED.value, "reduced": False, "disrupted": False,
+        return {"hex": None, "status": _ELIMINATED, "reduced": False, "disrupted": False,
                 "ineffective": False, "moved": False, "charging": None, "attacked": False}
     out: dict[str, Any] = {
         "hex": s.hex, "status": s.status, "reduced": s.reduced, "disrupted": s.disrupted,
         "ineffective": s.ineffective, "moved": s.moved, "charging": s.charging, "attacked": s.attacked,
     }
-    if s.status in (Status.OFFBOARD.value, Status.RETURNING.value):
+    if s.status in _OFF_TABLE:
         out["entry_turn"] = s.entry_turn
         out["entry_hex"] = s.entry_hex
     if s.provisional:
@@ -155,7 +160,7 @@ def build_view(game: "Game", viewer: str) -> dict[str, Any]:
         "phase": st.phase, "active": st.active, "awaiting": game.awaiting, "prompt": prompt,
         "units": {uid: unit_view(game, viewer, uid) for uid in st.units if unit_visible(game, viewer, uid)},
         "squares": dict(st.squares), "replacements": dict(st.replacements), "control": dict(st.control),
-        "points": game.ruleset.points(ctx), "seed_hash": game.seed_hash, "result": st.result,
+        "points": _points(game, ctx), "seed_hash": game.seed_hash, "result": st.result,
         "combat": _combat_view(st.combat), "can_undo": {s: game.can_undo(s) for s in sc.side_order},
         "dice_rolled": st.dice_count,
     }
@@ -165,6 +170,17 @@ def build_view(game: "Game", viewer: str) -> dict[str, Any]:
     if game.is_over:
         view["seed"] = game._seed
     return view
+
+
+def _points(game: "Game", ctx: Any) -> dict[str, int]:
+    """The score, the same for every viewer: worked out once per version of the game (the state
+    changes only with a command, and every command moves the version on)."""
+    memo = getattr(game, "_points_memo", None)
+    if memo is not None and memo[0] == game.version:
+        return dict(memo[1])
+    value = game.ruleset.points(ctx)
+    game._points_memo = (game.version, dict(value))
+    return value
 
 
 def _combat_view(c: dict[str, Any] | None) -> dict[str, Any] | None:
