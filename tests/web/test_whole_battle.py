@@ -27,13 +27,18 @@ from server.rules import Game, parse_scenario
 from server.rules.kernel.randomplayer import RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.json"))
+# Quick Play's scenarios/*.json and each edition folder's (scenarios/standard/*.json), as the service offers them
+SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.json")) + sorted(
+    p.stem for p in (ROOT / "scenarios").glob("*/*.json"))
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 
 # Every command family of docs/commands.md; the test fails on a family it has no page action for.
 FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recover", "attack", "bombard",
-            "charge", "choose", "undo"}
+            "charge", "choose", "undo",
+            # the Standard rules (docs/engine-contract.md)
+            "flip", "declare", "stay", "replace", "muster", "reenter"}
+STD_ACTIONS = {"flip", "recover", "replace", "muster"}
 UNDO_CHANCE = 0.03
 END_PHASE_CHANCE = 0.2
 LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")
@@ -74,6 +79,20 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
     """The page action a command needs: a family of docs/commands.md, split where the page differs."""
     t = cmd["type"]
     st = game.state
+    if t == "move" and game.state.ruleset == "standard":
+        first = st.units[cmd["units"][0]]
+        if first.status != "map":
+            return "move:enter"
+        if cmd.get("off_map"):
+            return "move:off-map"
+        if st.extra.get("declared"):
+            return "move:declared"
+        return "move:march" if cmd.get("march") else "move:stack" if len(cmd["units"]) > 1 else "move"
+    if t == "declare":
+        return "declare:march" if cmd.get("march") else "declare"
+    if t == "flip":
+        kind = game.scenario.units[cmd["unit"]].kind.value
+        return "flip:army" if kind in ("hq", "trains") else "flip"
     if t == "move":
         first = st.units[cmd["units"][0]]
         if first.status != "map":
@@ -234,6 +253,33 @@ def select_stack(page: Any, hex_id: str, units: list[str] | None = None) -> None
     wait_options(page)
 
 
+def wait_phase_options(page: Any) -> None:
+    """The Standard movement phase's own options (flip, recover, replace, muster, re-enter) are on the page."""
+    page.wait_for_function(
+        "() => { const S = window.vedette.S; return !!S.phaseOptions && !!S.phaseOptions.raw && S.phaseOptions.key === String(S.version); }",
+        timeout=15000)
+
+
+def select_units(page: Any, game: Game, units: list[str]) -> None:
+    """Select exactly `units`: a stack on the map (click its hex), or units waiting off the map (their box)."""
+    first = game.state.units[units[0]]
+    if first.status != "map":
+        blur(page)
+        page.keyboard.press("Escape")
+        page.locator(f"#off-units .off-unit[data-unit='{units[0]}']").click()
+        page.wait_for_function("(u) => window.vedette.S.selected[0] === u && !!window.vedette.S.offSel", arg=units[0])
+        set_selection(page, units)
+        wait_options(page)
+    else:
+        select_stack(page, unit_hex(game, units[0]), units)
+
+
+def press(page: Any, key: str, until: str) -> None:
+    blur(page)
+    page.keyboard.press(key)
+    page.wait_for_function(until, timeout=10000)
+
+
 def unit_hex(game: Game, uid: str) -> str:
     h = game.state.units[uid].hex
     assert h is not None, f"{uid} is not on the map"
@@ -257,6 +303,37 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
     elif t == "place":
         page.locator(f"#setup-units .off-unit[data-unit='{cmd['unit']}']").click()
         page.wait_for_function("(u) => window.vedette.S.selected.join() === u", arg=cmd["unit"])
+        wait_options(page)
+        click_hex(page, cmd["hex"])
+    elif t == "move" and game.state.ruleset == "standard":
+        units = list(cmd["units"])
+        select_units(page, game, units)
+        if cmd.get("march"):
+            press(page, "m", "() => window.vedette.S.options && window.vedette.S.options.mode === 'march'")
+        if cmd.get("off_map"):
+            press(page, "o", "() => window.vedette.S.offMap === true")
+        click_hex(page, cmd["path"][-1])
+    elif t == "declare":
+        select_units(page, game, list(cmd["units"]))
+        if cmd.get("march"):
+            press(page, "m", "() => window.vedette.S.options && window.vedette.S.options.mode === 'march'")
+        page.wait_for_function("() => !!document.querySelector('#std-declare')")
+        blur(page)
+        page.keyboard.press("d")
+    elif t == "stay":
+        blur(page)
+        page.keyboard.press("s")
+    elif t in STD_ACTIONS and game.state.ruleset == "standard":
+        blur(page)
+        page.keyboard.press("Escape")
+        wait_phase_options(page)
+        click_matching(page, "#std-actions .std-action", "data-command", cmd)
+    elif t == "reenter":
+        blur(page)
+        page.keyboard.press("Escape")
+        wait_phase_options(page)
+        page.locator(f"#std-actions .std-reenter[data-unit='{cmd['unit']}']").click()
+        page.wait_for_function("(u) => window.vedette.S.selected[0] === u && !!window.vedette.S.offSel", arg=cmd["unit"])
         wait_options(page)
         click_hex(page, cmd["hex"])
     elif t == "move":

@@ -61,8 +61,16 @@ export function factorText(def, state = {}) {
   const f = currentFactors(def, state);
   if (!f) return "";
   if (def.kind === "leader") return `leader ${f.combat}-${f.morale}-${f.movement} (combat-morale-movement)`;
+  if (def.kind === "hq" || def.kind === "trains") return `${def.kind === "hq" ? "headquarters" : "trains"}, movement ${def.ma ?? "?"} when inactive (rules 12.1, 12.2)`;
+  if (f.cf !== undefined) {
+    // the Standard rules' counters (2.4): combat factor (parenthesised or not), morale, movement ("V" or bracketed: rolled, 4.4)
+    let t = `combat ${f.parenthesized ? "(" + f.cf + ")" : f.cf}, morale ${f.mr}, movement ${f.bracketed ? "[" + f.ma + "]" : f.ma}`;
+    if (f.charge) t += `, charge ${f.charge}`;
+    if (f.red_dot) t += ", red dot (11.2)";
+    return t;
+  }
   let s = `attack ${f.attack}, defence ${f.defense}, morale ${f.mr}, movement ${f.ma}`;
-  if (def.kind === "artillery" && def.range) s += `, range ${def.range}`;
+  if (def.kind === "artillery" && (def.range || f.range)) s += `, range ${def.range || f.range}`;
   if (f.charge) s += `, charge ${f.charge}`;
   return s;
 }
@@ -75,8 +83,20 @@ export function describeUnit(def, state = {}, { showMoved = true } = {}) {
   if (state.disrupted) flags.push("disrupted");
   if (state.ineffective) flags.push("ineffective");
   if (state.charging) flags.push("charging");
+  if (state.inactive) flags.push("inactive (12.1, 12.2)");
+  if (state.marched) flags.push("marched (4.7)");
   if (state.moved && showMoved) flags.push("moved");
   return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state)}${flags.length ? "; " + flags.join(", ") : ""}`;
+}
+
+/** The factors printed along a counter's foot: Quick Play's attack-defence-morale-movement; the Standard rules'
+ *  combat-morale-movement with "(n)" for a parenthesised CF and "[n]" for a bracketed MA (2.4), artillery
+ *  attack-defence-movement, and an HQ's or trains' inactive MA (12.1, 12.2). */
+function factorLine(def, f) {
+  if (def.kind === "hq" || def.kind === "trains") return `${def.kind === "hq" ? "HQ" : "TR"} ${def.ma ?? ""}`;
+  if (f.cf !== undefined) return `${f.parenthesized ? "(" + f.cf + ")" : f.cf}-${f.mr ?? "?"}-${f.bracketed ? "[" + f.ma + "]" : f.ma ?? "?"}`;
+  if (f.mr === undefined && f.attack !== undefined) return `${f.attack}-${f.defense ?? "?"}-${f.ma ?? "?"}`;
+  return `${f.attack ?? "?"}-${f.defense ?? "?"}-${f.mr ?? "?"}-${f.ma ?? "?"}`;
 }
 
 /** NATO unit-type symbol in a box of w x h at (x, y). */
@@ -86,8 +106,16 @@ function natoSymbol(def, x, y, w, h, ink) {
   const k = def.kind;
   if (k === "infantry" || k === "battalion") {
     g.appendChild(svg("path", { d: `M${x},${y} L${x + w},${y + h} M${x + w},${y} L${x},${y + h}`, stroke: ink, "stroke-width": 1.1 }));
-  } else if (k === "cavalry") {
+  } else if (k === "cavalry" || k === "squadron") {
     g.appendChild(svg("path", { d: `M${x},${y + h} L${x + w},${y}`, stroke: ink, "stroke-width": 1.1 }));
+  } else if (k === "hq") {
+    // a headquarters: the staff's flag (12.1)
+    g.appendChild(svg("path", { d: `M${x + w * 0.3},${y + h * 0.9} L${x + w * 0.3},${y + h * 0.12} L${x + w * 0.75},${y + h * 0.3} L${x + w * 0.3},${y + h * 0.5}`, stroke: ink, "stroke-width": 1.2, fill: ink }));
+  } else if (k === "trains") {
+    // the trains: a wagon (12.2)
+    g.appendChild(svg("rect", { x: x + w * 0.2, y: y + h * 0.25, width: w * 0.6, height: h * 0.35, fill: "none", stroke: ink, "stroke-width": 1.1 }));
+    g.appendChild(svg("circle", { cx: x + w * 0.32, cy: y + h * 0.75, r: h * 0.12, fill: ink }));
+    g.appendChild(svg("circle", { cx: x + w * 0.68, cy: y + h * 0.75, r: h * 0.12, fill: ink }));
   } else if (k === "artillery") {
     g.appendChild(svg("circle", { cx: x + w / 2, cy: y + h / 2, r: h * 0.26, fill: ink }));
   }
@@ -98,7 +126,7 @@ function natoSymbol(def, x, y, w, h, ink) {
 /** Size marks drawn above the NATO box: X brigade, II battalion, I battery. */
 function sizeMark(def) {
   const k = def.kind;
-  return k === "battalion" ? "II" : k === "artillery" ? "I" : "X";
+  return k === "battalion" ? "II" : k === "artillery" || k === "squadron" ? "I" : k === "hq" ? "HQ" : k === "trains" ? "" : "X";
 }
 
 /**
@@ -111,7 +139,7 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
   state = state || {};
   const base = (side && side.color) || "#777777";
   const text = (side && side.text_color) || "#ffffff";
-  const ineff = !!state.ineffective;
+  const ineff = !!state.ineffective || !!state.inactive; // an inactive HQ or trains shows its flipped side (12.1, 12.2)
   const fill = ineff ? tint(base, 0.55) : base;
   const ink = ineff ? tint(base, -0.55) : text;
   const g = svg("g", {
@@ -139,21 +167,23 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
     if (def.formation) g.appendChild(svg("text", { x: S - 3, y: S * 0.2, class: "c-form", "text-anchor": "end", fill: ink, text: def.formation }));
     const bw = S * 0.46;
     const bh = S * 0.28;
-    const extra = (def.kind === "artillery" && def.range) || f.charge;
+    const range = def.kind === "artillery" ? def.range || f.range : null; // Standard artillery: range per side (8.1)
+    const extra = range || f.charge;
     // with a range or charge factor beside it, the symbol moves left so the whole "(3)" / "c4" stays readable
     const bx = extra ? S * 0.1 : (S - bw) / 2;
     const by = S * 0.36;
     g.appendChild(natoSymbol(def, bx, by, bw, bh, ineff ? ink : "#111"));
     g.appendChild(svg("text", { x: bx + bw / 2, y: by - 1.5, class: "c-size", "text-anchor": "middle", fill: ink, text: sizeMark(def) }));
     // artillery range and cavalry charge factor beside the symbol
-    if (def.kind === "artillery" && def.range) g.appendChild(svg("text", { x: S - 1.5, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `(${def.range})` }));
+    if (range) g.appendChild(svg("text", { x: S - 1.5, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `(${range})` }));
     if (f.charge) g.appendChild(svg("text", { x: S - 1.5, y: by + bh * 0.75, class: "c-extra", "text-anchor": "end", fill: ink, text: `c${f.charge}` }));
     if (state.reduced) {
       // reduced band across the counter
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2, width: S, height: S * 0.09, fill: "#fff", opacity: 0.92 }));
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2 + S * 0.03, width: S, height: S * 0.03, fill: base }));
     }
-    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, text: `${f.attack ?? "?"}-${f.defense ?? "?"}-${f.mr ?? "?"}-${f.ma ?? "?"}` }));
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, text: factorLine(def, f) }));
+    if (f.red_dot) g.appendChild(svg("circle", { cx: S - 4, cy: S * 0.3, r: 2.6, fill: "#d7191c", stroke: "#fff", "stroke-width": 0.8, class: "red-dot" }));
   }
   // markers
   if (state.disrupted) {

@@ -17,6 +17,7 @@ import { startAwaiting, refreshAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
 import { explainPreview, resultKey, rangeText, optionOdds, combatPanel, logOutcome, lastCombatEvents } from "./ui/explain.js";
 import { renderBattle, watchLinkControl, shortTurnLabel, openingView, replayMarks, replayJump, keyHelp } from "./ui/battle.js";
+import { isStandard, standardOptions, standardPreview, renderStandardPanel, renderStandardActions, isEdgeHex, TRT } from "./ui/standard.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const S = {
@@ -46,6 +47,8 @@ const S = {
   optionsKey: "", // the selection key S.options answers (tests wait for it)
   phaseOptions: null, // {key, raw}: the phase's own options (set-up areas, recovery candidates)
   builder: null, // the attack being built: {target, roles: {unit: "attack"|"support"|"out"}, leaders: Set, primary}
+  stdMode: "normal", // the Standard rules: the move the page shows, "normal" or "march" (4.7)
+  offMap: false, // the Standard rules: the next move leaves the map from an edge hex (4.1)
 };
 let map = null;
 let sock = null;
@@ -253,7 +256,7 @@ function afterViewChange() {
   if (S.selected.length) {
     const where = (u) => S.view.units[u] || {};
     const still = S.offSel
-      ? S.selected.filter((u) => ["offboard", "returning"].includes(where(u).status) && where(u).entry_hex === S.offSel)
+      ? S.selected.filter((u) => ["offboard", "returning"].includes(where(u).status) && entryOf(u) === S.offSel)
       : S.selected.filter((u) => where(u).status === "map" && S.selHexes.includes(where(u).hex));
     if (still.length !== S.selected.length || !myTurn()) cancel(false);
     else refreshOptions();
@@ -353,6 +356,8 @@ function onUnitClick(unit, hex, evt, pointerHex = null) {
     // enemy or not my turn: maybe it is an attack / bombard target
     return onHexClick(hex, evt, unit);
   }
+  // 4.1: leaving the map from the selection's own (edge) hex
+  if (S.offMap && isStandard(S.view) && hex === S.selHex && S.selected.length) return onHexClick(hex, evt);
   // a counter of the expanded selected stack lying over another hex: the click means that hex
   if (S.selected.length && pointerHex && pointerHex !== hex && pointerHex !== S.selHex && actionableAt(pointerHex)) return onHexClick(pointerHex, evt);
   // a friendly stack the selection can move onto (or place into): move there, do not select it
@@ -405,6 +410,19 @@ function onHexClick(hex, evt, unit = null) {
       return;
     }
     const r = o.reach.get(hex);
+    if (r && r.reenter) {
+      send(r.reenter); // 13.2: a unit of the TRT placed at the HQ, trains or LOC
+      cancel(false);
+      return;
+    }
+    if (isStandard(S.view) && S.offMap && (r || hex === S.selHex) && isEdgeHex(S.scenario, hex)) {
+      // 4.1: the stack leaves the map from this edge hex (its own hex, or the end of its move)
+      const cmd = { type: "move", units: [...S.selected], path: hex === S.selHex ? [S.selHex] : r.path, off_map: true };
+      if (o.mode === "march" && !o.declaredMine) cmd.march = true;
+      send(cmd);
+      cancel(false);
+      return;
+    }
     if (r && r.place) {
       send({ type: "place", unit: S.selected[0], hex });
       cancel(false);
@@ -412,7 +430,9 @@ function onHexClick(hex, evt, unit = null) {
     }
     if (r) {
       const path = r.path && r.path.length ? r.path : [S.selHex, hex];
-      send({ type: "move", units: [...S.selected], path });
+      const cmd = { type: "move", units: [...S.selected], path };
+      if (isStandard(S.view) && o.mode === "march" && !o.declaredMine) cmd.march = true; // 4.7 (a declared move keeps its own)
+      send(cmd);
       cancel(false);
       return;
     }
@@ -435,6 +455,8 @@ function select(hex, units) {
   S.builder = null;
   S.chargeMode = false;
   S.addMode = false;
+  S.offMap = false;
+  S.stdMode = "normal"; // a new selection shows its normal move first (M: march, 4.7)
   map.setSelected(units);
   map.setExpanded(hex && map.unitsIn(hex).length > 1 ? hex : null);
   refreshOptions();
@@ -458,7 +480,9 @@ function addHex(hex) {
 
 /** Select reinforcements (or returning units) waiting off the map at one entry hex (4.5, 11.4). */
 function selectOffboard(units) {
-  const entry = (S.view.units[units[0]] || {}).entry_hex || null;
+  const entry = entryOf(units[0]);
+  S.stdMode = "normal";
+  S.offMap = false;
   S.selHex = null;
   S.selHexes = [];
   S.offSel = entry;
@@ -488,6 +512,7 @@ function cancel(render = true) {
   S.chargeMode = false;
   S.chargeHover = null;
   S.addMode = false;
+  S.offMap = false;
   if (map) {
     map.setSelected([]);
     map.setExpanded(null);
@@ -512,6 +537,13 @@ async function refreshOptions() {
   try {
     const raw = await api.options(gameId, S.selected);
     if (S.optionsFor !== key) return;
+    if (isStandard(S.view)) {
+      S.options = standardOptions(raw, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even" });
+      S.optionsKey = key;
+      renderOverlays();
+      renderSelection();
+      return;
+    }
     const o = normalizeOptions(raw);
     const rawOpts = (raw && raw.options) || {};
     o.squares = rawOpts.squares || [];
@@ -546,7 +578,7 @@ async function refreshOptions() {
 
 /** The phase's own options, which need no selection: set-up areas (3.2) and recovery candidates (11.4). */
 async function refreshPhaseOptions() {
-  if (!myTurn() || !["setup", "recovery"].includes(S.view.phase)) {
+  if (!myTurn() || !(["setup", "recovery"].includes(S.view.phase) || (isStandard(S.view) && S.view.phase === "movement"))) {
     if (S.phaseOptions) {
       S.phaseOptions = null;
       renderPhasePanel();
@@ -632,7 +664,7 @@ async function endPhase() {
     toast("Answer the pending decision first.", { kind: "error", rule: activePrompt().rule });
     return;
   }
-  const idle = S.view.phase === "movement" ? unitsThatCanAct().filter((u) => defs()[u].kind !== "leader") : [];
+  const idle = S.view.phase === "movement" ? unitsThatCanAct().filter((u) => !["leader", "hq", "trains"].includes(defs()[u].kind)) : [];
   if (idle.length) {
     const names = idle.map((u) => (defs()[u] ? defs()[u].name : u));
     const ok = await confirmDialog(`End the ${S.view.phase} phase?`, `${idle.length} unit${idle.length > 1 ? "s have" : " has"} not moved: ${names.join(", ")}.`, { ok: "End phase" });
@@ -836,6 +868,13 @@ function waitingAt(entry, all = false) {
   return offboardUnits().filter((x) => x.entry === entry && (all || x.due)).map((x) => x.id);
 }
 
+/** Where a unit off the map comes on: its entry hex (4.5), or the Standard rules' turn record track (13.2). */
+function entryOf(id) {
+  const u = (S.view && S.view.units[id]) || {};
+  if (u.entry_hex) return u.entry_hex;
+  return u.status === "returning" && isStandard(S.view) ? TRT : null;
+}
+
 /** My units off the map that will or may come on: {id, status, entry, turn, due}. */
 function offboardUnits() {
   const v = S.view;
@@ -845,7 +884,7 @@ function offboardUnits() {
     const d = defs()[id];
     if (!d || d.side !== S.side || !u || !["offboard", "returning"].includes(u.status)) continue;
     const due = u.entry_turn !== undefined && u.entry_turn !== null && u.entry_turn <= v.turn && !u.moved;
-    out.push({ id, status: u.status, entry: u.entry_hex || null, turn: u.entry_turn ?? null, due });
+    out.push({ id, status: u.status, entry: entryOf(id), turn: u.entry_turn ?? null, due });
   }
   return out.sort((a, b) => (a.turn ?? 99) - (b.turn ?? 99) || String(a.entry).localeCompare(String(b.entry)) || a.id.localeCompare(b.id));
 }
@@ -864,17 +903,20 @@ function renderOffboard() {
   clear(sec);
   const v = S.view;
   const canMove = myTurn() && v.phase === "movement" && v.active === S.side && !activePrompt();
-  sec.appendChild(h("h3", {}, ["Off the map", h("span.rule", { text: "rules 4.5, 11.4" })]));
+  const std = isStandard(v);
+  sec.appendChild(h("h3", {}, ["Off the map", h("span.rule", { text: std ? "rules 13.1, 13.2" : "rules 4.5, 11.4" })]));
   const dueNow = list.filter((x) => x.due);
   let note;
-  if (dueNow.length && canMove) note = "Due now: select one (or several sharing an entry hex), then click a shaded hex to bring it on. The first hex entered is paid for; a blocked entry hex may be slid along the edge (4.5).";
+  if (std && dueNow.length && canMove) note = "Due now: select one, then click a shaded hex. A reinforcement enters at its entry hex (13.1); a unit of the turn record track is placed on or next to the active HQ, next to the active trains, or on or next to a LOC hex (13.2).";
+  else if (dueNow.length && canMove) note = "Due now: select one (or several sharing an entry hex), then click a shaded hex to bring it on. The first hex entered is paid for; a blocked entry hex may be slid along the edge (4.5).";
   else if (dueNow.length) note = "Due now: they come on in your movement phase.";
   else note = "Arriving later, as listed.";
   sec.appendChild(h("div.whose-sub", { text: note }));
   const ul = h("div.off-units#off-units", { role: "group", "aria-label": "Units off the map" });
   for (const x of list) {
     const on = S.selected.includes(x.id);
-    const when = x.due ? `now at ${x.entry}` : x.turn ? `turn ${x.turn} at ${x.entry}` : "not scheduled";
+    const at = x.entry === TRT ? "from the TRT" : `at ${x.entry}`;
+    const when = x.due ? `now ${at}` : x.turn ? `turn ${x.turn} ${at}` : "not scheduled";
     const b = h(`button.off-unit${x.due ? ".due" : ""}`, {
       type: "button",
       "data-unit": x.id,
@@ -904,6 +946,14 @@ function renderPhasePanel() {
     return;
   }
   clear(sec);
+  if (isStandard(v) && v.phase === "movement") {
+    renderStandardActions(sec, {
+      raw, view: v, defs: defs(), declared: !!(v.standard && v.standard.declared),
+      onCommand: (c) => { cancel(false); send(c); },
+      onReenter: (u) => selectOffboard([u]),
+    });
+    return;
+  }
   if (v.phase === "setup") {
     const pl = raw.placements || {};
     const ids = Object.keys(pl);
@@ -1034,7 +1084,8 @@ function renderBuilder() {
   const d = defs();
   const v = S.view;
   const name = (u) => (d[u] ? d[u].name : u);
-  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: "rules 7.1–7.2, 8.4, 10.0" })])]);
+  const std = isStandard(v);
+  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: std ? "rules 7.1, 7.4, 7.5, 7.7" : "rules 7.1–7.2, 8.4, 10.0" })])]);
   const roleRows = h("div.builder-units#builder-units", { role: "group", "aria-label": "Who takes part" });
   const units = [...new Set([...(b.choices.attackers || []), ...(b.choices.support || [])])];
   for (const u of units) {
@@ -1060,11 +1111,11 @@ function renderBuilder() {
     const ps = h("select#builder-primary", { "aria-label": "Primary unit (rule 7.2(1))" }, cmd.attackers.map((u) => h("option", { value: u, text: name(u), selected: u === cmd.primary })));
     ps.value = cmd.primary;
     ps.addEventListener("change", () => { b.primary = ps.value; refreshBuilderPreview(); });
-    box.appendChild(h("label.builder-row", {}, ["Primary unit (its morale decides a lost combat, 7.2(1)): ", ps]));
+    box.appendChild(h("label.builder-row", {}, [std ? "Primary unit (it takes the result's morale check and step loss, 7.5): " : "Primary unit (its morale decides a lost combat, 7.2(1)): ", ps]));
   }
   if (b.loading) box.appendChild(h("div.whose-sub", { text: "Asking the referee for the odds…" }));
   else if (b.refusal) box.appendChild(h("div.form-error#builder-refusal", { role: "alert" }, [b.refusal.message || "Not allowed.", b.refusal.rule ? h("span.rule", { text: `rule ${b.refusal.rule}`, style: "margin-left:6px" }) : null]));
-  else if (b.preview) box.appendChild(explainPreview("attack", { preview: b.preview }, name));
+  else if (b.preview) box.appendChild(std ? standardPreview(b.preview, name) : explainPreview("attack", { preview: b.preview }, name));
   const confirm = h("button.btn.primary#confirm-action", {
     type: "button",
     text: "Confirm attack",
@@ -1090,7 +1141,7 @@ function currentView() {
 
 function renderAll() {
   const v = currentView();
-  map.setView(v);
+  map.setView(mapView(v));
   renderTurnbar();
   renderStatus();
   renderBattle($("#sec-battle"), { scenario: S.scenario, view: v, side: S.side });
@@ -1100,12 +1151,114 @@ function renderAll() {
   renderPhasePanel();
   refreshPhaseOptions();
   renderCharges();
+  renderStandard();
   renderActions();
   renderHistory();
   renderLog();
   renderCombat();
   renderOverlays();
   renderGameOver();
+}
+
+/** The view as the map draws it: the Standard rules' inactive HQs and trains show their flipped side, marched
+ *  units say so (12.1, 12.2, 4.7). */
+function mapView(v) {
+  if (!isStandard(v) || !v.standard) return v;
+  const inactive = new Set(v.standard.inactive || []);
+  const marched = new Set(v.standard.marched || []);
+  if (!inactive.size && !marched.size) return v;
+  const units = {};
+  for (const [id, u] of Object.entries(v.units || {})) units[id] = inactive.has(id) || marched.has(id) ? { ...u, inactive: inactive.has(id), marched: marched.has(id) } : u;
+  return { ...v, units };
+}
+
+/** The Standard panel: light, HQ and trains, the declared move (with Stay), FOW owed, the turn record track. */
+function renderStandard() {
+  const sec = $("#sec-standard");
+  if (!sec) return;
+  const v = currentView();
+  if (!isStandard(v)) {
+    sec.hidden = true;
+    return;
+  }
+  const d = v.standard && v.standard.declared;
+  const ownDeclared = !!d && d.units.every((u) => defs()[u] && defs()[u].side === S.side);
+  renderStandardPanel(sec, {
+    scenario: S.scenario, view: v, defs: defs(), sideName, mine: !S.history && myTurn() && !activePrompt(), ownDeclared,
+    onStay: () => stay(),
+    onSelectDeclared: () => selectDeclared(),
+  });
+}
+
+/** 4.4: the declared units do not move after all. */
+function stay() {
+  const d = S.view && S.view.standard && S.view.standard.declared;
+  if (!myTurn() || !d) return;
+  cancel();
+  send({ type: "stay" });
+}
+
+/** 4.4: select the units whose move was declared, to click where they go. */
+function selectDeclared() {
+  const d = S.view && S.view.standard && S.view.standard.declared;
+  if (!d) return;
+  const st = S.view.units[d.units[0]] || {};
+  if (st.status === "map") {
+    select(st.hex, [...d.units]);
+    map.centerOn(st.hex);
+  } else selectOffboard([...d.units]);
+}
+
+/** 4.4: declare the selection's move (or march) whose MA must be rolled: the roll is made at once. */
+function declareMove() {
+  const o = S.options;
+  if (!myTurn() || !isStandard(S.view) || !o || !o.move || !o.move.declare || !S.selected.length) return;
+  const cmd = { type: "declare", units: [...S.selected] };
+  if (o.mode === "march") cmd.march = true;
+  send(cmd);
+}
+
+/** 4.7: show the march move instead of the normal one, or back. */
+function toggleMarch() {
+  if (!isStandard(S.view) || !S.selected.length || !S.options || !S.options.std) return;
+  const raw = S.options.std;
+  if (S.options.declaredMine) return;
+  const next = S.stdMode === "march" ? "normal" : "march";
+  if (!raw[next]) {
+    const err = raw[`${next}_error`];
+    if (err) toast(err.message, { kind: "error", rule: err.rule });
+    return;
+  }
+  S.stdMode = next;
+  S.options = standardOptions({ options: raw }, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even" });
+  renderOverlays();
+  renderSelection();
+}
+
+/** 4.1: the next click on an edge hex takes the selection off the map. */
+function toggleOffMap() {
+  if (!isStandard(S.view) || !S.selected.length || S.offSel || S.view.phase !== "movement") return;
+  S.offMap = !S.offMap;
+  renderOverlays();
+  renderSelection();
+}
+
+/** The Standard rules' move bar in the selection panel: normal or march, declare, leave the map, stay. */
+function standardMoveBar(o) {
+  const bar = h("div.actions.std-move-bar#std-move-bar", { style: "margin-top:6px" });
+  const raw = o.std || {};
+  if (!o.declaredMine) {
+    for (const m of ["normal", "march"]) {
+      if (!raw[m]) continue;
+      bar.appendChild(h(`button.btn.small.std-mode${o.mode === m ? ".on" : ""}`, { type: "button", id: `std-mode-${m}`, "aria-pressed": o.mode === m ? "true" : "false", title: m === "march" ? "rule 4.7" : "rule 4.2", onclick: () => { if (o.mode !== m) toggleMarch(); } }, m === "march" ? ["March ", h("kbd", { text: "M" })] : "Normal move"));
+    }
+  }
+  if (o.move && o.move.declare) bar.appendChild(h("button.btn.small.primary#std-declare", { type: "button", title: "rule 4.4", onclick: declareMove }, [`Declare the ${o.mode === "march" ? "march" : "move"} and roll its MA `, h("kbd", { text: "D" })]));
+  if (o.declaredMine) bar.appendChild(h("button.btn.small#std-stay-sel", { type: "button", title: "rule 4.4", onclick: stay }, ["Stay ", h("kbd", { text: "S" })]));
+  if (!S.offSel && S.selHexes.length === 1 && (o.reach.size || isEdgeHex(S.scenario, S.selHex))) {
+    bar.appendChild(h(`button.btn.small#std-offmap${S.offMap ? ".on" : ""}`, { type: "button", "aria-pressed": S.offMap ? "true" : "false", title: "rule 4.1", onclick: toggleOffMap }, [S.offMap ? "Leaving the map: click an outlined edge hex " : "Leave the map ", h("kbd", { text: "O" })]));
+  }
+  return bar.childNodes.length ? bar : null;
 }
 
 function sideName(side) {
@@ -1129,12 +1282,14 @@ function renderTurnbar() {
   if (!bar) return;
   const v = currentView();
   const turns = v.turns || S.scenario.turns;
-  const labels = S.scenario.turn_labels || [];
+  const std = isStandard(v);
+  const labels = S.scenario.turn_labels || (S.scenario.trt || []).map((b) => b.label) || [];
+  const light = std ? (S.scenario.trt || []).map((b) => b.light || "day") : [];
   const reinfTurns = new Set((S.scenario.reinforcements || []).map((r) => r.turn));
   const track = h("div.turn-track", { "aria-label": `Turn record track: turn ${v.turn} of ${turns}` });
   for (let t = 1; t <= turns; t++) {
     track.appendChild(
-      h(`div.tt${t < v.turn ? ".past" : ""}${t === v.turn ? ".now" : ""}${reinfTurns.has(t) ? ".reinf" : ""}`, { title: `Turn ${t}${labels[t - 1] ? " (" + labels[t - 1] + ")" : ""}${reinfTurns.has(t) ? ": reinforcements" : ""}`, "aria-current": t === v.turn ? "step" : null }, [
+      h(`div.tt${t < v.turn ? ".past" : ""}${t === v.turn ? ".now" : ""}${reinfTurns.has(t) ? ".reinf" : ""}${light[t - 1] && light[t - 1] !== "day" ? ".light-" + light[t - 1] : ""}`, { title: `Turn ${t}${labels[t - 1] ? " (" + labels[t - 1] + ")" : ""}${light[t - 1] && light[t - 1] !== "day" ? ", " + light[t - 1] : ""}${reinfTurns.has(t) ? ": reinforcements" : ""}`, "aria-current": t === v.turn ? "step" : null }, [
         h("b", { text: String(t) }),
         labels[t - 1] ? h("span", { text: shortTurnLabel(labels[t - 1]) }) : null,
       ]),
@@ -1143,7 +1298,8 @@ function renderTurnbar() {
   const steps = h("div.phase-steps", { "aria-label": `Phase: ${v.phase}` });
   const active = v.active ? S.scenario.sides[v.active] : null;
   if (active) steps.appendChild(h("span.now", { style: `background:${active.color};color:${active.text_color || "#fff"}`, text: active.adjective || active.name }));
-  if (PHASES.includes(v.phase)) for (const p of PHASES) steps.appendChild(h(`span${p === v.phase ? ".now" : ""}`, { text: p }));
+  const phases = std ? ["movement", "combat"] : PHASES; // 3.2: the Standard turn has no recovery phase of its own
+  if (phases.includes(v.phase)) for (const p of phases) steps.appendChild(h(`span${p === v.phase ? ".now" : ""}`, { text: p }));
   else steps.appendChild(h("span.now", { text: v.phase }));
   const conn = h("div.conn#conn", { "aria-live": "polite" });
   add(clear(bar), track, steps, conn);
@@ -1177,7 +1333,7 @@ function renderStatus() {
     text = "The battle is over.";
   } else if (S.role === "seat" && aw === S.side) {
     text = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? `Your decision: ${v.prompt.text}` : `Your move: ${sideName(S.side)} ${phaseWord}.`;
-    sub = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? "" : v.phase === "setup" ? "Units marked 'within one hex' may be placed: select one, click a shaded hex. Then End phase." : v.phase === "movement" ? "Select a unit, then click a shaded hex to move. End the phase when done (E)." : v.phase === "combat" ? "Select your units, then click an enemy to see the odds and attack. End the phase when done (E)." : "Act, then end the phase (E).";
+    sub = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? "" : isStandard(v) && v.phase === "movement" ? "Select a stack, then click a shaded hex to move (M: march; D: declare a move whose MA is rolled; O: leave the map). Flip, recover, replace and re-enter in the Movement phase box. End the phase when done (E)." : isStandard(v) && v.phase === "combat" ? (v.standard && v.standard.light === "night" ? "Night: no attacks (14.2). End the phase (E)." : "Select your units next to an enemy, then click it to see the differential and attack. End the phase when done (E).") : v.phase === "setup" ? "Units marked 'within one hex' may be placed: select one, click a shaded hex. Then End phase." : v.phase === "movement" ? "Select a unit, then click a shaded hex to move. End the phase when done (E)." : v.phase === "combat" ? "Select your units, then click an enemy to see the odds and attack. End the phase when done (E)." : "Act, then end the phase (E).";
   } else {
     const who = playerName(aw);
     text = `Waiting for ${who ? who + " (" + sideName(aw) + ")" : sideName(aw)}${v.prompt && v.prompt.side === aw ? ` to decide: ${v.prompt.text}` : ` to play the ${phaseWord}`}.`;
@@ -1282,6 +1438,10 @@ function renderSelection() {
   if (nCharge) bits.push(`${nCharge} charge target${nCharge > 1 ? "s" : ""}`);
   sec.appendChild(h("div.whose-sub#sel-summary", { text: bits.length ? bits.join("; ") + "." : "These units have nothing to do now." }));
   for (const n of [].concat(o.notes || [])) sec.appendChild(h("div.whose-sub", {}, [typeof n === "string" ? n : n.text || JSON.stringify(n), n.rule ? h("span.rule", { text: `rule ${n.rule}`, style: "margin-left:6px" }) : null]));
+  if (isStandard(v) && v.phase === "movement" && myTurn() && o.std) {
+    const bar = standardMoveBar(o);
+    if (bar) sec.appendChild(bar);
+  }
   const ct = chargeMoveTargets();
   if (ct.size && myTurn()) {
     const names = [...ct.keys()].join(", ");
@@ -1544,8 +1704,12 @@ function renderOverlays(hoverOption = null) {
     if (hv) map.drawPath(hv.path, { colour: OKABE.blue, width: 5 });
     return;
   }
+  if (S.offMap && isStandard(v)) {
+    const edge = [...new Set([S.selHex, ...o.reach.keys()])].filter((hx) => isEdgeHex(S.scenario, hx));
+    map.ringHexes(edge.map((hx) => ({ hex: hx, colour: OKABE.vermillion, width: 4, dash: "3 3", label: "off", cls: "offmap-hex", title: `Leave the map from ${hx} (rule 4.1: it counts as routed)` })));
+  }
   const shade = [];
-  for (const [hex, r] of o.reach) shade.push({ hex, colour: r.ends ? OKABE.yellow : OKABE.sky, label: r.cost ?? "", title: `${hex}: ${r.cost ?? "?"} MP${r.ends ? ", ends the move (enemy ZOC)" : ""}`, cls: "reach" });
+  for (const [hex, r] of o.reach) shade.push({ hex, colour: r.ends ? OKABE.yellow : r.reenter ? OKABE.green : OKABE.sky, label: r.cost ?? "", title: r.reenter ? `${hex}: re-enter here (rule 13.2)` : r.cost === null ? `${hex}: reachable` : `${hex}: ${r.cost ?? "?"} MP${r.ends ? ", ends the move (enemy ZOC)" : ""}`, cls: "reach" });
   map.shadeHexes(shade);
   map.ringHexes(o.attacks.map((a) => ({ hex: a.target, colour: OKABE.vermillion, label: a.preview && a.preview.differential !== undefined ? `${a.preview.differential > 0 ? "+" : ""}${a.preview.differential}` : "attack", cls: "target attack-target", title: `Attack ${a.target}` })));
   map.ringHexes((o.illegal || []).map((a) => ({ hex: a.target, colour: "#555555", dash: "3 3", width: 2.5, label: "no", cls: "target illegal-target", title: a.message })));
@@ -1603,6 +1767,8 @@ function onHover(hex, e) {
   const r = S.options && S.options.reach.get(hex);
   const ch = S.chargeMode ? chargeMoveTargets().get(hex) : null;
   if (ch) tip.appendChild(h("div", { style: "margin-top:4px;color:#0072b2;font-weight:700", text: `Charge ${hex}: click to move by ${ch.path.slice(1).join(", ")} and declare the charge` }));
+  else if (r && r.reenter) tip.appendChild(h("div", { style: "margin-top:4px;color:#56b4e9;font-weight:700", text: `Re-enter here (rule 13.2)` }));
+  else if (r && !S.chargeMode && r.cost === null && r.path) tip.appendChild(h("div", { style: "margin-top:4px;color:#56b4e9;font-weight:700", text: `Move here: ${r.path.length - 1} hex${r.path.length === 2 ? "" : "es"} within the MA` }));
   else if (r && !S.chargeMode) tip.appendChild(h("div", { style: "margin-top:4px;color:#56b4e9;font-weight:700", text: `Move here: ${r.cost ?? "?"} MP${r.ends ? " (ends move)" : ""}` }));
   tip.hidden = false;
   const pad = 16;
@@ -1666,6 +1832,10 @@ function onKey(e) {
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (k === "Escape") {
+    if (S.offMap) {
+      toggleOffMap();
+      return;
+    }
     if (S.chargeMode) {
       setChargeMode(false);
       return;
@@ -1675,6 +1845,10 @@ function onKey(e) {
   } else if (k === "e" || k === "E") endPhase();
   else if (k === "u" || k === "U") undo();
   else if (k === "n" || k === "N") cycleUnits(1);
+  else if ((k === "m" || k === "M") && isStandard(S.view)) toggleMarch();
+  else if ((k === "d" || k === "D") && isStandard(S.view)) declareMove();
+  else if ((k === "s" || k === "S") && isStandard(S.view)) stay();
+  else if ((k === "o" || k === "O") && isStandard(S.view)) toggleOffMap();
   else if (k === "c" || k === "C") {
     if (S.chargeMode || canCharge()) setChargeMode(!S.chargeMode);
   }

@@ -8,7 +8,7 @@ import { h, clear, $, ago, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { MapView, setupView } from "./map.js";
 import { startAwaiting, duration } from "./ui/awaiting.js";
-import { watchList, termsText } from "./ui/lobbylists.js";
+import { watchList, termsText, RULESETS } from "./ui/lobbylists.js";
 
 const main = $("#main");
 const topbar = $("#topbar");
@@ -331,7 +331,10 @@ function fillScenario(info, s, full, me) {
     ),
     h("p.briefing", { text: briefing.general || "" }),
     Object.keys(briefing).length > 1 ? details : null,
-    h("div.muted", { style: "font-size:13px", text: `${s.turns || (full && full.turns) || "?"} turns` }),
+    h("div.muted.scenario-terms", { style: "font-size:13px" }, [
+      `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
+      h(`span.edition.edition-${s.ruleset || "quickplay"}`, { "data-ruleset": s.ruleset || "quickplay", text: s.ruleset_title || RULESETS[s.ruleset] || s.ruleset || "Quick Play (revised)" }),
+    ]),
     h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), createBtn]),
   );
 }

@@ -363,6 +363,19 @@ export class MapView {
           ]),
         );
       }
+      // the Standard rules' LOC hexes (12.3): a side's lines of communication, where retreats and re-entries lead
+      for (const hex of side.loc || []) {
+        if (!g.contains(hex)) continue;
+        const c = g.center(hex);
+        const y = c.y - g.size * 0.62;
+        L.appendChild(
+          svg("g", { class: `loc loc-${sid}`, "data-loc": hex, "pointer-events": "none" }, [
+            svg("title", { text: `${side.name || sid} LOC hex ${hex} (rule 12.3)` }),
+            svg("rect", { x: c.x - 13, y: y - 7, width: 26, height: 13, rx: 3, fill: side.color, stroke: "#fff", "stroke-width": 1 }),
+            svg("text", { x: c.x, y: y + 3.5, "text-anchor": "middle", fill: side.text_color || "#fff", style: "font-size:9px;font-weight:700", text: "LOC" }),
+          ]),
+        );
+      }
     }
   }
 

@@ -290,7 +290,7 @@ export function logOutcome(ev, nameOf) {
   return t ? h("div.log-outcome", { text: t }) : null;
 }
 
-const DECLARED = new Set(["combat_declared", "bombard_declared"]);
+const DECLARED = new Set(["combat_declared", "bombard_declared", "attack"]); // "attack": the Standard rules' 7.1
 
 /** The events of the latest combat, from its declaration across every decision it asked for (defenders,
  *  retreats, advances) to its leader checks; else the latest entry with dice (recovery, squares). */

@@ -3,7 +3,7 @@
 
 import { h, clear, ago } from "./dom.js";
 
-const RULESETS = { quickplay: "Quick Play (revised)", "quickplay-2013": "Quick Play (2013)" };
+export const RULESETS = { quickplay: "Quick Play (revised)", "quickplay-2013": "Quick Play (2013)", standard: "Standard rules" };
 
 /** "72 h per decision · Quick Play (revised)": what a joiner commits to. */
 export function termsText(g) {
