@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     # One full garbage collection every this many seconds instead of CPython's automatic ones,
     # which stalled the event loop for 60-300 ms under load (server/gctune.py); 0 keeps the default.
     gc_full_collect_seconds: float = 300.0
+    # The computer opponent (issue 15): its time per decision, and the worker processes it thinks in.
+    bot_budget_seconds: float = Field(default=1.0, gt=0, le=60)
+    bot_workers: int = Field(default=1, ge=1, le=16)
     # Tests only (R11): every new game gets this dice seed, so a test can pick a seed whose dice it knows.
     # Dice still come from the seed, so records verify; refused outside VEDETTE_ENV=test.
     test_game_seed: str | None = None

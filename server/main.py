@@ -25,6 +25,7 @@ from .notify.app import start_notify
 from .realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
 from .realtime.hub import GameHub
 from .scenarios import load_scenarios
+from .services.botplay import BotRunner
 from .services.games import GameService
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = GameHub(broadcast, sessionmaker, service, settings.notify_channel)
         await hub.start()
         notify = await start_notify(app, settings, sessionmaker, service, hub)
+        bots = BotRunner(sessionmaker, service, hub, budget_s=settings.bot_budget_seconds, workers=settings.bot_workers)
+        await bots.start()
+        app.state.bots = bots
         app.state.engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.scenarios = registry
@@ -156,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await pacer.stop()
+            await bots.stop()
             await notify.stop()
             await hub.stop()
             await broadcast.disconnect()

@@ -58,6 +58,12 @@ class GameCreate(StrictModel):
         default=None, ge=1, le=24 * 30,
         description="Time per decision in hours (asynchronous play); none = no deadline",
     )
+    opponent: Literal["person", "computer"] = Field(
+        default="person", description="`computer`: the computer takes the other seat at once (issue 15)",
+    )
+    computer_level: Literal["random", "greedy", "search"] = Field(
+        default="greedy", description="How the computer plays: random legal moves, greedy, or searching ahead",
+    )
 
 
 DICE_CONTRIBUTION_PATTERN = r"^[0-9a-f]{64}$"

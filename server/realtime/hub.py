@@ -93,6 +93,8 @@ class GameHub:
         self._subscribed = asyncio.Event()
         # Told about connections (attached / detached / heartbeat): server/notify/presence.py.
         self.observers: list[Any] = []
+        # Told the id of every game that changed, here or in another process (the computer's seats).
+        self.change_listeners: list[Any] = []
         # Spectator counts per game, re-read only when a presence change is announced.
         self._spectators: dict[str, int] = {}
         self.instance = uuid.uuid4().hex[:16]
@@ -186,6 +188,8 @@ class GameHub:
                         self._spawn(self.refresh(game_id))
                     continue
                 game_id, _, rest = event.message.partition(":")
+                if not rest.endswith(":presence"):
+                    self._changed(game_id)
                 if game_id in self._connections:
                     if rest.endswith(":presence"):
                         self._spectators.pop(game_id, None)
@@ -249,12 +253,21 @@ class GameHub:
         caller, so a command's answer does not wait for the notice's round trip)."""
         if presence:
             self._spectators.pop(game_id, None)
+        else:
+            self._changed(game_id)
         if game_id in self._connections:
             self._spawn(self.refresh(game_id, None if presence else version))
         if self.broadcast.backend_name == "memory" or not self.has_peers():
             return
         message = f"{game_id}:{version}:presence" if presence else f"{game_id}:{version}"
         self._spawn(self._send_notice(game_id, message))
+
+    def _changed(self, game_id: str) -> None:
+        for listener in self.change_listeners:
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("change listener failed for game %s", game_id)
 
     async def _send_notice(self, game_id: str, message: str) -> None:
         try:

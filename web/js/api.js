@@ -69,8 +69,13 @@ export const api = {
   scenarios: () => request("GET", "/api/scenarios"),
   // With a game: the scenario as this viewer may read it there (a seat gets its own hidden reinforcements).
   scenario: (id, game = null, access = accessParams()) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`, undefined, { query: game ? { game, ...access } : undefined }),
-  createGame: (scenario, side = "random", visibility = "private", decision_hours = null) =>
-    request("POST", "/api/games", decision_hours ? { scenario, side, visibility, decision_hours } : { scenario, side, visibility }),
+  // computer_level: null for a person (invite link), else "random" | "greedy" | "search" (the computer takes the other seat)
+  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null) =>
+    request("POST", "/api/games", {
+      scenario, side, visibility,
+      ...(decision_hours ? { decision_hours } : {}),
+      ...(computer_level ? { opponent: "computer", computer_level } : {}),
+    }),
   // contribution: this seat's own random value for the dice (web/js/ui/fairness.js, docs/dice.md)
   joinGame: (id, invite_token, contribution = null) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/join`, { ...(invite_token ? { invite_token } : {}), ...(contribution ? { contribution } : {}) }),

@@ -303,11 +303,23 @@ function fillScenario(info, s, full, me) {
     h("option", { value: "72", text: "72 hours" }),
     h("option", { value: "168", text: "7 days" }),
   ]);
+  const opponentSelect = h("select", { name: "opponent", "aria-label": `Opponent in ${s.title}` }, [
+    h("option", { value: "", text: "A person (invite link)" }),
+    h("option", { value: "greedy", text: "The computer (greedy)" }),
+    h("option", { value: "search", text: "The computer (searching, stronger)" }),
+    h("option", { value: "random", text: "The computer (random moves)" }),
+  ]);
   const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
   createBtn.addEventListener("click", async () => {
     createBtn.disabled = true;
     try {
-      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null);
+      const computer = opponentSelect.value || null;
+      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer);
+      if (computer) {
+        // The computer joined at once: the game has started; go and play it.
+        location.href = `/games/${encodeURIComponent(g.id)}`;
+        return;
+      }
       await contributeToDice(g.id);
       toast(`Game created. Share the invite link with your opponent.`);
       await loadGames(me, g.id);
@@ -335,7 +347,7 @@ function fillScenario(info, s, full, me) {
       `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
       h(`span.edition.edition-${s.ruleset || "quickplay"}`, { "data-ruleset": s.ruleset || "quickplay", text: s.ruleset_title || RULESETS[s.ruleset] || s.ruleset || "Quick Play (revised)" }),
     ]),
-    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), createBtn]),
+    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), createBtn]),
   );
 }
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
 import orjson
@@ -69,6 +70,12 @@ async def create_game(
     row = await service.create_game(
         session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours
     )
+    if body.opponent == "computer":
+        runner = request.app.state.bots
+        # The computer's seat brings its own dice contribution, like any joiner (docs/dice.md).
+        row = await service.join_game(session, runner.user(body.computer_level), row.id, row.invite_token,
+                                      contribution=secrets.token_hex(32))
+        runner.poke(row.id)
     return {**build_summary(row, user.id), **_links(settings.base_url, row)}
 
 

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from ...errors import ApiError
 from ...schemas import SessionPublic, UserCreate, UserPublic
 from ...services import accounts
+from ...services.botplay import BOT_PREFIX
 from ..deps import CurrentUser, SessionDep, SettingsDep
 from .session import set_session_cookie
 
@@ -14,7 +16,10 @@ router = APIRouter(prefix="/api", tags=["users"])
 async def register(
     body: UserCreate, session: SessionDep, settings: SettingsDep, response: Response
 ) -> SessionPublic:
-    """Create an account and log it in (cookie + token in the body)."""
+    """Create an account and log it in (cookie + token in the body). `computer-…` names are the bots'."""
+    if body.username.lower().startswith(BOT_PREFIX):
+        raise ApiError(422, "reserved_username", f"Names starting with '{BOT_PREFIX}' belong to the computer opponents.",
+                       field="username")
     user = await accounts.create_user(session, body.username, body.password, body.email)
     token = await accounts.start_session(session, settings, user)
     await session.commit()

@@ -1,0 +1,214 @@
+"""The computer opponent as a seat (issue 15): a bot account per level sits in the game like a person.
+
+When a decision becomes a bot seat's, this process builds that side's BELIEF game (what the side may
+see: `server.bots.belief_game`; never the seed, hidden units or future dice), hands it to a worker
+PROCESS (so a thinking bot never holds the event loop that serves other games' commands), and submits
+the command it returns through the ordinary command path, as that seat, with a command id fixed by
+the version it answers (`bot:N`): if two processes play the same bot turn, the compare-and-set lets
+one command in and answers the other with it. Its games are ordinary games: logged, replayable,
+spectatable, mailed. It resigns a hopeless game (`server.bots.resign`), politely.
+
+The bots' own code is pure (server/bots); this module is their seat in the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import pickle
+import random
+import secrets
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..errors import ApiError
+from ..models import Game, GameSeat, User
+from .accounts import hash_password
+
+log = logging.getLogger(__name__)
+
+BOT_PREFIX = "computer-"
+LEVELS = ("random", "greedy", "search")
+
+
+def bot_username(level: str) -> str:
+    return f"{BOT_PREFIX}{level}"
+
+
+def bot_level_of(username: str) -> str | None:
+    if username.startswith(BOT_PREFIX) and username[len(BOT_PREFIX):] in LEVELS:
+        return username[len(BOT_PREFIX):]
+    return None
+
+
+def decide(level: str, belief: bytes, side: str, seed: int, budget_s: float) -> dict[str, Any]:
+    """In the worker process: the bot's command for `side` on its belief game (or a resignation)."""
+    from ..bots import make_bot, should_resign
+
+    game = pickle.loads(belief)
+    if should_resign(game, side):
+        return {"type": "resign"}
+    return make_bot(level).choose(game, side, random.Random(seed), budget_s)
+
+
+def fallback(belief: bytes, side: str, seed: int) -> dict[str, Any]:
+    """In the worker process: a random legal command, if the level's choice was refused (a bot bug)."""
+    from ..bots import make_bot
+
+    game = pickle.loads(belief)
+    return make_bot("random").choose(game, side, random.Random(seed), 0.1)
+
+
+class BotRunner:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], service: Any, hub: Any,
+                 budget_s: float = 1.0, workers: int = 1) -> None:
+        self.sessionmaker = sessionmaker
+        self.service = service
+        self.hub = hub
+        self.budget_s = budget_s
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._playing: dict[str, asyncio.Task[None]] = {}
+        self._users: dict[int, str] = {}  # bot user id -> level
+        self._user_rows: dict[str, User] = {}
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        async with self.sessionmaker() as session:
+            for level in LEVELS:
+                user = await ensure_bot_user(session, level)
+                self._users[user.id] = level
+                self._user_rows[level] = user
+        # A spawned worker imports the rules anew: no copy of this process's loop, sockets or threads.
+        self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
+        self.hub.change_listeners.append(self.poke)
+        await self.sweep()
+
+    async def stop(self) -> None:
+        for task in list(self._playing.values()):
+            task.cancel()
+        for task in list(self._playing.values()):
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001, S110 - shutting down
+                pass
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def wait_idle(self, timeout: float = 60.0) -> None:
+        """Until no bot turn is being played here (tests)."""
+        async def _wait() -> None:
+            while self._playing:
+                await asyncio.gather(*list(self._playing.values()), return_exceptions=True)
+        await asyncio.wait_for(_wait(), timeout)
+
+    def user(self, level: str) -> User:
+        return self._user_rows[level]
+
+    def level_of(self, user_id: int) -> str | None:
+        return self._users.get(user_id)
+
+    async def sweep(self) -> None:
+        """Running games whose decision is a bot's (e.g. after a restart): play them."""
+        if not self._users:
+            return
+        async with self.sessionmaker() as session:
+            game_ids = (await session.scalars(
+                select(Game.id).join(GameSeat, (GameSeat.game_id == Game.id) & (GameSeat.side == Game.awaiting_side))
+                .where(Game.status == "active", GameSeat.user_id.in_(list(self._users)))
+            )).all()
+        for game_id in game_ids:
+            self.poke(game_id)
+
+    # ---------------------------------------------------------------- play
+
+    def poke(self, game_id: str) -> None:
+        """A game changed: if its decision is now a bot seat's, play it (once per game at a time)."""
+        task = self._playing.get(game_id)
+        if task is not None and not task.done():
+            return
+        meta = self.service.recent.meta(game_id)
+        if meta is not None and not any(uid in self._users for _, uid in meta.seat_ids):
+            return  # known here, and no bot sits in it
+        self._playing[game_id] = asyncio.get_running_loop().create_task(self._play(game_id))
+
+    async def _play(self, game_id: str) -> None:
+        try:
+            for _ in range(10_000):  # a bot's turn is many decisions; never an endless loop
+                if not await self._one_decision(game_id):
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer's turn in game %s failed", game_id)
+        finally:
+            self._playing.pop(game_id, None)
+
+    async def _one_decision(self, game_id: str) -> bool:
+        from ..bots import belief_game
+
+        async with self.sessionmaker() as session:
+            meta, engine_game, _ = await self.service._live(session, game_id)
+        if meta.status != "active" or engine_game.is_over:
+            return False
+        side = engine_game.awaiting
+        user_id = dict(meta.seat_ids).get(side)
+        level = self._users.get(user_id) if user_id is not None else None
+        if level is None:
+            return False
+        version = meta.version
+        seed = secrets.randbits(64)
+        # The side's belief, built here from its own view: the worker never sees the real game.
+        belief = pickle.dumps(belief_game(engine_game, side, random.Random(seed)))
+        loop = asyncio.get_running_loop()
+        assert self._pool is not None
+        command = await loop.run_in_executor(self._pool, decide, level, belief, side, seed, self.budget_s)
+        user = self._user_rows[level]
+        try:
+            answer = await self._submit(game_id, user, command, version)
+        except ApiError as exc:
+            if exc.status != 422:
+                return False  # the game moved on (409): the next change pokes again
+            log.warning("computer (%s) in game %s: %s refused (%s); playing a random legal command",
+                        level, game_id, command, exc.message)
+            command = await loop.run_in_executor(self._pool, fallback, belief, side, seed)
+            answer = await self._submit(game_id, user, command, version)
+        if answer is None:
+            return False
+        await self.hub.publish(game_id, int(answer["version"]))
+        return True
+
+    async def _submit(self, game_id: str, user: User, command: dict[str, Any], version: int) -> dict[str, Any] | None:
+        async with self.sessionmaker() as session:
+            if command.get("type") == "resign":
+                log.info("computer %s resigns game %s (hopeless by its evaluation)", user.username, game_id)
+                row = await self.service.resign(session, game_id, user)
+                return {"version": row.version}
+            answer, _ = await self.service.submit(session, game_id, user, command, version, f"bot:{version}")
+            return dict(answer)
+
+
+async def ensure_bot_user(session: AsyncSession, level: str) -> User:
+    """The account a level plays under: no password anyone knows (a random one, hashed), so nobody logs in
+    as it; `computer-` names are refused at registration."""
+    name = bot_username(level)
+    user = await session.scalar(select(User).where(User.username == name))
+    if user is not None:
+        return user
+    user = User(username=name, email=f"{name}@localhost", password_hash=hash_password(secrets.token_urlsafe(32)))
+    session.add(user)
+    try:
+        await session.commit()
+    except Exception:  # noqa: BLE001 - another process created it first
+        await session.rollback()
+        user = await session.scalar(select(User).where(User.username == name))
+        assert user is not None
+    return user
+
+
+__all__ = ["BOT_PREFIX", "LEVELS", "BotRunner", "bot_level_of", "bot_username", "decide", "ensure_bot_user"]

@@ -1,0 +1,47 @@
+"""Playing against the computer from the page (issue 15): the lobby's Opponent choice creates the game
+with the computer in the other seat and opens it; the computer answers each decision that becomes its
+own, and the page shows its moves like a person's."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+from web_helpers import register, wait_view
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_a_player_creates_a_game_against_the_computer_and_it_answers(open_page: Any, live_server: Any) -> None:
+    base = live_server.url
+    errors: list[str] = []
+    page = open_page(errors, "solo")
+    register(page, base, "soloplayer")
+    card = page.locator(".scenario[data-scenario=tutorial]")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option("blue")
+    card.locator("select[name=opponent]").select_option("random")
+    card.locator("button.btn.primary").click()
+    page.wait_for_url("**/games/*")
+    game_id = page.url.split("/games/")[1].split("?")[0]
+    wait_view(page, "v.viewer === 'blue' && v.game.status === 'active' && v.seats.red === 'computer-random'")
+    for _ in range(8):  # end my phases by the page's own key; the computer answers its decisions
+        wait_view(page, "v.phase === 'over' || (v.awaiting === 'blue' && !(v.prompt && v.prompt.options && v.prompt.options.length))",
+                  timeout=30000)
+        if page.evaluate("window.vedette.S.view.phase") == "over":
+            break
+        version = page.evaluate("window.vedette.S.view.version")
+        button = page.locator("#end-phase")
+        button.wait_for()
+        page.wait_for_function("() => !document.querySelector('#end-phase').disabled", timeout=30000)
+        button.click()
+        dialog = page.locator("dialog.confirm [data-confirm=ok]")
+        if dialog.count() and dialog.first.is_visible():
+            dialog.first.click()
+        wait_view(page, f"v.version > {version}", timeout=30000)
+    with sqlite3.connect(f"{live_server.db_dir}/vedette.db") as c:
+        sides = [row[0] for row in c.execute("SELECT side FROM game_commands WHERE game_id = ?", (game_id,))]
+    assert "red" in sides, "the computer never played"
+    page.screenshot(path="tests/artifacts/computer-opponent.png")
+    assert not errors, errors
