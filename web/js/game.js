@@ -1431,7 +1431,7 @@ function renderSelection() {
     return;
   }
   const bits = [];
-  if (o.reach.size) bits.push(`${o.reach.size} hexes reachable (shaded, with MP cost)`);
+  if (o.reach.size) bits.push(isStandard(v) ? `${o.reach.size} hex${o.reach.size > 1 ? "es" : ""} ${[...o.reach.values()].some((r) => r.reenter) ? "to re-enter on (shaded green)" : "reachable (shaded)"}` : `${o.reach.size} hexes reachable (shaded, with MP cost)`);
   if (o.attacks.length) bits.push(`${o.attacks.length} attack target${o.attacks.length > 1 ? "s" : ""} (red)`);
   if (o.bombards.length) bits.push(`${o.bombards.length} bombardment target${o.bombards.length > 1 ? "s" : ""}`);
   const nCharge = new Set(o.charges.map((c) => c.target)).size;

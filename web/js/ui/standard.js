@@ -70,7 +70,8 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
   }
   if (declared && !mine) out.notes.push({ text: `First carry out the declared move of ${declared.units.map((u) => (defs[u] ? defs[u].name : u)).join(", ")}, or stay (S).`, rule: "4.4" });
   if (mv && mv.declare) {
-    const why = Object.entries(mv.reasons || {}).map(([u, r]) => `${defs[u] ? defs[u].name : u}: ${Array.isArray(r) ? r.join(", ") : r}`).join("; ");
+    const word = (r) => (/^[0-9]+(\.[0-9]+)*$/.test(String(r)) ? `rule ${r}` : String(r));
+    const why = Object.entries(mv.reasons || {}).map(([u, r]) => `${defs[u] ? defs[u].name : u}: ${(Array.isArray(r) ? r : [r]).map(word).join(", ")}`).join("; ");
     out.notes.push({ text: `This ${m === "march" ? "march" : "move"}'s MA is rolled when it begins${why ? " (" + why + ")" : ""}: declare it (D), then click where to go, or stay (S).`, rule: "4.4" });
   } else if (mv) {
     out.notes.push({ text: `${m === "march" ? "March movement" : "Movement"}: MA ${mv.ma}${mine ? " (rolled)" : ""}${mv.disengaging ? "; disengaging from enemy ZOC (6.3)" : ""}.`, rule: m === "march" ? "4.7" : mine ? "4.4" : "4.2" });
