@@ -46,7 +46,7 @@ def next_command(view: dict[str, Any], side: str) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     from server import jsoncodec
     from server.config import Settings
-    from server.db import asyncpg_dsn, create_engine, create_sessionmaker
+    from server.db import LazySession, asyncpg_dsn, create_engine, create_sessionmaker
     from server.migrate import upgrade_head
     from server.models import User
     from server.realtime.broadcast import Broadcast, MemoryBackend
@@ -117,7 +117,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if profiler:
                 profiler.enable()
             start = time.process_time()
-            async with sessionmaker() as session:
+            async with LazySession(sessionmaker, engine) as session:  # as the websocket route does
                 answer, applied = await service.submit(session, game_id, user, command, version, None)
             frame_text({"type": "ack", **answer})
             await hub.publish(game_id, answer["version"])

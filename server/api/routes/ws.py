@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ...config import Settings
+from ...db import LazySession
 from ...errors import ApiError
 from ...models import User
 from ...realtime.hub import GameHub, ViewerConnection, frame_text
@@ -202,7 +203,7 @@ async def _handle(
     assert user is not None
     body = {k: v for k, v in message.items() if k != "type"}
     try:
-        async with app.state.sessionmaker() as session:
+        async with LazySession(app.state.sessionmaker, app.state.engine) as session:
             if kind == "resign":
                 row = await service.resign(session, conn.game_id, user)
                 conn.send({"type": "ack", "status": "resigned", "version": row.version,
