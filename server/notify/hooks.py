@@ -253,8 +253,7 @@ class NotifyHooks:
     # ------------------------------------------------------------ commands
 
     async def _full_row(self, session: Any, row: Any) -> Game:
-        """The ORM row with its seats' users (for their addresses): the command path may have
-        locked the game with a light read (services/games.py `LockedGame`)."""
+        """The ORM row with its seats' users (for their addresses), whatever the caller holds."""
         if isinstance(row, Game):
             return row
         full = await session.get(Game, row.id)
