@@ -103,16 +103,18 @@ class StdCtx(Context):
         return printed_side(self.sc, self.st.units[uid]).mr
 
     def morale_check(self, uid: str, rule: str, purpose: str, *, recovery: bool = False,
-                     die: int | None = None) -> bool:
+                     die: int | None = None, leader_morale: int = 0) -> bool:
         """2.4: roll a die (or read `die`, the combat's morale die, 7.3(6)); greater than the MR fails, a 1
         passes, a 6 fails; 2.8(5) disrupted units check at MR - 2 except when recovering (R13); 14.2(2),
-        14.3(1) night and twilight add to the roll."""
+        14.3(1) night and twilight add to the roll; 10.3 a participating leader adds his morale rating."""
         s = self.st.units[uid]
         if die is None:
             (die,) = self.roll(1, purpose, ["morale die"], rule, unit=uid)
-        passed = morale_passes(die, self.rating(uid), disrupted=s.disrupted, recovery=recovery, light=self.light())
+        passed = morale_passes(die, self.rating(uid), disrupted=s.disrupted, recovery=recovery, light=self.light(),
+                               leader_morale=leader_morale)
         self.emit("morale", f"{rule}: {self.name(uid)} {'passes' if passed else 'fails'} its morale check "
                             f"(die {die}, MR {self.rating(uid)}{' -2 disrupted' if s.disrupted and not recovery else ''}"
+                            f"{f' +{leader_morale} leader, 10.3' if leader_morale else ''}"
                             f"{', ' + self.light() if self.light() != 'day' else ''})",
                   unit=uid, rule=rule, passed=passed, die=die)
         return passed

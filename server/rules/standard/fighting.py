@@ -30,11 +30,13 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
+from ..kernel.hexes import hexside_key, line_of_sight
 from ..kernel.state import Phase, Status
 from .advance import absorbers, advance_hexes
 from .combat import attack_problem, defence_problem, pre_combat_result
 from .context import StdCtx
-from .crt import crt_result
+from .crt import Result, crt_result
+from .movement import printed_side
 from .moving import leave_map
 from .phases import recover
 from .results import (
@@ -51,9 +53,29 @@ from .results import (
 from .retreat import NONE as NO_LINE
 from .retreat import SAFE, retreat_paths
 from .scenario import Kind
-from .strength import differential
+from .stacking import combat_stack_problem
+from .strength import Mods, combat_differential
+from .tactics import (
+    CHARGE,
+    DISENGAGE,
+    LAST_STAND,
+    NO_TACTIC,
+    PRESS,
+    SKIRMISH,
+    TACTIC_LABEL,
+    TACTIC_RULE,
+    attack_tactic_problem,
+    convert,
+    coordinator_problem,
+    defence_tactic_problem,
+    joined_unit,
+    leader_problem,
+    skirmish_problem,
+    uncoordinated_halved,
+)
 
 _ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
+LOS_DAY = 10  # 8.6: the longest line of sight in daylight
 _FLIP_ON_RETREAT = (Kind.LEADER, Kind.CAVALRY, Kind.ARTILLERY, Kind.BATTALION, Kind.SQUADRON)  # 7.9
 
 
@@ -63,14 +85,29 @@ def owe_fow(ctx: StdCtx, side: str, rule: str, why: str) -> None:
     ctx.emit("fow", f"{rule}: {ctx.sc.sides[side].name} receives a fortune of war ({why}; 12.4)", side=side, rule=rule)
 
 
-# --- the attack command (7.1, 7.4, 7.5) ----------------------------------------------------------------------
+# --- the attack command (7.1, 7.4, 7.5, 7.13, 7.14, 8.8, 10.3) --------------------------------------------------------
 def attack_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list[str], str]:
     """Validate an attack exactly as `submit` does; (target, attackers, primary) or IllegalCommand."""
-    check_fields(cmd, {"target": "hex", "attackers": "ids", "primary": "id"}, {})
+    plan = attack_plan(ctx, side, cmd)
+    return plan["target"], plan["attackers"], plan["primary"]
+
+
+def assisted(ctx: StdCtx) -> list[str]:
+    """10.3: the leaders that have assisted a unit this game turn."""
+    return sorted(u for u, t in ctx.x.get("assisted", {}).items() if t == ctx.st.turn)
+
+
+def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
+    """Validate an attack exactly as `submit` does and return what it will be: target, attackers, primary, the
+    attacker's tactic (7.13), participating leaders with the unit each joins (10.3), the coordinating leader and
+    whether the attack is coordinated with the units it halves (7.14), supporting artillery (8.8)."""
+    check_fields(cmd, {"target": "hex", "attackers": "ids", "primary": "id"},
+                 {"tactic": "id", "leaders": "ids", "coordinator": "id", "support": "ids"})
     st = ctx.st
     if st.phase != Phase.COMBAT.value or st.active != side:
         raise IllegalCommand("7.1", "attacks are made in your own combat phase")
-    if ctx.light() == "night":
+    tactic = cmd.get("tactic") or NO_TACTIC
+    if ctx.light() == "night" and tactic != CHARGE:
         raise IllegalCommand("14.2(4)", "no combat is allowed at night except infantry charges")
     target = cmd["target"]
     attackers = list(cmd["attackers"])
@@ -81,16 +118,20 @@ def attack_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list
         raise IllegalCommand("7.5", "name each attacking unit once")
     if any(not ctx.kind(u).is_combat for u in attackers):
         raise IllegalCommand("7.5", "only combat units attack (leaders join under 10.3)")
+    problem = attack_tactic_problem(ctx.sc, st.units, tactic, attackers)
+    if problem:
+        _refuse(problem)
     enemy = ctx.enemy(side)
     army_only = not ctx.combat_units_at(target, enemy) and any(
         ctx.kind(u) in _ARMY_UNITS and ctx.side_of(u) == enemy for u in ctx.units_at(target))
-    if not army_only:
+    if tactic == SKIRMISH:
+        _skirmish_check(ctx, side, target, attackers, primary)
+    elif not army_only:
         problem = attack_problem(ctx.sc, st.units, attackers, primary, target,
                                  attacked_units=[u for u in attackers if st.units[u].attacked],
                                  attacked_hexes=st.attacked_hexes, marched=ctx.x.get("marched", []))
         if problem:
-            rule, _, text = problem.partition(": ")
-            raise IllegalCommand(rule, text)
+            _refuse(problem)
     else:
         if target in st.attacked_hexes:
             raise IllegalCommand("7.4", f"{target} has been the target of an attack this phase")
@@ -108,45 +149,231 @@ def attack_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list
         assert h is not None
         if st.attack_from.get(h, target) != target:
             raise IllegalCommand("5.3", f"the units in {h} attack together: they have attacked {st.attack_from[h]}")
-    return target, attackers, primary
+    if tactic == CHARGE:
+        _charge_check(ctx, side, target, attackers)
+    done = assisted(ctx)
+    leaders: dict[str, str] = {}
+    for ldr in cmd.get("leaders") or []:
+        if ldr in leaders:
+            raise IllegalCommand("10.3", "name each leader once")
+        if tactic == SKIRMISH:
+            raise IllegalCommand("10.3", "a leader adds nothing to a skirmish")
+        if ldr in ctx.sc.units and ctx.side_of(ldr) != side:
+            raise IllegalCommand("10.3", f"{ctx.name(ldr)} is not your leader")
+        problem = leader_problem(ctx.sc, st.units, ldr, attackers, assisted=done)
+        if problem:
+            _refuse(problem)
+        joined = joined_unit(ctx.sc, st.units, ldr, attackers, primary)
+        assert joined is not None
+        leaders[ldr] = joined
+    if tactic == CHARGE and len(leaders) > 1:
+        raise IllegalCommand("7.13(3)", "at most one leader charges with the units")
+    coordinator = cmd.get("coordinator")
+    halved = uncoordinated_halved(ctx.sc, attackers, primary)
+    if coordinator is not None:
+        if not halved:
+            raise IllegalCommand("7.14", "the attack is of one formation and needs no leader to coordinate it")
+        problem = coordinator_problem(ctx.sc, st.units, coordinator, attackers, light=ctx.light(),
+                                      assisted=[u for u in done if u not in leaders])
+        if problem:
+            _refuse(problem)
+        halved = []
+    if tactic == CHARGE and halved:
+        raise IllegalCommand("7.13(3)", "the charging units must be coordinated (7.14)")
+    support = list(cmd.get("support") or [])
+    if support and tactic == CHARGE:
+        raise IllegalCommand("7.13(3)", "no artillery support is allowed for a charge")
+    for u in support:
+        problem = support_problem(ctx, side, u, target, attackers)
+        if problem:
+            _refuse(problem)
+    if len(set(support)) != len(support):
+        raise IllegalCommand("8.8", "name each supporting artillery unit once")
+    return {"target": target, "attackers": attackers, "primary": primary, "tactic": tactic, "leaders": leaders,
+            "coordinator": coordinator, "coordinated": not halved, "halved": halved, "support": support}
+
+
+def _refuse(problem: str) -> None:
+    rule, _, text = problem.partition(": ")
+    raise IllegalCommand(rule, text)
+
+
+def _skirmish_check(ctx: StdCtx, side: str, target: str, attackers: list[str], primary: str) -> None:
+    """7.13(1) with 7.4, 7.5: a skirmish's units and geometry."""
+    st = ctx.st
+    if target in st.attacked_hexes:
+        raise IllegalCommand("7.4", f"{target} has been the target of an attack this phase")
+    if not ctx.combat_units_at(target, ctx.enemy(side)):
+        raise IllegalCommand("7.1", f"no enemy combat unit is in {target}")
+    ezoc = ctx.zoc_of(ctx.enemy(side))
+    by_hex: dict[str, list[str]] = {}
+    for u in attackers:
+        s = st.units[u]
+        if ctx.side_of(u) != side or not ctx.on_map(u) or s.hex is None:
+            raise IllegalCommand("7.5", f"{ctx.name(u)} is not one of the attacker's units on the map")
+        if s.attacked:
+            raise IllegalCommand("7.5", f"{ctx.name(u)} has attacked this phase")
+        if u in ctx.x.get("marched", []):
+            raise IllegalCommand("4.7", f"{ctx.name(u)} used march movement and initiates no combat this turn")
+        problem = skirmish_problem(ctx.sc, st.units, u, target, ezoc)
+        if problem:
+            _refuse(problem)
+        by_hex.setdefault(s.hex, []).append(u)
+    for hex_units in by_hex.values():
+        problem = combat_stack_problem(ctx.sc, hex_units)
+        if problem:
+            _refuse(problem)
+    if primary not in attackers:
+        raise IllegalCommand("7.5", "the primary unit must be one of the attackers")
+    if st.units[primary].ineffective and any(not st.units[u].ineffective for u in attackers):
+        raise IllegalCommand("7.5", "the primary unit may not be an ineffective unit while another is available")
+
+
+def _charge_check(ctx: StdCtx, side: str, target: str, attackers: list[str]) -> None:
+    """7.13(3): the charge was declared in the movement phase by these units against this hex, and no other unit
+    attacks the hex."""
+    decl = next((c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == side), None)
+    if decl is None:
+        raise IllegalCommand("7.13(3)", f"no charge against {target} was declared in the movement phase")
+    if sorted(attackers) != sorted(u for u in decl["units"] if ctx.kind(u).is_combat and ctx.on_map(u)):
+        raise IllegalCommand("7.13(3)", "the units that declared the charge, and only they, make it")
+
+
+def support_problem(ctx: StdCtx, side: str, uid: str, target: str, attackers: Sequence[str]) -> str | None:
+    """8.8: why this artillery may not support an attack on `target` by `attackers` (None: it may)."""
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side or ctx.kind(uid) is not Kind.ARTILLERY:
+        return "8.8: only your own artillery gives supporting fire"
+    if uid in attackers:
+        return f"8.8: {ctx.name(uid)} attacks in this combat and cannot also support it"
+    problem = bombard_problem(ctx, side, uid, target, support=True)
+    if problem:
+        return problem
+    s = ctx.st.units[uid]
+    assert s.hex is not None
+    for n in ctx.sc.grid.neighbors(s.hex):
+        if ctx.enemy_occupied(n, side) and not _prohibited_side(ctx, s.hex, n):
+            return f"8.8(1): {ctx.name(uid)} is adjacent to an enemy unit"
+    if not any(ctx.sc.grid.is_adjacent(s.hex, ctx.st.units[a].hex or "") for a in attackers):
+        return f"8.8(3): {ctx.name(uid)} is not adjacent to a unit attacking {target}"
+    return None
+
+
+def _prohibited_side(ctx: StdCtx, a: str, b: str) -> bool:
+    return any(ctx.sc.hexside_features[f].prohibited for f in ctx.sc.hexsides.get(hexside_key(a, b), ()))
+
+
+def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: bool = False) -> str | None:
+    """8.4, 8.6, 8.7, 14.2(5), 14.3(3): why this artillery may not bombard `target` now (None: it may)."""
+    s = ctx.st.units[uid]
+    name = ctx.name(uid)
+    if not ctx.on_map(uid) or s.hex is None:
+        return f"8.4: {name} is not on the map"
+    if s.attacked:
+        return f"7.5: {name} has attacked this phase"
+    face = printed_side(ctx.sc, s)
+    if face.attack <= 0 or face.range <= 0:
+        return f"8.4(1): {name} has no attack or range factor"
+    if s.disrupted or s.ineffective:
+        return f"8.4(2): {name} is disrupted or ineffective"
+    if ctx.sc.terrain_at(target).is_prohibited("artillery"):
+        return f"8.2: artillery may not fire into {ctx.sc.terrain_at(target).name}"
+    dist = ctx.sc.grid.distance(s.hex, target)
+    if dist == 1 and not _prohibited_side(ctx, s.hex, target) and not support:
+        return f"8.4: {target} is adjacent to {name} (artillery attacks it in close combat, 8.3)"
+    light = ctx.light()
+    limit = {"day": LOS_DAY, "twilight": 1, "night": 0}[light]
+    rule = {"day": "8.6", "twilight": "14.3(3)", "night": "14.2(5)"}[light]
+    if dist > limit:
+        return f"{rule}: {target} is beyond the line of sight ({limit} hexes)"
+    reach = face.range + (1 if ctx.sc.terrain_at(s.hex).hill else 0)
+    if dist > reach:
+        return f"8.7: {target} is beyond {name}'s range ({reach})"
+    if not has_los(ctx, s.hex, target):
+        return f"8.6: {name} has no line of sight to {target}"
+    return None
+
+
+def has_los(ctx: StdCtx, a: str, b: str) -> bool:
+    """8.6 with the kernel's R2 geometry: blocking terrain and hexsides; units never block."""
+    sc = ctx.sc
+    return line_of_sight(
+        sc.grid, a, b,
+        lambda h: sc.terrain_at(h).blocks_los or any(x.blocks_los for x in sc.secondary_at(h)),
+        lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ())),
+    )
 
 
 def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
-    target, attackers, primary = attack_check(ctx, side, cmd)
+    plan = attack_plan(ctx, side, cmd)
+    target, attackers, primary = plan["target"], plan["attackers"], plan["primary"]
     st = ctx.st
     enemy = ctx.enemy(side)
     hexes = sorted({h for u in attackers if (h := st.units[u].hex) is not None})
     st.combat = {"kind": "attack", "attacker": side, "defender": enemy, "target": target, "attackers": attackers,
-                 "primary": primary, "hexes": hexes}
-    for u in attackers:
+                 "primary": primary, "hexes": hexes, "tactic": plan["tactic"], "def_tactic": NO_TACTIC,
+                 "leaders": plan["leaders"], "def_leaders": {}, "coordinator": plan["coordinator"],
+                 "coordinated": plan["coordinated"], "halved": plan["halved"], "support": plan["support"],
+                 "retreated": [], "night": ctx.light() == "night"}
+    for u in attackers + plan["support"]:
         st.units[u].attacked = True
+    for ldr in [*plan["leaders"], *([plan["coordinator"]] if plan["coordinator"] else [])]:
+        ctx.x.setdefault("assisted", {})[ldr] = st.turn
     st.attacked_hexes.append(target)
     for h in hexes:
         st.attack_from[h] = target
+    if plan["tactic"] == CHARGE:
+        ctx.x["charges"] = [c for c in ctx.x.get("charges", []) if c["target"] != target or c["side"] != side]
     hit = ctx.x.setdefault("attacked_units", [])
     hit.extend(u for u in ctx.units_at(target) if u not in hit)
-    ctx.emit("attack", f"7.1: {ctx.names(attackers)} attack {target}", attackers=attackers, target=target, rule="7.1")
+    how = []
+    if plan["tactic"] != NO_TACTIC:
+        how.append(f"{TACTIC_LABEL[plan['tactic']]}, {TACTIC_RULE[plan['tactic']]}")
+    if plan["leaders"]:
+        how.append(f"with {ctx.names(plan['leaders'])}, 10.3")
+    if plan["coordinator"]:
+        how.append(f"coordinated by {ctx.name(plan['coordinator'])}, 7.14")
+    elif plan["halved"]:
+        how.append(f"uncoordinated: {ctx.names(plan['halved'])} halved, 7.14")
+    if plan["support"]:
+        how.append(f"supported by {ctx.names(plan['support'])}, 8.8")
+    ctx.emit("attack", f"7.1: {ctx.names(attackers)} attack {target}" + (f" ({'; '.join(how)})" if how else ""),
+             attackers=attackers, target=target, rule="7.1", tactic=plan["tactic"], leaders=sorted(plan["leaders"]),
+             coordinator=plan["coordinator"], support=plan["support"])
     for u in ctx.units_at(target):  # 12.1, 12.2: an attacked HQ or trains turns inactive; two FOW to the attacker
         if ctx.kind(u) in _ARMY_UNITS:
             rule = "12.1" if ctx.kind(u) is Kind.HQ else "12.2"
             ctx.set_inactive(u, True, "attacked", rule)
             for _ in range(2):
                 owe_fow(ctx, side, rule, f"{ctx.name(u)} was attacked")
-    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_resolve"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
+    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, {"t": "combat_tactics"},
+                     {"t": "combat_precheck"}, {"t": "combat_defenders"}])
 
 
 # --- 7.4 the defenders --------------------------------------------------------------------------------------
 def defender_options(ctx: StdCtx) -> list[dict[str, Any]]:
+    """7.4 with 10.3: each legal set of defenders with its primary unit, and (when an effective leader of the hex
+    may join them and the attack is no skirmish) the same with the hex's eligible leaders taking part."""
     c = ctx.st.combat
     assert c is not None
     pool = sorted(ctx.combat_units_at(c["target"], c["defender"]))
+    leaders = [] if c.get("tactic") == SKIRMISH else sorted(
+        u for u in ctx.units_at(c["target"]) if ctx.kind(u) is Kind.LEADER and ctx.side_of(u) == c["defender"])
+    done = assisted(ctx)
     out = []
     for n in range(min(3, len(pool)), 0, -1):
         for group in combinations(pool, n):
             for primary in group:
                 if defence_problem(ctx.sc, ctx.st.units, list(group), primary) is None:
                     out.append({"id": f"{'+'.join(group)}:{primary}", "units": list(group), "primary": primary,
-                                "label": f"{ctx.names(group)} (primary {ctx.name(primary)})"})
+                                "leaders": {}, "label": f"{ctx.names(group)} (primary {ctx.name(primary)})"})
+                    joined = {ldr: j for ldr in leaders
+                              if leader_problem(ctx.sc, ctx.st.units, ldr, list(group), assisted=done) is None
+                              and (j := joined_unit(ctx.sc, ctx.st.units, ldr, list(group), primary)) is not None}
+                    if joined:
+                        out.append({"id": f"{'+'.join(group)}:{primary}:{'+'.join(sorted(joined))}",
+                                    "units": list(group), "primary": primary, "leaders": joined,
+                                    "label": f"{ctx.names(group)} (primary {ctx.name(primary)}) with "
+                                             f"{ctx.names(joined)} (10.3)"})
     return out
 
 
@@ -168,8 +395,22 @@ def decide_defenders(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) 
     assert c is not None
     c["defenders"] = list(option["units"])
     c["def_primary"] = option["primary"]
-    ctx.emit("defenders", f"7.4: {ctx.names(c['defenders'])} defend {c['target']} (primary {ctx.name(c['def_primary'])})",
-             defenders=c["defenders"], rule="7.4")
+    c["def_leaders"] = dict(option.get("leaders") or {})
+    for ldr in c["def_leaders"]:
+        ctx.x.setdefault("assisted", {})[ldr] = ctx.st.turn
+    with_ = f" with {ctx.names(c['def_leaders'])} (10.3)" if c["def_leaders"] else ""
+    ctx.emit("defenders", f"7.4: {ctx.names(c['defenders'])} defend {c['target']} (primary {ctx.name(c['def_primary'])})"
+                          f"{with_}", defenders=c["defenders"], leaders=sorted(c["def_leaders"]), rule="7.4")
+
+
+def leader_morale(ctx: StdCtx, joined: dict[str, str], uid: str | None) -> int:
+    """10.3: the morale ratings of the participating leaders joined to `uid`."""
+    total = 0
+    for ldr, u in joined.items():
+        lf = ctx.d(ldr).leader
+        if u == uid and lf is not None and ctx.on_map(ldr) and ctx.st.units[ldr].hex == ctx.st.units[u].hex:
+            total += lf.morale
+    return total
 
 
 # --- 7.3(2) the pre-combat check -----------------------------------------------------------------------------
@@ -180,7 +421,8 @@ def task_precheck(ctx: StdCtx, task: dict[str, Any]) -> None:
     for u in list(c.get("defenders", [])):
         if ctx.line_of(u) == SAFE:
             continue
-        passed = ctx.morale_check(u, "7.3(2)", "no safe line of retreat")
+        passed = ctx.morale_check(u, "7.3(2)", "no safe line of retreat",
+                                  leader_morale=leader_morale(ctx, c.get("def_leaders", {}), u))
         what = pre_combat_result(passed, ctx.st.units[u].disrupted)
         if what == "disrupt":
             ctx.disrupt(u, "7.3(2)")
@@ -196,6 +438,47 @@ def task_precheck(ctx: StdCtx, task: dict[str, Any]) -> None:
     c["routed_units"] = routed
     ctx.emit("rout", f"7.3(2): {ctx.names(routed)} rout before the combat", units=routed, rule="7.3(2)")
     queue_rout(ctx, routed, "7.3(2)")
+
+
+# --- 7.13 the defender's tactic ------------------------------------------------------------------------------
+def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
+    c = ctx.st.combat
+    assert c is not None
+    out = []
+    for t in (NO_TACTIC, DISENGAGE, LAST_STAND):
+        if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC)) is None:
+            out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t]})
+    return out
+
+
+def task_tactics(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """7.3(3), 7.13: the attacker has announced its tactic with the attack; the defender answers."""
+    c = ctx.st.combat
+    assert c is not None
+    defenders = [u for u in c.get("defenders", []) if ctx.on_map(u) and ctx.st.units[u].hex == c["target"]]
+    if not defenders or not any(ctx.on_map(u) for u in c["attackers"]):
+        return
+    att = c.get("tactic", NO_TACTIC)
+    ctx.st.decision = {"kind": "tactic", "side": c["defender"], "rule": "7.13", "task": task,
+                       "attack_tactic": att, "options": tactic_options(ctx), "hexes": [c["target"]],
+                       "text": f"the attacker announces {TACTIC_LABEL[att]}"
+                               f"{' (' + TACTIC_RULE[att] + ')' if att in TACTIC_RULE else ''}: choose your tactic"}
+
+
+def decide_tactic(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    assert c is not None
+    c["def_tactic"] = option["tactic"]
+    if option["tactic"] != NO_TACTIC:
+        ctx.emit("tactic", f"{TACTIC_RULE[option['tactic']]}: the defender announces {TACTIC_LABEL[option['tactic']]}",
+                 tactic=option["tactic"], rule=TACTIC_RULE[option["tactic"]])
+
+
+def combat_mods(c: dict[str, Any], *, charge_failed: bool = False) -> Mods:
+    return Mods(tactic=c.get("tactic", NO_TACTIC), defence=c.get("def_tactic", NO_TACTIC),
+                halved=frozenset(c.get("halved", [])), leaders=dict(c.get("leaders", {})),
+                def_leaders=dict(c.get("def_leaders", {})), charge_failed=charge_failed,
+                support=tuple(c.get("support", [])))
 
 
 # --- 7.7, 7.8 resolution ---------------------------------------------------------------------------------------
@@ -215,37 +498,96 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
             st.tasks.append({"t": "advance", "units": _advancers(ctx, c), "vacated": target,
                              "rout": bool(c.get("prerouted")) and not captured})
         return
-    diff, att, dfn = differential(ctx.sc, st.units, attackers, defenders, target)
+    prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
+    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
+    pressed = True
+    if c.get("tactic") == CHARGE:  # 7.13(3): one charging unit checks morale before the combat
+        pressed = ctx.morale_check(prim_att, "7.13(3)", "the charge",
+                                   leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att))
+        c["pressed"] = pressed
+        if not pressed:
+            ctx.emit("charge", "7.13(3): the charge is not pressed home: the chargers are halved", rule="7.13(3)")
+    bd = combat_differential(ctx.sc, st.units, attackers, defenders, target, combat_mods(c, charge_failed=not pressed))
+    diff = bd.differential
     dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
-    result = crt_result(diff, dice[0])
-    c.update({"differential": diff, "dice": dice, "result": str(result),
-              "att_total": sum(a.value for a in att), "def_total": sum(d.value for d in dfn)})
-    ctx.emit("combat", f"7.7, 7.8: differential {diff:+d}, combat die {dice[0]}: {result}", result=str(result),
-             differential=diff, rule="7.8")
+    crt = crt_result(diff, dice[0])
+    conv = convert(crt, c.get("tactic", NO_TACTIC), c.get("def_tactic", NO_TACTIC), pressed=pressed)
+    result = conv.result
+    c.update({"differential": diff, "dice": dice, "result": str(result), "crt": str(crt),
+              "att_total": diff + sum(d.value for d in bd.defenders), "def_total": sum(d.value for d in bd.defenders),
+              "forced": sorted(conv.forced)})
+    text = f"7.7, 7.8: differential {diff:+d}, combat die {dice[0]}: {crt}"
+    if conv.rules and str(result) != str(crt):
+        text += f", read as {result} ({', '.join(conv.rules)})"
+    ctx.emit("combat", text, result=str(result), crt=str(crt), differential=diff, rule="7.8")
     if result.df:
         owe_fow(ctx, c["defender"], "7.8", "DF")
     if result.leader:
         leader_checks(ctx, c)
     if result.ammo:
-        ctx.emit("ammo", "7.8, 8.5: Ammo: no artillery bombarded in this combat", rule="8.5")
-    passed: bool | None = None
-    affected = result.affects
-    prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
-    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
-    primary = prim_att if affected == "attacker" else prim_def
-    if result.needs_check and primary is not None:
-        passed = ctx.morale_check(primary, "7.8", "combat result", die=dice[1])
-    outs = outcomes(result, passed, bool(primary and st.units[primary].disrupted))
+        ammo(ctx, c)
     c["att_primary_now"] = prim_att
     c["def_primary_now"] = prim_def
+    if conv.both_retreat:  # 7.13(4): both disengage: both sides retreat, the defender first
+        ctx.emit("result", "7.13(4): both sides disengage and retreat, the defender first", rule="7.13(4)")
+        apply_outcome(ctx, Outcome("attacker", RETREAT))
+        apply_outcome(ctx, Outcome("defender", RETREAT, advance=False))
+        return
+    passed: bool | None = None
+    affected = result.affects
+    primary = prim_att if affected == "attacker" else prim_def
+    joined = c.get("leaders", {}) if affected == "attacker" else c.get("def_leaders", {})
+    if result.needs_check and primary is not None:
+        passed = ctx.morale_check(primary, "7.8", "combat result", die=dice[1],
+                                  leader_morale=leader_morale(ctx, joined, primary))
+    if result.result == "Dm" and passed and result.on_pass and result.on_pass.startswith("A"):
+        # 7.13(3): the defender held against the charge: the parenthesised Ax is the attacker's, read with the same
+        # morale die (S28)
+        att_passed = ctx.morale_check(prim_att, "7.13(3)", "the charge is held", die=dice[1],
+                                      leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att))
+        outs = outcomes(Result(result.on_pass), att_passed, st.units[prim_att].disrupted)
+        owner_side = "attacker"
+    else:
+        outs = outcomes(result, passed, bool(primary and st.units[primary].disrupted))
+        owner_side = affected or "defender"
+    outs = [o for o in outs if not (o.side in conv.forced and o.effect == DISRUPT)] or outs
     if len(outs) == 1:
         apply_outcome(ctx, outs[0])
         return
-    owner = c["attacker"] if affected == "attacker" else c["defender"]
+    owner = c["attacker"] if owner_side == "attacker" else c["defender"]
     options = [{"id": o.effect, "effect": o.effect, "side": o.side, "advance": o.advance,
                 "fow_attacker": o.fow_attacker, "label": _outcome_label(o)} for o in outs]
     st.decision = {"kind": "result", "side": owner, "rule": "7.8", "task": {"t": "result"},
                    "text": f"{result}: choose how your units take the result", "options": options, "hexes": [target]}
+
+
+def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:
+    """7.8 Ammo, 8.5: one bombarding artillery unit of the combat flips to its ineffective side (the attacker's
+    choice when several fired)."""
+    firing = [u for u in c.get("support", []) if ctx.on_map(u) and not ctx.st.units[u].ineffective]
+    if not firing:
+        ctx.emit("ammo", "7.8, 8.5: Ammo: no artillery bombarded in this combat", rule="8.5")
+        return
+    if len(firing) == 1:
+        ctx.make_ineffective(firing[0], "8.5")
+        return
+    ctx.st.tasks.append({"t": "ammo", "units": firing, "side": c["attacker"]})
+
+
+def task_ammo(ctx: StdCtx, task: dict[str, Any]) -> None:
+    firing = [u for u in task["units"] if ctx.on_map(u) and not ctx.st.units[u].ineffective]
+    if len(firing) <= 1:
+        for u in firing:
+            ctx.make_ineffective(u, "8.5")
+        return
+    ctx.st.decision = {"kind": "ammo", "side": task["side"], "rule": "8.5", "task": task,
+                       "text": "Ammo: choose the bombarding artillery unit that runs out of ammunition",
+                       "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in firing],
+                       "hexes": sorted({h for u in firing if (h := ctx.st.units[u].hex)})}
+
+
+def decide_ammo(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    ctx.make_ineffective(option["unit"], "8.5")
 
 
 def _outcome_label(o: Outcome) -> str:
@@ -293,6 +635,19 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
         primary = c["att_primary_now"] if which == "attacker" else c["def_primary_now"]
         participants = c["attackers"] if which == "attacker" else c.get("defenders", [])
         groups = _side_units(ctx, c, which)
+        disengaging = (c.get("tactic") if which == "attacker" else c.get("def_tactic")) == DISENGAGE
+        if effect in (RETREAT, DISRUPT_RETREAT, ROUT):
+            c.setdefault("retreated", []).append(which)
+            if which == "defender" and (c.get("def_tactic") == LAST_STAND
+                                        or (c.get("tactic") == CHARGE and c.get("pressed", True))):
+                for u in c.get("defenders", []):  # 7.13(3), 7.13(5), 8.3: defending artillery is captured
+                    if ctx.on_map(u) and ctx.kind(u) is Kind.ARTILLERY:
+                        rule = "7.13(5)" if c.get("def_tactic") == LAST_STAND else "7.13(3)"
+                        ctx.set_status(u, Status.CAPTURED)
+                        ctx.emit("captured", f"{rule}, 8.3: {ctx.name(u)} is captured as the defenders give way",
+                                 unit=u, rule=rule)
+                groups = [[u for u in g if ctx.on_map(u)] for g in groups]
+                groups = [g for g in groups if g]
         if effect == DISRUPT:
             ctx.disrupt(primary, "7.8")
         elif effect == STEP_LOSS:
@@ -303,7 +658,7 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
                     for u in g:
                         ctx.disrupt(u, "7.8")
             for g in groups:
-                tasks.append(retreat_task(ctx, g))
+                tasks.append({**retreat_task(ctx, g), "disengage": disengaging})
         elif effect == ROUT:
             ctx.emit("rout", f"7.8, 7.10: {ctx.names([u for g in groups for u in g])} rout", rule="7.10")
             owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
@@ -316,6 +671,56 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
     if c.get("advance") or c.get("routed"):
         st.tasks.append({"t": "advance_check"})
     st.tasks.extend(reversed(tasks))
+
+
+# --- 7.13(2), 7.13(5) the second step loss; 14.2(4) a night charge that fails -------------------------------------
+def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """After the result: press forward costs the attacker a step unless the defender retreated (7.13(2)); a last
+    stand costs the defender a step unless the attacker retreated (7.13(5)); each second step comes from any
+    participating unit, the owner's choice, or gives the other player a fortune of war (7.11).  At night a charge
+    that does not rout the defender retreats, disrupted (14.2(4))."""
+    c = ctx.st.combat
+    if c is None or "result" not in c:
+        return
+    retreated = c.get("retreated", [])
+    routed = bool(c.get("routed"))
+    if c.get("night") and not routed:
+        group = [u for u in c["attackers"] if ctx.on_map(u)]
+        for u in group:
+            ctx.disrupt(u, "14.2(4)")
+        by_hex: dict[str, list[str]] = {}
+        for u in group:
+            by_hex.setdefault(ctx.st.units[u].hex or "", []).append(u)
+        for g in by_hex.values():
+            ctx.st.tasks.append({**retreat_task(ctx, g, "14.2(4)"), "disengage": False})
+        ctx.emit("charge", "14.2(4): the night charge did not rout the defender: the chargers retreat, disrupted",
+                 rule="14.2(4)")
+    if c.get("def_tactic") == LAST_STAND and "attacker" not in retreated:
+        ctx.st.tasks.append({"t": "second_step", "side": c["defender"], "units": c.get("defenders", []),
+                             "rule": "7.13(5)", "other": c["attacker"]})
+    if c.get("tactic") == PRESS and "defender" not in retreated and not c.get("prerouted"):
+        ctx.st.tasks.append({"t": "second_step", "side": c["attacker"], "units": c["attackers"], "rule": "7.13(2)",
+                             "other": c["defender"]})
+
+
+def task_second_step(ctx: StdCtx, task: dict[str, Any]) -> None:
+    units = [u for u in task["units"] if ctx.on_map(u) and ctx.kind(u).is_combat]
+    if not units:
+        owe_fow(ctx, task["other"], "7.11", f"{task['rule']}: no second step to lose")
+        return
+    ctx.emit("tactic", f"{task['rule']}: the {TACTIC_LABEL[PRESS if task['rule'] == '7.13(2)' else LAST_STAND]} costs "
+                       "a step", rule=task["rule"])
+    if len(units) == 1:
+        lose_step(ctx, units[0], task["rule"])
+        return
+    ctx.st.decision = {"kind": "second_step", "side": task["side"], "rule": "7.11", "task": task,
+                       "text": f"{task['rule']}, 7.11: choose the participating unit that loses the second step",
+                       "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in units],
+                       "hexes": sorted({h for u in units if (h := ctx.st.units[u].hex)})}
+
+
+def decide_second_step(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    lose_step(ctx, option["unit"], task["rule"])
 
 
 # --- 7.11 step losses -------------------------------------------------------------------------------------------
@@ -445,7 +850,7 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
                     ctx.st.tasks.append({"t": "rout", "units": [u], "rule": st_rule})
     ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {path[-1]}", units=group, path=path, rule=rule)
     for u in group:
-        if ctx.kind(u) in _FLIP_ON_RETREAT:
+        if ctx.kind(u) in _FLIP_ON_RETREAT and not task.get("disengage"):  # 7.13(4): disengaging units do not flip
             ctx.make_ineffective(u, "7.9")
         if through_trains:
             ctx.disrupt(u, "12.2")
@@ -576,19 +981,27 @@ def advance_options(ctx: StdCtx, uid: str, vacated: str, rout: bool) -> list[str
 
 
 def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
+    c = ctx.st.combat or {}
+    if c.get("tactic") == SKIRMISH:
+        return  # 7.13(1): skirmishers never advance
+    must = c.get("tactic") == PRESS or (c.get("tactic") == CHARGE and c.get("pressed", True))  # 7.13(2), 7.13(3)
     units = [u for u in task["units"] if ctx.on_map(u)]
     while units:
         uid = units.pop(0)
         hexes = advance_options(ctx, uid, task["vacated"], task["rout"])
+        if c.get("night"):
+            hexes = [h for h in hexes if h == task["vacated"]]  # 14.2(4): into the vacated hex only
         if not hexes:
             continue
         rest = {**task, "units": units}
         ctx.st.tasks.append(rest)
-        options = [{"id": "stay", "hex": None, "label": "do not advance"}]
+        options = [] if must else [{"id": "stay", "hex": None, "label": "do not advance"}]
         options += [{"id": h, "hex": h, "label": f"advance to {h}"} for h in hexes]
+        why = f"{TACTIC_RULE[c['tactic']]}: must advance" if must else "7.12"
         ctx.st.decision = {"kind": "advance", "side": ctx.side_of(uid), "rule": "7.12", "options": options,
                            "task": {**task, "unit": uid}, "hexes": hexes,
-                           "text": f"{ctx.name(uid)} may advance (7.12{', two hexes after a rout' if task['rout'] else ''})"}
+                           "text": f"{ctx.name(uid)} may advance ({why}"
+                                   f"{', two hexes after a rout' if task['rout'] else ''})"}
         return
 
 
@@ -599,7 +1012,8 @@ def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
         return
     side = ctx.side_of(uid)
     vacated = task["vacated"]
-    path = [h] if ctx.sc.grid.is_adjacent(ctx.st.units[uid].hex or "", h) else [vacated, h]
+    start = ctx.st.units[uid].hex or ""
+    path = [h] if ctx.sc.grid.is_adjacent(start, h) else [vacated, h]
     for step in path:
         for u in ctx.units_at(step):
             if ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS:
@@ -608,20 +1022,31 @@ def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
                 ctx.emit("captured", f"{rule}: {ctx.name(u)} is captured", unit=u, rule=rule)
     ctx.move_unit(uid, h)
     ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
+    c = ctx.st.combat or {}
+    for ldr, joined in sorted(c.get("leaders", {}).items()):  # 10.3: the participating leader goes with his unit
+        if joined == uid and ctx.on_map(ldr) and ctx.st.units[ldr].hex == start:
+            ctx.move_unit(ldr, h)
+            ctx.emit("advance", f"10.3: {ctx.name(ldr)} advances with {ctx.name(uid)}", unit=ldr, hex=h, rule="10.3")
 
 
 # --- 10.3 leader casualties, 10.1 lone leaders -------------------------------------------------------------------
 def leader_checks(ctx: StdCtx, c: dict[str, Any]) -> None:
-    """7.8 Leader, 10.3: every leader stacked with the combat's units rolls; a stacked leader is a casualty on a 6
-    (leaders take part in combat with part 2)."""
-    hexes = [c["target"]] + list(c["hexes"])
-    for h in hexes:
-        for u in sorted(ctx.units_at(h)):
-            if ctx.kind(u) is Kind.LEADER:
-                (die,) = ctx.roll(1, "leader casualty", ["die"], "10.3", unit=u)
-                if die == 6:
-                    ctx.set_status(u, Status.DEAD)
-                    ctx.emit("leader_lost", f"10.3: {ctx.name(u)} is a casualty", unit=u, rule="10.3")
+    """7.8 Leader, 10.3 (leader casualties): every leader that participates (a casualty on 5 or 6), coordinates or is
+    stacked with the combat's units (on 6) rolls a die."""
+    participating = set(c.get("leaders", {})) | set(c.get("def_leaders", {}))
+    involved = set(participating)
+    if c.get("coordinator"):
+        involved.add(c["coordinator"])
+    for h in [c["target"], *c["hexes"]]:
+        involved.update(u for u in ctx.units_at(h) if ctx.kind(u) is Kind.LEADER)
+    for u in sorted(involved):
+        if not ctx.on_map(u):
+            continue
+        (die,) = ctx.roll(1, "leader casualty", ["die"], "10.3", unit=u)
+        if die == 6 or (die == 5 and u in participating):
+            ctx.set_status(u, Status.DEAD)
+            how = "participating" if u in participating else "coordinating" if u == c.get("coordinator") else "stacked"
+            ctx.emit("leader_lost", f"10.3: {ctx.name(u)} ({how}) is a casualty (die {die})", unit=u, rule="10.3")
 
 
 def lone_leaders(ctx: StdCtx) -> None:

@@ -156,9 +156,13 @@ def _may_have_singles(ctx: StdCtx, uid: str) -> bool:
 
 
 def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str, Any]]:
+    """One legal attack per target hex with its units, and its variants: with the leaders that may join it (10.3),
+    the leader that may coordinate it (7.14), the artillery that may support it (8.8), and each tactic its units
+    may announce (7.13); skirmishes two hexes away (7.13(1)); declared charges (7.13(3))."""
     st = ctx.st
+    out: list[dict[str, Any]] = [c for c in _charge_commands(ctx, side)]
     if ctx.light() == "night":
-        return []
+        return out
     enemy = ctx.enemy(side)
     targets: dict[str, dict[str, list[str]]] = {}
     for uid in ctx.side_units_on_map(side):
@@ -172,7 +176,6 @@ def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str
             if st.attack_from.get(s.hex, n) != n:
                 continue
             targets.setdefault(n, {}).setdefault(s.hex, []).append(uid)
-    out: list[dict[str, Any]] = []
     for target, by_hex in sorted(targets.items()):
         chosen: list[str] = []
         for _, uids in sorted(by_hex.items()):
@@ -197,7 +200,87 @@ def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str
             except IllegalCommand:
                 continue
             out.append(cmd)
+            out.extend(_variants(ctx, side, cmd))
             break
+    out.extend(_skirmishes(ctx, side, rng))
+    return out
+
+
+def _legal(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> bool:
+    try:
+        fighting.attack_plan(ctx, side, cmd)
+    except IllegalCommand:
+        return False
+    return True
+
+
+def _variants(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> list[dict[str, Any]]:
+    st = ctx.st
+    attackers = cmd["attackers"]
+    hexes = {st.units[u].hex for u in attackers}
+    extra: dict[str, Any] = {}
+    leaders = [u for u in ctx.side_units_on_map(side) if ctx.kind(u) is Kind.LEADER]
+    joining = [ldr for ldr in leaders if st.units[ldr].hex in hexes and _legal(ctx, side, {**cmd, "leaders": [ldr]})]
+    if joining:
+        extra["leaders"] = joining[:1]
+    for ldr in leaders:
+        if _legal(ctx, side, {**cmd, **extra, "coordinator": ldr}):
+            extra["coordinator"] = ldr
+            break
+    arts = [u for u in ctx.side_units_on_map(side) if ctx.kind(u) is Kind.ARTILLERY and u not in attackers
+            and not st.units[u].attacked]
+    support = [a for a in arts if fighting.support_problem(ctx, side, a, cmd["target"], attackers) is None]
+    if support:
+        extra["support"] = support
+    out = []
+    if extra and _legal(ctx, side, {**cmd, **extra}):
+        out.append({**cmd, **extra})
+    else:
+        extra = {}
+    for tactic in ("press", "disengage"):
+        v = {**cmd, **extra, "tactic": tactic}
+        if _legal(ctx, side, v):
+            out.append(v)
+    return out
+
+
+def _skirmishes(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str, Any]]:
+    """7.13(1): one skirmish per infantry unit able to make one, at a random target (adjacent or two hexes away)."""
+    st = ctx.st
+    out = []
+    enemy = ctx.enemy(side)
+    enemy_hexes = sorted({h for u in ctx.side_units_on_map(enemy) if ctx.kind(u).is_combat
+                          and (h := st.units[u].hex) is not None and h not in st.attacked_hexes})
+    for uid in ctx.side_units_on_map(side):
+        s = st.units[uid]
+        if ctx.kind(uid) not in (Kind.INFANTRY, Kind.BATTALION) or s.attacked or s.hex is None:
+            continue
+        near = [h for h in enemy_hexes if 1 <= ctx.sc.grid.distance(s.hex, h) <= 2]
+        rng.shuffle(near)
+        for h in near:
+            cmd = {"type": "attack", "target": h, "attackers": [uid], "primary": uid, "tactic": "skirmish"}
+            if _legal(ctx, side, cmd):
+                out.append(cmd)
+                break
+    return out
+
+
+def _charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """7.13(3): the charges declared in the movement phase."""
+    out = []
+    for c in ctx.x.get("charges", []):
+        if c["side"] != side:
+            continue
+        units = [u for u in c["units"] if ctx.kind(u).is_combat and ctx.on_map(u)]
+        if not units:
+            continue
+        ldrs = [u for u in c["units"] if ctx.kind(u) is Kind.LEADER and ctx.on_map(u)]
+        cmd: dict[str, Any] = {"type": "attack", "target": c["target"], "attackers": units, "primary": units[0],
+                               "tactic": "charge"}
+        if ldrs and _legal(ctx, side, {**cmd, "leaders": ldrs}):
+            cmd["leaders"] = ldrs
+        if _legal(ctx, side, cmd):
+            out.append(cmd)
     return out
 
 

@@ -11,7 +11,8 @@ from ..kernel.state import Phase
 from . import fighting, legal, moving
 from .context import StdCtx
 from .crt import crt_row
-from .strength import differential
+from .strength import Mods, Strength, combat_differential
+from .tactics import NO_TACTIC, TACTIC_LABEL, TACTIC_RULE, convert
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -66,8 +67,10 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
 
 
 def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
-    """One exact attack judged as `submit` would, without applying it: its differential, the CRT column's six
-    results (7.7, 7.8, R12) with each unit's halvings, or the rule and sentence that refuse it."""
+    """One exact attack judged as `submit` would, without applying it: its tactic (7.13), coordination (7.14),
+    participating leaders (10.3) and supporting artillery (8.8), the differential with every unit's part and every
+    modifier with its rule number, the CRT column's six results (7.7, 7.8, R12), or the rule and sentence that
+    refuse it."""
     ctx = StdCtx.of(game)
     st = game.state
     if not isinstance(cmd, dict) or cmd.get("type") != "attack":
@@ -76,24 +79,49 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
         return {"legal": False, "rule": "7.1", "message": "attacks are made in your own combat phase, with no decision "
                                                           "pending", "command": cmd}
     try:
-        target, attackers, _ = fighting.attack_check(ctx, side, cmd)
+        plan = fighting.attack_plan(ctx, side, cmd)
     except IllegalCommand as e:
         return {"legal": False, "rule": e.rule, "message": e.message, "command": cmd}
-    defenders = fighting.defender_options(ctx)[:1] if st.combat else []
+    target, attackers = plan["target"], plan["attackers"]
     pool = sorted(ctx.combat_units_at(target, ctx.enemy(side)))
-    if not defenders:
-        st.combat = {"target": target, "defender": ctx.enemy(side)}
-        try:
-            opts = fighting.defender_options(ctx)
-        finally:
-            st.combat = None
-        best = max(opts, key=lambda o: len(o["units"])) if opts else {"units": pool}
-        defending = list(best["units"])
-    else:
-        defending = defenders[0]["units"]
-    diff, att, dfn = differential(ctx.sc, st.units, attackers, defending, target)
-    return {"legal": True, "command": cmd, "differential": diff, "column": ctx.rs.crt_column_label(ctx.rs.crt_column(diff)),
-            "results": [str(r) for r in crt_row(diff)],
-            "attackers": [{"unit": a.unit, "printed": a.printed, "halvings": list(a.halvings), "value": a.value} for a in att],
-            "defenders": [{"unit": d.unit, "printed": d.printed, "halvings": list(d.halvings), "value": d.value} for d in dfn],
-            "note": "the defender may name fewer units (7.4); leaders, tactics and coordination come with part 2"}
+    st.combat = {"target": target, "defender": ctx.enemy(side), "tactic": plan["tactic"]}
+    try:
+        opts = fighting.defender_options(ctx)
+    finally:
+        st.combat = None
+    best = max(opts, key=lambda o: (len(o["units"]), len(o["leaders"]))) if opts else {"units": pool, "leaders": {}}
+    defending = list(best["units"])
+    mods = Mods(tactic=plan["tactic"], halved=frozenset(plan["halved"]), leaders=plan["leaders"],
+                def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]))
+    bd = combat_differential(ctx.sc, st.units, attackers, defending, target, mods)
+    diff = bd.differential
+    modifiers = list(bd.modifiers)
+    for ldr, u in sorted(plan["leaders"].items()):
+        modifiers.append({"rule": "10.3", "label": f"{ctx.name(ldr)} joins {ctx.name(u)}", "side": "attacker",
+                          "value": bd.attackers[attackers.index(u)].leader})
+    if plan["halved"]:
+        modifiers.append({"rule": "7.14", "label": f"uncoordinated: {ctx.names(plan['halved'])} halved",
+                          "side": "attacker", "value": 0})
+    if ctx.light() == "twilight":
+        modifiers.append({"rule": "14.3(2)", "label": "twilight: no leader coordinates", "side": "attacker", "value": 0})
+    tactic = plan["tactic"]
+    coordination = {"coordinated": plan["coordinated"], "coordinator": plan["coordinator"],
+                    "halved": list(plan["halved"]), "rule": "7.14"}
+
+    def part(a: Strength) -> dict[str, Any]:
+        return {"unit": a.unit, "printed": a.printed, "leader": a.leader, "halvings": list(a.halvings),
+                "doubled": a.doubled, "value": a.value}
+
+    results = [str(r) for r in crt_row(diff)]
+    if tactic != NO_TACTIC:
+        results = [str(convert(r, tactic, "none").result) for r in crt_row(diff)]
+    return {"legal": True, "command": cmd, "differential": diff,
+            "column": ctx.rs.crt_column_label(ctx.rs.crt_column(diff)), "results": results,
+            "tactic": {"tactic": tactic, "label": TACTIC_LABEL[tactic], "rule": TACTIC_RULE.get(tactic, "7.13")},
+            "coordination": coordination, "leaders": dict(plan["leaders"]), "support": list(plan["support"]),
+            "modifiers": modifiers,
+            "attackers": [part(a) for a in bd.attackers if a.unit in attackers],
+            "support_fire": [part(a) for a in bd.attackers if a.unit not in attackers],
+            "defenders": [part(d) for d in bd.defenders],
+            "note": "the defender may name fewer units (7.4), answer with a tactic (7.13) and add leaders (10.3); "
+                    "results are read through the attacker's tactic"}

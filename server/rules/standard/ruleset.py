@@ -3,7 +3,8 @@
 
 Commands (with the fields each may carry): the movement phase's in `moving.py`, the combat phase's `attack` in
 `fighting.py`, and `end_phase` (3.2).  Decisions: `defenders` (7.4), `result` (7.8), `absorb` (7.11), `retreat`
-(7.9, 7.10), `advance` (7.12), `fow` (7.2).
+(7.9, 7.10), `advance` (7.12), `fow` (7.2), `tactic` (7.13, the defender's answer), `second_step` (7.11, 7.13(2),
+7.13(5)), `ammo` (8.5).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "replace": frozenset({"unit"}),
     "muster": frozenset({"unit"}),
     "reenter": frozenset({"unit", "hex"}),
-    "attack": frozenset({"target", "attackers", "primary"}),
+    "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 
 
@@ -79,7 +80,11 @@ TASKS: dict[str, TaskHandler] = {
     "fow_7_2": fighting.task_fow,
     "combat_defenders": fighting.task_defenders,
     "combat_precheck": fighting.task_precheck,
+    "combat_tactics": fighting.task_tactics,
     "combat_resolve": fighting.task_resolve,
+    "combat_after": fighting.task_after,
+    "second_step": fighting.task_second_step,
+    "ammo": fighting.task_ammo,
     "combat_end": fighting.task_combat_end,
     "step_loss": fighting.task_step_loss,
     "retreat": fighting.task_retreat,
@@ -95,6 +100,9 @@ DECISIONS: dict[str, DecisionHandler] = {
     "retreat": fighting.decide_retreat,
     "advance": fighting.decide_advance,
     "fow": fighting.decide_fow,
+    "tactic": fighting.decide_tactic,
+    "second_step": fighting.decide_second_step,
+    "ammo": fighting.decide_ammo,
 }
 
 

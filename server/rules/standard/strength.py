@@ -7,14 +7,17 @@ attacks (7.14).  Halved once: divide by two rounding up; halved twice or more: 1
 The differential is the attackers' total minus the defenders' total (7.7), read on the CRT (crt.py).
 Artillery attacks with its attack factor and defends with its defence factor (8.1).
 
-Leaders' factors (10.3), cavalry doubling (9.2(2)), tactics (7.13) and coordination (7.14) belong to
-issue 13's part 2 and are not applied here.
+`combat_differential` adds what part 2 brings: a participating leader's CF added to the unit he joins, which
+is then no longer halved for a parenthesised CF or disruption (10.3); the halving of uncoordinated formations
+(7.14); skirmish's movement allowances as combat factors without terrain (7.13(1)); press forward's +2 and last
+stand's +3 (7.13(2), 7.13(5)); a charge not pressed home halved (7.13(3)); supporting artillery's attack factor,
+doubled against cavalry (8.8, 9.2(4)).  Cavalry's own doubling (9.2(2)) comes with the cavalry rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..kernel.hexes import hexside_key
 from ..kernel.state import UnitState
@@ -40,10 +43,22 @@ class Strength:
     printed: int
     halvings: tuple[str, ...]  # the rule behind each halving, e.g. "7.7 woods", "2.8(3)"
     value: int
+    leader: int = 0  # 10.3: a participating leader's CF added before the halvings
+    doubled: str | None = None  # 8.8, 9.2(4): the rule that doubles it
 
 
-def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, target: str) -> Strength:
-    """7.7 for one attacking unit against the hex `target`."""
+def skirmish_factor(sc: StandardScenario, s: UnitState) -> int:
+    """7.13(1): an infantry unit's MA as its CF; bracketed or V: 0; disrupted: 0."""
+    side = printed_side(sc, s)
+    if side.ma is None or side.bracketed or s.disrupted:
+        return 0
+    return side.ma
+
+
+def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, target: str, *,
+                      leader_cf: int = 0, extra: Sequence[str] = (), skirmish: bool = False) -> Strength:
+    """7.7 for one attacking unit against the hex `target`; `leader_cf`: a participating leader (10.3); `extra`:
+    further halvings (7.14, 7.13(3)); `skirmish`: 7.13(1)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
@@ -51,7 +66,14 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
     printed = side.attack if d.kind is Kind.ARTILLERY else side.cf
     cls = d.kind.tec_class
     why: list[str] = []
-    if side.parenthesized or s.disrupted:  # one halving even when both apply: disruption is a parenthesis (2.8(3))
+    if skirmish:
+        why.extend(extra)
+        if is_overstacked(sc, units, s.hex):
+            why.append("5.3")
+        printed = skirmish_factor(sc, s)
+        return Strength(uid, printed, tuple(why), halve(printed, len(why)))
+    # one halving even when both apply: disruption is a parenthesis (2.8(3)); a participating leader lifts it (10.3)
+    if (side.parenthesized or s.disrupted) and not leader_cf:
         why.append("2.8(3)" if s.disrupted and not side.parenthesized else "2.4")
     t_into = sc.terrain_at(target)
     if cls in t_into.halves_attack_into:
@@ -71,11 +93,14 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
             why.append(f"7.7 across {feat.name}")
     if is_overstacked(sc, units, s.hex):
         why.append("5.3")
-    return Strength(uid, printed, tuple(why), halve(printed, len(why)))
+    why.extend(extra)
+    return Strength(uid, printed, tuple(why), halve(printed + leader_cf, len(why)), leader_cf)
 
 
-def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str) -> Strength:
-    """7.7 for one defending unit in its hex."""
+def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, *, leader_cf: int = 0,
+                      skirmish: bool = False) -> Strength:
+    """7.7 for one defending unit in its hex; `leader_cf`: a participating leader (10.3); `skirmish`: 7.13(1)
+    (infantry use their MA, no terrain)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
@@ -83,6 +108,12 @@ def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
     printed = side.defense if d.kind is Kind.ARTILLERY else side.cf
     cls = d.kind.tec_class
     why: list[str] = []  # no 2.4/2.8(3) halving: a parenthesised CF is halved only when attacking (S9)
+    if skirmish:
+        if d.kind in (Kind.INFANTRY, Kind.BATTALION):
+            printed = skirmish_factor(sc, s)
+        if is_overstacked(sc, units, s.hex):
+            why.append("5.3")
+        return Strength(uid, printed, tuple(why), halve(printed, len(why)))
     t = sc.terrain_at(s.hex)
     if cls in t.halves_defense:
         why.append(f"7.7 {t.name}")
@@ -91,7 +122,7 @@ def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
             why.append(f"7.7 {sec.name}")
     if is_overstacked(sc, units, s.hex):
         why.append("5.3")
-    return Strength(uid, printed, tuple(why), halve(printed, len(why)))
+    return Strength(uid, printed, tuple(why), halve(printed + leader_cf, len(why)), leader_cf)
 
 
 def differential(sc: StandardScenario, units: Mapping[str, UnitState], attackers: Sequence[str],
@@ -100,3 +131,60 @@ def differential(sc: StandardScenario, units: Mapping[str, UnitState], attackers
     att = [attacker_strength(sc, units, u, target) for u in attackers]
     dfn = [defender_strength(sc, units, u) for u in defenders]
     return sum(a.value for a in att) - sum(d.value for d in dfn), att, dfn
+
+
+@dataclass(frozen=True)
+class Mods:
+    """What part 2 adds to a combat's differential (see the module docstring)."""
+
+    tactic: str = "none"  # the attacker's 7.13 tactic
+    defence: str = "none"  # the defender's 7.13 tactic
+    halved: frozenset[str] = frozenset()  # 7.14: uncoordinated units
+    leaders: Mapping[str, str] = field(default_factory=dict)  # 10.3: attacking leader -> the unit he joins
+    def_leaders: Mapping[str, str] = field(default_factory=dict)  # 10.3: defending leader -> the unit he joins
+    charge_failed: bool = False  # 7.13(3): the charge was not pressed home
+    support: tuple[str, ...] = ()  # 8.8: supporting artillery
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    differential: int
+    attackers: list[Strength]
+    defenders: list[Strength]
+    modifiers: list[dict[str, object]]  # each {rule, label, side, value}
+
+
+def _leader_cf(sc: StandardScenario, joined: Mapping[str, str], uid: str) -> int:
+    total = 0
+    for ldr, u in joined.items():
+        lf = sc.units[ldr].leader
+        if u == uid and lf is not None:
+            total += lf.combat
+    return total
+
+
+def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], attackers: Sequence[str],
+                        defenders: Sequence[str], target: str, mods: Mods) -> Breakdown:
+    """7.7 with 7.13, 7.14, 8.8 and 10.3: the differential and every unit's and modifier's part."""
+    skirmish = mods.tactic == "skirmish"
+    att = []
+    for u in attackers:
+        extra = ["7.14"] if u in mods.halved else []
+        if mods.charge_failed:
+            extra.append("7.13(3)")
+        att.append(attacker_strength(sc, units, u, target, leader_cf=0 if skirmish else _leader_cf(sc, mods.leaders, u),
+                                     extra=extra, skirmish=skirmish))
+    dfn = [defender_strength(sc, units, u, leader_cf=0 if skirmish else _leader_cf(sc, mods.def_leaders, u),
+                             skirmish=skirmish) for u in defenders]
+    cavalry = any(sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON) for u in defenders)
+    for u in mods.support:
+        printed = printed_side(sc, units[u]).attack
+        att.append(Strength(u, printed, (), printed * 2 if cavalry else printed, 0, "8.8" if cavalry else None))
+    mod: list[dict[str, object]] = []
+    if mods.tactic == "press":
+        mod.append({"rule": "7.13(2)", "label": "press forward", "side": "attacker", "value": 2})
+    if mods.defence == "last_stand":
+        mod.append({"rule": "7.13(5)", "label": "last stand", "side": "defender", "value": 3})
+    total_a = sum(a.value for a in att) + sum(int(str(m["value"])) for m in mod if m["side"] == "attacker")
+    total_d = sum(d.value for d in dfn) + sum(int(str(m["value"])) for m in mod if m["side"] == "defender")
+    return Breakdown(total_a - total_d, att, dfn, mod)

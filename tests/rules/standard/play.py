@@ -45,4 +45,17 @@ def hex_of(game: Game, uid: str) -> str | None:
 
 
 def choose(game: Game, side: str, option: str) -> list[dict[str, Any]]:
-    return game.submit(side, {"type": "choose", "option": option})
+    return game.submit(side, {"type": "choose", "option": option}) + no_tactic(game)
+
+
+def submit(game: Game, side: str, cmd: dict[str, Any]) -> list[dict[str, Any]]:
+    """Submit a command; a defender's 7.13 tactic decision that follows is answered "none" (tests of part 1's
+    combat; the tactics' own tests answer it themselves with `game.submit`)."""
+    return game.submit(side, cmd) + no_tactic(game)
+
+
+def no_tactic(game: Game) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while game.state.decision is not None and game.state.decision["kind"] == "tactic":
+        out += game.submit(game.state.decision["side"], {"type": "choose", "option": "none"})
+    return out

@@ -11,7 +11,7 @@ import pytest
 from server.rules import Game
 
 from .builder import standard_data, unit
-from .play import choose, end, hex_of, new_game, refused
+from .play import choose, end, hex_of, new_game, refused, submit
 
 ATTACK = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"}
 
@@ -45,7 +45,7 @@ def test_7_1_an_attack_is_refused_outside_the_combat_phase_and_against_an_empty_
 
 def test_7_8_dr_the_owner_chooses_disruption_or_retreat_and_7_12_the_attacker_advances() -> None:
     game = contact(dice=[5, 3])  # +1: die 5 = Dr
-    events = game.submit("blue", ATTACK)
+    events = submit(game, "blue", ATTACK)
     assert any(e["type"] == "combat" and e["result"] == "Dr" for e in events)
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("result", "red", "7.8")
@@ -64,7 +64,7 @@ def test_7_8_dr_the_owner_chooses_disruption_or_retreat_and_7_12_the_attacker_ad
 
 def test_7_8_dr_disruption_instead_of_retreat() -> None:
     game = contact(dice=[5, 3])
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     choose(game, "red", "disrupt")
     assert game.state.units["r-1"].disrupted and hex_of(game, "r-1") == "0704"
     assert game.state.decision is None and game.state.combat is None
@@ -72,7 +72,7 @@ def test_7_8_dr_disruption_instead_of_retreat() -> None:
 
 def test_7_8_dx_passed_the_owner_may_lose_a_step_or_disrupt_and_retreat() -> None:
     game = contact(dice=[6, 1])  # +1: die 6 = Dx; the morale die 1 passes
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     d = decision(game)
     assert {o["id"] for o in d["options"]} == {"step_loss", "disrupt_retreat"}
     choose(game, "red", "step_loss")
@@ -82,7 +82,7 @@ def test_7_8_dx_passed_the_owner_may_lose_a_step_or_disrupt_and_retreat() -> Non
 
 def test_7_8_dx_failed_all_are_disrupted_and_retreat() -> None:
     game = contact(dice=[6, 6])
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     d = decision(game)
     assert d["kind"] == "retreat"
     assert game.state.units["r-1"].disrupted
@@ -91,14 +91,14 @@ def test_7_8_dx_failed_all_are_disrupted_and_retreat() -> None:
 
 def test_7_8_ex_each_primary_loses_a_step() -> None:
     game = contact(dice=[3, 2])  # +1: die 3 = Ex Leader (no leaders here)
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     assert game.state.units["b-1"].reduced and game.state.units["r-1"].reduced
     assert hex_of(game, "r-1") == "0704" and game.state.decision is None
 
 
 def test_7_8_ac_fail_the_attacker_retreats_and_defenders_never_advance() -> None:
     game = contact(dice=[1, 6])  # +1: die 1 = Ac(NE) Ammo; blue's primary fails
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     d = decision(game)
     assert (d["kind"], d["side"]) == ("result", "blue")
     choose(game, "blue", "retreat")
@@ -113,7 +113,7 @@ def test_7_4_the_defender_names_its_units_and_primary() -> None:
     unit(data, "r-bn", "0704", side="red", kind="battalion", formation="7", full={"cf": 2, "mr": 4, "ma": 5},
          ineffective={"cf": 0, "mr": 2, "ma": 5})
     game = contact(data, dice=[4, 6])  # CF 6 - (5+2) = -1: die 4 = Ex; or -1 alone... see below
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("defenders", "red", "7.4")
     ids = {o["id"] for o in d["options"]}
@@ -127,7 +127,7 @@ def test_7_11_a_stacked_battalion_of_the_formation_may_absorb_the_step() -> None
     unit(data, "r-bn", "0704", side="red", kind="battalion", formation="7", full={"cf": 2, "mr": 4, "ma": 5},
          ineffective={"cf": 0, "mr": 2, "ma": 5})
     game = contact(data, dice=[6, 1])  # r-1 alone: +1, die 6 = Dx, passed
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     choose(game, "red", "r-1:r-1")
     choose(game, "red", "step_loss")
     d = decision(game)
@@ -141,7 +141,7 @@ def test_7_8_dm_failed_the_defender_routs_and_the_attacker_gets_a_fortune_of_war
     unit(data, "r-1", "0704", side="red", kind="infantry", formation="7", full={"cf": 1, "mr": 4, "ma": 4},
          reduced={"cf": 1, "mr": 3, "ma": 4})
     game = contact(data, dice=[6, 6])  # +5: die 6 = Dm(Dx); the morale die fails
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     assert any(f["side"] == "blue" and f["rule"] == "7.8" for f in game.state.extra["fow_owed"])
     d = decision(game)
     assert d["kind"] == "retreat" and d["rule"] == "7.10"
@@ -159,7 +159,7 @@ def test_7_3_2_without_an_slr_a_disrupted_defender_that_fails_routs_and_with_no_
     unit(data, "b-cav", "1003", kind="cavalry", formation="1", full={"cf": 3, "mr": 4, "ma": 8, "charge": 4},
          ineffective={"cf": 1, "mr": 2, "ma": 10})
     game = contact(data, dice=[6])
-    events = game.submit("blue", ATTACK)
+    events = submit(game, "blue", ATTACK)
     assert any(e["type"] == "morale" and e["rule"] == "7.3(2)" and not e["passed"] for e in events)
     assert game.state.units["r-1"].status == "captured"  # 7.10: no line of retreat at all
     d = decision(game)
@@ -173,7 +173,7 @@ def test_7_2_an_unattacked_triggered_defender_receives_a_fortune_of_war() -> Non
     data["setup"] = [dict(s, disrupted=True) if s["unit"] == "r-2" else s for s in data["setup"]]
     game = contact(data, dice=[1])
     assert game.state.extra["triggered"] == {"r-1": ["b-1"]}
-    game.submit("blue", {"type": "end_phase"})
+    submit(game, "blue", {"type": "end_phase"})
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("fow", "red", "7.2")
     assert {o["id"] for o in d["options"]} == {"pass", "recover:r-2"}
@@ -184,7 +184,7 @@ def test_7_2_an_unattacked_triggered_defender_receives_a_fortune_of_war() -> Non
 
 def test_7_4_a_hex_is_the_target_of_one_attack_and_7_5_a_unit_attacks_once() -> None:
     game = contact(dice=[2, 3])  # +1: die 2 = Ac(NE); pass: no effect
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     assert refused(game, "blue", ATTACK).rule == "7.4"
 
 
@@ -193,7 +193,7 @@ def test_12_1_an_attacked_hq_alone_is_captured_by_the_advance_and_owes_two_fortu
     data["setup"] = [dict(s, hex="0504") if s["unit"] == "r-hq" else s for s in data["setup"]]
     game = new_game(data, [])
     end(game)
-    game.submit("blue", {"type": "attack", "target": "0504", "attackers": ["b-1"], "primary": "b-1"})
+    submit(game, "blue", {"type": "attack", "target": "0504", "attackers": ["b-1"], "primary": "b-1"})
     assert [f["rule"] for f in game.state.extra["fow_owed"]] == ["12.1", "12.1"]
     d = decision(game)
     assert d["kind"] == "advance" and "0504" in d["hexes"]
@@ -210,7 +210,7 @@ def test_14_2_no_combat_at_night() -> None:
 @pytest.mark.parametrize("viewer", ["blue", "red", "spectator"])
 def test_views_show_the_combat_and_the_standard_fields(viewer: str) -> None:
     game = contact(dice=[5, 3])
-    game.submit("blue", ATTACK)
+    submit(game, "blue", ATTACK)
     view = game.view(viewer)
     assert view["prompt"]["kind"] == "result" and view["combat"]["result"] == "Dr"
     assert {"light", "inactive", "declared", "trt", "fow_owed"} <= set(view["standard"])

@@ -10,7 +10,7 @@ import pytest
 from server.rules import Standard, find_ruleset, known_rulesets
 
 from .builder import standard_data, unit
-from .play import end, hex_of, new_game, refused
+from .play import end, hex_of, new_game, refused, submit
 
 INF2 = {"cf": 4, "mr": 4, "ma": 2}
 INF2_RED = {"cf": 2, "mr": 3, "ma": 2}
@@ -50,14 +50,14 @@ def test_3_2_each_turn_is_five_phases_and_the_game_ends_after_the_last() -> None
 def test_3_2_only_the_active_player_acts() -> None:
     game = new_game(standard_data())
     with pytest.raises(Exception, match="decision"):
-        game.submit("red", {"type": "end_phase"})
+        submit(game, "red", {"type": "end_phase"})
 
 
 def test_4_3_a_move_within_the_printed_ma_needs_no_roll() -> None:
     data = standard_data()
     slow(data)
     game = new_game(data, [])
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302", "0202"]})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302", "0202"]})
     assert hex_of(game, "b-2") == "0202" and game.state.units["b-2"].moved
 
 
@@ -73,7 +73,7 @@ def test_4_2_a_moved_unit_may_not_move_again() -> None:
     data = standard_data()
     slow(data)
     game = new_game(data, [])
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302"]})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302"]})
     assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0302", "0202"]}).rule == "4.2"
 
 
@@ -83,11 +83,11 @@ def test_4_4_variable_ma_is_rolled_when_the_move_begins() -> None:
     game = new_game(data, [3])
     e = refused(game, "blue", {"type": "move", "units": ["b-v"], "path": ["0402", "0302"]})
     assert e.rule == "4.4" and "declare" in e.message
-    events = game.submit("blue", {"type": "declare", "units": ["b-v"]})
+    events = submit(game, "blue", {"type": "declare", "units": ["b-v"]})
     assert [ev["dice"] for ev in events if ev["type"] == "dice"] == [[3]]
     assert game.state.extra["declared"] == {"units": ["b-v"], "ma": 3, "march": False}
     assert refused(game, "blue", {"type": "move", "units": ["b-v"], "path": ["0402", "0302", "0202", "0102", "0101"]}).rule == "4.3"
-    game.submit("blue", {"type": "move", "units": ["b-v"], "path": ["0402", "0302", "0202", "0102"]})
+    submit(game, "blue", {"type": "move", "units": ["b-v"], "path": ["0402", "0302", "0202", "0102"]})
     assert hex_of(game, "b-v") == "0102" and game.state.extra["declared"] is None
 
 
@@ -96,14 +96,14 @@ def test_4_4_undo_stops_at_the_roll() -> None:
     unit(data, "b-v", "0402", kind="infantry", formation="1", steps=1, full={"cf": 2, "mr": 3, "ma": "V"})
     slow(data, "0401")
     game = new_game(data, [2])
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": ["0401", "0301"]})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0401", "0301"]})
     assert game.can_undo("blue")
-    game.submit("blue", {"type": "declare", "units": ["b-v"]})
+    submit(game, "blue", {"type": "declare", "units": ["b-v"]})
     assert not game.can_undo("blue")
     assert refused(game, "blue", {"type": "undo"}).rule == "undo"
-    game.submit("blue", {"type": "stay"})
+    submit(game, "blue", {"type": "stay"})
     assert game.can_undo("blue")
-    game.submit("blue", {"type": "undo"})
+    submit(game, "blue", {"type": "undo"})
     assert game.state.extra["declared"] == {"units": ["b-v"], "ma": 2, "march": False}
 
 
@@ -113,9 +113,9 @@ def test_4_4_a_disrupted_unit_rolls_and_a_declared_move_blocks_other_commands() 
     data["setup"] = [dict(s, disrupted=True) if s["unit"] == "b-2" else s for s in data["setup"]]
     game = new_game(data, [1])
     assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302"]}).rule == "4.4"
-    game.submit("blue", {"type": "declare", "units": ["b-2"]})
+    submit(game, "blue", {"type": "declare", "units": ["b-2"]})
     assert refused(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"]}).rule == "4.4"
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302"]})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0402", "0302"]})
 
 
 def test_4_7_march_movement_gives_nine_mp_away_from_the_enemy() -> None:
@@ -124,7 +124,7 @@ def test_4_7_march_movement_gives_nine_mp_away_from_the_enemy() -> None:
     game = new_game(data, [])
     path = ["0402", "0302", "0202", "0102"]
     assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": path}).rule == "4.3"
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": path, "march": True})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": path, "march": True})
     assert hex_of(game, "b-2") == "0102" and game.state.extra["marched"] == ["b-2"]
 
 
@@ -138,7 +138,7 @@ def test_4_7_a_marched_unit_initiates_no_combat() -> None:
     data = standard_data()
     data["setup"] = [dict(s, disrupted=True) if s["unit"] == "r-1" else s for s in data["setup"]]
     game = new_game(data, [])
-    game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0504", "0604"], "march": True})
+    submit(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0504", "0604"], "march": True})
     end(game)
     e = refused(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
     assert e.rule == "4.7"
@@ -148,7 +148,7 @@ def test_4_1_a_unit_moving_off_the_map_goes_to_the_trt_two_turns_ahead() -> None
     data = standard_data()
     slow(data, "0102")
     game = new_game(data, [])
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": ["0102"], "off_map": True})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0102"], "off_map": True})
     s = game.state.units["b-2"]
     assert (s.status, s.hex, s.entry_turn) == ("returning", None, 3)
 
@@ -157,7 +157,7 @@ def test_6_2_entering_an_ezoc_ends_the_move() -> None:
     game = new_game(standard_data(), [])
     e = refused(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0504", "0604", "0605"]})
     assert e.rule == "6.2"
-    game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0504", "0604"]})
+    submit(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0504", "0604"]})
     assert hex_of(game, "b-1") == "0604"
 
 
@@ -166,9 +166,9 @@ def test_6_3_a_faster_unit_disengages_with_a_rolled_ma() -> None:
     unit(data, "b-cav", "0604", kind="cavalry", formation="1", full=CAV, ineffective=CAV_INEFF)
     game = new_game(data, [1, 2])
     assert refused(game, "blue", {"type": "move", "units": ["b-cav"], "path": ["0604", "0504"]}).rule == "4.4"
-    game.submit("blue", {"type": "declare", "units": ["b-cav"]})
+    submit(game, "blue", {"type": "declare", "units": ["b-cav"]})
     assert game.state.extra["declared"]["ma"] == 3  # 4.4: two dice for a printed MA above 6
-    game.submit("blue", {"type": "move", "units": ["b-cav"], "path": ["0604", "0504", "0403"]})
+    submit(game, "blue", {"type": "move", "units": ["b-cav"], "path": ["0604", "0504", "0403"]})
     assert hex_of(game, "b-cav") == "0403"
 
 
@@ -184,21 +184,21 @@ def test_2_6_cavalry_flips_ineffective_only_before_any_unit_moves() -> None:
     unit(data, "b-cav", "0402", kind="cavalry", formation="1", full=CAV, ineffective=CAV_INEFF)
     game = new_game(data, [])
     assert refused(game, "blue", {"type": "flip", "unit": "b-1"}).rule == "2.6"
-    game.submit("blue", {"type": "flip", "unit": "b-cav"})
+    submit(game, "blue", {"type": "flip", "unit": "b-cav"})
     assert game.state.units["b-cav"].ineffective
-    game.submit("blue", {"type": "undo"})
-    game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"]})
+    submit(game, "blue", {"type": "undo"})
+    submit(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"]})
     assert refused(game, "blue", {"type": "flip", "unit": "b-cav"}).rule == "2.6"
 
 
 def test_12_1_the_hq_moves_only_after_being_flipped_and_its_army_then_rolls() -> None:
     game = new_game(standard_data(), [])
     assert refused(game, "blue", {"type": "move", "units": ["b-hq"], "path": ["0204", "0203"]}).rule == "12.1"
-    game.submit("blue", {"type": "flip", "unit": "b-hq"})
+    submit(game, "blue", {"type": "flip", "unit": "b-hq"})
     assert "b-hq" in game.view("blue")["standard"]["inactive"]
     e = refused(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"]})
     assert e.rule == "4.4" and "12.1" in e.message
-    game.submit("blue", {"type": "move", "units": ["b-hq"], "path": ["0204", "0203", "0202"]})
+    submit(game, "blue", {"type": "move", "units": ["b-hq"], "path": ["0204", "0203", "0202"]})
     end(game)
     assert "b-hq" in game.state.extra["inactive"]  # 12.1: it moved this phase
     end(game, 4)
@@ -209,7 +209,7 @@ def test_12_2_a_unit_entering_the_enemy_trains_hex_captures_them() -> None:
     data = standard_data()
     data["setup"] = [dict(s, hex="0403") if s["unit"] == "r-tr" else s for s in data["setup"]]
     game = new_game(data, [])
-    game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"]})
+    submit(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"]})
     assert game.state.units["r-tr"].status == "captured"
 
 
@@ -227,7 +227,7 @@ def test_13_1_a_reinforcement_enters_on_its_turn() -> None:
     game = new_game(data, [])
     assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0102", "0202"]}).rule == "13.1"
     end(game, 4)
-    game.submit("blue", {"type": "move", "units": ["b-2"], "path": ["0102", "0202"]})
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0102", "0202"]})
     assert (game.state.units["b-2"].status, hex_of(game, "b-2")) == ("map", "0202")
 
 
@@ -236,7 +236,7 @@ def test_11_1_a_disrupted_unit_away_from_the_enemy_recovers_at_the_end_of_the_ph
     slow(data)
     data["setup"] = [dict(s, disrupted=True) if s["unit"] == "b-2" else s for s in data["setup"]]
     game = new_game(data, [])
-    events = game.submit("blue", {"type": "end_phase"})
+    events = submit(game, "blue", {"type": "end_phase"})
     assert not game.state.units["b-2"].disrupted
     assert any(e["type"] == "recovered" and e["unit"] == "b-2" for e in events)
 
@@ -255,7 +255,7 @@ def test_11_1_near_the_enemy_the_check_is_made_without_the_disruption_minus_two(
     data = standard_data()
     data["setup"] = [dict(s, hex="0504", disrupted=True) if s["unit"] == "b-1" else s for s in data["setup"]]
     game = new_game(data, [die])
-    game.submit("blue", {"type": "recover", "unit": "b-1"})
+    submit(game, "blue", {"type": "recover", "unit": "b-1"})
     assert game.state.units["b-1"].disrupted is not recovers
     assert refused(game, "blue", {"type": "recover", "unit": "b-1"}).rule in ("11.1",)
 
@@ -267,7 +267,7 @@ def test_11_2_a_replacement_step_sends_an_eliminated_unit_to_the_next_box_and_13
     s = game.state.units["b-2"]
     s.status, s.hex = "eliminated", None
     assert game.state.replacements["blue"] == 1
-    game.submit("blue", {"type": "replace", "unit": "b-2"})
+    submit(game, "blue", {"type": "replace", "unit": "b-2"})
     assert (s.status, s.entry_turn, s.reduced) == ("returning", 2, True)
     assert refused(game, "blue", {"type": "replace", "unit": "b-1"}).rule == "11.2"
     end(game, 4)
@@ -275,7 +275,7 @@ def test_11_2_a_replacement_step_sends_an_eliminated_unit_to_the_next_box_and_13
     hexes = [a["hex"] for a in options if a["type"] == "reenter"]
     assert "0204" in hexes and "0104" in hexes  # 13.2: on or next to the active HQ or the LOC hex
     assert refused(game, "blue", {"type": "reenter", "unit": "b-2", "hex": "0704"}).rule == "13.2"
-    game.submit("blue", {"type": "reenter", "unit": "b-2", "hex": "0205"})
+    submit(game, "blue", {"type": "reenter", "unit": "b-2", "hex": "0205"})
     assert (game.state.units["b-2"].status, hex_of(game, "b-2")) == ("map", "0205")
 
 
@@ -296,7 +296,7 @@ def test_11_2_the_extra_replacement_check_returns_or_destroys_the_unit(die: int,
     game = new_game(data, [die])
     s = game.state.units["b-2"]
     s.status, s.hex = "eliminated", None
-    game.submit("blue", {"type": "muster", "unit": "b-2"})
+    submit(game, "blue", {"type": "muster", "unit": "b-2"})
     assert s.status == status
     assert refused(game, "blue", {"type": "muster", "unit": "b-2"}).rule == "11.2"
 
@@ -304,4 +304,4 @@ def test_11_2_the_extra_replacement_check_returns_or_destroys_the_unit(die: int,
 def test_an_unknown_field_is_refused_before_the_command_is_judged() -> None:
     game = new_game(standard_data(), [])
     with pytest.raises(Exception, match="unknown field"):
-        game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"], "speed": 3})
+        submit(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0403"], "speed": 3})

@@ -1,0 +1,176 @@
+"""Coordination (seed 002 7.14, 19.1, 14.3(2)) and leaders in combat (10.3: participation, the one assist a turn,
+casualties), each as the seed demands."""
+
+from __future__ import annotations
+
+from server.rules.standard.tactics import by_formation, formation_key, uncoordinated_halved
+
+from .builder import unit
+from .fight import LEADER, add_infantry, combat, combat_event, decision, flag, ground, light
+from .ground import board
+from .play import choose, refused, submit
+
+TWO = {"type": "attack", "target": "0704", "attackers": ["b-1", "b-2"], "primary": "b-1"}
+
+
+def test_19_1_each_sub_formation_counts_separately_for_coordination() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", sub_formation="a")
+    add_infantry(data, "b-3", "0705", sub_formation="b")
+    add_infantry(data, "b-4", "0703", sub_formation="a")
+    sc, _ = board(data)
+    assert formation_key(sc, "b-2") == "1/a" and formation_key(sc, "b-3") == "1/b"
+    assert by_formation(sc, ["b-2", "b-4"]) and not by_formation(sc, ["b-2", "b-3"])
+    assert uncoordinated_halved(sc, ["b-2", "b-3", "b-4"], "b-2") == ["b-3"]
+
+
+def test_7_14_an_attack_by_one_formation_is_coordinated() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603")
+    game = combat(data, [4, 1])  # 6 + 5 - 5 = +6: die 4 = Dx
+    events = submit(game, "blue", TWO)
+    assert combat_event(events)["differential"] == 6
+    assert game.state.combat is None or game.state.combat.get("halved") == []
+
+
+def test_7_14_an_uncoordinated_attack_halves_the_other_formations() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    game = combat(data, [3, 1])  # 6 + 3 (5 halved) - 5 = +4: die 3 = Dc(NE), passed
+    events = submit(game, "blue", TWO)
+    assert combat_event(events)["differential"] == 4
+
+
+def test_7_14_the_preview_shows_coordination_and_the_halving() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    game = combat(data)
+    p = game.preview("blue", TWO)
+    assert p["legal"] and p["differential"] == 4
+    assert p["coordination"] == {"coordinated": False, "coordinator": None, "halved": ["b-2"], "rule": "7.14"}
+    assert next(a for a in p["attackers"] if a["unit"] == "b-2")["halvings"] == ["7.14"]
+    assert any(m["rule"] == "7.14" for m in p["modifiers"])
+
+
+def test_7_14_a_leader_whose_span_covers_every_formation_coordinates_once_a_turn() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    unit(data, "b-ldr", "0503", formation="1", span=["1", "2"], **LEADER)  # adjacent to b-2, not to the enemy
+    game = combat(data, [3, 1])
+    p = game.preview("blue", {**TWO, "coordinator": "b-ldr"})
+    assert p["legal"] and p["differential"] == 6 and p["coordination"]["coordinated"]
+    events = submit(game, "blue", {**TWO, "coordinator": "b-ldr"})
+    assert combat_event(events)["differential"] == 6
+    assert game.state.extra["assisted"] == {"b-ldr": 1}
+
+
+def test_7_14_a_leader_whose_span_misses_a_formation_cannot_coordinate() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    unit(data, "b-ldr", "0503", formation="1", span=["1"], **LEADER)
+    game = combat(data)
+    e = refused(game, "blue", {**TWO, "coordinator": "b-ldr"})
+    assert e.rule == "7.14" and "command span" in e.message
+
+
+def test_7_14_the_coordinating_leader_is_stacked_with_or_adjacent_to_an_attacker() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    unit(data, "b-ldr", "0301", formation="1", span=["1", "2"], **LEADER)
+    game = combat(data)
+    assert refused(game, "blue", {**TWO, "coordinator": "b-ldr"}).rule == "7.14"
+
+
+def test_14_3_2_no_coordination_at_twilight() -> None:
+    data = ground()
+    light(data, "twilight")
+    add_infantry(data, "b-2", "0603", formation="2")
+    unit(data, "b-ldr", "0503", formation="1", span=["1", "2"], **LEADER)
+    game = combat(data)
+    assert refused(game, "blue", {**TWO, "coordinator": "b-ldr"}).rule == "14.3(2)"
+    assert game.preview("blue", TWO)["differential"] == 4  # still uncoordinated, halved
+
+
+def test_10_3_a_participating_leader_adds_his_cf_and_morale_and_lifts_the_disruption_halving() -> None:
+    data = ground()
+    flag(data, "b-1", disrupted=True)
+    unit(data, "b-ldr", "0604", formation="1", span=["1"], **LEADER)
+    game = combat(data, [1, 5])  # (6 + 1) - 5 = +2 (no 2.8(3) halving): die 1 = Ac(NE) Ammo
+    cmd = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1", "leaders": ["b-ldr"]}
+    p = game.preview("blue", cmd)
+    assert p["attackers"] == [{"unit": "b-1", "printed": 6, "leader": 1, "halvings": [], "doubled": None, "value": 7}]
+    events = submit(game, "blue", cmd)
+    assert combat_event(events)["differential"] == 2
+    morale = next(e for e in events if e["type"] == "morale")
+    # MR 4 - 2 (disrupted) + 2 (leader) = 4: the morale die 5 still fails
+    assert morale["die"] == 5 and "+2 leader, 10.3" in morale["text"] and not morale["passed"]
+    assert game.state.extra["assisted"] == {"b-ldr": 1}
+
+
+def test_10_3_the_leader_morale_makes_a_check_pass() -> None:
+    data = ground()
+    unit(data, "b-ldr", "0604", formation="1", span=["1"], **LEADER)
+    game = combat(data, [1, 5])  # 7 - 5 = +2: die 1 = Ac(NE); MR 4 + 2 = 6 passes the 5
+    events = submit(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1",
+                                   "leaders": ["b-ldr"]})
+    assert next(e for e in events if e["type"] == "morale")["passed"]
+
+
+def test_10_3_a_leader_assists_one_unit_a_turn_and_only_within_his_span() -> None:
+    data = ground()
+    unit(data, "b-ldr", "0604", formation="1", span=["2"], **LEADER)
+    game = combat(data)
+    cmd = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1", "leaders": ["b-ldr"]}
+    assert refused(game, "blue", cmd).rule == "10.3"  # b-1 is of formation 1, not in his span
+    data = ground()
+    unit(data, "b-ldr", "0604", formation="1", span=["1"], **LEADER)
+    game = combat(data)
+    game.state.extra["assisted"] = {"b-ldr": 1}
+    e = refused(game, "blue", cmd)
+    assert e.rule == "10.3" and "this turn" in e.message
+
+
+def test_10_3_an_ineffective_leader_has_no_effect() -> None:
+    data = ground()
+    unit(data, "b-ldr", "0604", formation="1", span=["1"], **LEADER)
+    flag(data, "b-ldr", ineffective=True)
+    game = combat(data)
+    cmd = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1", "leaders": ["b-ldr"]}
+    assert refused(game, "blue", cmd).rule == "10.1"
+
+
+def test_10_3_the_defender_may_add_a_leader_of_the_hex() -> None:
+    data = ground()
+    unit(data, "r-ldr", "0704", side="red", formation="7", span=["7"], **LEADER)
+    game = combat(data, [4, 1])  # 6 - (5 + 1) = 0: die 4 = Ex Leader
+    game.submit("blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
+    d = decision(game)
+    assert d["kind"] == "defenders" and {o["id"] for o in d["options"]} == {"r-1:r-1", "r-1:r-1:r-ldr"}
+    load_after = [4, 1, 5]  # combat die, morale die, r-ldr's casualty die (participating: 5 kills)
+    from .play import load
+
+    load(game, load_after)
+    events = choose(game, "red", "r-1:r-1:r-ldr")
+    assert combat_event(events)["differential"] == 0
+    assert game.state.units["r-ldr"].status == "dead"  # 10.3: a participating leader falls on a 5
+
+
+def test_10_3_a_stacked_leader_not_taking_part_falls_only_on_a_6() -> None:
+    data = ground()
+    unit(data, "r-ldr", "0704", side="red", formation="7", span=["7"], **LEADER)
+    game = combat(data, [])
+    game.submit("blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
+    from .play import load
+
+    load(game, [3, 1, 5])  # +1: die 3 = Ex Leader; r-ldr rolls 5: stacked, survives
+    choose(game, "red", "r-1:r-1")
+    assert game.state.units["r-ldr"].status == "map"
+
+
+def test_10_3_a_coordinating_leader_falls_on_a_6() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    unit(data, "b-ldr", "0503", formation="1", span=["1", "2"], **LEADER)
+    game = combat(data, [5, 1, 6])  # +6: die 5 = Dm(Dr) Leader, passed; b-ldr rolls 6
+    submit(game, "blue", {**TWO, "coordinator": "b-ldr"})
+    assert game.state.units["b-ldr"].status == "dead"

@@ -1,0 +1,239 @@
+"""Choice of tactics (seed 002 7.13): skirmish, press forward, charge, disengage, last stand; the attacker announces
+first, the defender answers as a decision with the attacker's choice shown; each as the seed demands."""
+
+from __future__ import annotations
+
+from server.rules.standard.crt import parse_cell
+from server.rules.standard.tactics import convert
+
+from .builder import unit
+from .fight import ARTILLERY, combat, combat_event, decision, flag, ground
+from .play import choose, hex_of, refused
+
+ATTACK = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"}
+
+
+def answer(game, option: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("tactic", "red", "7.13")
+    return game.submit("red", {"type": "choose", "option": option})
+
+
+# --- the conversions, as tables ------------------------------------------------------------------------------------
+def test_7_13_skirmish_converts_a_and_ex_to_ne_dx_and_dm_to_dr_and_drops_secondary_results() -> None:
+    for cell, want in (("Ax", "NE"), ("Ar Ammo", "NE"), ("Ex Leader", "NE"), ("Dx", "Dr"), ("Dm(Dx) Leader", "Dr"),
+                       ("Dc(NE) Ammo", "Dc(NE)"), ("Dr", "Dr"), ("Ax DF", "NE")):
+        assert str(convert(parse_cell(cell), "skirmish", "none").result) == want, cell
+
+
+def test_7_13_charge_converts_a_and_ex_to_ax_and_d_to_dm_ax() -> None:
+    for cell, want in (("Ar", "Ax"), ("Ex Leader", "Ax Leader"), ("Dr", "Dm(Ax)"), ("Dc(NE)", "Dm(Ax)"),
+                       ("Dx", "Dm(Ax)"), ("NE", "NE")):
+        assert str(convert(parse_cell(cell), "charge", "none").result) == want, cell
+    assert str(convert(parse_cell("Dr"), "charge", "none", pressed=False).result) == "Dr"
+
+
+def test_7_13_disengage_conversions_for_either_side_and_both() -> None:
+    att = convert(parse_cell("Dx"), "disengage", "none")
+    assert str(att.result) == "Ar" and att.forced == {"attacker"}
+    assert str(convert(parse_cell("Ac(NE)"), "disengage", "none").result) == "Ar"
+    assert str(convert(parse_cell("Ex"), "disengage", "none").result) == "Ar"
+    dfn = convert(parse_cell("Ax"), "none", "disengage")
+    assert str(dfn.result) == "Dr" and dfn.forced == {"defender"}
+    assert str(convert(parse_cell("Dc(NE)"), "none", "disengage").result) == "Dr"
+    assert str(convert(parse_cell("Dx"), "none", "disengage").result) == "Dx"
+    both = convert(parse_cell("Ex"), "disengage", "disengage")
+    assert both.both_retreat and both.forced == {"attacker", "defender"}
+    assert not convert(parse_cell("NE"), "disengage", "disengage").both_retreat
+    # 7.13(4): a defender disengaging from a charge: the attacker suffers no losses
+    assert str(convert(parse_cell("Ar"), "charge", "disengage").result) == "Dr"
+    assert str(convert(parse_cell("Dr"), "charge", "disengage").result) == "Dm(Dr)"
+
+
+# --- announcing -----------------------------------------------------------------------------------------------------
+def test_7_13_the_defender_answers_with_the_attackers_choice_shown() -> None:
+    game = combat(ground(), [2, 1])
+    game.submit("blue", {**ATTACK, "tactic": "press"})
+    d = decision(game)
+    assert d["kind"] == "tactic" and d["attack_tactic"] == "press" and "press forward" in d["text"]
+    assert [o["id"] for o in d["options"]] == ["none", "disengage", "last_stand"]
+    assert game.state.combat is not None and game.state.combat["tactic"] == "press"  # 7.13: never withdrawn
+
+
+def test_7_13_an_unknown_tactic_is_refused() -> None:
+    game = combat(ground())
+    assert refused(game, "blue", {**ATTACK, "tactic": "bayonets"}).rule == "7.13"
+
+
+# --- 7.13(1) skirmish -------------------------------------------------------------------------------------------------
+def test_7_13_skirmish_two_hexes_over_an_empty_hex_uses_the_movement_allowances() -> None:
+    game = combat(ground("0504"), [4, 1])  # MA 4 - MA 4 = 0: die 4 = Ex Leader, read as NE
+    cmd = {**ATTACK, "tactic": "skirmish"}
+    p = game.preview("blue", cmd)
+    assert p["legal"] and p["differential"] == 0 and p["tactic"]["rule"] == "7.13(1)"
+    game.submit("blue", cmd)
+    events = answer(game, "none")
+    c = combat_event(events)
+    assert (c["differential"], c["crt"], c["result"]) == (0, "Ex Leader", "NE")
+    assert not game.state.units["b-1"].reduced and not game.state.units["r-1"].reduced
+    assert not any(e["type"] == "leader_lost" for e in events) and game.state.dice_count == 2
+
+
+def test_7_13_skirmish_needs_an_empty_hex_between_and_a_range_of_two() -> None:
+    data = ground("0504")
+    cmd = {**ATTACK, "tactic": "skirmish"}
+    unit(data, "b-bn", "0604", kind="battalion", formation="1", full={"cf": 2, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    assert combat(data).preview("blue", cmd)["legal"]  # the line runs between 0603 and 0604: 0603 is empty (S25)
+    unit(data, "b-bn2", "0603", kind="battalion", formation="1", full={"cf": 2, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    game = combat(data)
+    e = refused(game, "blue", cmd)
+    assert e.rule == "7.13(1)" and "empty hex" in e.message
+    game = combat(ground("0404"))
+    assert refused(game, "blue", {**ATTACK, "tactic": "skirmish"}).rule == "7.13(1)"  # three hexes away
+
+
+def test_7_13_skirmish_adjacent_is_refused_from_an_enemy_zone_of_control() -> None:
+    game = combat(ground())
+    e = refused(game, "blue", {**ATTACK, "tactic": "skirmish"})
+    assert e.rule == "7.13(1)" and "zone of control" in e.message
+    data = ground()
+    flag(data, "r-1", disrupted=True)  # 6.1: a disrupted unit exerts no ZOC
+    game = combat(data)
+    assert game.preview("blue", {**ATTACK, "tactic": "skirmish"})["legal"]
+
+
+def test_7_13_skirmish_only_infantry_with_a_plain_movement_allowance() -> None:
+    data = ground("0504")
+    unit(data, "b-1", "0504", kind="infantry", formation="1", full={"cf": 6, "mr": 4, "ma": 4, "bracketed": True},
+         reduced={"cf": 3, "mr": 3, "ma": 4})
+    game = combat(data)
+    e = refused(game, "blue", {**ATTACK, "tactic": "skirmish"})
+    assert e.rule == "7.13(1)" and "bracketed" in e.message
+
+
+def test_7_13_skirmishers_never_advance_and_a_dx_is_a_dr() -> None:
+    data = ground("0504")
+    flag(data, "r-1", reduced=True)  # defender MA 4 still
+    game = combat(data, [6, 6])  # 0: die 6 = Dr
+    game.submit("blue", {**ATTACK, "tactic": "skirmish"})
+    answer(game, "none")
+    choose(game, "red", "retreat")
+    d = decision(game)
+    choose(game, "red", d["options"][0]["id"])
+    assert game.state.decision is None and hex_of(game, "b-1") == "0504"  # 7.13(1): no advance
+
+
+def test_7_13_a_disrupted_skirmisher_has_strength_zero() -> None:
+    data = ground("0504")
+    flag(data, "b-1", disrupted=True)
+    game = combat(data)
+    p = game.preview("blue", {**ATTACK, "tactic": "skirmish"})
+    assert p["attackers"][0]["value"] == 0 and p["differential"] == -4
+
+
+# --- 7.13(2) press forward ---------------------------------------------------------------------------------------------
+def test_7_13_press_forward_adds_two_and_costs_a_step_when_the_defender_stays() -> None:
+    game = combat(ground(), [2, 1])  # 6 + 2 - 5 = +3: die 2 = NE
+    game.submit("blue", {**ATTACK, "tactic": "press"})
+    events = answer(game, "none")
+    assert combat_event(events)["differential"] == 3
+    assert game.state.units["b-1"].reduced and not game.state.units["r-1"].reduced
+
+
+def test_7_13_press_forward_must_advance_when_the_defender_retreats() -> None:
+    game = combat(ground(), [4, 1])  # +3: die 4 = Dr
+    game.submit("blue", {**ATTACK, "tactic": "press"})
+    answer(game, "none")
+    choose(game, "red", "retreat")
+    choose(game, "red", decision(game)["options"][0]["id"])
+    d = decision(game)
+    assert d["kind"] == "advance" and "stay" not in {o["id"] for o in d["options"]}
+    assert not game.state.units["b-1"].reduced
+
+
+def test_7_13_press_forward_is_for_undisrupted_infantry() -> None:
+    data = ground()
+    flag(data, "b-1", disrupted=True)
+    game = combat(data)
+    assert refused(game, "blue", {**ATTACK, "tactic": "press"}).rule == "7.13(2)"
+
+
+# --- 7.13(3) charge ----------------------------------------------------------------------------------------------------
+def test_7_13_charge_must_have_been_declared_in_the_movement_phase() -> None:
+    game = combat(ground())
+    e = refused(game, "blue", {**ATTACK, "tactic": "charge"})
+    assert e.rule == "7.13(3)" and "declared" in e.message
+
+
+# --- 7.13(4) disengage ---------------------------------------------------------------------------------------------------
+def test_7_13_disengage_by_the_attacker_turns_a_d_result_into_a_forced_retreat_without_flipping() -> None:
+    data = ground()
+    unit(data, "b-bn", "0604", kind="battalion", formation="1", full={"cf": 2, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    game = combat(data, [4, 1])  # 8 - 5 = +3: die 4 = Dr
+    game.submit("blue", {"type": "attack", "target": "0704", "attackers": ["b-1", "b-bn"], "primary": "b-1",
+                         "tactic": "disengage"})
+    answer(game, "none")
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("retreat", "blue")  # 7.13(4): no choice of disruption
+    choose(game, "blue", d["options"][0]["id"])
+    assert not game.state.units["b-bn"].ineffective and hex_of(game, "r-1") == "0704"
+
+
+def test_7_13_disengage_by_the_defender_turns_an_a_result_into_its_retreat() -> None:
+    game = combat(ground(), [1, 6])  # +1: die 1 = Ac(NE) Ammo
+    game.submit("blue", ATTACK)
+    events = answer(game, "disengage")
+    assert combat_event(events)["result"] == "Dr Ammo"
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("retreat", "red")
+
+
+def test_7_13_both_disengage_and_both_retreat_defender_first() -> None:
+    game = combat(ground(), [2, 1])  # +1: die 2 = Ac(NE)
+    game.submit("blue", {**ATTACK, "tactic": "disengage"})
+    answer(game, "disengage")
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("retreat", "red")
+    choose(game, "red", d["options"][0]["id"])
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("retreat", "blue")
+
+
+# --- 7.13(5) last stand ----------------------------------------------------------------------------------------------------
+def test_7_13_last_stand_adds_three_and_costs_the_defender_a_step_when_the_attacker_stays() -> None:
+    game = combat(ground(), [4, 1])  # 6 - (5 + 3) = -2: die 4 = NE
+    game.submit("blue", ATTACK)
+    events = answer(game, "last_stand")
+    assert combat_event(events)["differential"] == -2
+    assert game.state.units["r-1"].reduced and not game.state.units["b-1"].reduced
+
+
+def test_7_13_last_stand_is_not_offered_against_a_disengaging_attacker() -> None:
+    game = combat(ground(), [4, 1])
+    game.submit("blue", {**ATTACK, "tactic": "disengage"})
+    assert [o["id"] for o in decision(game)["options"]] == ["none", "disengage"]
+
+
+def test_7_13_last_stand_defending_artillery_is_captured_when_forced_to_retreat() -> None:
+    data = ground()
+    unit(data, "r-art", "0704", side="red", formation="7", **ARTILLERY)
+    game = combat(data, [5, 6])  # 6 - (5 + 1 + 3) = -3: die 5 = Dc(NE); the morale die 6 fails
+    game.submit("blue", ATTACK)
+    game.submit("red", {"type": "choose", "option": "r-1+r-art:r-1"})
+    answer(game, "last_stand")
+    choose(game, "red", "retreat")
+    assert game.state.units["r-art"].status == "captured"
+
+
+def test_7_13_the_second_step_without_a_step_to_lose_gives_the_other_player_a_fortune_of_war() -> None:
+    data = ground()
+    unit(data, "b-1", "0604", kind="battalion", formation="1", full={"cf": 2, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    game = combat(data, [4, 1])  # 2 + 2 - 5 = -1: die 4 = Ex Leader: the battalion loses its only step
+    game.submit("blue", {**ATTACK, "tactic": "press"})
+    answer(game, "none")
+    assert game.state.units["b-1"].status == "eliminated" and game.state.units["r-1"].reduced
+    assert any(f["side"] == "red" and f["rule"] == "7.11" for f in game.state.extra["fow_owed"])
