@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from .. import jsoncodec
 from ..services.access import Viewer
 from ..services.games import GameService
-from ..services.views import GameMeta, build_log_entries, build_view
+from ..services.views import GameMeta, build_log_entries, build_view, build_views
 from .broadcast import RESYNC, Broadcast
 from .diff import make_patch
 
@@ -364,13 +364,15 @@ class GameHub:
             # One view per kind of viewer, and one patch (serialised once) per group of connections
             # that hold the same last view: two seats and any number of spectators cost at most
             # three views, however many watch.
-            views: dict[tuple[str, str | None], dict[str, Any]] = {}
+            kinds: dict[tuple[str, str | None], Viewer] = {}
+            for conn in conns:
+                kinds.setdefault((conn.viewer.role, conn.viewer.side), conn.viewer)
+            built = build_views(row, engine, list(kinds.values()), spectators=spectators)
+            views = {key: plain(view) for key, view in zip(kinds, built, strict=True)}
             frames: dict[tuple[Any, ...], Frame | None] = {}
             for conn in conns:
                 key = (conn.viewer.role, conn.viewer.side)
-                view = views.get(key)
-                if view is None:
-                    view = views[key] = plain(build_view(row, engine, conn.viewer, spectators=spectators))
+                view = views[key]
                 group = (key, conn.last_version, id(conn.last_view))
                 if group not in frames:
                     assert conn.last_view is not None

@@ -70,7 +70,28 @@ def build_view(
     version: int | None = None,
 ) -> dict[str, Any]:
     """What `viewer` may see of the game at `version` (default: the row's current version)."""
-    view = dict(engine_game.view(viewer.engine_viewer))
+    return build_views(game_row, engine_game, [viewer], spectators=spectators, version=version)[0]
+
+
+def build_views(
+    game_row: Game | GameMeta,
+    engine_game: Any,
+    viewers: list[Viewer],
+    *,
+    spectators: int,
+    version: int | None = None,
+) -> list[dict[str, Any]]:
+    """`build_view` for several viewers at once (the rules core shares their common parts)."""
+    return [
+        _dress(dict(core), game_row, engine_game, viewer, spectators, version)
+        for core, viewer in zip(engine_game.views([v.engine_viewer for v in viewers]), viewers, strict=True)
+    ]
+
+
+def _dress(
+    view: dict[str, Any], game_row: Game | GameMeta, engine_game: Any, viewer: Viewer, spectators: int,
+    version: int | None,
+) -> dict[str, Any]:
     at_version = game_row.version if version is None else version
     view["version"] = at_version
     view["seats"] = seat_names(game_row, list(engine_game.scenario.side_order))

@@ -27,6 +27,9 @@ class FakeEngine:
     def view(self, viewer: str) -> dict[str, Any]:
         return {"viewer": viewer, "turn": self.version}
 
+    def views(self, viewers: list[str]) -> list[dict[str, Any]]:
+        return [self.view(v) for v in viewers]
+
 
 @dataclass
 class Row:

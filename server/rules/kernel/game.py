@@ -360,6 +360,12 @@ class Game:
 
         return build_view(self, viewer)
 
+    def views(self, viewers: list[str]) -> list[dict[str, Any]]:
+        """`view(v)` for each of `viewers`, with what they share worked out once."""
+        from .views import build_views
+
+        return build_views(self, viewers)
+
     def to_json(self, include_log: bool = True) -> dict[str, Any]:
         """The complete state, seed included: for the server's database only. Without the log (which the
         service keeps as rows) the snapshot's size does not grow with the game."""

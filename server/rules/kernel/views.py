@@ -36,6 +36,7 @@ _GONE = (Status.ELIMINATED.value, Status.DEAD.value, Status.RETURNING.value)
 _ELIMINATED = Status.ELIMINATED.value
 _OFFBOARD = Status.OFFBOARD.value
 _OFF_TABLE = (Status.OFFBOARD.value, Status.RETURNING.value)
+_PER_VIEWER = frozenset({Status.OFFBOARD.value, *_GONE})  # statuses whose look depends on the viewer
 _OFF_MAP_HIDDEN = (Status.OFFBOARD.value, Status.RETURNING.value)
 _UNIT_FIELDS = ("unit", "units", "attackers", "defenders", "support", "artillery")
 
@@ -140,6 +141,13 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
 
 
 def build_view(game: "Game", viewer: str) -> dict[str, Any]:
+    return build_views(game, [viewer])[0]
+
+
+def build_views(game: "Game", viewers: list[str]) -> list[dict[str, Any]]:
+    """Each viewer's view of the current state, in `viewers`' order. What is the same for every
+    viewer (the prompt, the score, undo rights, the dice, and every unit that looks the same to all)
+    is worked out once for the batch: the server builds both players' views after every command."""
     sc = game.scenario
     st = game.state
     ctx = game._ctx()
@@ -154,33 +162,44 @@ def build_view(game: "Game", viewer: str) -> dict[str, Any]:
         rule, verb = game.ruleset.phase_prompt(st.phase)
         prompt = {"side": st.active, "kind": "phase", "rule": rule,
                   "text": f"{sc.sides[st.active].name}: {verb}", "options": []}
-    view: dict[str, Any] = {
-        "scenario": sc.id, "ruleset": game.ruleset.name, "viewer": viewer,
-        "turn": st.turn, "turns": sc.turns, "turn_label": sc.turn_label(st.turn),
-        "phase": st.phase, "active": st.active, "awaiting": game.awaiting, "prompt": prompt,
-        "units": {uid: unit_view(game, viewer, uid) for uid in st.units if unit_visible(game, viewer, uid)},
-        "squares": dict(st.squares), "replacements": dict(st.replacements), "control": dict(st.control),
-        "points": _points(game, ctx), "seed_hash": game.seed_hash, "result": st.result,
-        "combat": _combat_view(st.combat), "can_undo": {s: game.can_undo(s) for s in sc.side_order},
-        "dice_rolled": st.dice_count,
-    }
-    view.update(game.ruleset.view_extra(game, viewer))
-    view["unit_defs"] = unit_defs_for(sc, view["units"])
-    view["dice"] = game.dice_public()
-    if game.is_over:
-        view["seed"] = game._seed
-    return view
-
-
-def _points(game: "Game", ctx: Any) -> dict[str, int]:
-    """The score, the same for every viewer: worked out once per version of the game (the state
-    changes only with a command, and every command moves the version on)."""
-    memo = getattr(game, "_points_memo", None)
-    if memo is not None and memo[0] == game.version:
-        return dict(memo[1])
-    value = game.ruleset.points(ctx)
-    game._points_memo = (game.version, dict(value))
-    return value
+    points = game.ruleset.points(ctx)
+    can_undo = {s: game.can_undo(s) for s in sc.side_order}
+    dice = game.dice_public()
+    over = game.is_over
+    awaiting = game.awaiting
+    # A unit looks the same to every viewer unless the scenario hides things from the enemy and the
+    # unit is off the map or gone (`unit_visible`, `_masked_gone`), or it stands at a provisional
+    # set-up hex (3.2).
+    same_for_all = not sc.hide_enemy_reinforcements
+    shared_units: dict[str, dict[str, Any]] = {}
+    out = []
+    for viewer in viewers:
+        units: dict[str, Any] = {}
+        for uid, s in st.units.items():
+            if not s.provisional and (same_for_all or s.status not in _PER_VIEWER):
+                cached = shared_units.get(uid)
+                if cached is None:
+                    cached = shared_units[uid] = unit_view(game, viewer, uid)
+                units[uid] = dict(cached)
+            elif unit_visible(game, viewer, uid):
+                units[uid] = unit_view(game, viewer, uid)
+        view: dict[str, Any] = {
+            "scenario": sc.id, "ruleset": game.ruleset.name, "viewer": viewer,
+            "turn": st.turn, "turns": sc.turns, "turn_label": sc.turn_label(st.turn),
+            "phase": st.phase, "active": st.active, "awaiting": awaiting, "prompt": prompt,
+            "units": units,
+            "squares": dict(st.squares), "replacements": dict(st.replacements), "control": dict(st.control),
+            "points": dict(points), "seed_hash": game.seed_hash, "result": st.result,
+            "combat": _combat_view(st.combat), "can_undo": dict(can_undo),
+            "dice_rolled": st.dice_count,
+        }
+        view.update(game.ruleset.view_extra(game, viewer))
+        view["unit_defs"] = unit_defs_for(sc, view["units"])
+        view["dice"] = dict(dice)
+        if over:
+            view["seed"] = game._seed
+        out.append(view)
+    return out
 
 
 def _combat_view(c: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -177,3 +177,31 @@ def test_3_2_undoing_a_secret_placement_tells_the_opponent_nothing_of_it() -> No
     game.submit("blue", {"type": "place", "unit": "b1", "hex": target})
     events = game.submit("blue", {"type": "undo"})
     assert target not in str(filter_events(events, "red")) and target in str(filter_events(events, "blue"))
+
+
+def test_views_built_together_equal_each_built_alone() -> None:
+    """`Game.views` shares what every viewer sees alike (units that look the same to all, the score,
+    the prompt): the batch must equal each view built on its own, for every viewer, including the
+    scenarios that hide reinforcements and the Standard edition, at many points of random games."""
+    import json
+    import random
+    from pathlib import Path
+
+    from server.rules import parse_scenario
+    from server.rules.kernel.randomplayer import RandomPlayer
+
+    root = Path(__file__).resolve().parents[3] / "scenarios"
+    for path in [root / "tutorial.json", root / "hougoumont.json", root / "standard" / "standard-tutorial.json"]:
+        scenario = parse_scenario(json.loads(path.read_text()), path.name)
+        rng = random.Random(11)
+        game = Game.new(scenario, "views-batch-seed")
+        viewers = [*scenario.side_order, "spectator", "admin"]
+        player = RandomPlayer(rng)
+        for step in range(300):
+            if step % 7 == 0 or game.is_over:
+                assert game.views(viewers) == [game.view(v) for v in viewers], (path.name, step)
+            if game.is_over:
+                break
+            side = game.awaiting
+            assert side is not None
+            game.submit(side, player.choose(game, side))
