@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import Phase, Status
 from . import fighting, moving
+from .charges import charge_commands
 from .context import StdCtx
 from .scenario import Kind
 from .turn import may_flip_ineffective
@@ -297,6 +298,7 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
         fams: list[Family] = []
         for g in movable_groups(ctx, side):
             fams.append(lambda g=g: _move_commands(StdCtx.of(game), side, g, rng))  # type: ignore[misc]
+        fams.append(lambda: charge_commands(StdCtx.of(game), side))  # 7.13(3)
         for uid in ctx.sc.side_units[side]:
             if _may_have_singles(ctx, uid):
                 fams.append(lambda uid=uid: _unit_singles(StdCtx.of(game), side, uid))  # type: ignore[misc]

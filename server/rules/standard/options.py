@@ -89,7 +89,8 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
         opts = fighting.defender_options(ctx)
     finally:
         st.combat = None
-    best = max(opts, key=lambda o: (len(o["units"]), len(o["leaders"]))) if opts else {"units": pool, "leaders": {}}
+    best: dict[str, Any] = (max(opts, key=lambda o: (len(o["units"]), len(o["leaders"]))) if opts
+                            else {"units": pool, "leaders": {}})
     defending = list(best["units"])
     mods = Mods(tactic=plan["tactic"], halved=frozenset(plan["halved"]), leaders=plan["leaders"],
                 def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]))

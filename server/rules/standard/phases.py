@@ -62,6 +62,7 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
     x["flipped"] = []
     x["anchored"] = []
     x["marched"] = []  # 4.7: reset at the marching side's next movement phase
+    x["charges"] = []  # 7.13(3): a charge is declared in the movement phase before its combat phase
     st.replacements = {s: 0 for s in ctx.sc.side_order}
     st.replacements[side] = ctx.sc.trt[st.turn - 1].replacements.get(side, 0)  # 11.2
     if st.replacements[side]:
@@ -165,7 +166,7 @@ def begin_combat(ctx: StdCtx, side: str) -> None:
         s.attacked = False
     ctx.x["attacked_units"] = []
     if ctx.light() == "night":
-        ctx.x["triggered"] = {}  # 14.2(4): no combat at night (infantry charges are part 2)
+        ctx.x["triggered"] = {}  # 14.2(4): no combat at night except infantry charges (7.2 owes no FOW)
         return
     ctx.x["triggered"] = {k: list(v) for k, v in triggered_defenders(ctx.sc, st.units, side).items()}
 

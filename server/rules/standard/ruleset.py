@@ -28,7 +28,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.state import GameState, Phase
-from . import fighting, legal, moving, phases
+from . import charges, fighting, legal, moving, phases
 from . import invariants as _invariants
 from . import options as _options
 from .context import StdCtx
@@ -59,6 +59,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "muster": moving.cmd_muster,
     "reenter": moving.cmd_reenter,
     "attack": fighting.cmd_attack,
+    "charge": charges.cmd_charge,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -71,6 +72,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "replace": frozenset({"unit"}),
     "muster": frozenset({"unit"}),
     "reenter": frozenset({"unit", "hex"}),
+    "charge": frozenset({"units", "path", "target"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 

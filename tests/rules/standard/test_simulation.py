@@ -47,11 +47,12 @@ def _fingerprint(game: Game) -> dict[str, object]:
 
 
 # Known answers (perft-style): a change to the rules, the legal move list or the dice changes one of these.
-# Re-pinned for issue 14 (7.13 tactics with the defender's answer, 7.14 coordination, 10.3 leaders, 8.8 support).
+# Re-pinned for issue 14 (7.13 tactics with the defender's answer and the infantry
+# charge's declaration, 7.14 coordination, 10.3 leaders, 8.8 support).
 PINNED = {
-    1: (88, 15, "blue", {"blue": 7, "red": 3}, {"b-1": "0403", "b-ldr": "0601", "r-cav": "1110"}, {}),
-    2: (104, 18, None, {"blue": 4, "red": 3}, {"b-1": "0404", "b-ldr": "0705", "r-cav": "1203"}, {}),
-    3: (111, 19, None, {"blue": 3, "red": 3}, {"b-1": "0310", "b-ldr": "0305", "r-art": "0710"}, {"b-2": "offboard"}),
+    1: (96, 9, "red", {"blue": 3, "red": 7}, {"b-1": "0102", "b-ldr": "0303", "r-cav": "1209"}, {}),
+    2: (96, 17, "blue", {"blue": 7, "red": 3}, {"b-1": "0301", "b-jg": "0408", "r-art": "1110"}, {"r-2": "offboard"}),
+    3: (115, 26, "blue", {"blue": 9, "red": 4}, {"b-1": "0601", "b-jg": "0109", "r-2": "1109"}, {"r-mil": "eliminated"}),
 }
 
 

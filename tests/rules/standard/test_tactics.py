@@ -237,3 +237,141 @@ def test_7_13_the_second_step_without_a_step_to_lose_gives_the_other_player_a_fo
     answer(game, "none")
     assert game.state.units["b-1"].status == "eliminated" and game.state.units["r-1"].reduced
     assert any(f["side"] == "red" and f["rule"] == "7.11" for f in game.state.extra["fow_owed"])
+
+
+# --- 7.13(3) the infantry charge, declared in the movement phase --------------------------------------------------------
+CHARGE_MOVE = {"type": "charge", "units": ["b-1"], "path": ["0504", "0604"], "target": "0704"}
+CHARGE = {**ATTACK, "tactic": "charge"}
+
+
+def charged(data: dict | None = None, dice: list[int] | None = None):  # type: ignore[no-untyped-def]
+    """b-1 charges r-1 from 0504 (one MP to 0604); blue's combat phase follows with `dice` loaded."""
+    from .play import end, load, new_game
+
+    game = new_game(data or ground("0504"), [])
+    events = game.submit("blue", CHARGE_MOVE)
+    assert any(e["type"] == "charge" and e["rule"] == "7.13(3)" for e in events)
+    assert hex_of(game, "b-1") == "0604"
+    assert game.state.extra["charges"] == [{"side": "blue", "units": ["b-1"], "target": "0704"}]
+    end(game)
+    load(game, dice or [])
+    return game
+
+
+def test_7_13_charge_declared_moves_one_or_two_mp_and_a_pressed_charge_turns_d_into_dm() -> None:
+    game = charged(dice=[1, 5, 6])  # the charge check passes; +1: die 5 = Dr, read Dm(Ax); the morale die 6 fails
+    game.submit("blue", CHARGE)
+    events = answer(game, "none")
+    c = combat_event(events)
+    assert (c["crt"], c["result"]) == ("Dr", "Dm(Ax)")
+    d = decision(game)
+    assert d["kind"] == "retreat" and d["rule"] == "7.10"  # the defender routs
+    choose(game, "red", d["options"][0]["id"])
+    d = decision(game)
+    assert d["kind"] == "advance" and "stay" not in {o["id"] for o in d["options"]}  # 7.13(3): must advance
+
+
+def test_7_13_a_charge_held_by_the_defender_becomes_the_attackers_ax() -> None:
+    game = charged(dice=[1, 5, 1])  # Dm(Ax): the defender passes (die 1); the attacker's Ax with the same die: pass
+    game.submit("blue", CHARGE)
+    answer(game, "none")
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("result", "blue") and {o["id"] for o in d["options"]} == {"step_loss",
+                                                                                                "disrupt_retreat"}
+
+
+def test_7_13_a_charge_not_pressed_home_is_halved_and_read_normally() -> None:
+    game = charged(dice=[6, 5, 1])  # the charge check fails: 3 - 5 = -2: die 5 = Dc(NE); passed: NE
+    game.submit("blue", CHARGE)
+    events = answer(game, "none")
+    c = combat_event(events)
+    assert (c["differential"], c["result"]) == (-2, "Dc(NE)")
+
+
+def test_7_13_charge_a_and_ex_become_ax() -> None:
+    game = charged(dice=[1, 3, 1])  # +1: die 3 = Ex Leader, read Ax Leader
+    game.submit("blue", CHARGE)
+    events = answer(game, "none")
+    assert combat_event(events)["result"] == "Ax Leader"
+
+
+def test_7_13_a_charge_captures_defending_artillery_when_the_defender_gives_way() -> None:
+    data = ground("0504")
+    unit(data, "r-art", "0704", side="red", formation="7", **ARTILLERY)
+    game = charged(data, dice=[1, 6, 6])  # 6 - 6 = 0: die 6 = Dr, read Dm(Ax); fails: rout
+    game.submit("blue", CHARGE)
+    game.submit("red", {"type": "choose", "option": "r-1+r-art:r-1"})
+    answer(game, "none")
+    assert game.state.units["r-art"].status == "captured"
+
+
+def test_7_13_charge_refusals() -> None:
+    from .play import new_game
+
+    game = new_game(ground("0404"), [])
+    game.submit("blue", {**CHARGE_MOVE, "path": ["0404", "0504", "0604"]})  # two MP: accepted
+    assert hex_of(game, "b-1") == "0604"
+    game = new_game(ground("0504"), [])
+    e = refused(game, "blue", {**CHARGE_MOVE, "path": ["0504"]})
+    assert e.rule == "7.13(3)"  # the charge moves to the hex next to the defender
+    game = new_game(ground("0304"), [])
+    e = refused(game, "blue", {**CHARGE_MOVE, "path": ["0304", "0404", "0504", "0604"]})
+    assert e.rule == "4.3"  # more than two MP
+    data = ground("0504")
+    flag(data, "b-1", disrupted=True)
+    assert refused(new_game(data, []), "blue", CHARGE_MOVE).rule == "7.13(3)"
+    data = ground("0504")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", full={"cf": 3, "mr": 4, "ma": 8, "charge": 4},
+         ineffective={"cf": 1, "mr": 2, "ma": 10})
+    e = refused(new_game(data, []), "blue", {**CHARGE_MOVE, "units": ["b-1", "b-cav"]})
+    assert e.rule == "7.13(3)" and "infantry" in e.message
+
+
+def test_7_13_a_charge_has_no_artillery_support() -> None:
+    data = ground("0504")
+    unit(data, "b-art", "0404", formation="1", **ARTILLERY)
+    game = charged(data)
+    assert refused(game, "blue", {**CHARGE, "support": ["b-art"]}).rule == "7.13(3)"
+
+
+# --- 14.2 night: only infantry charges fight ------------------------------------------------------------------------
+def test_14_2_4_at_night_only_charges_attack_and_a_charge_that_does_not_rout_retreats_disrupted() -> None:
+    from .fight import light
+
+    data = ground("0504")
+    light(data, "night")
+    game = charged(data, dice=[1, 1, 1])  # the charge check passes; +1: die 1 = Ac(NE) Ammo, read Ax; passed
+    e = refused(game, "blue", ATTACK)
+    assert e.rule == "14.2(4)"
+    game.submit("blue", CHARGE)
+    answer(game, "none")
+    choose(game, "blue", "step_loss")
+    assert game.state.units["b-1"].reduced and game.state.units["b-1"].disrupted  # 14.2(4): no rout: disrupted
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("retreat", "blue", "14.2(4)")
+
+
+def test_14_2_3_at_night_a_charging_unit_enters_an_enemy_zone_of_control() -> None:
+    from .fight import light
+    from .play import new_game
+
+    data = ground("0504")
+    light(data, "night")
+    game = new_game(data, [])
+    assert refused(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0504", "0604"]}).rule == "14.2(3)"
+    game.submit("blue", CHARGE_MOVE)
+    assert hex_of(game, "b-1") == "0604"
+
+
+def test_14_2_4_a_night_charge_that_routs_advances_into_the_vacated_hex_only() -> None:
+    from .fight import light
+
+    data = ground("0504")
+    light(data, "night")
+    game = charged(data, dice=[1, 6, 6])  # +1: die 6 = Dr, read Dm(Ax); the defender fails: rout
+    game.submit("blue", CHARGE)
+    answer(game, "none")
+    d = decision(game)
+    events = choose(game, "red", d["options"][0]["id"])
+    auto = [e for e in events if e["type"] == "auto" and e["rule"] == "7.12"]
+    assert auto and "0704" in auto[0]["text"] and hex_of(game, "b-1") == "0704"  # the one choice, taken at once (R7)

@@ -1,0 +1,120 @@
+"""The infantry charge's declaration in the movement phase (seed 002 7.13(3), with 14.2(3)-(4)).
+
+`charge {units, path, target}`: at most one leader, one battalion and one other infantry unit, stacked at the start,
+none disrupted or ineffective, move together one or two MP (never overstacking a hex on the way, 5.2) to a hex next to
+the enemy-occupied `target`, and are recorded as charging it (`extra.charges`); in the combat phase they attack it
+with `tactic: "charge"` (fighting.py).  At night only charging units may enter an EZOC (14.2(3)) and only infantry
+charges fight (14.2(4)).  The charge's one or two MP need no MA roll (S30).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+from ..kernel.errors import IllegalCommand
+from ..kernel.game import check_fields
+from .context import StdCtx
+from .movement import HALF, Move, check_move
+from .moving import _done, _require_movement, plan
+from .scenario import Kind
+from .stacking import STACK_LIMIT, counting_units
+
+
+def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str) -> str | None:
+    """7.13(3): why these units may not charge `target` along `path` (None: they may)."""
+    st = ctx.st
+    if target not in ctx.sc.grid or not ctx.combat_units_at(target, ctx.enemy(side)):
+        return f"7.13(3): no enemy combat unit is in {target}"
+    leaders = [u for u in units if ctx.kind(u) is Kind.LEADER]
+    battalions = [u for u in units if ctx.kind(u) is Kind.BATTALION]
+    others = [u for u in units if ctx.kind(u) is Kind.INFANTRY]
+    if len(leaders) + len(battalions) + len(others) != len(units) or not battalions + others:
+        return "7.13(3): only infantry charge (with at most one leader)"
+    if len(leaders) > 1 or len(battalions) > 1 or len(others) > 1:
+        return "7.13(3): at most one leader, one battalion and one other infantry unit charge a hex"
+    for u in units:
+        s = st.units[u]
+        if s.disrupted or s.ineffective:
+            return f"7.13(3): {ctx.name(u)} is disrupted or ineffective"
+        if u in ctx.x.get("marched", []):
+            return f"4.7: {ctx.name(u)} used march movement"
+    if any(c["target"] == target and c["side"] == side for c in ctx.x.get("charges", [])):
+        return f"7.13(3): a charge against {target} has been declared (no other unit attacks it)"
+    if not ctx.sc.grid.is_adjacent(path[-1], target):
+        return f"7.13(3): the charge ends next to {target}"
+    for h in path[1:]:
+        crowd = [u for u in counting_units(ctx.sc, st.units, h) if u not in units]
+        mine = [u for u in units if ctx.kind(u).counts_for_stacking]
+        if len(crowd) + len(mine) > STACK_LIMIT:
+            return f"7.13(3): the charge may not be overstacked at any time ({h})"
+    return None
+
+
+def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    check_fields(cmd, {"units": "ids", "target": "hex"}, {})
+    _require_movement(ctx, side)
+    path = cmd.get("path")
+    if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
+        raise IllegalCommand("4.2", "the charge needs its path: a list of hex ids")
+    if ctx.x.get("declared"):
+        raise IllegalCommand("4.4", "first carry out the declared move (or stay)")
+    units = list(cmd["units"])
+    target = cmd["target"]
+    p = plan(ctx, side, units)
+    if p.kind != "stack":
+        raise IllegalCommand("7.13(3)", "only infantry charge (with at most one leader)")
+    problem = charge_problem(ctx, side, units, path, target)
+    if problem:
+        rule, _, text = problem.partition(": ")
+        raise IllegalCommand(rule, text)
+    halves = check_move(ctx.sc, ctx.st.units, Move(tuple(units), tuple(path), 2, disengaging=p.disengaging))
+    if halves < HALF:
+        raise IllegalCommand("7.13(3)", "the charge moves one or two MP to reach the hex next to the defender")
+    if len(path) != len(set(path)) or any(not ctx.sc.grid.is_adjacent(a, b) for a, b in pairwise(path)):
+        raise IllegalCommand("4.2", "the path is a line of adjacent hexes entered once")
+    for u in units:
+        ctx.move_unit(u, path[-1])
+    _done(ctx, units)
+    ctx.x.setdefault("charges", []).append({"side": side, "units": sorted(units), "target": target})
+    ctx.emit("charge", f"7.13(3): {ctx.names(units)} charge {target}, moving to {path[-1]} ({halves / HALF:g} MP)",
+             units=units, path=list(path), target=target, rule="7.13(3)")
+
+
+def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """Every charge the side's infantry stacks could declare now: each stack's largest legal group to each target
+    reachable with a path of one or two hexes (for the random player and the page)."""
+    st = ctx.st
+    out = []
+    enemy_hexes = {h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
+                   and (h := st.units[u].hex) is not None}
+    stacks: dict[str, list[str]] = {}
+    for u in ctx.side_units_on_map(side):
+        s = st.units[u]
+        if s.hex is not None and not s.moved and (ctx.kind(u) in (Kind.INFANTRY, Kind.BATTALION, Kind.LEADER)) \
+                and not s.disrupted and not s.ineffective:
+            stacks.setdefault(s.hex, []).append(u)
+    for start, uids in sorted(stacks.items()):
+        inf = [u for u in sorted(uids) if ctx.kind(u) is Kind.INFANTRY][:1]
+        bns = [u for u in sorted(uids) if ctx.kind(u) is Kind.BATTALION][:1]
+        ldrs = [u for u in sorted(uids) if ctx.kind(u) is Kind.LEADER][:1]
+        group = inf + bns + ldrs
+        if not inf + bns:
+            continue
+        for a in ctx.sc.grid.neighbors(start):
+            for path in ([start, a], *([start, a, b] for b in ctx.sc.grid.neighbors(a) if b != start)):
+                for t in sorted(h for h in ctx.sc.grid.neighbors(path[-1]) if h in enemy_hexes):
+                    cmd = {"type": "charge", "units": group, "path": list(path), "target": t}
+                    if _ok(ctx, side, cmd):
+                        out.append(cmd)
+    return out
+
+
+def _ok(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> bool:
+    probe = ctx.st.copy()
+    trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
+    try:
+        cmd_charge(trial, side, cmd)
+    except IllegalCommand:
+        return False
+    return True
