@@ -602,7 +602,10 @@ def decide_result(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> 
 
 def _side_units(ctx: StdCtx, c: dict[str, Any], which: str) -> list[list[str]]:
     """7.8: every unit of the affected side in the participating hexes (stacked non-participants included), one
-    group per hex; an HQ or trains is unaffected by results (12.1, 12.2)."""
+    group per hex; an HQ or trains is unaffected by results (12.1, 12.2).  A bombardment affects its target unit
+    alone (8.4, S31)."""
+    if which == "defender" and c.get("only"):
+        return [[u] for u in c["only"] if ctx.on_map(u)]
     if which == "defender":
         hexes = [c["target"]]
         side = c["defender"]
@@ -962,6 +965,8 @@ def task_advance_check(ctx: StdCtx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
     target = c["target"]
+    if c.get("kind") == "bombard":
+        return  # 8.3, 8.5: artillery never advances, and a bombardment gives no advance
     if ctx.combat_units_at(target, c["defender"]):
         return  # 7.12: only a vacated hex gives an advance
     if any(ctx.side_of(u) == c["defender"] and ctx.kind(u) is Kind.LEADER for u in ctx.units_at(target)):

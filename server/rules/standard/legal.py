@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import Phase, Status
 from . import fighting, moving
+from .bombard import bombard_commands
 from .charges import charge_commands
 from .context import StdCtx
 from .scenario import Kind
@@ -304,7 +305,7 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
                 fams.append(lambda uid=uid: _unit_singles(StdCtx.of(game), side, uid))  # type: ignore[misc]
         return fams
     if st.phase == Phase.COMBAT.value:
-        return [_const(c) for c in attack_commands(ctx, side, rng)]
+        return [_const(c) for c in attack_commands(ctx, side, rng) + bombard_commands(ctx, side)]
     return []
 
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import Phase
-from . import fighting, legal, moving
+from . import bombard, fighting, legal, moving
 from .context import StdCtx
-from .crt import crt_row
+from .crt import bombardment_result, crt_row
 from .strength import Mods, Strength, combat_differential
 from .tactics import NO_TACTIC, TACTIC_LABEL, TACTIC_RULE, convert
 
@@ -73,8 +73,10 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     refuse it."""
     ctx = StdCtx.of(game)
     st = game.state
+    if isinstance(cmd, dict) and cmd.get("type") == "bombard":
+        return preview_bombard(game, side, cmd)
     if not isinstance(cmd, dict) or cmd.get("type") != "attack":
-        raise IllegalCommand("7.1", "only an attack can be previewed")
+        raise IllegalCommand("7.1", "only an attack or a bombardment can be previewed")
     if game.awaiting != side or st.decision is not None:
         return {"legal": False, "rule": "7.1", "message": "attacks are made in your own combat phase, with no decision "
                                                           "pending", "command": cmd}
@@ -126,3 +128,28 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
             "defenders": [part(d) for d in bd.defenders],
             "note": "the defender may name fewer units (7.4), answer with a tactic (7.13) and add leaders (10.3); "
                     "results are read through the attacker's tactic"}
+
+
+def preview_bombard(game: Game, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
+    """A bombardment judged as `submit` would: its fire groups (8.4) and, for each enemy unit of the hex, each group's
+    strength (doubled against cavalry, 9.2(4)) and the six results of its column read per 8.5 (R12)."""
+    ctx = StdCtx.of(game)
+    st = game.state
+    if game.awaiting != side or st.decision is not None:
+        return {"legal": False, "rule": "8.4", "message": "artillery bombards in its own combat phase, with no decision "
+                                                          "pending", "command": cmd}
+    try:
+        target, arts = bombard.bombard_check(ctx, side, cmd)
+    except IllegalCommand as e:
+        return {"legal": False, "rule": e.rule, "message": e.message, "command": cmd}
+    groups = []
+    for g in bombard.fire_groups(ctx, arts):
+        per_unit = []
+        for u in sorted(ctx.combat_units_at(target, ctx.enemy(side))):
+            total, cavalry = bombard.strength(ctx, g, u)
+            per_unit.append({"unit": u, "strength": total, "doubled": "9.2(4)" if cavalry else None,
+                             "results": [str(bombardment_result(total, die)) for die in range(1, 7)]})
+        groups.append({"artillery": g, "rule": "8.4", "targets": per_unit})
+    return {"legal": True, "command": cmd, "groups": groups,
+            "note": "8.4: each group fires separately at one unit chosen when it fires; 8.5: A and parenthesised "
+                    "results are ignored"}

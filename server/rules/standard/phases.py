@@ -165,6 +165,7 @@ def begin_combat(ctx: StdCtx, side: str) -> None:
     for s in st.units.values():
         s.attacked = False
     ctx.x["attacked_units"] = []
+    ctx.x["bombarded"] = []  # 8.4: the hexes bombarded this phase
     if ctx.light() == "night":
         ctx.x["triggered"] = {}  # 14.2(4): no combat at night except infantry charges (7.2 owes no FOW)
         return

@@ -28,7 +28,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.state import GameState, Phase
-from . import charges, fighting, legal, moving, phases
+from . import bombard, charges, fighting, legal, moving, phases
 from . import invariants as _invariants
 from . import options as _options
 from .context import StdCtx
@@ -60,6 +60,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "reenter": moving.cmd_reenter,
     "attack": fighting.cmd_attack,
     "charge": charges.cmd_charge,
+    "bombard": bombard.cmd_bombard,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -73,6 +74,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "muster": frozenset({"unit"}),
     "reenter": frozenset({"unit", "hex"}),
     "charge": frozenset({"units", "path", "target"}),
+    "bombard": frozenset({"target", "artillery"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 
@@ -87,6 +89,8 @@ TASKS: dict[str, TaskHandler] = {
     "combat_after": fighting.task_after,
     "second_step": fighting.task_second_step,
     "ammo": fighting.task_ammo,
+    "bombard_fire": bombard.task_fire,
+    "bombard_done": bombard.task_done,
     "combat_end": fighting.task_combat_end,
     "step_loss": fighting.task_step_loss,
     "retreat": fighting.task_retreat,
@@ -105,6 +109,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "tactic": fighting.decide_tactic,
     "second_step": fighting.decide_second_step,
     "ammo": fighting.decide_ammo,
+    "bombard_unit": bombard.decide_fire,
 }
 
 

@@ -107,3 +107,128 @@ def test_8_5_ammo_with_two_supporting_batteries_is_the_attackers_choice() -> Non
     assert (d["kind"], d["side"], d["rule"]) == ("ammo", "blue", "8.5")
     game.submit("blue", {"type": "choose", "option": "b-art2"})
     assert game.state.units["b-art2"].ineffective and not game.state.units["b-art"].ineffective
+
+
+# --- 8.4, 8.5 bombardment -------------------------------------------------------------------------------------------
+BOMBARD = {"type": "bombard", "target": "0704", "artillery": ["b-art"]}
+
+
+def battery(data: dict, uid: str = "b-art", hex_: str = "0504", attack: int = 4) -> None:  # type: ignore[type-arg]
+    unit(data, uid, hex_, formation="1", kind="artillery", full={"attack": attack, "defense": 1, "range": 3, "ma": 3},
+         ineffective={"attack": 1, "defense": 0, "range": 2, "ma": 3})
+
+
+def test_8_4_bombardment_of_a_hex_two_away_and_8_5_its_result_on_the_unit() -> None:
+    data = ground("0404")
+    battery(data)
+    game = combat(data, [4, 1])  # strength 4 (+3..+4): die 4 = Dr
+    events = game.submit("blue", BOMBARD)
+    assert any(e["type"] == "combat" and e["rule"] == "8.5" and e["result"] == "Dr" for e in events)
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("result", "red", "8.5")
+    game.submit("red", {"type": "choose", "option": "disrupt"})
+    assert game.state.units["r-1"].disrupted and game.state.units["b-art"].attacked
+    assert "r-1" in game.state.extra["attacked_units"]  # 8.4: a result inflicted counts as an attack for 7.2
+
+
+def test_8_5_a_results_are_ignored_and_ammo_flips_the_battery_and_no_result_is_no_attack() -> None:
+    data = ground("0404")
+    battery(data)
+    game = combat(data, [1, 1])  # +3..+4: die 1 = Ac(NE) Ammo: read NE Ammo
+    game.submit("blue", BOMBARD)
+    assert game.state.units["b-art"].ineffective and not game.state.units["r-1"].disrupted
+    assert "r-1" not in game.state.extra["attacked_units"]  # 8.4: no result, no attack for 7.2
+    assert game.state.decision is None and game.state.combat is None
+
+
+def test_8_5_on_ex_only_the_target_loses_a_step() -> None:
+    data = ground("0404")
+    battery(data, attack=2)
+    game = combat(data, [3, 1])  # +1..+2: die 3 = Ex Leader
+    game.submit("blue", BOMBARD)
+    assert game.state.units["r-1"].reduced and game.state.units["b-art"].status == "map"
+    assert not game.state.units["b-art"].ineffective
+
+
+def test_8_4_an_adjacent_hex_is_attacked_not_bombarded() -> None:
+    data = ground("0404")
+    battery(data, hex_="0604")
+    game = combat(data)
+    assert refused(game, "blue", BOMBARD).rule == "8.4"
+
+
+def test_8_4_every_battery_firing_at_a_hex_is_declared_at_once() -> None:
+    data = ground("0404")
+    battery(data)
+    battery(data, "b-art2", "0505")
+    game = combat(data, [2, 1, 2, 1])
+    game.submit("blue", BOMBARD)
+    e = refused(game, "blue", {**BOMBARD, "artillery": ["b-art2"]})
+    assert e.rule == "8.4" and "declared" in e.message
+
+
+def test_8_4_coordinated_batteries_fire_together_and_others_separately() -> None:
+    data = ground("0404")
+    battery(data)
+    battery(data, "b-art2", "0505")  # adjacent to b-art: one fire of 8
+    game = combat(data, [2, 1])  # +7..+9: die 2 = Dr
+    events = game.submit("blue", {**BOMBARD, "artillery": ["b-art", "b-art2"]})
+    fires = [e for e in events if e["type"] == "combat"]
+    assert len(fires) == 1 and fires[0]["differential"] == 8
+    data = ground("0404")
+    battery(data)
+    battery(data, "b-art2", "0806")  # two hexes from 0704, far from b-art: fires alone
+    game = combat(data, [2, 1, 2, 1])  # each 4: die 2 = NE
+    events = game.submit("blue", {**BOMBARD, "artillery": ["b-art", "b-art2"]})
+    assert [e["differential"] for e in events if e["type"] == "combat"] == [4, 4]
+
+
+def test_14_3_2_at_twilight_batteries_fire_separately_and_only_at_adjacent_hexes() -> None:
+    data = ground("0404")
+    light(data, "twilight")
+    battery(data)
+    game = combat(data)
+    assert refused(game, "blue", BOMBARD).rule == "14.3(3)"
+    from server.rules.standard.bombard import fire_groups
+    from server.rules.standard.context import StdCtx
+
+    battery(data, "b-art2", "0505")
+    game = combat(data)
+    assert fire_groups(StdCtx.of(game), ["b-art", "b-art2"]) == [["b-art"], ["b-art2"]]
+
+
+def test_14_2_5_no_bombardment_at_night() -> None:
+    data = ground("0404")
+    light(data, "night")
+    battery(data)
+    game = combat(data)
+    assert refused(game, "blue", BOMBARD).rule == "14.2(5)"
+
+
+def test_8_4_the_battery_targets_one_unit_of_the_hex_and_9_2_4_doubles_against_cavalry() -> None:
+    data = ground("0404")
+    battery(data)
+    unit(data, "r-cav", "0704", side="red", kind="cavalry", formation="7",
+         full={"cf": 3, "mr": 4, "ma": 8, "charge": 4}, ineffective={"cf": 1, "mr": 2, "ma": 10})
+    game = combat(data, [2, 1])  # 8 against the cavalry (+7..+9): die 2 = Dr
+    game.submit("blue", BOMBARD)
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("bombard_unit", "blue") and {o["id"] for o in d["options"]} == {"r-1", "r-cav"}
+    events = game.submit("blue", {"type": "choose", "option": "r-cav"})
+    assert next(e for e in events if e["type"] == "combat")["differential"] == 8
+    d = decision(game)
+    assert d["kind"] == "result"
+    game.submit("red", {"type": "choose", "option": "retreat"})
+    d = decision(game)
+    assert d["kind"] == "retreat" and d["task"]["units"] == ["r-cav"]  # 8.4: the target unit alone
+
+
+def test_8_5_the_bombardment_preview_shows_each_group_and_target() -> None:
+    data = ground("0404")
+    battery(data)
+    game = combat(data)
+    p = game.preview("blue", BOMBARD)
+    assert p["legal"] and p["groups"][0]["artillery"] == ["b-art"]
+    t = p["groups"][0]["targets"][0]
+    assert t["unit"] == "r-1" and t["strength"] == 4 and t["results"][0] == "NE Ammo" and t["results"][3] == "Dr"
+    assert game.preview("blue", {**BOMBARD, "target": "0604"})["legal"] is False

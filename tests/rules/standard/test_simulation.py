@@ -48,11 +48,11 @@ def _fingerprint(game: Game) -> dict[str, object]:
 
 # Known answers (perft-style): a change to the rules, the legal move list or the dice changes one of these.
 # Re-pinned for issue 14 (7.13 tactics with the defender's answer and the infantry
-# charge's declaration, 7.14 coordination, 10.3 leaders, 8.8 support).
+# charge's declaration, 7.14 coordination, 10.3 leaders, 8.4-8.8 bombardment and support).
 PINNED = {
     1: (96, 9, "red", {"blue": 3, "red": 7}, {"b-1": "0102", "b-ldr": "0303", "r-cav": "1209"}, {}),
-    2: (96, 17, "blue", {"blue": 7, "red": 3}, {"b-1": "0301", "b-jg": "0408", "r-art": "1110"}, {"r-2": "offboard"}),
-    3: (115, 26, "blue", {"blue": 9, "red": 4}, {"b-1": "0601", "b-jg": "0109", "r-2": "1109"}, {"r-mil": "eliminated"}),
+    2: (90, 15, "blue", {"blue": 9, "red": 4}, {"b-1": "0601", "b-jg": "0104", "r-2": "1007"}, {"r-art": "captured"}),
+    3: (115, 23, "red", {"blue": 5, "red": 8}, {"b-1": "0904", "b-jg": "0209", "r-2": "0605"}, {"r-mil": "eliminated"}),
 }
 
 

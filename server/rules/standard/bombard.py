@@ -1,0 +1,197 @@
+"""Bombardment in the Standard rules (seed 002 8.4-8.5, with 8.6-8.7, 9.2(4), 14.2(5), 14.3(2)-(3), R12).
+
+`bombard {target, artillery}` declares every artillery unit that bombards the hex `target` this phase (8.4: all of
+them before any is resolved; the hex is not bombarded again this phase).  The declared units fire in coordinated
+groups (8.4: stacked with or adjacent to another of them; never at twilight, 14.3(2)), each group resolved
+separately: the attacker names the enemy unit it fires at (decision `bombard_unit`), the total attack factor
+(doubled against cavalry, 9.2(4)) reads the CRT as a positive differential (8.5, R12: A results and parenthesised
+results ignored, Ex costs the target a step), and the result falls on that unit alone.  Ammo flips one firing unit
+(the attacker's choice).  A bombardment is an attack for 7.2 only when it inflicts a result on the unit (8.4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..kernel.errors import IllegalCommand
+from ..kernel.game import check_fields
+from ..kernel.state import Phase
+from .context import StdCtx
+from .crt import bombardment_result
+from .fighting import (
+    apply_outcome,
+    bombard_problem,
+    leader_checks,
+    owe_fow,
+)
+from .movement import printed_side
+from .results import outcomes
+from .scenario import Kind
+
+_CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
+
+
+def fire_groups(ctx: StdCtx, artillery: list[str]) -> list[list[str]]:
+    """8.4: the declared artillery split into groups that fire together: connected by being stacked with or adjacent
+    to one another; at twilight no coordination, so each unit fires alone (14.3(2), S31)."""
+    if ctx.light() != "day":
+        return [[u] for u in sorted(artillery)]
+    left = sorted(artillery)
+    groups: list[list[str]] = []
+    while left:
+        group = [left.pop(0)]
+        grew = True
+        while grew:
+            grew = False
+            for u in list(left):
+                h = ctx.st.units[u].hex or ""
+                if any(ctx.st.units[g].hex == h or ctx.sc.grid.is_adjacent(ctx.st.units[g].hex or "", h) for g in group):
+                    group.append(u)
+                    left.remove(u)
+                    grew = True
+        groups.append(sorted(group))
+    return groups
+
+
+def bombard_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list[str]]:
+    check_fields(cmd, {"target": "hex", "artillery": "ids"}, {})
+    st = ctx.st
+    if st.phase != Phase.COMBAT.value or st.active != side:
+        raise IllegalCommand("8.4", "artillery bombards in its own combat phase")
+    target = cmd["target"]
+    arts = list(cmd["artillery"])
+    if target not in ctx.sc.grid:
+        raise IllegalCommand("8.4", f"{target} is not a hex of the map")
+    if not ctx.combat_units_at(target, ctx.enemy(side)):
+        raise IllegalCommand("8.4", f"no enemy combat unit is in {target}")
+    if target in ctx.x.get("bombarded", []):
+        raise IllegalCommand("8.4", f"all artillery bombarding {target} was declared before it was resolved")
+    if not arts or len(set(arts)) != len(arts):
+        raise IllegalCommand("8.4", "name each bombarding artillery unit once")
+    for u in arts:
+        if u not in ctx.sc.units or ctx.side_of(u) != side or ctx.kind(u) is not Kind.ARTILLERY:
+            raise IllegalCommand("8.4", "only your own artillery bombards")
+        problem = bombard_problem(ctx, side, u, target)
+        if problem:
+            rule, _, text = problem.partition(": ")
+            raise IllegalCommand(rule, text)
+    return target, arts
+
+
+def cmd_bombard(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+    target, arts = bombard_check(ctx, side, cmd)
+    st = ctx.st
+    for u in arts:
+        st.units[u].attacked = True
+    ctx.x.setdefault("bombarded", []).append(target)
+    groups = fire_groups(ctx, arts)
+    ctx.emit("bombard", f"8.4: {ctx.names(arts)} bombard {target}"
+                        f"{'' if len(groups) == 1 else f' in {len(groups)} separate fires'}",
+             artillery=arts, target=target, rule="8.4")
+    for g in reversed(groups):
+        st.tasks.extend([{"t": "combat_end"}, {"t": "bombard_done"}, {"t": "bombard_fire", "group": g,
+                                                                         "target": target, "side": side}])
+
+
+def strength(ctx: StdCtx, group: list[str], unit: str) -> tuple[int, bool]:
+    """8.5: the total attack factor, doubled against cavalry (9.2(4))."""
+    total = sum(printed_side(ctx.sc, ctx.st.units[u]).attack for u in group)
+    cavalry = ctx.kind(unit) in _CAVALRY
+    return (total * 2 if cavalry else total), cavalry
+
+
+def task_fire(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """8.4: the attacker names the unit the group fires at (when the hex holds several)."""
+    group = [u for u in task["group"] if ctx.on_map(u)]
+    enemy = ctx.enemy(task["side"])
+    pool = sorted(ctx.combat_units_at(task["target"], enemy))
+    if not group or not pool:
+        return
+    options = [{"id": u, "unit": u, "label": f"{ctx.name(u)} (strength {strength(ctx, group, u)[0]})"} for u in pool]
+    ctx.st.decision = {"kind": "bombard_unit", "side": task["side"], "rule": "8.4", "task": {**task, "group": group},
+                       "options": options, "hexes": [task["target"]],
+                       "text": f"{ctx.names(group)} fire at {task['target']}: choose the unit they target"}
+
+
+def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    st = ctx.st
+    group = task["group"]
+    unit = option["unit"]
+    target = task["target"]
+    side = task["side"]
+    s = st.units[unit]
+    c: dict[str, Any] = {"kind": "bombard", "attacker": side, "defender": ctx.enemy(side), "target": target,
+                         "attackers": group, "primary": group[0], "support": group, "defenders": [unit],
+                         "def_primary": unit, "only": [unit], "leaders": {}, "def_leaders": {},
+                         "hexes": sorted({h for u in group if (h := st.units[u].hex) is not None}),
+                         "tactic": "none", "def_tactic": "none", "retreated": [],
+                         "before": [s.hex, s.status, s.disrupted, s.reduced]}
+    st.combat = c
+    total, cavalry = strength(ctx, group, unit)
+    dice = ctx.roll(2, "bombardment", ["combat die", "morale die"], "8.5")
+    result = bombardment_result(total, dice[0])
+    c.update({"strength": total, "dice": dice, "result": str(result), "att_primary_now": group[0],
+              "def_primary_now": unit})
+    ctx.emit("combat", f"8.5: bombardment strength {total}{' (doubled against cavalry, 9.2(4))' if cavalry else ''}, "
+                       f"die {dice[0]}: {result}", result=str(result), differential=total, rule="8.5")
+    if result.df:
+        owe_fow(ctx, c["defender"], "7.8", "DF")
+    if result.leader:
+        leader_checks(ctx, c)
+    if result.ammo:
+        from .fighting import ammo
+
+        ammo(ctx, c)
+    if result.result == "Ex":  # R12: on Ex only the target loses a step
+        st.tasks.append({"t": "step_loss", "unit": unit, "participants": [unit]})
+        return
+    passed = None
+    if result.needs_check:
+        passed = ctx.morale_check(unit, "8.5", "bombardment", die=dice[1])
+    outs = outcomes(result, passed, s.disrupted)
+    outs = [o.__class__(o.side, o.effect, False, o.fow_attacker) for o in outs]  # no advance after a bombardment
+    if len(outs) == 1:
+        apply_outcome(ctx, outs[0])
+        return
+    options = [{"id": o.effect, "effect": o.effect, "side": o.side, "advance": False, "fow_attacker": o.fow_attacker,
+                "label": {"disrupt": "the unit is disrupted", "retreat": "the unit retreats",
+                          "disrupt_retreat": "the unit is disrupted and retreats",
+                          "step_loss": "the unit loses a step"}.get(o.effect, o.effect)} for o in outs]
+    st.decision = {"kind": "result", "side": c["defender"], "rule": "8.5", "task": {"t": "result"},
+                   "text": f"{result}: choose how {ctx.name(unit)} takes the bombardment", "options": options,
+                   "hexes": [target]}
+
+
+def task_done(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """8.4: the bombardment counts as an attack for 7.2 only when it inflicted a result on the unit."""
+    c = ctx.st.combat
+    if c is None or c.get("kind") != "bombard" or "before" not in c:
+        return
+    unit = c["only"][0]
+    s = ctx.st.units[unit]
+    if [s.hex, s.status, s.disrupted, s.reduced] != c["before"]:
+        hit = ctx.x.setdefault("attacked_units", [])
+        if unit not in hit:
+            hit.append(unit)
+            ctx.emit("bombard", f"8.4: the bombardment of {ctx.name(unit)} counts as an attack (7.2)", unit=unit,
+                     rule="8.4")
+
+
+def bombard_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """For the random player and the page: for each hex some artillery may bombard, all of it, and each alone."""
+    st = ctx.st
+    if ctx.light() == "night":
+        return []
+    arts = [u for u in ctx.side_units_on_map(side) if ctx.kind(u) is Kind.ARTILLERY and not st.units[u].attacked]
+    if not arts:
+        return []
+    enemy_hexes = sorted({h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
+                          and (h := st.units[u].hex) is not None} - set(ctx.x.get("bombarded", [])))
+    out = []
+    for h in enemy_hexes:
+        ok = [a for a in arts if bombard_problem(ctx, side, a, h) is None]
+        if ok:
+            out.append({"type": "bombard", "target": h, "artillery": ok})
+            if len(ok) > 1:
+                out.extend({"type": "bombard", "target": h, "artillery": [a]} for a in ok)
+    return out
