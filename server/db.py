@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 from typing import Any
 
 from sqlalchemy import event
@@ -25,6 +26,11 @@ SQLITE_WRITE = {"vedette_sqlite_write": True}
 
 # A pooled Postgres connection idle for longer than this is pinged before use.
 IDLE_PING_SECONDS = 10.0
+
+
+# Per Postgres engine: what the command path needs to open its own driver pool on the same database
+# (services/commandlog.py): the asyncpg DSN, the server settings (search_path) and the pool size.
+DRIVER_PARAMS: weakref.WeakKeyDictionary[Any, tuple[str, dict[str, str], int]] = weakref.WeakKeyDictionary()
 
 
 def create_engine(settings: Settings) -> AsyncEngine:
@@ -50,6 +56,9 @@ def create_engine(settings: Settings) -> AsyncEngine:
         connect_args=connect_args,
     )
     _ping_idle_connections(engine)
+    DRIVER_PARAMS[engine.sync_engine] = (
+        asyncpg_dsn(settings.database_url), dict(connect_args.get("server_settings", {})), settings.db_pool_size,
+    )
     return engine
 
 

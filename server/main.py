@@ -26,6 +26,7 @@ from .realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
 from .realtime.hub import GameHub
 from .scenarios import load_scenarios
 from .services.botplay import BotRunner
+from .services.commandlog import close_pools as close_command_pools
 from .services.games import GameService
 
 log = logging.getLogger(__name__)
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await notify.stop()
             await hub.stop()
             await broadcast.disconnect()
+            await close_command_pools()
             await engine.dispose()
 
     app = FastAPI(

@@ -24,6 +24,8 @@ def _same_json(old: Any, new: Any) -> bool:
 
 
 def _escape(key: str) -> str:
+    if "~" not in key and "/" not in key:  # nearly every key: no copy
+        return key
     return key.replace("~", "~0").replace("/", "~1")
 
 

@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from asyncpg.exceptions import UniqueViolationError
+from asyncpg.exceptions import (
+    ConnectionDoesNotExistError,
+    InterfaceError,
+    PostgresConnectionError,
+    UniqueViolationError,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -40,6 +45,21 @@ from ..notify.hooks import CLOCK_RESTART_SQL
 
 class CommitConflict(Exception):
     """The compare-and-set found the game moved on (or the command id taken): nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogRow:
+    """A stored log row as the process that wrote it keeps it (the `GameCommand` columns, without
+    the ORM's bookkeeping, which cost as much as the rest of building it)."""
+
+    game_id: str
+    seq: int
+    side: str
+    user_id: int | None
+    command_id: str
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,19 +113,57 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
         w.side, w.user_id, w.command_id, jsoncodec.dumps(w.command), jsoncodec.dumps(w.events),
         w.status, None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.expected_status,
     )
-    # A pooled connection of its own, outside the session (whatever the request read stays there):
-    # the statement runs on the driver in autocommit, as its own transaction.
-    async with session.bind.connect() as connection:
-        driver = (await connection.get_raw_connection()).driver_connection
-        assert driver is not None
+    # A connection of the command path's own driver pool, outside the session (whatever the request
+    # read stays there): the statement runs in autocommit, as its own transaction.
+    pool = await _pg_pool(session.bind)
+    for attempt in (1, 2):
         try:
-            stored = await driver.fetchrow(PG_APPEND_SQL, *params)
+            stored = await pool.fetchrow(PG_APPEND_SQL, *params)
+            break
         except UniqueViolationError:
             raise CommitConflict from None  # a racing request stored this command id first
+        except (OSError, PostgresConnectionError, InterfaceError, ConnectionDoesNotExistError):
+            # A connection the database dropped (a restart, a killed backend): the pool replaces it.
+            # Trying again is safe: had the first try committed, the compare-and-set now refuses the
+            # repeat and the command id finds the first answer.
+            if attempt == 2:
+                raise
     if stored is None:
         raise CommitConflict
     since: datetime | None = stored["awaiting_since"]
     return since
+
+
+_PG_POOLS: dict[tuple[str, str, int], Any] = {}
+
+
+async def _pg_pool(bind: Any) -> Any:
+    """The command path's asyncpg pool for this engine's database, on the running event loop: the driver
+    directly, without the ORM pool's checkout machinery (a greenlet hand-off and its events cost more
+    than the statement's own client-side work). Idle connections close after a minute."""
+    import asyncpg
+
+    from ..db import DRIVER_PARAMS
+
+    dsn, server_settings, size = DRIVER_PARAMS[bind.sync_engine]
+    key = (dsn, repr(sorted(server_settings.items())), id(asyncio.get_running_loop()))
+    pool = _PG_POOLS.get(key)
+    if pool is None:
+        made = await asyncpg.create_pool(
+            dsn, min_size=0, max_size=size, max_inactive_connection_lifetime=60.0,
+            server_settings=server_settings or None,
+        )
+        pool = _PG_POOLS.setdefault(key, made)
+        if pool is not made:  # another request made one meanwhile
+            await made.close()
+    return pool
+
+
+async def close_pools() -> None:
+    """Close the command path's driver pools of the running event loop (the app's shutdown)."""
+    loop = id(asyncio.get_running_loop())
+    for key in [k for k in _PG_POOLS if k[2] == loop]:
+        await _PG_POOLS.pop(key).close()
 
 
 # ------------------------------------------------------------------------------------------ SQLite
@@ -229,4 +287,4 @@ def _restart_clock_sqlite(conn: sqlite3.Connection, w: Append) -> None:
     )
 
 
-__all__ = ["Append", "CommitConflict", "append", "close_sqlite_connections"]
+__all__ = ["Append", "CommitConflict", "LogRow", "append", "close_pools", "close_sqlite_connections"]

@@ -32,7 +32,7 @@ from ..errors import ApiError, not_found
 from ..models import Game, GameCommand, GameSeat, SpectatorConnection, User, utcnow
 from . import commandlog
 from .access import Viewer, require_seat
-from .commandlog import Append, CommitConflict
+from .commandlog import Append, CommitConflict, LogRow
 from .engine import EngineCache, RecentCache, ScenarioCache, rules
 from .views import GameMeta, build_command_answer
 
@@ -517,7 +517,7 @@ class GameService:
         except BaseException:
             self.forget(game_id)  # the engine holds a command that may not be stored
             raise
-        entry = GameCommand(
+        entry = LogRow(
             game_id=game_id, seq=new_version, side=side, user_id=user_id, command_id=command_id,
             command=command, events=events, created_at=now,
         )

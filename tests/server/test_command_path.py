@@ -228,3 +228,40 @@ def test_mails_a_dead_process_owed_are_sent_by_the_sweep(pg_client: TestClient) 
     assert kinds.count("opponent_resigned") + kinds.count("game_over") == 2, kinds
     assert pg_client.portal.call(hooks.sweep) == 0  # nothing twice
     assert _mail_state(pg_client, gid)[1] == kinds
+
+
+@pytest.mark.postgres
+def test_a_command_whose_pooled_connection_was_killed_is_stored_once(postgres_settings: Settings) -> None:
+    """The command path's driver pool (services/commandlog.py): a connection the database dropped is
+    replaced and the write tried again; had the first try committed, the command id's first answer
+    would come back instead, so the retry never stores a command twice."""
+    import asyncpg
+
+    from server.db import asyncpg_dsn
+    from server.main import create_app
+    from server.services import commandlog
+
+    with TestClient(create_app(postgres_settings)) as client:
+        a, b, game = start_game(client)
+        gid = game["id"]
+        rng = random.Random(13)
+        version = _play(client, gid, a, b, 0, rng)
+
+        async def kill_pool_connections() -> int:
+            killed = 0
+            killer = await asyncpg.connect(asyncpg_dsn(postgres_settings.database_url))
+            try:
+                for pool in list(commandlog._PG_POOLS.values()):
+                    async with pool.acquire() as conn:
+                        pid = conn.get_server_pid()
+                    killed += bool(await killer.fetchval("SELECT pg_terminate_backend($1)", pid))
+            finally:
+                await killer.close()
+            return killed
+
+        assert client.portal is not None
+        assert client.portal.call(kill_pool_connections) >= 1
+        version = _play(client, gid, a, b, version, rng)
+        row, rows, replayed = _stored(client, gid)
+        assert row.version == version == len(rows) == 2
+        assert replayed.to_json(include_log=False) == row.snapshot
