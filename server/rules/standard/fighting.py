@@ -474,11 +474,11 @@ def decide_tactic(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> 
                  tactic=option["tactic"], rule=TACTIC_RULE[option["tactic"]])
 
 
-def combat_mods(c: dict[str, Any], *, charge_failed: bool = False) -> Mods:
+def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: bool = False) -> Mods:
     return Mods(tactic=c.get("tactic", NO_TACTIC), defence=c.get("def_tactic", NO_TACTIC),
                 halved=frozenset(c.get("halved", [])), leaders=dict(c.get("leaders", {})),
                 def_leaders=dict(c.get("def_leaders", {})), charge_failed=charge_failed,
-                support=tuple(c.get("support", [])))
+                support=tuple(c.get("support", [])), cavalry_doubled=impaired)
 
 
 # --- 7.7, 7.8 resolution ---------------------------------------------------------------------------------------
@@ -507,7 +507,9 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
         c["pressed"] = pressed
         if not pressed:
             ctx.emit("charge", "7.13(3): the charge is not pressed home: the chargers are halved", rule="7.13(3)")
-    bd = combat_differential(ctx.sc, st.units, attackers, defenders, target, combat_mods(c, charge_failed=not pressed))
+    impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
+    bd = combat_differential(ctx.sc, st.units, attackers, defenders, target,
+                             combat_mods(c, charge_failed=not pressed, impaired=impaired))
     diff = bd.differential
     dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
     crt = crt_result(diff, dice[0])
@@ -660,8 +662,10 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
                 for g in groups:
                     for u in g:
                         ctx.disrupt(u, "7.8")
+            cavalry = which == "defender" and any(ctx.kind(u) in (Kind.CAVALRY, Kind.SQUADRON) and ctx.on_map(u)
+                                                  for u in c["attackers"])
             for g in groups:
-                tasks.append({**retreat_task(ctx, g), "disengage": disengaging})
+                tasks.append({**retreat_task(ctx, g), "disengage": disengaging, "cavalry": cavalry})
         elif effect == ROUT:
             ctx.emit("rout", f"7.8, 7.10: {ctx.names([u for g in groups for u in g])} rout", rule="7.10")
             owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
@@ -859,6 +863,8 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
             ctx.disrupt(u, "12.2")
         if task.get("rout"):
             ctx.disrupt(u, "7.10")
+        if task.get("cavalry"):
+            ctx.disrupt(u, "9.2(3)")  # 9.2(3): retreating from attacking cavalry
     # 7.9: a retreat ending in an EZOC goes on to a hex free of EZOC within the printed MA, or routs (S13)
     if not option["safe"] and path[-1] in ctx.zoc_of(ctx.enemy(side)) and moving:
         go_on(ctx, moving, path)

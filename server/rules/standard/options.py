@@ -94,8 +94,10 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     best: dict[str, Any] = (max(opts, key=lambda o: (len(o["units"]), len(o["leaders"]))) if opts
                             else {"units": pool, "leaders": {}})
     defending = list(best["units"])
+    prim = best.get("primary")
+    impaired = prim is not None and (st.units[prim].disrupted or st.units[prim].ineffective)
     mods = Mods(tactic=plan["tactic"], halved=frozenset(plan["halved"]), leaders=plan["leaders"],
-                def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]))
+                def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]), cavalry_doubled=impaired)
     bd = combat_differential(ctx.sc, st.units, attackers, defending, target, mods)
     diff = bd.differential
     modifiers = list(bd.modifiers)

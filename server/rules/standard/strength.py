@@ -11,7 +11,8 @@ Artillery attacks with its attack factor and defends with its defence factor (8.
 is then no longer halved for a parenthesised CF or disruption (10.3); the halving of uncoordinated formations
 (7.14); skirmish's movement allowances as combat factors without terrain (7.13(1)); press forward's +2 and last
 stand's +3 (7.13(2), 7.13(5)); a charge not pressed home halved (7.13(3)); supporting artillery's attack factor,
-doubled against cavalry (8.8, 9.2(4)).  Cavalry's own doubling (9.2(2)) comes with the cavalry rules.
+doubled against cavalry (8.8, 9.2(4)); attacking cavalry doubled against a disrupted or ineffective defending
+primary unit (9.2(2), S32).
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ class Mods:
     def_leaders: Mapping[str, str] = field(default_factory=dict)  # 10.3: defending leader -> the unit he joins
     charge_failed: bool = False  # 7.13(3): the charge was not pressed home
     support: tuple[str, ...] = ()  # 8.8: supporting artillery
+    cavalry_doubled: bool = False  # 9.2(2): the defending primary unit is disrupted or ineffective
 
 
 @dataclass(frozen=True)
@@ -172,8 +174,11 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
         extra = ["7.14"] if u in mods.halved else []
         if mods.charge_failed:
             extra.append("7.13(3)")
-        att.append(attacker_strength(sc, units, u, target, leader_cf=0 if skirmish else _leader_cf(sc, mods.leaders, u),
-                                     extra=extra, skirmish=skirmish))
+        a = attacker_strength(sc, units, u, target, leader_cf=0 if skirmish else _leader_cf(sc, mods.leaders, u),
+                              extra=extra, skirmish=skirmish)
+        if mods.cavalry_doubled and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON):
+            a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader, "9.2(2)")
+        att.append(a)
     dfn = [defender_strength(sc, units, u, leader_cf=0 if skirmish else _leader_cf(sc, mods.def_leaders, u),
                              skirmish=skirmish) for u in defenders]
     cavalry = any(sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON) for u in defenders)

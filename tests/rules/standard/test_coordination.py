@@ -174,3 +174,29 @@ def test_10_3_a_coordinating_leader_falls_on_a_6() -> None:
     game = combat(data, [5, 1, 6])  # +6: die 5 = Dm(Dr) Leader, passed; b-ldr rolls 6
     submit(game, "blue", {**TWO, "coordinator": "b-ldr"})
     assert game.state.units["b-ldr"].status == "dead"
+
+
+def test_10_1_a_leader_left_alone_in_an_ezoc_outside_movement_joins_the_nearest_friendly_unit() -> None:
+    data = ground()
+    unit(data, "r-1", "0704", side="red", kind="infantry", formation="7", steps=1, full={"cf": 5, "mr": 4, "ma": 4})
+    unit(data, "r-ldr", "0704", side="red", formation="7", span=["7"], **LEADER)
+    add_infantry(data, "r-2", "0905", formation="7", side="red")
+    game = combat(data, [3, 1, 1])  # +1: die 3 = Ex Leader; r-ldr (stacked) rolls 1
+    submit(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
+    choose(game, "red", "r-1:r-1")  # the leader does not take part
+    assert game.state.units["r-1"].status == "eliminated"
+    assert game.state.units["r-ldr"].hex == "0905" and game.state.units["r-ldr"].status == "map"
+
+
+def test_10_1_a_lone_leader_with_no_line_of_retreat_is_captured() -> None:
+    data = ground()
+    unit(data, "r-1", "0704", side="red", kind="infantry", formation="7", steps=1, full={"cf": 5, "mr": 4, "ma": 4})
+    unit(data, "r-ldr", "0704", side="red", formation="7", span=["7"], **LEADER)
+    for i, h in enumerate(("0803", "0804", "0705", "0703", "0603")):  # blue all round: no path out of 0704
+        add_infantry(data, f"b-x{i}", h)
+    flag(data, "r-hq", inactive=True)
+    flag(data, "r-tr", inactive=True)
+    game = combat(data, [1, 3, 1, 1])  # 7.3(2): r-1 passes its check; +1: die 3 = Ex Leader; r-ldr rolls 1
+    submit(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
+    choose(game, "red", "r-1:r-1")
+    assert game.state.units["r-ldr"].status == "captured"
