@@ -114,9 +114,16 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
             parts.append("support")
         if cmd.get("leaders"):
             parts.append("leader")
+        if cmd.get("coordinator"):
+            parts.append("coordinated")
+        if cmd.get("tactic") and cmd["tactic"] != "none":
+            parts.append(str(cmd["tactic"]))
         return ":".join(parts)
     if t == "bombard":
         return "bombard:combined" if len(cmd["artillery"]) > 1 else "bombard"
+    if t == "charge" and game.state.ruleset == "standard":
+        return "charge:infantry-leader" if any(game.scenario.units[u].kind.value == "leader" for u in cmd["units"]) \
+            else "charge:infantry"
     if t == "charge" and cmd.get("leaders"):
         return "charge:leader"
     if t == "recover" and cmd.get("leader"):
@@ -363,7 +370,8 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
             page.locator(f"select.recover-leader[data-unit='{cmd['unit']}']").select_option(cmd["leader"])
         page.locator(f".recover-go[data-unit='{cmd['unit']}']").click()
     elif t == "attack":
-        involved = list(cmd["attackers"]) + list(cmd.get("support", [])) + list(cmd.get("leaders", []))
+        involved = list(cmd["attackers"]) + list(cmd.get("support", [])) + list(cmd.get("leaders", [])) + (
+            [cmd["coordinator"]] if cmd.get("coordinator") else [])
         hexes: list[str] = []
         for u in involved:
             if unit_hex(game, u) not in hexes:
@@ -392,6 +400,18 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
                 page.wait_for_function("() => !window.vedette.S.builder.loading")
         if len(cmd["attackers"]) > 1:
             page.locator("#builder-primary").select_option(cmd["primary"])
+        if game.state.ruleset == "standard":
+            # 7.13: the announced tactic; 7.14: the coordinating leader
+            tactic = cmd.get("tactic") or "none"
+            if page.locator("#builder-tactic").input_value() != tactic:
+                page.locator("#builder-tactic").select_option(tactic)
+                page.wait_for_function("() => !window.vedette.S.builder.loading")
+            want_coord = cmd.get("coordinator") or ""
+            coord = page.locator("#builder-coordinator")
+            if want_coord or coord.count():
+                if coord.input_value() != want_coord:
+                    coord.select_option(want_coord)
+                    page.wait_for_function("() => !window.vedette.S.builder.loading")
         page.wait_for_function("() => !window.vedette.S.builder.loading")
         page.locator("#confirm-action:not([disabled])").click()
     elif t == "bombard":
@@ -414,6 +434,11 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
         if js(page, "() => window.vedette.S.preview.kind") != "bombard":
             page.locator("#preview-switch").click()
         page.locator("#confirm-action").click()
+    elif t == "charge" and game.state.ruleset == "standard":
+        # 7.13(3): the infantry charge declared in the movement phase, by charge mode (C) and the path's button
+        select_units(page, game, list(cmd["units"]))
+        press(page, "c", "() => window.vedette.S.chargeMode === true")
+        page.locator(f"#charge-targets .charge-target-btn[data-target='{cmd['target']}'][data-path='{','.join(cmd['path'])}']").click()
     elif t == "charge":
         page.locator(".charge-go").first.wait_for()
         click_matching(page, ".charge-go", "data-command", cmd)

@@ -538,7 +538,7 @@ async function refreshOptions() {
     const raw = await api.options(gameId, S.selected);
     if (S.optionsFor !== key) return;
     if (isStandard(S.view)) {
-      S.options = standardOptions(raw, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even" });
+      S.options = standardOptions(raw, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even", side: S.side, sc: S.scenario });
       S.optionsKey = key;
       renderOverlays();
       renderSelection();
@@ -730,7 +730,7 @@ function chargeClick(hex) {
   if (t) return sendChargeMove(t);
   const mine = myUnitsIn(hex);
   if (mine.length) return select(hex, mine);
-  toast(`${hex} cannot be charged by this cavalry. Click an outlined enemy hex, or press Esc to leave charge mode.`, { kind: "error", rule: "9.2" });
+  toast(`${hex} cannot be charged by ${isStandard(S.view) ? "these units" : "this cavalry"}. Click an outlined enemy hex, or press Esc to leave charge mode.`, { kind: "error", rule: isStandard(S.view) ? "7.13(3)" : "9.2" });
 }
 
 /** Declared charges (units with a `charging` target on the map), grouped by side and target. */
@@ -1031,11 +1031,54 @@ function startBuilder(att) {
     roles,
     leaders: new Set(cmd.leaders || []),
     primary: cmd.primary || null,
+    tactic: cmd.tactic || "none", // 7.13: the attacker's announced tactic (Standard rules)
+    coordinator: cmd.coordinator || "", // 7.14: the leader who coordinates the attack (Standard rules)
+    tacticNotes: {}, // 7.13: why each other tactic is refused for these units (Standard rules)
     preview: att.legal === false ? null : att.preview,
     refusal: att.legal === false ? { rule: att.rule, message: att.message } : null,
     seq: 0,
+    probeSeq: 0,
   };
+  if (isStandard(S.view)) {
+    if (!S.builder.preview && !S.builder.refusal) refreshBuilderPreview();
+    else probeTactics();
+  }
 }
+
+/** 7.13: the Standard attack builder's tactic list says which tactics the referee refuses for the units chosen
+ *  now, and why (each asked of the preview; the choice stays open, the preview judges it). */
+async function probeTactics() {
+  const b = S.builder;
+  if (!b || !isStandard(S.view)) return;
+  const seq = ++b.probeSeq;
+  const base = builtCommand();
+  if (!base.attackers.length) return;
+  const notes = {};
+  await Promise.all(STD_TACTICS.map(async ([t]) => {
+    if (t === (base.tactic || "none")) return; // the builder's own preview judges the chosen one
+    const cmd = { ...base };
+    if (t === "none") delete cmd.tactic;
+    else cmd.tactic = t;
+    try {
+      const p = (await api.preview(gameId, cmd)).preview || {};
+      if (!p.legal) notes[t] = { rule: p.rule, message: p.message };
+    } catch (e) {
+      notes[t] = { rule: e.rule, message: e.message };
+    }
+  }));
+  if (!S.builder || S.builder !== b || b.probeSeq !== seq) return;
+  b.tacticNotes = notes;
+  renderSelection();
+}
+
+/** 7.13: the attacker's tactics (last stand, 7.13(5), is the defender's answer). */
+const STD_TACTICS = [
+  ["none", "no tactic (a plain attack)", "7.13"],
+  ["skirmish", "skirmish", "7.13(1)"],
+  ["press", "press forward", "7.13(2)"],
+  ["charge", "infantry charge (declared in the movement phase)", "7.13(3)"],
+  ["disengage", "disengage", "7.13(4)"],
+];
 
 function builtCommand() {
   const b = S.builder;
@@ -1047,12 +1090,15 @@ function builtCommand() {
   const leaders = (b.choices.leaders || []).filter((l) => b.leaders.has(l));
   if (leaders.length) cmd.leaders = leaders;
   if (support.length) cmd.support = support;
+  if (b.tactic && b.tactic !== "none") cmd.tactic = b.tactic;
+  if (b.coordinator) cmd.coordinator = b.coordinator;
   return cmd;
 }
 
-async function refreshBuilderPreview() {
+async function refreshBuilderPreview(probe = true) {
   const b = S.builder;
   if (!b) return;
+  if (probe && isStandard(S.view)) probeTactics();
   const seq = ++b.seq;
   const cmd = builtCommand();
   b.loading = true;
@@ -1085,13 +1131,13 @@ function renderBuilder() {
   const v = S.view;
   const name = (u) => (d[u] ? d[u].name : u);
   const std = isStandard(v);
-  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: std ? "rules 7.1, 7.4, 7.5, 7.7" : "rules 7.1–7.2, 8.4, 10.0" })])]);
+  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: std ? "rules 7.1, 7.4, 7.5, 7.7, 7.13, 7.14, 8.8, 10.3" : "rules 7.1–7.2, 8.4, 10.0" })])]);
   const roleRows = h("div.builder-units#builder-units", { role: "group", "aria-label": "Who takes part" });
   const units = [...new Set([...(b.choices.attackers || []), ...(b.choices.support || [])])];
   for (const u of units) {
     const opts = [];
     if ((b.choices.attackers || []).includes(u)) opts.push(["attack", "attacks"]);
-    if ((b.choices.support || []).includes(u)) opts.push(["support", "supporting fire (8.4)"]);
+    if ((b.choices.support || []).includes(u)) opts.push(["support", std ? "supporting fire (8.8)" : "supporting fire (8.4)"]);
     opts.push(["out", "stays out"]);
     const sel = h("select.builder-role", { "data-unit": u, "aria-label": `Role of ${name(u)}` }, opts.map(([val, txt]) => h("option", { value: val, text: txt, selected: b.roles[u] === val })));
     sel.value = b.roles[u] || "out";
@@ -1102,7 +1148,7 @@ function renderBuilder() {
     const cb = h("input.builder-leader", { type: "checkbox", "data-unit": l, checked: b.leaders.has(l) });
     cb.checked = b.leaders.has(l);
     cb.addEventListener("change", () => { if (cb.checked) b.leaders.add(l); else b.leaders.delete(l); refreshBuilderPreview(); });
-    roleRows.appendChild(h("label.builder-row", {}, [cb, ` ${name(l)} (${(v.units[l] || {}).hex || ""}) adds its factors (10.0; one leader per hex)`]));
+    roleRows.appendChild(h("label.builder-row", {}, [cb, std ? ` ${name(l)} (${(v.units[l] || {}).hex || ""}) joins a unit of his hex, adding his combat factor (10.3; one assist a turn)` : ` ${name(l)} (${(v.units[l] || {}).hex || ""}) adds its factors (10.0; one leader per hex)`]));
   }
   box.appendChild(roleRows);
   for (const r of b.choices.refused || []) box.appendChild(h("div.whose-sub", {}, [`${name(r.unit)} cannot take part: ${r.message}`, h("span.rule", { text: `rule ${r.rule}`, style: "margin-left:6px" })]));
@@ -1113,12 +1159,35 @@ function renderBuilder() {
     ps.addEventListener("change", () => { b.primary = ps.value; refreshBuilderPreview(); });
     box.appendChild(h("label.builder-row", {}, [std ? "Primary unit (it takes the result's morale check and step loss, 7.5): " : "Primary unit (its morale decides a lost combat, 7.2(1)): ", ps]));
   }
+  if (std) {
+    // 7.13: the tactic the attacker announces (the defender answers with its own, a decision of its player)
+    const ts = h("select#builder-tactic", { "aria-label": "Tactic (rule 7.13)" }, STD_TACTICS.map(([t, label, rule]) => {
+      const no = b.tacticNotes[t];
+      return h("option", { value: t, "data-refused": no ? "true" : "false", text: `${label} (${rule})${no ? ` — not now: ${no.message}` : ""}`, selected: b.tactic === t });
+    }));
+    ts.value = b.tactic || "none";
+    ts.addEventListener("change", () => { b.tactic = ts.value; refreshBuilderPreview(); });
+    box.appendChild(h("label.builder-row", {}, ["Tactic: ", ts, h("span.rule", { text: "rule 7.13", style: "margin-left:6px" })]));
+    const listed = (b.choices.tactics || []).filter((t) => t !== "none");
+    if (listed.length) box.appendChild(h("div.whose-sub#builder-tactics-hint", { text: `The referee lists ${listed.map((t) => (STD_TACTICS.find(([x]) => x === t) || [t, t])[1]).join(", ")} for this target.` }));
+    // 7.14: an attack by several formations is coordinated by a leader whose command span covers them
+    const leaders = b.choices.leaders || [];
+    if (leaders.length) {
+      const cs = h("select#builder-coordinator", { "aria-label": "Coordinating leader (rule 7.14)" }, [
+        h("option", { value: "", text: "nobody (one formation, or the other formations are halved)", selected: !b.coordinator }),
+        ...leaders.map((l) => h("option", { value: l, text: `${name(l)} (${(v.units[l] || {}).hex || ""})`, selected: b.coordinator === l })),
+      ]);
+      cs.value = b.coordinator || "";
+      cs.addEventListener("change", () => { b.coordinator = cs.value; refreshBuilderPreview(); });
+      box.appendChild(h("label.builder-row", {}, ["Coordinated by: ", cs, h("span.rule", { text: "rules 7.14, 19.1", style: "margin-left:6px" })]));
+    }
+  }
   if (b.loading) box.appendChild(h("div.whose-sub", { text: "Asking the referee for the odds…" }));
   else if (b.refusal) box.appendChild(h("div.form-error#builder-refusal", { role: "alert" }, [b.refusal.message || "Not allowed.", b.refusal.rule ? h("span.rule", { text: `rule ${b.refusal.rule}`, style: "margin-left:6px" }) : null]));
   else if (b.preview) box.appendChild(std ? standardPreview(b.preview, name) : explainPreview("attack", { preview: b.preview }, name));
   const confirm = h("button.btn.primary#confirm-action", {
     type: "button",
-    text: "Confirm attack",
+    text: std && cmd.tactic ? `Confirm attack (${(STD_TACTICS.find(([t]) => t === cmd.tactic) || [0, cmd.tactic])[1]})` : "Confirm attack",
     disabled: !!(b.loading || b.refusal || !cmd.attackers.length),
     onclick: () => {
       send(builtCommand());
@@ -1230,7 +1299,7 @@ function toggleMarch() {
     return;
   }
   S.stdMode = next;
-  S.options = standardOptions({ options: raw }, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even" });
+  S.options = standardOptions({ options: raw }, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even", side: S.side, sc: S.scenario });
   renderOverlays();
   renderSelection();
 }
@@ -1378,7 +1447,7 @@ function renderPrompt() {
       type: "button",
       disabled: !mine,
       "data-option": o.id,
-      text: o.label || o.text || String(o.id),
+      text: `${o.label || o.text || String(o.id)}${isStandard(v) && o.rule && !String(o.label || "").includes(o.rule) ? ` (${o.rule})` : ""}`,
       "aria-label": `${o.label || o.id}${hexes.length ? " (hex " + hexes.join(", ") + ")" : ""}`,
       onclick: () => choose(o),
       onmouseenter: () => {
@@ -1449,13 +1518,15 @@ function renderSelection() {
       h(`button.btn.charge-toggle${S.chargeMode ? ".on" : ""}#charge-toggle`, {
         type: "button",
         "aria-pressed": S.chargeMode ? "true" : "false",
-        "aria-label": S.chargeMode ? "Leave charge mode and show reachable hexes again (C or Escape)" : `Charge mode: show the enemy hexes this cavalry can charge (${names}) (C)`,
-        title: "rule 9.2",
+        "aria-label": S.chargeMode ? "Leave charge mode and show reachable hexes again (C or Escape)" : `Charge mode: show the enemy hexes ${isStandard(v) ? "this infantry" : "this cavalry"} can charge (${names}) (C)`,
+        title: isStandard(v) ? "rule 7.13(3)" : "rule 9.2",
         onclick: () => setChargeMode(!S.chargeMode),
       }, [S.chargeMode ? "Leave charge mode " : "Charge ", h("kbd", { text: "C" })]),
     ]));
     if (S.chargeMode) {
-      sec.appendChild(h("div.whose-sub#charge-help", { text: "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode." }));
+      sec.appendChild(h("div.whose-sub#charge-help", { text: isStandard(v)
+        ? "Infantry charge (7.13(3)): at most one leader, one battalion and one other infantry unit, stacked, move one or two MP to a hex next to the enemy. Click an enemy hex outlined in dashed blue (the shortest path), or a button below for another path. In your combat phase the same units attack it with the charge tactic. Esc leaves charge mode."
+        : "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode." }));
       const targets = h("div.actions.charge-targets#charge-targets", { role: "group", "aria-label": "Charge targets" });
       for (const t of [...ct.values()].flatMap((x) => x.all.map((c) => ({ target: x.target, command: c.command, path: c.path || [], many: x.all.length > 1 })))) {
         targets.appendChild(h("button.btn.small.charge-target-btn", {
@@ -1463,7 +1534,7 @@ function renderSelection() {
           "data-target": t.target,
           "data-path": t.path.join(","),
           "aria-label": `Charge ${t.target}: move by ${t.path.slice(1).join(", ")} and declare a charge`,
-          text: t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`,
+          text: isStandard(v) ? `Charge ${t.target} by ${t.path.slice(1).join(" → ")}` : t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`,
           onmouseenter: () => { S.chargeHover = t.target; renderOverlays(); },
           onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
           onfocus: () => { S.chargeHover = t.target; renderOverlays(); },

@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { counterIcon } from "../counters.js";
-import { distance } from "../hexgeom.js";
+import { distance, parseId, formatId } from "../hexgeom.js";
 
 /** The pseudo entry of units on the turn record track: they re-enter by placement (13.2), not at an entry hex. */
 export const TRT = "TRT";
@@ -16,7 +16,6 @@ export function isStandard(view) {
 }
 
 const ACTION_RULE = { flip: "2.6", recover: "11.1", replace: "11.2", muster: "11.2", reenter: "13.2" };
-const NOT_COMBAT = new Set(["leader", "hq", "trains"]);
 
 function sameSet(a, b) {
   if (!a || !b || a.length !== b.length) return false;
@@ -50,7 +49,7 @@ export function actionLabel(cmd, defs, view) {
  * {reach, attacks, illegal, bombards, charges, commands, notes, squares, attackChoices, std, mode, move}.
  * `mode` is the move the page shows: "normal" or "march" (4.7); a declared move keeps its own (4.4).
  */
-export function standardOptions(raw, { mode = "normal", selected = [], selHexes = [], defs = {}, view = null, shifted = "even" } = {}) {
+export function standardOptions(raw, { mode = "normal", selected = [], selHexes = [], defs = {}, view = null, shifted = "even", side = null, sc = null } = {}) {
   const o = (raw && raw.options) || {};
   const out = { reach: new Map(), attacks: [], illegal: [], bombards: [], charges: [], commands: [], notes: [], squares: [], attackChoices: new Map(), std: o };
   const declared = o.declared || null;
@@ -82,23 +81,129 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     said.add(o[k].message);
     out.notes.push({ text: `${k === "march_error" ? "No march" : "No move"}: ${o[k].message}`, rule: o[k].rule });
   }
-  // attacks (7.1): each with its preview; the builder offers every selected combat unit next to the target
-  const attackedHere = new Set();
+  // attacks (7.1, 7.13): the referee lists one attack per target hex and its variants (leaders, coordinator,
+  // support, each tactic, skirmishes, declared charges); the page shows one target per hex and the builder
+  // offers every unit, leader, gun and tactic of the selection that could take part
+  const enemy = enemyCombatHexes(view, defs, side);
+  const byTarget = new Map();
   for (const a of o.attacks || []) {
     const cmd = a.command || {};
     if (!cmd.target) continue;
     if (a.legal === false) {
-      out.illegal.push({ target: cmd.target, rule: a.rule, message: a.message });
+      if (!byTarget.has(cmd.target)) out.illegal.push({ target: cmd.target, rule: a.rule, message: a.message });
       continue;
     }
-    attackedHere.add(cmd.target);
-    out.attacks.push({ target: cmd.target, attackers: cmd.attackers || [], primary: cmd.primary || null, support: [], preview: a, command: cmd, rule: "7.1" });
-    const near = selected.filter((u) => {
-      const st = (view && view.units[u]) || {};
-      return defs[u] && !NOT_COMBAT.has(defs[u].kind) && st.status === "map" && st.hex && !st.attacked && distance(st.hex, cmd.target, shifted) === 1;
-    });
-    const attackers = [...new Set([...(cmd.attackers || []), ...near])];
-    out.attackChoices.set(cmd.target, { attackers, support: [], leaders: [] });
+    out.illegal = out.illegal.filter((x) => x.target !== cmd.target);
+    if (!byTarget.has(cmd.target)) byTarget.set(cmd.target, []);
+    byTarget.get(cmd.target).push(a);
+  }
+  // 7.13(1): a skirmish may be made on an enemy two hexes away (or one the referee did not list with a plain
+  // attack); the referee samples one skirmish target per unit, so the page offers the others too and lets the
+  // preview judge them
+  if (view && view.phase === "combat" && side) {
+    for (const [hex] of enemy) {
+      if (byTarget.has(hex) || out.illegal.some((x) => x.target === hex)) continue;
+      const skirmishers = selected.filter((u) => unitNear(view, defs, u, hex, shifted, SKIRMISHERS, 2));
+      if (!skirmishers.length) continue;
+      const cmd = { type: "attack", target: hex, attackers: [skirmishers[0]], primary: skirmishers[0], tactic: "skirmish" };
+      byTarget.set(hex, [{ legal: true, command: cmd, unlisted: true }]);
+    }
+  }
+  for (const [target, list] of byTarget) {
+    const plain = list.find((a) => !(a.command.tactic && a.command.tactic !== "none") && !a.command.leaders && !a.command.coordinator && !a.command.support) || list.find((a) => !(a.command.tactic && a.command.tactic !== "none")) || list[0];
+    const cmd = plain.command;
+    const tactics = [...new Set(list.map((a) => a.command.tactic || "none"))];
+    out.attacks.push({ target, attackers: cmd.attackers || [], primary: cmd.primary || null, support: [], preview: plain.unlisted ? null : plain, command: cmd, rule: "7.1", tactics, variants: list.map((a) => a.command), unlisted: !!plain.unlisted });
+    const near = selected.filter((u) => unitNear(view, defs, u, target, shifted, COMBAT_KINDS, 1) || unitNear(view, defs, u, target, shifted, SKIRMISHERS, 2));
+    const attackers = [...new Set([...list.flatMap((a) => a.command.attackers || []), ...near])];
+    const guns = selected.filter((u) => defs[u] && defs[u].kind === "artillery" && !attackers.includes(u) && onMap(view, u));
+    const support = [...new Set([...list.flatMap((a) => a.command.support || []), ...guns])];
+    const chosenLeaders = list.flatMap((a) => [...(a.command.leaders || []), ...(a.command.coordinator ? [a.command.coordinator] : [])]);
+    const leaders = [...new Set([...chosenLeaders, ...selected.filter((u) => defs[u] && defs[u].kind === "leader" && onMap(view, u))])];
+    out.attackChoices.set(target, { attackers, support, leaders, tactics });
+  }
+  // 7.13(3): the infantry charge declared in the movement phase (at most one leader, one battalion and one other
+  // infantry unit, stacked, moving one or two MP to a hex next to the enemy). The referee's options list no
+  // charges, so the page offers each path of one or two hexes ending next to an enemy combat unit; the referee
+  // judges the MP, the zones of control and the stacking when the charge is declared.
+  const charges = o.charges || (view && view.phase === "movement" && side ? chargeCandidates(view, defs, side, selected, enemy, shifted, sc) : []);
+  for (const c of charges) {
+    const cmd = c.command || c;
+    if (!cmd || cmd.type !== "charge" || !cmd.target) continue;
+    out.charges.push({ kind: "move", target: cmd.target, path: cmd.path || [], command: cmd, rule: "7.13(3)" });
+  }
+  return out;
+}
+
+const COMBAT_KINDS = new Set(["infantry", "battalion", "cavalry", "squadron", "artillery"]);
+const SKIRMISHERS = new Set(["infantry", "battalion"]);
+const CHARGERS = new Set(["infantry", "battalion", "leader"]);
+
+function onMap(view, u) {
+  const st = (view && view.units && view.units[u]) || {};
+  return st.status === "map" && !!st.hex;
+}
+
+function unitNear(view, defs, u, hex, shifted, kinds, reach) {
+  const st = (view && view.units && view.units[u]) || {};
+  if (!defs[u] || !kinds.has(defs[u].kind) || st.status !== "map" || !st.hex || st.attacked) return false;
+  const d = distance(st.hex, hex, shifted);
+  return d >= 1 && d <= reach;
+}
+
+/** The hexes holding an enemy combat unit: Map(hex -> [unit ids]). */
+function enemyCombatHexes(view, defs, side) {
+  const out = new Map();
+  if (!view || !side) return out;
+  for (const [id, u] of Object.entries(view.units || {})) {
+    const d = defs[id];
+    if (!d || d.side === side || !COMBAT_KINDS.has(d.kind) || !u || u.status !== "map" || !u.hex) continue;
+    if (!out.has(u.hex)) out.set(u.hex, []);
+    out.get(u.hex).push(id);
+  }
+  return out;
+}
+
+/** The on-map neighbours of a hex. */
+export function neighbours(hex, map) {
+  const { col, row } = parseId(hex);
+  const shifted = (map && map.shifted) || "even";
+  const out = [];
+  for (let c = col - 1; c <= col + 1; c++) {
+    for (let r = row - 1; r <= row + 1; r++) {
+      if (c < 1 || r < 1 || (map && (c > map.columns || r > map.rows))) continue;
+      const id = formatId(c, r);
+      if (id !== hex && distance(hex, id, shifted) === 1) out.push(id);
+    }
+  }
+  return out;
+}
+
+/** 7.13(3): the charges the selection could declare: the selected units (infantry with at most one leader, one
+ *  battalion and one other infantry unit, stacked, none disrupted, ineffective or moved) along each path of one or
+ *  two hexes to a hex next to an enemy combat unit. Geometry only: the referee judges the rest. */
+export function chargeCandidates(view, defs, side, selected, enemy, shifted = "even", sc = null) {
+  if (!selected.length || (view.standard && view.standard.declared)) return [];
+  const kinds = selected.map((u) => defs[u] && defs[u].kind);
+  if (kinds.some((k) => !CHARGERS.has(k)) || !kinds.some((k) => SKIRMISHERS.has(k))) return [];
+  for (const k of ["leader", "battalion", "infantry"]) if (kinds.filter((x) => x === k).length > 1) return [];
+  const sts = selected.map((u) => view.units[u] || {});
+  const start = sts[0].hex;
+  if (!start || sts.some((s) => s.status !== "map" || s.hex !== start || s.disrupted || s.ineffective || s.moved)) return [];
+  if ((view.standard && view.standard.marched || []).some((u) => selected.includes(u))) return [];
+  const map = Object.assign({ shifted }, (sc && sc.map) || {});
+  const blocked = new Set();
+  for (const [id, u] of Object.entries(view.units || {})) if (defs[id] && defs[id].side !== side && u && u.status === "map" && u.hex) blocked.add(u.hex);
+  const out = [];
+  const paths = [];
+  for (const a of neighbours(start, map)) {
+    if (blocked.has(a)) continue;
+    paths.push([start, a]);
+    for (const b of neighbours(a, map)) if (b !== start && !blocked.has(b)) paths.push([start, a, b]);
+  }
+  for (const path of paths) {
+    const end = path[path.length - 1];
+    for (const t of neighbours(end, map).filter((x) => enemy.has(x)).sort()) out.push({ type: "charge", units: [...selected], path, target: t });
   }
   return out;
 }
@@ -112,25 +217,55 @@ export function isEdgeHex(scenario, hex) {
   return col === 1 || row === 1 || col === m.columns || row === m.rows;
 }
 
-/** The attack preview (7.7, R12): the differential, the CRT column, the result of each die, each unit's factor
- *  and its halvings with their rules. */
+/** The attack preview (7.7, 7.13, 7.14, 8.8, 10.3, R12): the tactic, the coordination, the leaders and guns that
+ *  take part, every unit's factor with its halvings, every modifier with its rule number, the differential, the CRT
+ *  column and the result of each die (read through the attacker's tactic). */
 export function standardPreview(pv, nameOf) {
   if (!pv) return null;
   const box = h("div.explain#explain-preview", { "data-kind": "attack", "data-ruleset": "standard" });
-  const side = (title, list) => {
-    const total = (list || []).reduce((s, x) => s + (x.value || 0), 0);
+  const tac = pv.tactic || null;
+  const co = pv.coordination || null;
+  const head = h("dl.kv#std-preview-head");
+  if (tac) head.append(h("dt", { text: "Tactic" }), h("dd#pv-tactic", { "data-tactic": tac.tactic }, [tac.tactic === "none" ? "no tactic (a plain attack)" : tac.label, h("span.rule", { text: `rule ${tac.rule || "7.13"}`, style: "margin-left:6px" })]));
+  if (co) {
+    const how = co.coordinated
+      ? co.coordinator ? `coordinated by ${nameOf(co.coordinator)}` : "coordinated (one formation)"
+      : `uncoordinated: ${(co.halved || []).map(nameOf).join(", ")} halved`;
+    head.append(h("dt", { text: "Coordination" }), h("dd#pv-coordination", { "data-coordinated": co.coordinated ? "yes" : "no" }, [how, h("span.rule", { text: `rule ${co.rule || "7.14"}`, style: "margin-left:6px" })]));
+  }
+  const ldrs = Object.entries(pv.leaders || {});
+  if (ldrs.length) head.append(h("dt", { text: "Leaders" }), h("dd#pv-leaders", {}, [ldrs.map(([l, u]) => `${nameOf(l)} joins ${nameOf(u)}`).join("; "), h("span.rule", { text: "rule 10.3", style: "margin-left:6px" })]));
+  if ((pv.support || []).length) head.append(h("dt", { text: "Supporting fire" }), h("dd#pv-support", {}, [pv.support.map(nameOf).join(", "), h("span.rule", { text: "rule 8.8", style: "margin-left:6px" })]));
+  if (head.childNodes.length) box.appendChild(head);
+  // the modifiers that add to a side's total (7.13(2) press forward, 7.13(5) last stand); a leader's 10.3 factor is
+  // already in the unit he joins
+  const plus = (who) => (pv.modifiers || []).filter((m) => m.side === who && m.rule !== "10.3" && typeof m.value === "number").reduce((s, m) => s + m.value, 0);
+  const side = (title, list, who) => {
+    const total = (list || []).reduce((s, x) => s + (x.value || 0), 0) + plus(who);
     const ul = h("ul.breakdown");
     for (const x of list || []) {
       const lines = h("ul.bd-lines");
+      if (x.support) lines.appendChild(h("li.bd-line", { text: "supporting fire (8.8)" }));
+      if (x.leader) lines.appendChild(h("li.bd-line", { text: `leader +${x.leader} (10.3)` }));
+      if (x.doubled) lines.appendChild(h("li.bd-line", { text: `doubled (${x.doubled === true ? "" : x.doubled})` }));
       for (const hv of x.halvings || []) lines.appendChild(h("li.bd-line.halving", { text: `halved: ${hv}` }));
       ul.appendChild(h("li.bd-part", {}, [h("div.bd-head", {}, [h("b", { text: nameOf(x.unit) }), h("span.bd-value", { text: `${x.printed} → ${x.value}` })]), lines]));
     }
     return h("div.bd-side", {}, [h("div.bd-title", {}, [h("b", { text: title }), h("span.bd-total", { text: String(total) })]), ul]);
   };
-  box.appendChild(h("div.bd-grid", {}, [side("Attack", pv.attackers), side("Defence", pv.defenders)]));
+  const attack = [...(pv.attackers || []), ...(pv.support_fire || []).map((x) => ({ ...x, support: true }))];
+  box.appendChild(h("div.bd-grid", {}, [side("Attack", attack, "attacker"), side("Defence", pv.defenders, "defender")]));
+  if ((pv.modifiers || []).length) {
+    const ul = h("ul.std-modifiers#pv-modifiers", { "aria-label": "Modifiers" });
+    for (const m of pv.modifiers) {
+      const v = typeof m.value === "number" && m.value ? ` (${m.value > 0 ? "+" : ""}${m.value})` : "";
+      ul.appendChild(h("li.std-modifier", { "data-rule": m.rule || "" }, [`${m.side === "defender" ? "Defence" : m.side === "attacker" ? "Attack" : ""}${m.side ? ": " : ""}${m.label}${v}`, h("span.rule", { text: `rule ${m.rule}`, style: "margin-left:6px" })]));
+    }
+    box.appendChild(h("div", {}, [h("b", { text: "Modifiers" }), ul]));
+  }
   const dl = h("dl.kv");
   dl.append(h("dt", { text: "Differential" }), h("dd", { text: `${pv.differential > 0 ? "+" : ""}${pv.differential} (rule 7.7)` }));
-  dl.append(h("dt", { text: "CRT column" }), h("dd", { text: `${pv.column} (R12)` }));
+  dl.append(h("dt", { text: "CRT column" }), h("dd", { text: `${pv.column} (R12${tac && tac.tactic !== "none" ? `; results read through ${tac.label}, ${tac.rule}` : ""})` }));
   box.appendChild(dl);
   const row = h("table.odds.std-results", { "aria-label": "The result of each combat die" }, [h("tbody", {}, (pv.results || []).map((r, i) => h("tr", { "data-result": r }, [h("td.odds-code", { text: `die ${i + 1}` }), h("td.odds-words", {}, [h("b", { text: r })])])))]);
   box.appendChild(row);
