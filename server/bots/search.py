@@ -4,15 +4,18 @@
   every group that may move (as `greedy` does) and the hexes `game.options` says each can reach; a
   handful of promising destinations per group survive a first screening (each scored alone on the
   light position copy). A *plan* gives each group one of its destinations or "stay". A small
-  evolutionary search (elitism, tournament selection, uniform crossover, point mutation, seeded with
-  "all stay", the greedy sequence and the previous generation's best) scores whole plans on the light
+  evolutionary search (elitism, tournament selection, uniform crossover, point mutation and a local
+  step on the best plan each generation, seeded with "all stay", the greedy sequence of the screened
+  moves and mutants of it) scores whole plans on the light
   copy with the static evaluation plus the unseen-reinforcement term (`unseen.py`). The best distinct
-  plans are then **played out on determinised copies of the belief game**: every move submitted to
-  the engine in order (moves the engine refuses are dropped), the phase ended, and the coming combat
-  phase played with imagined dice (the same dice for every plan: common random numbers) by a quick
-  attack policy; the position after it is scored. The plan with the best mean is kept and its first
-  move is made (the next call replans from the new position; a moved unit cannot move again).
-  If the best plan moves nothing, the phase ends.
+  plans are **pruned** (a move whose absence costs its plan less than `PRUNE` is dropped, so units do
+  not drift off their posts for nothing) and those still better than standing still by
+  `MIN_PLAN_GAIN` are **played out on determinised copies of the belief game**: every move submitted
+  to the engine in order (moves the engine refuses are dropped), the phase ended, and the coming
+  combat phase played with imagined dice (the same dice for every plan: common random numbers) by a
+  quick attack policy; the position after it is scored. The plan with the best mean is kept and the
+  move it would miss most is made (the next call replans from the new position; a moved unit cannot
+  move again). If no plan beats standing still, the phase ends.
 * **Combat: expectimax over chance, two attacks deep.** Every attack is valued by the exact
   distribution of its outcome (the CRT die's rows and the morale die, as `greedy`); for the most
   promising attacks each outcome branch is also given the value of the best attack that would follow
@@ -43,7 +46,9 @@ from .evaluate import Pos, U, eval_pos, evaluate, loss_points
 from .greedy import MIN_ATTACK_GAIN, GreedyBot, ScriptedDice
 from .unseen import UnseenPrior, unseen_prior, unseen_term
 
-CANDIDATES = 14  # destinations per group scored alone (plus the group's current hex)
+CANDIDATES = 16  # destinations per group scored alone: the NEAREST to enemies and objectives, the STRONG
+NEAREST = 8  # ground near them, and a random rest
+STRONG = 3
 KEEP = 5  # destinations per group the evolution may choose from
 POPULATION = 24
 ELITE = 4
@@ -52,8 +57,8 @@ ROLLOUT_PLANS = 4  # distinct plans played out on the engine
 ROLLOUT_SAMPLES = 2  # imagined dice sequences per plan
 ROLLOUT_NODES = 40  # what a play-out costs in nodes
 ATTACK_NODES = 12  # what an exact attack valuation costs in nodes
-DEFAULT_NODES = 3000
 MIN_PLAN_GAIN = 0.5
+PRUNE = 0.25  # a move adding less than this to its plan is dropped
 MAX_GENERATIONS = 60
 FOLLOW_UP_ATTACKS = 3  # first attacks given a second-level look-ahead
 
@@ -97,13 +102,15 @@ class SearchBot(GreedyBot):
     def __init__(self, iterations: int | None = None, unseen: bool = True) -> None:
         self.iterations = iterations
         self.unseen = unseen
+        self.search_move = True  # ablation switches: False plays that part as greedy does
+        self.search_combat = True
 
     def choose(self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0) -> dict[str, Any]:
         budget = Budget(budget_s, self.iterations)
         st = game.state
-        if st.decision is None and st.phase == "movement":
+        if st.decision is None and st.phase == "movement" and self.search_move:
             return self._plan_move(game, side, rng, budget)
-        if st.decision is None and st.phase == "combat" and not st.ca_stage:
+        if st.decision is None and st.phase == "combat" and not st.ca_stage and self.search_combat:
             return self._search_combat(game, side, rng, budget)
         return GreedyBot.choose(self, game, side, rng, budget_s if self.iterations is None else 3600.0)
 
@@ -190,6 +197,15 @@ class SearchBot(GreedyBot):
                     out.append(0)
             return tuple(out)
 
+        def prune(plan: tuple[int, ...]) -> tuple[int, ...]:
+            """Drop every move whose absence costs the plan less than PRUNE (weakest moves first)."""
+            plan = canon(plan)
+            for gi in sorted((gi for gi, oi in enumerate(plan) if oi), key=lambda gi: options[gi][plan[gi]].solo):
+                trial = plan[:gi] + (0,) + plan[gi + 1:]
+                if fitness(trial) >= fitness(plan) - PRUNE:
+                    plan = trial
+            return plan
+
         n = len(groups)
         stay = tuple([0] * n)
         # the greedy sequence: groups by their best solo gain, each kept if the whole plan improves
@@ -240,15 +256,18 @@ class SearchBot(GreedyBot):
                 trial[gi] = oi
                 if fitness(tuple(trial)) > fitness(best):
                     best = tuple(trial)
-        # play out the best distinct plans on the engine, with the same imagined dice for each
+        # prune the best distinct plans (a move that adds nothing is not made: no neutral drift of
+        # garrisons), then play them out on the engine with the same imagined dice for each
         ranked_plans: list[tuple[int, ...]] = []
         for cand in sorted(cache, key=lambda k: -cache[k]):
-            if cand not in ranked_plans:
+            cand = prune(cand)
+            if cand not in ranked_plans and cand != stay:
                 ranked_plans.append(cand)
             if len(ranked_plans) >= ROLLOUT_PLANS:
                 break
-        if stay not in ranked_plans:
-            ranked_plans.append(stay)
+        ranked_plans = [p for p in ranked_plans if fitness(p) >= fitness(stay) + MIN_PLAN_GAIN]
+        if not ranked_plans:
+            return {"type": "end_phase"}
         seeds = [rng.getrandbits(64) for _ in range(ROLLOUT_SAMPLES)]
         results: list[tuple[float, tuple[int, ...]]] = []
         for cand in ranked_plans:
@@ -259,18 +278,19 @@ class SearchBot(GreedyBot):
             for s in seeds:
                 budget.spend(ROLLOUT_NODES)
                 total += self._play_out(game, side, moved, s)
-            results.append((total / len(seeds) + 1e-6 * cache.get(cand, 0.0), cand))
-        value, chosen = max(results, key=lambda r: r[0])
-        stay_value = next((v for v, c in results if c == stay), None)
-        moves = self._ordered_moves(chosen, groups, options)
-        if not moves or (stay_value is not None and value < stay_value + MIN_PLAN_GAIN):
-            return {"type": "end_phase"}
-        return moves[0]
+            results.append((total / len(seeds) + 1e-6 * fitness(cand), cand))
+        chosen = max(results, key=lambda r: r[0])[1]
+        # make first the move the plan would miss most
+        full = fitness(chosen)
+        first = max((gi for gi, oi in enumerate(chosen) if oi),
+                    key=lambda gi: (full - fitness(chosen[:gi] + (0,) + chosen[gi + 1:]), -gi))
+        o = options[first][chosen[first]]
+        return {"type": "move", "units": list(groups[first]), "path": list(o.path)}
 
     def _screen(self, game: Game, side: str, group: list[str], dests: list[str], pos: Pos,
                 rng: random.Random) -> list[str]:
-        """At most CANDIDATES destinations worth scoring: the nearest to enemies and objectives first,
-        then a random few."""
+        """At most CANDIDATES destinations worth scoring: the nearest to enemies and objectives, the
+        strongest ground (terrain defence) near them, and a random few."""
         if len(dests) <= CANDIDATES:
             return dests
         sc = game.scenario
@@ -280,13 +300,12 @@ class SearchBot(GreedyBot):
         if not targets:
             rng.shuffle(dests)
             return dests[:CANDIDATES]
-
-        def near(h: str) -> int:
-            return min(grid.distance(h, t) for t in targets)
-
-        ranked = sorted(dests, key=lambda h: (near(h), h))
-        keep = ranked[: CANDIDATES * 2 // 3]
-        rest = ranked[CANDIDATES * 2 // 3:]
+        near = {h: min(grid.distance(h, t) for t in targets) for h in dests}
+        ranked = sorted(dests, key=lambda h: (near[h], h))
+        keep = ranked[:NEAREST]
+        strong = sorted(dests, key=lambda h: (-sc.terrain_at(h).defense, near[h], h))
+        keep += [h for h in strong if h not in keep][:STRONG]
+        rest = [h for h in ranked if h not in keep]
         rng.shuffle(rest)
         return keep + rest[: CANDIDATES - len(keep)]
 

@@ -184,7 +184,7 @@ def test_search_arena_pinned_result_on_the_tutorial(tutorial):
     assert (first["a_wins"], first["b_wins"], first["draws"]) == PINNED
 
 
-PINNED = (2, 0, 0)  # search's wins, greedy's wins, draws in the two games above
+PINNED = (1, 1, 0)  # search's wins, greedy's wins, draws in the two games above (node budget 400, seed 1)
 
 
 # --- unseen reinforcements ------------------------------------------------------------------------
