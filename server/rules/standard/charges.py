@@ -1,4 +1,8 @@
-"""The infantry charge's declaration in the movement phase (seed 002 7.13(3), with 14.2(3)-(4)).
+"""The charge's declaration in the movement phase: infantry (seed 002 7.13(3), with 14.2(3)-(4)) and cavalry (9.3(1)).
+
+Cavalry: at most one squadron, one leader and one other cavalry unit, effective and undisrupted, move one or two hexes,
+entering and crossing clear terrain only (V29's reading: no hexside feature) and never a hex with another friendly
+unit, to a hex next to a clear target hex (9.3(1)).
 
 `charge {units, path, target}`: at most one leader, one battalion and one other infantry unit, stacked at the start,
 none disrupted or ineffective, move together one or two MP (never overstacking a hex on the way, 5.2) to a hex next to
@@ -14,18 +18,63 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
+from ..kernel.hexes import hexside_key
 from .context import StdCtx
-from .movement import HALF, Move, check_move
+from .movement import HALF, Move, check_move, movement_allowance
 from .moving import _done, _require_movement, plan
 from .scenario import Kind
 from .stacking import STACK_LIMIT, counting_units
 
 
+def is_cavalry_charge(ctx: StdCtx, units: list[str]) -> bool:
+    combat = [u for u in units if ctx.kind(u).is_combat]
+    return bool(combat) and all(ctx.kind(u) in (Kind.CAVALRY, Kind.SQUADRON) for u in combat)
+
+
+def _open(ctx: StdCtx, h: str) -> bool:
+    """9.3(1): clear terrain (no secondary terrain on it)."""
+    return ctx.sc.terrain_at(h).clear and not ctx.sc.secondary_at(h)
+
+
+def cavalry_charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str) -> str | None:
+    """9.3, 9.3(1): why these units may not charge `target` along `path` (None: they may)."""
+    st = ctx.st
+    if ctx.light() == "night":
+        return "14.2(4): only infantry charges are made at night"
+    leaders = [u for u in units if ctx.kind(u) is Kind.LEADER]
+    squadrons = [u for u in units if ctx.kind(u) is Kind.SQUADRON]
+    others = [u for u in units if ctx.kind(u) is Kind.CAVALRY]
+    if len(leaders) + len(squadrons) + len(others) != len(units) or len(leaders) > 1 or len(squadrons) > 1 \
+            or len(others) > 1:
+        return "9.3: at most one squadron, one leader and one other cavalry unit charge together"
+    for u in units:
+        if st.units[u].disrupted or st.units[u].ineffective:
+            return f"9.3: {ctx.name(u)} is disrupted or ineffective"
+        if u in ctx.x.get("marched", []):
+            return f"4.7: {ctx.name(u)} used march movement"
+    if len(path) not in (2, 3):
+        return "9.3(1): the charge moves one or two hexes"
+    for a, b in pairwise(path):
+        if not _open(ctx, b) or ctx.sc.hexsides.get(hexside_key(a, b)):
+            return f"9.3(1): the charge enters and crosses clear terrain only ({b})"
+        if any(ctx.side_of(u) == side for u in ctx.units_at(b)):
+            return f"9.3(1): the charge may not enter a hex with another friendly unit ({b})"
+    if not ctx.sc.grid.is_adjacent(path[-1], target):
+        return f"9.3(1): the charge ends next to {target}"
+    if not _open(ctx, target) or ctx.sc.hexsides.get(hexside_key(path[-1], target)):
+        return f"9.3(1): the charge attacks into clear terrain only ({target})"
+    return None
+
+
 def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str) -> str | None:
-    """7.13(3): why these units may not charge `target` along `path` (None: they may)."""
+    """7.13(3), 9.3: why these units may not charge `target` along `path` (None: they may)."""
     st = ctx.st
     if target not in ctx.sc.grid or not ctx.combat_units_at(target, ctx.enemy(side)):
         return f"7.13(3): no enemy combat unit is in {target}"
+    if any(c["target"] == target and c["side"] == side for c in ctx.x.get("charges", [])):
+        return f"7.13(3): a charge against {target} has been declared (no other unit attacks it)"
+    if is_cavalry_charge(ctx, units):
+        return cavalry_charge_problem(ctx, side, units, path, target)
     leaders = [u for u in units if ctx.kind(u) is Kind.LEADER]
     battalions = [u for u in units if ctx.kind(u) is Kind.BATTALION]
     others = [u for u in units if ctx.kind(u) is Kind.INFANTRY]
@@ -39,8 +88,6 @@ def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], ta
             return f"7.13(3): {ctx.name(u)} is disrupted or ineffective"
         if u in ctx.x.get("marched", []):
             return f"4.7: {ctx.name(u)} used march movement"
-    if any(c["target"] == target and c["side"] == side for c in ctx.x.get("charges", [])):
-        return f"7.13(3): a charge against {target} has been declared (no other unit attacks it)"
     if not ctx.sc.grid.is_adjacent(path[-1], target):
         return f"7.13(3): the charge ends next to {target}"
     for h in path[1:]:
@@ -63,13 +110,15 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     target = cmd["target"]
     p = plan(ctx, side, units)
     if p.kind != "stack":
-        raise IllegalCommand("7.13(3)", "only infantry charge (with at most one leader)")
+        raise IllegalCommand("7.13(3)", "only infantry or cavalry charge (with at most one leader)")
     problem = charge_problem(ctx, side, units, path, target)
     if problem:
         rule, _, text = problem.partition(": ")
         raise IllegalCommand(rule, text)
-    halves = check_move(ctx.sc, ctx.st.units, Move(tuple(units), tuple(path), 2, disengaging=p.disengaging))
-    if halves < HALF:
+    cavalry = is_cavalry_charge(ctx, units)
+    ma = min(movement_allowance(ctx.sc, ctx.st.units[u]) for u in units if ctx.kind(u).is_combat) if cavalry else 2
+    halves = check_move(ctx.sc, ctx.st.units, Move(tuple(units), tuple(path), ma, disengaging=p.disengaging))
+    if halves < HALF and not cavalry:
         raise IllegalCommand("7.13(3)", "the charge moves one or two MP to reach the hex next to the defender")
     if len(path) != len(set(path)) or any(not ctx.sc.grid.is_adjacent(a, b) for a, b in pairwise(path)):
         raise IllegalCommand("4.2", "the path is a line of adjacent hexes entered once")
@@ -77,8 +126,9 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         ctx.move_unit(u, path[-1])
     _done(ctx, units)
     ctx.x.setdefault("charges", []).append({"side": side, "units": sorted(units), "target": target})
-    ctx.emit("charge", f"7.13(3): {ctx.names(units)} charge {target}, moving to {path[-1]} ({halves / HALF:g} MP)",
-             units=units, path=list(path), target=target, rule="7.13(3)")
+    rule = "9.3(1)" if cavalry else "7.13(3)"
+    ctx.emit("charge", f"{rule}: {ctx.names(units)} charge {target}, moving to {path[-1]} ({halves / HALF:g} MP)",
+             units=units, path=list(path), target=target, rule=rule)
 
 
 def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
@@ -91,22 +141,30 @@ def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     stacks: dict[str, list[str]] = {}
     for u in ctx.side_units_on_map(side):
         s = st.units[u]
-        if s.hex is not None and not s.moved and (ctx.kind(u) in (Kind.INFANTRY, Kind.BATTALION, Kind.LEADER)) \
+        if s.hex is not None and not s.moved and ctx.kind(u) in (Kind.INFANTRY, Kind.BATTALION, Kind.LEADER,
+                                                                   Kind.CAVALRY, Kind.SQUADRON) \
                 and not s.disrupted and not s.ineffective:
             stacks.setdefault(s.hex, []).append(u)
     for start, uids in sorted(stacks.items()):
         inf = [u for u in sorted(uids) if ctx.kind(u) is Kind.INFANTRY][:1]
         bns = [u for u in sorted(uids) if ctx.kind(u) is Kind.BATTALION][:1]
         ldrs = [u for u in sorted(uids) if ctx.kind(u) is Kind.LEADER][:1]
-        group = inf + bns + ldrs
-        if not inf + bns:
-            continue
-        for a in ctx.sc.grid.neighbors(start):
-            for path in ([start, a], *([start, a, b] for b in ctx.sc.grid.neighbors(a) if b != start)):
-                for t in sorted(h for h in ctx.sc.grid.neighbors(path[-1]) if h in enemy_hexes):
-                    cmd = {"type": "charge", "units": group, "path": list(path), "target": t}
-                    if _ok(ctx, side, cmd):
-                        out.append(cmd)
+        cav = [u for u in sorted(uids) if ctx.kind(u) is Kind.CAVALRY][:1]
+        sqn = [u for u in sorted(uids) if ctx.kind(u) is Kind.SQUADRON][:1]
+        groups = [g for g in (inf + bns + ldrs, cav + sqn + ldrs) if len(g) > len(ldrs)]
+        for group in groups:
+            out.extend(_charges_of(ctx, side, start, group, enemy_hexes))
+    return out
+
+
+def _charges_of(ctx: StdCtx, side: str, start: str, group: list[str], enemy_hexes: set[str]) -> list[dict[str, Any]]:
+    out = []
+    for a in ctx.sc.grid.neighbors(start):
+        for path in ([start, a], *([start, a, b] for b in ctx.sc.grid.neighbors(a) if b != start)):
+            for t in sorted(h for h in ctx.sc.grid.neighbors(path[-1]) if h in enemy_hexes):
+                cmd = {"type": "charge", "units": group, "path": list(path), "target": t}
+                if _ok(ctx, side, cmd):
+                    out.append(cmd)
     return out
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -75,6 +76,7 @@ from .tactics import (
 )
 
 _ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
+_CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
 LOS_DAY = 10  # 8.6: the longest line of sight in daylight
 _FLIP_ON_RETREAT = (Kind.LEADER, Kind.CAVALRY, Kind.ARTILLERY, Kind.BATTALION, Kind.SQUADRON)  # 7.9
 
@@ -313,7 +315,8 @@ def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
                  "primary": primary, "hexes": hexes, "tactic": plan["tactic"], "def_tactic": NO_TACTIC,
                  "leaders": plan["leaders"], "def_leaders": {}, "coordinator": plan["coordinator"],
                  "coordinated": plan["coordinated"], "halved": plan["halved"], "support": plan["support"],
-                 "retreated": [], "night": ctx.light() == "night"}
+                 "retreated": [], "night": ctx.light() == "night",
+                 "cavalry": plan["tactic"] == CHARGE and all(ctx.kind(u) in _CAVALRY for u in attackers)}
     for u in attackers + plan["support"]:
         st.units[u].attacked = True
     for ldr in [*plan["leaders"], *([plan["coordinator"]] if plan["coordinator"] else [])]:
@@ -445,7 +448,7 @@ def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
     c = ctx.st.combat
     assert c is not None
     out = []
-    for t in (NO_TACTIC, DISENGAGE, LAST_STAND):
+    for t in (NO_TACTIC,) if c.get("cavalry") else (NO_TACTIC, DISENGAGE, LAST_STAND):  # S33
         if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC)) is None:
             out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t]})
     return out
@@ -501,19 +504,32 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
     prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
     pressed = True
-    if c.get("tactic") == CHARGE:  # 7.13(3): one charging unit checks morale before the combat
+    if c.get("cavalry"):  # 9.3(3): the chargers check; passing, the target checks
+        if ctx.morale_check(prim_att, "9.3(3)", "the cavalry charge",
+                            leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att)):
+            if prim_def is not None and not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
+                                                             leader_morale=leader_morale(ctx, c.get("def_leaders", {}),
+                                                                                         prim_def)):
+                ctx.disrupt(prim_def, "9.3(3)")
+        else:
+            for u in attackers:
+                ctx.disrupt(u, "9.3(3)")
+    elif c.get("tactic") == CHARGE:  # 7.13(3): one charging unit checks morale before the combat
         pressed = ctx.morale_check(prim_att, "7.13(3)", "the charge",
                                    leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att))
         c["pressed"] = pressed
         if not pressed:
             ctx.emit("charge", "7.13(3): the charge is not pressed home: the chargers are halved", rule="7.13(3)")
     impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
-    bd = combat_differential(ctx.sc, st.units, attackers, defenders, target,
-                             combat_mods(c, charge_failed=not pressed, impaired=impaired))
+    mods = combat_mods(c, charge_failed=not pressed, impaired=impaired)
+    if c.get("cavalry"):
+        mods = replace(mods, cavalry_charge=True)  # 9.3(4): the charge factor
+    bd = combat_differential(ctx.sc, st.units, attackers, defenders, target, mods)
     diff = bd.differential
     dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
     crt = crt_result(diff, dice[0])
-    conv = convert(crt, c.get("tactic", NO_TACTIC), c.get("def_tactic", NO_TACTIC), pressed=pressed)
+    conv = convert(crt, c.get("tactic", NO_TACTIC), c.get("def_tactic", NO_TACTIC), pressed=pressed,
+                   cavalry=bool(c.get("cavalry")))
     result = conv.result
     c.update({"differential": diff, "dice": dice, "result": str(result), "crt": str(crt),
               "att_total": diff + sum(d.value for d in bd.defenders), "def_total": sum(d.value for d in bd.defenders),
@@ -545,9 +561,11 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     if result.result == "Dm" and passed and result.on_pass and result.on_pass.startswith("A"):
         # 7.13(3): the defender held against the charge: the parenthesised Ax is the attacker's, read with the same
         # morale die (S28)
-        att_passed = ctx.morale_check(prim_att, "7.13(3)", "the charge is held", die=dice[1],
+        att_passed = ctx.morale_check(prim_att, "9.3(5)" if c.get("cavalry") else "7.13(3)", "the charge is held",
+                                      die=dice[1],
                                       leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att))
-        outs = outcomes(Result(result.on_pass), att_passed, st.units[prim_att].disrupted)
+        held = Result("Am", "Ar") if result.on_pass == "Am" else Result(result.on_pass)  # 9.3(5): Am(Ar)
+        outs = outcomes(held, att_passed, st.units[prim_att].disrupted)
         owner_side = "attacker"
     else:
         outs = outcomes(result, passed, bool(primary and st.units[primary].disrupted))
@@ -668,8 +686,18 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
                 tasks.append({**retreat_task(ctx, g), "disengage": disengaging, "cavalry": cavalry})
         elif effect == ROUT:
             ctx.emit("rout", f"7.8, 7.10: {ctx.names([u for g in groups for u in g])} rout", rule="7.10")
-            owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
-            c["routed"] = True
+            if which == "defender":
+                owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
+                c["routed"] = True
+                if c.get("cavalry") and primary is not None and ctx.on_map(primary):  # 9.3(5): and a step lost
+                    if ctx.kind(primary) is Kind.ARTILLERY:
+                        ctx.set_status(primary, Status.CAPTURED)
+                        ctx.emit("captured", f"9.3(5): {ctx.name(primary)} is captured by the charge", unit=primary,
+                                 rule="9.3(5)")
+                    else:
+                        lose_step(ctx, primary, "9.3(5)")
+                    groups = [[u for u in g if ctx.on_map(u)] for g in groups]
+                    groups = [g for g in groups if g]
         if o.advance:
             c["advance"] = True
         if effect == ROUT:
@@ -691,6 +719,10 @@ def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
         return
     retreated = c.get("retreated", [])
     routed = bool(c.get("routed"))
+    if c.get("cavalry"):
+        for u in c["attackers"]:
+            if ctx.on_map(u):
+                ctx.make_ineffective(u, "9.3(7)")  # 9.3(7): ineffective at the end of the charge
     if c.get("night") and not routed:
         group = [u for u in c["attackers"] if ctx.on_map(u)]
         for u in group:
@@ -995,7 +1027,8 @@ def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
     c = ctx.st.combat or {}
     if c.get("tactic") == SKIRMISH:
         return  # 7.13(1): skirmishers never advance
-    must = c.get("tactic") == PRESS or (c.get("tactic") == CHARGE and c.get("pressed", True))  # 7.13(2), 7.13(3)
+    must = c.get("tactic") == PRESS or (c.get("tactic") == CHARGE and c.get("pressed", True)
+                                        and not c.get("cavalry"))  # 7.13(2), 7.13(3)
     units = [u for u in task["units"] if ctx.on_map(u)]
     while units:
         uid = units.pop(0)

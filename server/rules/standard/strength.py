@@ -57,14 +57,15 @@ def skirmish_factor(sc: StandardScenario, s: UnitState) -> int:
 
 
 def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, target: str, *,
-                      leader_cf: int = 0, extra: Sequence[str] = (), skirmish: bool = False) -> Strength:
+                      leader_cf: int = 0, extra: Sequence[str] = (), skirmish: bool = False,
+                      charge: bool = False) -> Strength:
     """7.7 for one attacking unit against the hex `target`; `leader_cf`: a participating leader (10.3); `extra`:
     further halvings (7.14, 7.13(3)); `skirmish`: 7.13(1)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
     side = printed_side(sc, s)
-    printed = side.attack if d.kind is Kind.ARTILLERY else side.cf
+    printed = side.attack if d.kind is Kind.ARTILLERY else side.charge if charge else side.cf
     cls = d.kind.tec_class
     why: list[str] = []
     if skirmish:
@@ -146,6 +147,7 @@ class Mods:
     charge_failed: bool = False  # 7.13(3): the charge was not pressed home
     support: tuple[str, ...] = ()  # 8.8: supporting artillery
     cavalry_doubled: bool = False  # 9.2(2): the defending primary unit is disrupted or ineffective
+    cavalry_charge: bool = False  # 9.3(4): the chargers use their charge factor
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,8 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
         if mods.charge_failed:
             extra.append("7.13(3)")
         a = attacker_strength(sc, units, u, target, leader_cf=0 if skirmish else _leader_cf(sc, mods.leaders, u),
-                              extra=extra, skirmish=skirmish)
+                              extra=extra, skirmish=skirmish,
+                              charge=mods.cavalry_charge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON))
         if mods.cavalry_doubled and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON):
             a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader, "9.2(2)")
         att.append(a)

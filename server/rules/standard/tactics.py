@@ -37,6 +37,7 @@ PRESS_BONUS = 2  # 7.13(2)
 LAST_STAND_BONUS = 3  # 7.13(5)
 
 _INFANTRY = (Kind.INFANTRY, Kind.BATTALION)
+_CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
 _COORDINATED_KINDS = (Kind.INFANTRY, Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON)  # 7.14: infantry and cavalry
 
 
@@ -140,6 +141,11 @@ def attack_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState], 
     `skirmish_problem`'s; a charge must also have been declared in the movement phase."""
     if tactic not in ATTACK_TACTICS:
         return f"7.13: '{tactic}' is not an attacker's tactic ({', '.join(ATTACK_TACTICS)})"
+    if tactic == CHARGE and attackers and all(sc.units[u].kind in _CAVALRY for u in attackers):
+        for u in attackers:  # 9.3: a cavalry charge
+            if units[u].disrupted or units[u].ineffective:
+                return f"9.3: {sc.units[u].name} is disrupted or ineffective"
+        return None
     if tactic in (PRESS, CHARGE):
         for u in attackers:
             d = sc.units[u]
@@ -213,10 +219,16 @@ class Converted:
     rules: tuple[str, ...] = ()
 
 
-def convert(r: Result, attack: str, defence: str, *, pressed: bool = True) -> Converted:
-    """7.13: the result the tactics make of the CRT's `r` (`pressed`: a charge passed its morale check)."""
+def convert(r: Result, attack: str, defence: str, *, pressed: bool = True, cavalry: bool = False) -> Converted:
+    """7.13: the result the tactics make of the CRT's `r` (`pressed`: a charge passed its morale check; `cavalry`: a
+    cavalry charge, 9.3(5): Dr, Dc, Dx and Dm become Dm whose pass leaves the attacker's Am(Ar) (encoded as the
+    parenthesised 'Am'); any other result becomes Am(Ar))."""
     rules: list[str] = []
     forced: set[str] = set()
+    if attack == CHARGE and cavalry:
+        if r.result in ("Dr", "Dc", "Dx", "Dm"):
+            return Converted(replace(r, result="Dm", on_pass="Am"), rules=("9.3(5)",))
+        return Converted(replace(r, result="Am", on_pass="Ar"), rules=("9.3(5)",))
     if attack == SKIRMISH:
         rules.append("7.13(1)")
         r = replace(r, df=False, leader=False, ammo=False)  # 7.13(1): secondary results ignored (S26)

@@ -33,3 +33,74 @@ def test_9_2_3_a_defender_retreating_from_attacking_cavalry_is_disrupted() -> No
     d = decision(game)
     choose(game, "red", d["options"][0]["id"])
     assert game.state.units["r-1"].disrupted  # 9.2(3), after the retreat
+
+
+# --- 9.3 cavalry charges ---------------------------------------------------------------------------------------------
+CHARGE_MOVE = {"type": "charge", "units": ["b-cav"], "path": ["0504", "0604"], "target": "0704"}
+CHARGE = {**ATTACK, "tactic": "charge"}
+
+
+def charged(data: dict | None = None, dice: list[int] | None = None):  # type: ignore[no-untyped-def]
+    from .play import end, load, new_game
+
+    if data is None:
+        data = ground("0404")
+        unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    game = new_game(data, [])
+    events = game.submit("blue", CHARGE_MOVE)
+    assert any(e["type"] == "charge" and e["rule"] == "9.3(1)" for e in events)
+    end(game)
+    load(game, dice or [])
+    return game
+
+
+def test_9_3_a_charge_routs_the_defender_with_a_step_loss_after_the_target_fails_its_check() -> None:
+    game = charged(dice=[1, 6, 4, 6])  # the chargers pass; r-1 fails (disrupted): 4 x 2 - 5 = +3: die 4 = Dr -> Dm
+    events = game.submit("blue", CHARGE)
+    assert any(e["type"] == "disrupted" and e["rule"] == "9.3(3)" and e["unit"] == "r-1" for e in events)
+    c = combat_event(events)
+    assert (c["differential"], c["result"]) == (3, "Dm(Am)")
+    assert game.state.units["r-1"].reduced  # 9.3(5): the routing defender loses a step
+    assert decision(game)["rule"] == "7.10"
+
+
+def test_9_3_5_any_other_result_is_am_ar_and_a_failed_check_routs_the_chargers() -> None:
+    game = charged(dice=[1, 1, 2, 6])  # both pass: 4 - 5 = -1: die 2 = Ac(NE) -> Am(Ar); the chargers fail
+    events = game.submit("blue", CHARGE)
+    assert combat_event(events)["result"] == "Am(Ar)"
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("retreat", "blue", "7.10")
+    choose(game, "blue", d["options"][0]["id"])
+    s = game.state.units["b-cav"]
+    assert s.disrupted and s.ineffective  # 7.10 and 9.3(7)
+
+
+def test_9_3_3_chargers_failing_their_check_are_disrupted() -> None:
+    game = charged(dice=[6, 2, 1])  # the chargers fail: disrupted, halved (2.8(3)): 2 - 5 = -3: die 2 = Ar -> Am(Ar)
+    events = game.submit("blue", CHARGE)
+    assert game.state.units["b-cav"].disrupted
+    assert combat_event(events)["differential"] == -3
+
+
+def test_9_3_1_the_charge_moves_one_or_two_hexes_through_clear_terrain_into_no_friendly_hex() -> None:
+    from .play import new_game, refused
+
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    data["map"]["hexes"]["0604"] = "woods"
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "9.3(1)" and "clear" in e.message
+    data = ground("0604")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)  # b-1 stands in 0604
+    assert e.rule == "9.3(1)" and "friendly" in e.message
+    data = ground("0404")
+    unit(data, "b-cav", "0304", kind="cavalry", formation="1", **CAV)
+    e = refused(new_game(data, []), "blue", {**CHARGE_MOVE, "path": ["0304", "0404", "0504", "0604"]})
+    assert e.rule == "9.3(1)"
+
+
+def test_9_3_the_defender_makes_no_tactic_choice_against_a_cavalry_charge() -> None:
+    game = charged(dice=[1, 1, 2, 1])
+    events = game.submit("blue", CHARGE)
+    assert any(e["type"] == "auto" and e["rule"] == "7.13" for e in events)
