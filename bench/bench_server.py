@@ -232,6 +232,34 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
         first = False
 
 
+async def play_against_computer(base: str, token: str, args: argparse.Namespace, bot_moves: list[int],
+                                deadline: list[float]) -> None:
+    """A person who answers the computer at once, game after game; counts the computer's decisions."""
+    import websockets
+
+    headers = {"Authorization": f"Bearer {token}"}
+    while True:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as lobby:
+            r = await lobby.post("/api/games", headers=headers, json={
+                "scenario": args.scenario, "side": SIDES[0], "opponent": "computer", "computer_level": args.bot_level})
+            game_id = r.json()["id"]
+        url = base.replace("http://", "ws://") + f"/ws/games/{game_id}?token={token}"
+        async with websockets.connect(url, max_size=None, open_timeout=120) as ws:
+            hello = json.loads(await ws.recv())
+            view, version = hello["view"], hello["version"]
+            while view.get("phase") != "over":
+                if view.get("awaiting") == SIDES[0]:
+                    await ws.send(json.dumps({"type": "command", "command": next_command(view),
+                                              "expected_version": version, "command_id": secrets.token_hex(8)}))
+                message = json.loads(await ws.recv())
+                if message["type"] == "patch":
+                    view = jsonpatch.apply_patch(view, message["patch"])
+                    bot_moves[0] += sum(1 for entry in message.get("log", []) if entry.get("side") == SIDES[1])
+                    version = message["version"]
+                elif message["type"] == "snapshot":
+                    view, version = message["view"], message["version"]
+
+
 def cpu_seconds(pid: int) -> float:
     """User+system CPU of a process and its children (Linux /proc), to put latencies in context."""
     total = 0.0
@@ -324,6 +352,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         games = [await new_game() for _ in range(args.games)]
         started_before_run = [0]
+        bot_moves = [0]
+        bot_tasks = []
+        if args.bot_games:
+            # Games against the computer beside the measured ones: a person who answers at once, and
+            # the computer thinking its full budget on every decision (issue 15: it must not slow the others).
+            r = await http.post("/api/users", json={"username": "benchsolo", "password": "password123",
+                                                     "email": "solo@example.org"})
+            solo = r.json()["token"]
+            bot_deadline = [float("inf")]
+            bot_tasks = [asyncio.create_task(play_against_computer(base, solo, args, bot_moves, bot_deadline))
+                         for _ in range(args.bot_games)]
 
         async def replacement_game() -> str:
             started_before_run[0] += 1
@@ -352,7 +391,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         start = time.monotonic()
         deadline[0] = start + args.seconds
         ready.set()
+        bot_moves_before = bot_moves[0]
         counts = await asyncio.gather(*tasks)
+        bot_moves_in_window = bot_moves[0] - bot_moves_before
+        for task in bot_tasks:
+            task.cancel()
         commit_during = json.loads((await asyncio.to_thread(probe.communicate, None, 120))[0] or b"[]")
         elapsed = time.monotonic() - start
         server_cpu = cpu_seconds(proc.pid) - cpu_before
@@ -396,6 +439,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
         "load_average": os.getloadavg()[0],
         "errors": len(errors),
+        "bot_games": args.bot_games, "bot_level": args.bot_level if args.bot_games else None,
+        "bot_decisions_in_window": bot_moves_in_window if args.bot_games else None,
         "machine": f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}",
     }
     return result
@@ -413,6 +458,9 @@ def main() -> None:
     parser.add_argument("--spread", type=int, default=24,
                         help="before measuring, advance each game by a random 0..N commands (unmeasured), so that "
                              "games are at different points and do not all end together")
+    parser.add_argument("--bot-games", type=int, default=0,
+                        help="also run N games against the computer beside the measured ones (not measured)")
+    parser.add_argument("--bot-level", default="search", choices=["random", "greedy", "search"])
     parser.add_argument("--probe-bare-commit", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db-url", help=argparse.SUPPRESS)
     parser.add_argument("--schema", help=argparse.SUPPRESS)

@@ -14,9 +14,9 @@ The bots' own code is pure (server/bots); this module is their seat in the servi
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
-import pickle
 import random
 import secrets
 from concurrent.futures import ProcessPoolExecutor
@@ -45,22 +45,63 @@ def bot_level_of(username: str) -> str | None:
     return None
 
 
-def decide(level: str, belief: bytes, side: str, seed: int, budget_s: float) -> dict[str, Any]:
+# In the worker process: scenarios as each side may know them, parsed once per key.
+_WORKER_SCENARIOS: dict[str, Any] = {}
+
+
+def _belief_in_worker(belief: tuple[str, dict[str, Any], dict[str, Any], str, str], seed: int) -> Any:
+    """The belief game, rebuilt in the worker from what the side may see (see `belief_inputs`)."""
+    from ..rules import Game, GameState, parse_scenario
+    from ..rules.kernel.edition import find_ruleset
+
+    key, raw, state, ruleset, dice_scheme = belief
+    sc = _WORKER_SCENARIOS.get(key)
+    if sc is None:
+        if len(_WORKER_SCENARIOS) > 64:
+            _WORKER_SCENARIOS.clear()
+        sc = _WORKER_SCENARIOS[key] = parse_scenario(raw, "belief")
+    return Game(sc, f"belief-{seed:016x}", GameState.from_json(state), [], find_ruleset(ruleset),
+                dice_scheme=dice_scheme)
+
+
+def belief_inputs(engine_game: Any, side: str) -> tuple[str, dict[str, Any], dict[str, Any], str, str]:
+    """In the serving process, cheaply: what the worker needs to rebuild `side`'s belief game: the
+    scenario as the side may read it (plus enemy units it has seen enter) and the state as it may know
+    it (`server.bots.belief`). Plain JSON values: no seed, no hidden unit, nothing else."""
+    from ..bots.belief import belief_state_json
+
+    state, view = belief_state_json(engine_game, side)
+    # belief_scenario's own source: the public file as this side may read it, with seen units added.
+    from ..bots.belief import belief_scenario
+
+    key = json.dumps([engine_game.scenario.id, side, sorted(view.get("unit_defs", {}))])
+    raw = _SERVING_RAW.get(key)
+    if raw is None:
+        sc = belief_scenario(engine_game, side, view.get("unit_defs", {}))
+        if len(_SERVING_RAW) > 256:
+            _SERVING_RAW.clear()
+        raw = _SERVING_RAW[key] = json.loads(json.dumps(sc.raw))  # plain values, for the worker
+    return key, raw, state, engine_game.ruleset.name, engine_game.dice_scheme
+
+
+_SERVING_RAW: dict[str, dict[str, Any]] = {}
+
+
+def decide(level: str, belief: Any, side: str, seed: int, budget_s: float) -> dict[str, Any]:
     """In the worker process: the bot's command for `side` on its belief game (or a resignation)."""
     from ..bots import make_bot, should_resign
 
-    game = pickle.loads(belief)
+    game = _belief_in_worker(belief, seed)
     if should_resign(game, side):
         return {"type": "resign"}
     return make_bot(level).choose(game, side, random.Random(seed), budget_s)
 
 
-def fallback(belief: bytes, side: str, seed: int) -> dict[str, Any]:
+def fallback(belief: Any, side: str, seed: int) -> dict[str, Any]:
     """In the worker process: a random legal command, if the level's choice was refused (a bot bug)."""
     from ..bots import make_bot
 
-    game = pickle.loads(belief)
-    return make_bot("random").choose(game, side, random.Random(seed), 0.1)
+    return make_bot("random").choose(_belief_in_worker(belief, seed), side, random.Random(seed), 0.1)
 
 
 class BotRunner:
@@ -150,8 +191,6 @@ class BotRunner:
             self._playing.pop(game_id, None)
 
     async def _one_decision(self, game_id: str) -> bool:
-        from ..bots import belief_game
-
         async with self.sessionmaker() as session:
             meta, engine_game, _ = await self.service._live(session, game_id)
         if meta.status != "active" or engine_game.is_over:
@@ -163,8 +202,8 @@ class BotRunner:
             return False
         version = meta.version
         seed = secrets.randbits(64)
-        # The side's belief, built here from its own view: the worker never sees the real game.
-        belief = pickle.dumps(belief_game(engine_game, side, random.Random(seed)))
+        # What the side may see, taken here from its own view; the worker never sees the real game.
+        belief = belief_inputs(engine_game, side)
         loop = asyncio.get_running_loop()
         assert self._pool is not None
         command = await loop.run_in_executor(self._pool, decide, level, belief, side, seed, self.budget_s)
