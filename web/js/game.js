@@ -17,7 +17,7 @@ import { startAwaiting, refreshAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
 import { explainPreview, resultKey, rangeText, optionOdds, combatPanel, logOutcome, lastCombatEvents } from "./ui/explain.js";
 import { renderBattle, watchLinkControl, shortTurnLabel, openingView, replayMarks, replayJump, keyHelp } from "./ui/battle.js";
-import { isStandard, standardOptions, standardPreview, renderStandardPanel, renderStandardActions, isEdgeHex, TRT } from "./ui/standard.js";
+import { isStandard, standardOptions, standardPreview, standardBombardPreview, renderStandardPanel, renderStandardActions, isEdgeHex, TRT } from "./ui/standard.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const S = {
@@ -1202,6 +1202,20 @@ function renderBuilder() {
   return box;
 }
 
+/** 8.4: a Standard bombardment's preview (its fire groups and results), asked of the referee when first shown. */
+async function stdBombardPreview(item) {
+  item.loading = true;
+  try {
+    const p = (await api.preview(gameId, item.command)).preview || {};
+    item.preview = p.legal ? p : null;
+    item.refusal = p.legal ? null : { rule: p.rule, message: p.message };
+  } catch (e) {
+    item.refusal = { rule: e.rule, message: e.message };
+  }
+  item.loading = false;
+  renderSelection();
+}
+
 // ----------------------------------------------------------- rendering
 
 function currentView() {
@@ -1518,14 +1532,14 @@ function renderSelection() {
       h(`button.btn.charge-toggle${S.chargeMode ? ".on" : ""}#charge-toggle`, {
         type: "button",
         "aria-pressed": S.chargeMode ? "true" : "false",
-        "aria-label": S.chargeMode ? "Leave charge mode and show reachable hexes again (C or Escape)" : `Charge mode: show the enemy hexes ${isStandard(v) ? "this infantry" : "this cavalry"} can charge (${names}) (C)`,
-        title: isStandard(v) ? "rule 7.13(3)" : "rule 9.2",
+        "aria-label": S.chargeMode ? "Leave charge mode and show reachable hexes again (C or Escape)" : `Charge mode: show the enemy hexes ${isStandard(v) ? "these units" : "this cavalry"} can charge (${names}) (C)`,
+        title: isStandard(v) ? "rules 7.13(3), 9.3" : "rule 9.2",
         onclick: () => setChargeMode(!S.chargeMode),
       }, [S.chargeMode ? "Leave charge mode " : "Charge ", h("kbd", { text: "C" })]),
     ]));
     if (S.chargeMode) {
       sec.appendChild(h("div.whose-sub#charge-help", { text: isStandard(v)
-        ? "Infantry charge (7.13(3)): at most one leader, one battalion and one other infantry unit, stacked, move one or two MP to a hex next to the enemy. Click an enemy hex outlined in dashed blue (the shortest path), or a button below for another path. In your combat phase the same units attack it with the charge tactic. Esc leaves charge mode."
+        ? "Charge: infantry (7.13(3): at most one leader, one battalion and one other infantry unit, moving one or two MP) or cavalry (9.3(1): at most one leader, one squadron and one other cavalry unit, one or two clear hexes), stacked, to a hex next to the enemy. Click an enemy hex outlined in dashed blue (the shortest path), or a button below for another path; the referee judges the terrain, zones of control and stacking. In your combat phase the same units attack it with the charge tactic. Esc leaves charge mode."
         : "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode." }));
       const targets = h("div.actions.charge-targets#charge-targets", { role: "group", "aria-label": "Charge targets" });
       for (const t of [...ct.values()].flatMap((x) => x.all.map((c) => ({ target: x.target, command: c.command, path: c.path || [], many: x.all.length > 1 })))) {
@@ -1551,11 +1565,19 @@ function renderSelection() {
   } else if (S.preview) {
     const { kind, item } = S.preview;
     const title = kind === "attack" ? `Attack ${item.target}` : kind === "bombard" ? `Bombard ${item.target}` : `Charge ${item.target}`;
-    const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [title, h("span.rule", { text: `rule ${item.rule}` })]), explainPreview(kind, item, (u) => (defs()[u] ? defs()[u].name : u))]);
+    const nameOf = (u) => (defs()[u] ? defs()[u].name : u);
+    const stdBomb = kind === "bombard" && isStandard(v);
+    if (stdBomb && !item.preview && !item.loading && !item.refusal) stdBombardPreview(item);
+    const body = !stdBomb ? explainPreview(kind, item, nameOf)
+      : item.loading ? h("div.whose-sub", { text: "Asking the referee for the fire groups…" })
+        : item.refusal ? h("div.form-error#builder-refusal", { role: "alert" }, [item.refusal.message || "Not allowed.", item.refusal.rule ? h("span.rule", { text: `rule ${item.refusal.rule}`, style: "margin-left:6px" }) : null])
+          : standardBombardPreview(item.preview, nameOf) || h("span");
+    const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [title, h("span.rule", { text: stdBomb ? "rules 8.4, 8.5, 8.6, 8.7" : `rule ${item.rule}` })]), body]);
     if (kind === "bombard" && item.los === false) box.appendChild(h("div.form-error", { text: "No line of sight." }));
     const confirm = h("button.btn.primary#confirm-action", {
       type: "button",
       text: `Confirm ${kind}`,
+      disabled: stdBomb && !!(item.loading || item.refusal || !item.preview),
       onclick: () => {
         let cmd = item.command;
         if (!cmd) {

@@ -122,22 +122,73 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     const leaders = [...new Set([...chosenLeaders, ...selected.filter((u) => defs[u] && defs[u].kind === "leader" && onMap(view, u))])];
     out.attackChoices.set(target, { attackers, support, leaders, tactics });
   }
-  // 7.13(3): the infantry charge declared in the movement phase (at most one leader, one battalion and one other
-  // infantry unit, stacked, moving one or two MP to a hex next to the enemy). The referee's options list no
+  // 8.4: bombardment of an enemy hex two or more hexes away by the selected guns in range (8.7: +1 from a hill,
+  // which the referee judges, as it does the line of sight, 8.6). The referee's options list no bombardments, so
+  // the page offers each hex within reach and asks the preview for the fire groups and their results.
+  if (o.bombards) {
+    for (const b of o.bombards) {
+      const cmd = b.command || b;
+      if (cmd && cmd.target) out.bombards.push({ target: cmd.target, artillery: cmd.artillery || [], range: null, los: true, preview: b.preview || null, command: cmd.type ? cmd : { type: "bombard", target: cmd.target, artillery: cmd.artillery }, rule: "8.4" });
+    }
+  } else if (view && view.phase === "combat" && side) {
+    const light = (view.standard && view.standard.light) || "day";
+    const los = { day: 10, twilight: 1, night: 0 }[light] ?? 10;
+    for (const [hex] of enemy) {
+      const guns = selected.filter((u) => {
+        const r = gunRange(defs, view, u);
+        const st = view.units[u] || {};
+        if (!r || !st.hex || st.attacked) return false;
+        const d = distance(st.hex, hex, shifted);
+        return d >= 2 && d <= Math.min(r + 1, los);
+      });
+      if (!guns.length) continue;
+      const range = Math.max(...guns.map((u) => distance(view.units[u].hex, hex, shifted)));
+      out.bombards.push({ target: hex, artillery: guns, range, los: true, preview: null, command: { type: "bombard", target: hex, artillery: guns }, rule: "8.4" });
+    }
+  }
+  // 7.13(3), 9.3(1): the infantry or cavalry charge declared in the movement phase (stacked, moving one or two
+  // MP (cavalry: hexes) to a hex next to the enemy). The referee's options list no
   // charges, so the page offers each path of one or two hexes ending next to an enemy combat unit; the referee
   // judges the MP, the zones of control and the stacking when the charge is declared.
   const charges = o.charges || (view && view.phase === "movement" && side ? chargeCandidates(view, defs, side, selected, enemy, shifted, sc) : []);
   for (const c of charges) {
     const cmd = c.command || c;
     if (!cmd || cmd.type !== "charge" || !cmd.target) continue;
-    out.charges.push({ kind: "move", target: cmd.target, path: cmd.path || [], command: cmd, rule: "7.13(3)" });
+    const cav = (cmd.units || []).some((u) => defs[u] && CAVALRY.has(defs[u].kind));
+    out.charges.push({ kind: "move", target: cmd.target, path: cmd.path || [], command: cmd, rule: cav ? "9.3(1)" : "7.13(3)" });
   }
   return out;
 }
 
+/** 8.4, 8.7: an effective, undisrupted artillery unit's printed range (0: it cannot bombard). */
+function gunRange(defs, view, u) {
+  const d = defs[u];
+  const st = (view && view.units && view.units[u]) || {};
+  if (!d || d.kind !== "artillery" || st.status !== "map" || st.disrupted || st.ineffective) return 0;
+  const face = d.full || {};
+  return face.attack > 0 ? face.range || 0 : 0;
+}
+
+/** The bombardment preview (8.4, 8.5, 9.2(4), R12): each fire group, and for each enemy unit of the hex its
+ *  strength and the result of each die. */
+export function standardBombardPreview(pv, nameOf) {
+  if (!pv) return null;
+  const box = h("div.explain#explain-preview", { "data-kind": "bombard", "data-ruleset": "standard" });
+  (pv.groups || []).forEach((g, i) => {
+    const sec = h("div.std-fire-group", { "data-group": i }, [h("b", { text: `${(pv.groups || []).length > 1 ? `Fire group ${i + 1}: ` : "Firing: "}${(g.artillery || []).map(nameOf).join(", ")}` }), h("span.rule", { text: `rule ${g.rule || "8.4"}`, style: "margin-left:6px" })]);
+    for (const t of g.targets || []) {
+      sec.appendChild(h("div.whose-sub", {}, [`at ${nameOf(t.unit)}: strength ${t.strength}`, t.doubled ? h("span.rule", { text: `doubled against cavalry, rule ${t.doubled}`, style: "margin-left:6px" }) : null]));
+      sec.appendChild(h("table.odds.std-results", { "aria-label": `The result of each die against ${nameOf(t.unit)}` }, [h("tbody", {}, (t.results || []).map((r, k) => h("tr", { "data-result": r }, [h("td.odds-code", { text: `die ${k + 1}` }), h("td.odds-words", {}, [h("b", { text: r })])])))]));
+    }
+    box.appendChild(sec);
+  });
+  if (pv.note) box.appendChild(h("div.whose-sub", { text: pv.note }));
+  return box;
+}
+
 const COMBAT_KINDS = new Set(["infantry", "battalion", "cavalry", "squadron", "artillery"]);
 const SKIRMISHERS = new Set(["infantry", "battalion"]);
-const CHARGERS = new Set(["infantry", "battalion", "leader"]);
+const CAVALRY = new Set(["cavalry", "squadron"]);
 
 function onMap(view, u) {
   const st = (view && view.units && view.units[u]) || {};
@@ -179,14 +230,19 @@ export function neighbours(hex, map) {
   return out;
 }
 
-/** 7.13(3): the charges the selection could declare: the selected units (infantry with at most one leader, one
- *  battalion and one other infantry unit, stacked, none disrupted, ineffective or moved) along each path of one or
- *  two hexes to a hex next to an enemy combat unit. Geometry only: the referee judges the rest. */
+/** 7.13(3), 9.3(1): the charges the selection could declare: the selected units (infantry: at most one leader, one
+ *  battalion and one other infantry unit; cavalry: at most one leader, one squadron and one other cavalry unit;
+ *  stacked, none disrupted, ineffective or moved) along each path of one or two hexes to a hex next to an enemy
+ *  combat unit. Geometry only: the referee judges the MP, terrain, zones of control and stacking. */
 export function chargeCandidates(view, defs, side, selected, enemy, shifted = "even", sc = null) {
   if (!selected.length || (view.standard && view.standard.declared)) return [];
   const kinds = selected.map((u) => defs[u] && defs[u].kind);
-  if (kinds.some((k) => !CHARGERS.has(k)) || !kinds.some((k) => SKIRMISHERS.has(k))) return [];
-  for (const k of ["leader", "battalion", "infantry"]) if (kinds.filter((x) => x === k).length > 1) return [];
+  // 7.13(3) infantry (one battalion, one other infantry unit) or 9.3 cavalry (one squadron, one other cavalry
+  // unit), with at most one leader
+  const infantry = kinds.some((k) => SKIRMISHERS.has(k));
+  const cavalry = kinds.some((k) => CAVALRY.has(k));
+  if (infantry === cavalry || kinds.some((k) => !(k === "leader" || (infantry ? SKIRMISHERS : CAVALRY).has(k)))) return [];
+  for (const k of ["leader", "battalion", "infantry", "squadron", "cavalry"]) if (kinds.filter((x) => x === k).length > 1) return [];
   const sts = selected.map((u) => view.units[u] || {});
   const start = sts[0].hex;
   if (!start || sts.some((s) => s.status !== "map" || s.hex !== start || s.disrupted || s.ineffective || s.moved)) return [];
