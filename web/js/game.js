@@ -17,7 +17,7 @@ import { startAwaiting, refreshAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
 import { explainPreview, resultKey, rangeText, optionOdds, combatPanel, logOutcome, lastCombatEvents } from "./ui/explain.js";
 import { renderBattle, watchLinkControl, shortTurnLabel, openingView, replayMarks, replayJump, keyHelp } from "./ui/battle.js";
-import { isStandard, standardOptions, standardPreview, standardBombardPreview, renderStandardPanel, renderStandardActions, isEdgeHex, TRT } from "./ui/standard.js";
+import { isStandard, standardOptions, standardPreview, standardBombardPreview, renderStandardPanel, renderStandardActions, renderStandardCombat, isEdgeHex, TRT } from "./ui/standard.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const S = {
@@ -540,6 +540,12 @@ async function refreshOptions() {
     if (isStandard(S.view)) {
       S.options = standardOptions(raw, { mode: S.stdMode, selected: S.selected, selHexes: S.selHexes, defs: defs(), view: S.view, shifted: (S.scenario.map || {}).shifted || "even", side: S.side, sc: S.scenario });
       S.optionsKey = key;
+      const open = S.openBuilderOn && S.options.attacks.find((x) => x.target === S.openBuilderOn);
+      S.openBuilderOn = null;
+      if (open) {
+        S.preview = { kind: "attack", item: open, alt: null };
+        startBuilder(open);
+      }
       renderOverlays();
       renderSelection();
       return;
@@ -578,7 +584,7 @@ async function refreshOptions() {
 
 /** The phase's own options, which need no selection: set-up areas (3.2) and recovery candidates (11.4). */
 async function refreshPhaseOptions() {
-  if (!myTurn() || !(["setup", "recovery"].includes(S.view.phase) || (isStandard(S.view) && S.view.phase === "movement"))) {
+  if (!myTurn() || !(["setup", "recovery"].includes(S.view.phase) || (isStandard(S.view) && ["movement", "combat"].includes(S.view.phase)))) {
     if (S.phaseOptions) {
       S.phaseOptions = null;
       renderPhasePanel();
@@ -954,6 +960,10 @@ function renderPhasePanel() {
     });
     return;
   }
+  if (isStandard(v) && v.phase === "combat") {
+    renderStandardCombat(sec, { raw, view: v, defs: defs(), onCharge: makeCharge });
+    return;
+  }
   if (v.phase === "setup") {
     const pl = raw.placements || {};
     const ids = Object.keys(pl);
@@ -1131,7 +1141,7 @@ function renderBuilder() {
   const v = S.view;
   const name = (u) => (d[u] ? d[u].name : u);
   const std = isStandard(v);
-  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: std ? "rules 7.1, 7.4, 7.5, 7.7, 7.13, 7.14, 8.8, 10.3" : "rules 7.1–7.2, 8.4, 10.0" })])]);
+  const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [`Attack ${b.target}`, h("span.rule", { text: std ? "rules 7.1–7.14, 8.8, 10.3" : "rules 7.1–7.2, 8.4, 10.0" })])]);
   const roleRows = h("div.builder-units#builder-units", { role: "group", "aria-label": "Who takes part" });
   const units = [...new Set([...(b.choices.attackers || []), ...(b.choices.support || [])])];
   for (const u of units) {
@@ -1200,6 +1210,15 @@ function renderBuilder() {
   }
   box.appendChild(acts);
   return box;
+}
+
+/** 7.13(3), 9.3: select a declared charge's units and open the attack builder on its target (tactic: charge). */
+function makeCharge(cmd) {
+  const hx = (S.view.units[cmd.attackers[0]] || {}).hex;
+  if (!hx) return;
+  select(hx, actorsIn(hx).filter((u) => cmd.attackers.includes(u) || (cmd.leaders || []).includes(u)));
+  S.openBuilderOn = cmd.target;
+  map.centerOn(cmd.target);
 }
 
 /** 8.4: a Standard bombardment's preview (its fire groups and results), asked of the referee when first shown. */
@@ -1416,7 +1435,7 @@ function renderStatus() {
     text = "The battle is over.";
   } else if (S.role === "seat" && aw === S.side) {
     text = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? `Your decision: ${v.prompt.text}` : `Your move: ${sideName(S.side)} ${phaseWord}.`;
-    sub = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? "" : isStandard(v) && v.phase === "movement" ? "Select a stack, then click a shaded hex to move (M: march; D: declare a move whose MA is rolled; O: leave the map). Flip, recover, replace and re-enter in the Movement phase box. End the phase when done (E)." : isStandard(v) && v.phase === "combat" ? (v.standard && v.standard.light === "night" ? "Night: no attacks (14.2). End the phase (E)." : "Select your units next to an enemy, then click it to see the differential and attack. End the phase when done (E).") : v.phase === "setup" ? "Units marked 'within one hex' may be placed: select one, click a shaded hex. Then End phase." : v.phase === "movement" ? "Select a unit, then click a shaded hex to move. End the phase when done (E)." : v.phase === "combat" ? "Select your units, then click an enemy to see the odds and attack. End the phase when done (E)." : "Act, then end the phase (E).";
+    sub = v.prompt && v.prompt.side === S.side && v.prompt.kind !== "phase" ? "" : isStandard(v) && v.phase === "movement" ? "Select a stack, then click a shaded hex to move (M: march; D: declare a move whose MA is rolled; O: leave the map). Flip, recover, replace and re-enter in the Movement phase box. End the phase when done (E)." : isStandard(v) && v.phase === "combat" ? (v.standard && v.standard.light === "night" ? "Night: only declared infantry charges attack (14.2(4)). End the phase (E)." : "Select your units, then click an enemy to build the attack: its tactic (7.13; a skirmish reaches two hexes), a coordinating leader (7.14), joining leaders (10.3) and supporting guns (8.8); guns alone bombard (8.4). End the phase when done (E).") : v.phase === "setup" ? "Units marked 'within one hex' may be placed: select one, click a shaded hex. Then End phase." : v.phase === "movement" ? "Select a unit, then click a shaded hex to move. End the phase when done (E)." : v.phase === "combat" ? "Select your units, then click an enemy to see the odds and attack. End the phase when done (E)." : "Act, then end the phase (E).";
   } else {
     const who = playerName(aw);
     text = `Waiting for ${who ? who + " (" + sideName(aw) + ")" : sideName(aw)}${v.prompt && v.prompt.side === aw ? ` to decide: ${v.prompt.text}` : ` to play the ${phaseWord}`}.`;
@@ -1737,7 +1756,7 @@ function renderCombat() {
     return;
   }
   sec.hidden = false;
-  combatPanel(clear(sec), events, (u) => (defs()[u] ? defs()[u].name : u));
+  combatPanel(clear(sec), events, (u) => (defs()[u] ? defs()[u].name : u), isStandard(currentView()) ? "7.7–7.13, 8.4–8.5" : undefined);
 }
 
 /** Set-up areas (3.2) outlined during my set-up; entry hexes with my reinforcements due (4.5) marked. */
@@ -1804,7 +1823,7 @@ function renderOverlays(hoverOption = null) {
   const shade = [];
   for (const [hex, r] of o.reach) shade.push({ hex, colour: r.ends ? OKABE.yellow : r.reenter ? OKABE.green : OKABE.sky, label: r.cost ?? "", title: r.reenter ? `${hex}: re-enter here (rule 13.2)` : r.cost === null ? `${hex}: reachable` : `${hex}: ${r.cost ?? "?"} MP${r.ends ? ", ends the move (enemy ZOC)" : ""}`, cls: "reach" });
   map.shadeHexes(shade);
-  map.ringHexes(o.attacks.map((a) => ({ hex: a.target, colour: OKABE.vermillion, label: a.preview && a.preview.differential !== undefined ? `${a.preview.differential > 0 ? "+" : ""}${a.preview.differential}` : "attack", cls: "target attack-target", title: `Attack ${a.target}` })));
+  map.ringHexes(o.attacks.map((a) => ({ hex: a.target, colour: OKABE.vermillion, label: a.preview && a.preview.differential !== undefined ? `${a.preview.differential > 0 ? "+" : ""}${a.preview.differential}` : a.unlisted ? "skirmish" : "attack", cls: "target attack-target", title: `Attack ${a.target}` })));
   map.ringHexes((o.illegal || []).map((a) => ({ hex: a.target, colour: "#555555", dash: "3 3", width: 2.5, label: "no", cls: "target illegal-target", title: a.message })));
   map.ringHexes(o.bombards.map((b) => ({ hex: b.target, colour: OKABE.orange, dash: "6 3", label: rangeText(b.range) || "bomb", cls: "target bombard-target", title: `Bombard ${b.target}` })));
   map.ringHexes(o.charges.filter((c) => c.kind === "charge").map((c) => ({ hex: c.target, colour: OKABE.blue, width: 5, dash: "10 4", fill: OKABE.blue, label: "charge", cls: "target charge-target", title: `Charge ${c.target}` })));

@@ -290,7 +290,7 @@ export function logOutcome(ev, nameOf) {
   return t ? h("div.log-outcome", { text: t }) : null;
 }
 
-const DECLARED = new Set(["combat_declared", "bombard_declared", "attack"]); // "attack": the Standard rules' 7.1
+const DECLARED = new Set(["combat_declared", "bombard_declared", "attack", "bombard"]); // "attack", "bombard": the Standard rules' 7.1, 8.4
 
 /** The events of the latest combat, from its declaration across every decision it asked for (defenders,
  *  retreats, advances) to its leader checks; else the latest entry with dice (recovery, squares). */
@@ -316,8 +316,8 @@ export function lastCombatEvents(entries) {
 }
 
 /** The combat result panel: the strengths line by line, the dice, the CRT cell and every outcome in words. */
-export function combatPanel(sec, events, nameOf) {
-  sec.appendChild(h("h3", {}, ["Last result", h("span.rule", { text: "7.2–7.6" })]));
+export function combatPanel(sec, events, nameOf, rules = "7.2–7.6") {
+  sec.appendChild(h("h3", {}, ["Last result", h("span.rule", { text: rules })]));
   const res = events.find((e) => e.type === "combat_result");
   if (res) {
     sec.appendChild(

@@ -110,7 +110,8 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     }
   }
   for (const [target, list] of byTarget) {
-    const plain = list.find((a) => !(a.command.tactic && a.command.tactic !== "none") && !a.command.leaders && !a.command.coordinator && !a.command.support) || list.find((a) => !(a.command.tactic && a.command.tactic !== "none")) || list[0];
+    // a declared charge (7.13(3)) is the one attack its target may receive: the builder opens on it
+    const plain = list.find((a) => a.command.tactic === "charge") || list.find((a) => !(a.command.tactic && a.command.tactic !== "none") && !a.command.leaders && !a.command.coordinator && !a.command.support) || list.find((a) => !(a.command.tactic && a.command.tactic !== "none")) || list[0];
     const cmd = plain.command;
     const tactics = [...new Set(list.map((a) => a.command.tactic || "none"))];
     out.attacks.push({ target, attackers: cmd.attackers || [], primary: cmd.primary || null, support: [], preview: plain.unlisted ? null : plain, command: cmd, rule: "7.1", tactics, variants: list.map((a) => a.command), unlisted: !!plain.unlisted });
@@ -335,8 +336,8 @@ function name(defs, u) {
 
 const LIGHT_WORDS = {
   day: "Day",
-  twilight: "Twilight: morale checks are harder (14.3)",
-  night: "Night: no attacks, recovery by night rules (14.2)",
+  twilight: "Twilight: morale checks +1, no coordination, line of sight one hex (14.3)",
+  night: "Night: morale checks +2, only infantry charges attack, no line of sight, recovery by night rules (14.2)",
 };
 
 /**
@@ -454,6 +455,30 @@ export function renderStandardActions(sec, { raw, view, defs, declared, onComman
   }
   for (const [u, hexes] of reenter) {
     box.appendChild(h("button.btn.small.std-reenter", { type: "button", "data-unit": u, title: "rule 13.2", text: `Re-enter ${name(defs, u)} (${hexes.length} hex${hexes.length > 1 ? "es" : ""})…`, onclick: () => onReenter(u) }));
+  }
+  sec.appendChild(box);
+}
+
+/** The Standard combat phase's box: the charges declared in the movement phase (7.13(3), 9.3), each made by the
+ *  attack builder with the charge tactic; hidden when none is left to make. */
+export function renderStandardCombat(sec, { raw, view, defs, onCharge }) {
+  clear(sec);
+  const charges = ((raw && raw.attacks) || []).filter((a) => a && a.command && a.command.tactic === "charge");
+  if (!charges.length) {
+    sec.hidden = true;
+    return;
+  }
+  sec.hidden = false;
+  sec.appendChild(h("h3", {}, ["Charges to make", h("span.rule", { text: "rules 7.13(3), 9.3" })]));
+  sec.appendChild(h("div.whose-sub", { text: "These units declared a charge in the movement phase: only they may attack its target, with the charge tactic." }));
+  const box = h("div.actions.std-charges#std-charges", { role: "group", "aria-label": "Declared charges" });
+  const seen = new Set();
+  for (const a of charges) {
+    const c = a.command;
+    if (seen.has(c.target)) continue;
+    seen.add(c.target);
+    const who = [...c.attackers, ...(c.leaders || [])].map((u) => name(defs, u)).join(", ");
+    box.appendChild(h("button.btn.small.primary.std-charge-go", { type: "button", "data-target": c.target, title: "rule 7.13(3)", text: `Charge ${c.target}: ${who}${a.legal === false ? ` (${a.message})` : ""}…`, onclick: () => onCharge(c) }));
   }
   sec.appendChild(box);
 }

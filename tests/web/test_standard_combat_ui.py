@@ -1,0 +1,188 @@
+"""The Standard rules' combat decisions on the page (issue 14): an infantry charge declared in charge mode (C, 7.13(3)),
+an attack whose tactic is chosen in the attack builder (7.13) with the preview showing the tactic, the coordination
+(7.14) and the modifiers with their rule numbers, the defender's tactic answered as a decision with the attacker's
+choice shown, and the declared charge made by the builder, which opens on it.
+
+The position is reached through the REST API with commands the rules core accepts on standard-tutorial's opening
+(no die decides them): Blue's turn-1 moves bring the 1st Brigade to 0705, the Jäger to 0805 and the dragoons to 0807;
+both sides end their phases until Blue's turn-2 movement phase, where the 1st Brigade may charge Red's 0905.
+Screenshots: tests/artifacts/standard-charge-mode.png, standard-tactic-builder.png, standard-defender-tactic.png,
+standard-charge-builder.png.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import api_command, api_get, click_hex, register, wait_view
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TURN_1 = [
+    {"type": "move", "units": ["b-cav"], "path": ["0207", "0308", "0407", "0507", "0606", "0707", "0807"]},
+    {"type": "move", "units": ["b-jg"], "path": ["0403", "0404", "0505", "0605", "0705", "0805"]},
+    {"type": "move", "units": ["b-1"], "path": ["0305", "0404", "0505", "0605", "0705"]},
+]
+CHARGE = {"type": "charge", "units": ["b-1"], "path": ["0705", "0805"], "target": "0905"}
+
+
+def last_command(srv: Any, game_id: str) -> dict[str, Any]:
+    with sqlite3.connect(f"{srv.db_dir}/vedette.db") as c:
+        (cmd,) = c.execute("SELECT command FROM game_commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                           (game_id,)).fetchone()
+    return dict(json.loads(cmd))
+
+
+def state(page: Any, game_id: str) -> dict[str, Any]:
+    d: dict[str, Any] = api_get(page, f"/api/games/{game_id}")
+    return dict(d["view"])
+
+
+def builder_idle(page: Any) -> None:
+    page.wait_for_function("() => !!window.vedette.S.builder && !window.vedette.S.builder.loading")
+
+
+def answer_decisions(pages: dict[str, Any], game_id: str, until: str) -> None:
+    """Answer every pending decision on its player's page with its first choice, until `until` (a JS predicate over
+    the blue page's view `v`) holds."""
+    for _ in range(30):
+        v = state(pages["blue"], game_id)
+        p = v.get("prompt") or {}
+        if not p.get("options"):
+            break
+        page = pages[p["side"]]
+        wait_view(page, f"v.prompt && v.prompt.kind === {json.dumps(p['kind'])} && (v.prompt.options || []).length > 0")
+        before = int(api_get(page, f"/api/games/{game_id}")["version"])
+        page.locator("#prompt-options button.option-btn:not([disabled])").first.click()
+        page.wait_for_function("(n) => window.vedette.S.version > n", arg=before, timeout=15000)
+    wait_view(pages["blue"], until, timeout=15000)
+
+
+def test_standard_charge_tactic_and_defender_answer(open_page: Any, live_server: Any, artifacts: Path) -> None:
+    base = live_server.url
+    errors: list[str] = []
+    a = open_page(errors, "stdc-a")
+    b = open_page(errors, "stdc-b")
+    register(a, base, "std-cb-a")
+    register(b, base, "std-cb-b")
+    card = a.locator(".scenario[data-scenario='standard-tutorial']")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option("blue")
+    card.locator("button.btn.primary").click()
+    invite = a.locator("#my-games .invite input").first
+    invite.wait_for()
+    b.goto(invite.input_value())
+    b.get_by_role("button", name="Join the game").click()
+    b.wait_for_url("**/games/*")
+    game_id = b.url.split("/games/")[1].split("?")[0]
+    pages = {"blue": a, "red": b}
+
+    # --- the position, through the API: Blue's turn-1 moves, then end phases until Blue's turn-2 movement
+    for cmd in TURN_1:
+        api_command(a, game_id, cmd)
+    for _ in range(8):
+        v = state(a, game_id)
+        if v["turn"] == 2 and v["active"] == "blue" and v["phase"] == "movement":
+            break
+        assert not (v.get("prompt") or {}).get("options"), f"unexpected decision: {json.dumps(v.get('prompt'))}"
+        api_command(pages[v["awaiting"]], game_id, {"type": "end_phase"})
+    else:
+        pytest.fail("never reached Blue's turn-2 movement phase")
+    a.goto(f"{base}/games/{game_id}")
+    a.locator("#conn[data-state=open]").wait_for()
+    b.goto(f"{base}/games/{game_id}")
+    b.locator("#conn[data-state=open]").wait_for()
+    wait_view(a, "v.turn === 2 && v.phase === 'movement' && v.awaiting === 'blue'")
+
+    # --- 7.13(3): select the 1st Brigade alone (the dragoons' squadron shares nothing with it), charge mode (C)
+    a.keyboard.press("Escape")
+    click_hex(a, "0705")
+    a.wait_for_function("() => window.vedette.S.selHex === '0705'")
+    for u in a.evaluate("() => [...window.vedette.S.selected]"):
+        if u != "b-1":
+            a.locator(f"#sec-selection .sel-unit[data-unit='{u}']").click()
+    a.wait_for_function("() => window.vedette.S.selected.join() === 'b-1' && !!window.vedette.S.options && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    a.locator("#charge-toggle").wait_for()
+    a.keyboard.press("c")
+    a.wait_for_function("() => window.vedette.S.chargeMode === true")
+    assert a.locator("#charge-help").inner_text().startswith("Charge: infantry (7.13(3)")
+    btn = a.locator("#charge-targets .charge-target-btn[data-target='0905'][data-path='0705,0805']")
+    assert btn.count() == 1
+    assert a.locator("svg .charge-target").count() >= 1
+    a.screenshot(path=str(artifacts / "standard-charge-mode.png"))
+    btn.click()
+    wait_view(a, "v.units['b-1'].hex === '0805'")
+    assert last_command(live_server, game_id) == CHARGE
+
+    # --- end the movement phase (E; the page may ask to confirm with units unmoved)
+    a.keyboard.press("e")
+    a.wait_for_function("() => window.vedette.S.pending.size > 0 || window.vedette.S.view.phase === 'combat' || !!document.querySelector('dialog.confirm[open]')")
+    if a.evaluate("() => !!document.querySelector('dialog.confirm[open]')"):
+        a.locator("dialog.confirm [data-confirm=ok]").click()
+    answer_decisions(pages, game_id, "v.phase === 'combat' && v.awaiting === 'blue' && !(v.prompt && (v.prompt.options || []).length)")
+
+    # --- 7.13: the dragoons attack 0808 and announce a tactic in the builder
+    a.keyboard.press("Escape")
+    click_hex(a, "0807")
+    a.wait_for_function("() => window.vedette.S.selHex === '0807' && !!window.vedette.S.options && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    click_hex(a, "0808")
+    a.wait_for_function("() => !!window.vedette.S.builder && window.vedette.S.builder.target === '0808'")
+    builder_idle(a)
+    tactic = a.locator("#builder-tactic")
+    assert tactic.input_value() == "none"
+    values = [o.get_attribute("value") for o in tactic.locator("option").all()]
+    assert values == ["none", "skirmish", "press", "charge", "disengage"]
+    a.locator("#pv-tactic").wait_for()
+    assert a.locator("#pv-tactic").get_attribute("data-tactic") == "none"
+    assert "7.14" in a.locator("#pv-coordination").inner_text()
+    # the refused tactics say why (a charge needs its declaration in the movement phase, 7.13(3))
+    a.wait_for_function("() => Object.keys(window.vedette.S.builder.tacticNotes || {}).length > 0")
+    charge_opt = tactic.locator("option[value='charge']")
+    assert charge_opt.get_attribute("data-refused") == "true" and "not now" in charge_opt.inner_text()
+    tactic.select_option("disengage")
+    builder_idle(a)
+    a.wait_for_function("() => document.querySelector('#pv-tactic') && document.querySelector('#pv-tactic').dataset.tactic === 'disengage'")
+    assert "7.13(4)" in a.locator("#pv-tactic").inner_text()
+    assert "7.13(4)" in a.locator("#explain-preview").inner_text()
+    assert a.locator("#confirm-action").inner_text() == "Confirm attack (disengage)"
+    a.screenshot(path=str(artifacts / "standard-tactic-builder.png"))
+    a.locator("#confirm-action:not([disabled])").click()
+    b.wait_for_function("() => { const p = window.vedette.S.view.prompt; return !!p && p.kind === 'tactic'; }", timeout=15000)
+    sent = last_command(live_server, game_id)
+    assert sent == {"type": "attack", "target": "0808", "attackers": ["b-cav"], "primary": "b-cav", "tactic": "disengage"}
+
+    # --- 7.13: the defender answers with its own tactic, the attacker's choice shown
+    assert "disengage" in b.locator("#prompt-text").inner_text()
+    opts = {x.get_attribute("data-option"): x.inner_text() for x in b.locator("#prompt-options button.option-btn").all()}
+    assert "none" in opts and all("7.13" in t for k, t in opts.items() if k != "none"), opts
+    b.screenshot(path=str(artifacts / "standard-defender-tactic.png"))
+    b.locator("#prompt-options button.option-btn[data-option='none']").click()
+    b.wait_for_function("() => { const p = window.vedette.S.view.prompt; return !p || p.kind !== 'tactic'; }")
+    answer_decisions(pages, game_id, "v.phase === 'combat' && v.awaiting === 'blue' && !(v.prompt && (v.prompt.options || []).length)")
+
+    # --- 7.13(3): the declared charge is made from the combat phase's "Charges to make" box: the builder opens on
+    # it with the charge tactic, the Jäger in the hex stays out
+    a.keyboard.press("Escape")
+    go = a.locator("#std-charges .std-charge-go[data-target='0905']")
+    go.wait_for()
+    assert "1st Brigade" in go.inner_text()
+    go.click()
+    a.wait_for_function("() => !!window.vedette.S.builder && window.vedette.S.builder.target === '0905'")
+    builder_idle(a)
+    assert a.locator("#builder-tactic").input_value() == "charge"
+    assert a.locator("#builder-units select.builder-role[data-unit='b-1']").input_value() == "attack"
+    jg = a.locator("#builder-units select.builder-role[data-unit='b-jg']")
+    assert jg.count() == 0 or jg.input_value() == "out"
+    a.wait_for_function("() => document.querySelector('#pv-tactic') && document.querySelector('#pv-tactic').dataset.tactic === 'charge'")
+    assert "7.13(3)" in a.locator("#pv-tactic").inner_text()
+    a.screenshot(path=str(artifacts / "standard-charge-builder.png"))
+    before = int(a.evaluate("() => window.vedette.S.version"))
+    a.locator("#confirm-action:not([disabled])").click()
+    a.wait_for_function("(n) => window.vedette.S.version > n", arg=before, timeout=15000)
+    sent = last_command(live_server, game_id)
+    assert sent == {"type": "attack", "target": "0905", "attackers": ["b-1"], "primary": "b-1", "tactic": "charge"}, sent
+    assert not errors, errors
