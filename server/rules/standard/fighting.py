@@ -82,9 +82,58 @@ _FLIP_ON_RETREAT = (Kind.LEADER, Kind.CAVALRY, Kind.ARTILLERY, Kind.BATTALION, K
 
 
 def owe_fow(ctx: StdCtx, side: str, rule: str, why: str) -> None:
-    """12.4: a fortune of war owed; part 2 of issue 13 lets the player use it, for now it is recorded."""
-    ctx.x.setdefault("fow_owed", []).append({"side": side, "rule": rule, "why": why, "turn": ctx.st.turn})
+    """12.4: a fortune of war owed: recorded (`extra.fow_owed`, with `index`) and played by its receiver as soon as
+    the combat ends (`fow_play`)."""
+    owed = ctx.x.setdefault("fow_owed", [])
+    owed.append({"side": side, "rule": rule, "why": why, "turn": ctx.st.turn, "index": len(owed)})
+    ctx.x.setdefault("fow_queue", []).append(len(owed) - 1)
     ctx.emit("fow", f"{rule}: {ctx.sc.sides[side].name} receives a fortune of war ({why}; 12.4)", side=side, rule=rule)
+
+
+def fow_options(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """12.4: the actions of a fortune of war the engine plays now: let it go, an enemy morale check (any undisrupted
+    enemy combat unit), a friendly recovery check (any disrupted or ineffective friendly combat unit, whatever the
+    enemy's proximity).  The move and charge actions are not offered yet (S34)."""
+    out: list[dict[str, Any]] = [{"id": "pass", "action": "pass", "unit": None, "label": "let the fortune of war go"}]
+    for u in sorted(ctx.side_units_on_map(ctx.enemy(side))):
+        if ctx.kind(u).is_combat and not ctx.st.units[u].disrupted:
+            out.append({"id": f"morale:{u}", "action": "enemy_morale", "unit": u,
+                        "label": f"{ctx.name(u)} checks morale (12.4: fails, disrupted)"})
+    for u in sorted(ctx.side_units_on_map(side)):
+        s = ctx.st.units[u]
+        if ctx.kind(u).is_combat and (s.disrupted or s.ineffective):
+            out.append({"id": f"recover:{u}", "action": "recovery", "unit": u,
+                        "label": f"{ctx.name(u)} tries to recover (12.4)"})
+    return out
+
+
+def task_fow_play(ctx: StdCtx, task: dict[str, Any]) -> None:
+    owed = ctx.x.get("fow_owed", [])
+    entry = owed[task["index"]]
+    side = entry["side"]
+    ctx.st.decision = {"kind": "fortune", "side": side, "rule": "12.4", "task": task, "options": fow_options(ctx, side),
+                       "hexes": [], "fow": dict(entry),
+                       "text": f"{entry['rule']}: a fortune of war ({entry['why']}): play it now or let it go"}
+
+
+def decide_fortune(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    entry = ctx.x["fow_owed"][task["index"]]
+    entry["played"] = option["id"]
+    play_fow_action(ctx, entry["side"], option)
+
+
+def play_fow_action(ctx: StdCtx, side: str, option: dict[str, Any]) -> None:
+    """12.4: carry out a fortune of war's action at once."""
+    uid = option.get("unit")
+    if option["id"] == "pass" or uid is None:
+        ctx.emit("fow", f"12.4: {ctx.sc.sides[side].name} lets the fortune of war go", side=side, rule="12.4")
+        return
+    if option.get("action") == "enemy_morale":
+        if not ctx.morale_check(uid, "12.4", "enemy morale check"):
+            ctx.disrupt(uid, "12.4")
+        return
+    if ctx.morale_check(uid, "12.4", "friendly recovery check", recovery=True):
+        recover(ctx, uid, "12.4")
 
 
 # --- the attack command (7.1, 7.4, 7.5, 7.13, 7.14, 8.8, 10.3) --------------------------------------------------------
@@ -1149,6 +1198,9 @@ def _nearest_friend(ctx: StdCtx, uid: str) -> str | None:
 def task_combat_end(ctx: StdCtx, task: dict[str, Any]) -> None:
     ctx.st.combat = None
     lone_leaders(ctx)
+    queue = ctx.x.pop("fow_queue", [])  # 12.4: the fortunes of war of this combat, played at once, in order
+    for i in reversed(queue):
+        ctx.st.tasks.append({"t": "fow_play", "index": i})
 
 
 # --- 7.2 the fortune of war of an unattacked triggered defender --------------------------------------------------

@@ -89,6 +89,7 @@ TASKS: dict[str, TaskHandler] = {
     "combat_after": fighting.task_after,
     "second_step": fighting.task_second_step,
     "ammo": fighting.task_ammo,
+    "fow_play": fighting.task_fow_play,
     "bombard_fire": bombard.task_fire,
     "bombard_done": bombard.task_done,
     "combat_end": fighting.task_combat_end,
@@ -110,6 +111,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "second_step": fighting.decide_second_step,
     "ammo": fighting.decide_ammo,
     "bombard_unit": bombard.decide_fire,
+    "fortune": fighting.decide_fortune,
 }
 
 
