@@ -3,7 +3,7 @@
 // movement actions and attacks it offers.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { standardOptions, isEdgeHex, isStandard, actionLabel, TRT } from "../../web/js/ui/standard.js";
+import { standardOptions, isEdgeHex, isStandard, actionLabel, TRT, chargeCandidates, neighbours } from "../../web/js/ui/standard.js";
 
 const defs = {
   "b-1": { id: "b-1", side: "blue", kind: "infantry", name: "1st Brigade" },
@@ -72,4 +72,74 @@ test("edge hexes (4.1) and the edition", () => {
   assert.ok(isEdgeHex(sc, "0105") && isEdgeHex(sc, "1205") && isEdgeHex(sc, "0601") && isEdgeHex(sc, "0610"));
   assert.ok(!isEdgeHex(sc, "0605"));
   assert.ok(isStandard({ ruleset: "standard" }) && !isStandard({ ruleset: "quickplay" }));
+});
+
+// Issue 14: tactics, coordination, charges and bombardment on the page.
+const defs2 = {
+  ...defs,
+  "b-jg": { id: "b-jg", side: "blue", kind: "battalion", name: "Jäger" },
+  "b-art": { id: "b-art", side: "blue", kind: "artillery", name: "Foot", full: { attack: 4, defense: 1, range: 3 } },
+  "b-cav": { id: "b-cav", side: "blue", kind: "cavalry", name: "Dragoons" },
+  "r-1": { id: "r-1", side: "red", kind: "infantry", name: "Grenadiers" },
+  "r-2": { id: "r-2", side: "red", kind: "infantry", name: "Line" },
+};
+const combatView = {
+  ruleset: "standard",
+  phase: "combat",
+  standard: { light: "day" },
+  units: {
+    "b-1": { hex: "0305", status: "map" },
+    "b-jg": { hex: "0305", status: "map" },
+    "b-ldr": { hex: "0305", status: "map" },
+    "b-art": { hex: "0205", status: "map" },
+    "r-1": { hex: "0405", status: "map" },
+    "r-2": { hex: "0505", status: "map" },
+  },
+};
+
+test("one target per hex with its variants; the builder offers tactics, leaders and guns; skirmish reaches two hexes (7.13, 7.14, 8.8)", () => {
+  const plain = { legal: true, command: { type: "attack", target: "0405", attackers: ["b-1"], primary: "b-1" }, differential: 1 };
+  const press = { legal: true, command: { ...plain.command, tactic: "press" }, differential: 3 };
+  const coord = { legal: true, command: { ...plain.command, coordinator: "b-ldr" }, differential: 1 };
+  const o = standardOptions({ options: { attacks: [press, plain, coord] } }, { selected: ["b-1", "b-jg", "b-ldr", "b-art"], defs: defs2, view: combatView, side: "blue" });
+  const near = o.attacks.find((a) => a.target === "0405");
+  assert.equal(near.command, plain.command);
+  assert.deepEqual(near.tactics.sort(), ["none", "press"]);
+  const ch = o.attackChoices.get("0405");
+  assert.deepEqual(ch.attackers.sort(), ["b-1", "b-jg"]);
+  assert.deepEqual(ch.support, ["b-art"]);
+  assert.deepEqual(ch.leaders, ["b-ldr"]);
+  const far = o.attacks.find((a) => a.target === "0505");
+  assert.ok(far && far.unlisted && far.command.tactic === "skirmish");
+  // 8.4: the gun (range 3) bombards both enemy hexes two or more hexes away
+  assert.deepEqual(o.bombards.map((b) => b.target).sort(), ["0405", "0505"]);
+  assert.deepEqual(o.bombards[0].command, { type: "bombard", target: o.bombards[0].target, artillery: ["b-art"] });
+});
+
+test("a declared charge is the builder's default for its target (7.13(3))", () => {
+  const plain = { legal: true, command: { type: "attack", target: "0405", attackers: ["b-1", "b-jg"], primary: "b-1" } };
+  const charge = { legal: true, command: { type: "attack", target: "0405", attackers: ["b-1"], primary: "b-1", tactic: "charge" } };
+  const o = standardOptions({ options: { attacks: [plain, charge] } }, { selected: ["b-1", "b-jg"], defs: defs2, view: combatView, side: "blue" });
+  assert.equal(o.attacks[0].command.tactic, "charge");
+});
+
+test("charge candidates: paths of one or two hexes ending next to the enemy, for a legal group only (7.13(3), 9.3(1))", () => {
+  const mv = { ...combatView, phase: "movement", units: { ...combatView.units, "r-1": { hex: "0505", status: "map" }, "r-2": { hex: "0905", status: "map" } } };
+  const enemy = new Map([["0505", ["r-1"]], ["0905", ["r-2"]]]);
+  const sc = { map: { columns: 12, rows: 10 } };
+  const c = chargeCandidates(mv, defs2, "blue", ["b-1", "b-ldr"], enemy, "even", sc);
+  assert.ok(c.length > 0);
+  for (const x of c) {
+    assert.equal(x.type, "charge");
+    assert.equal(x.path[0], "0305");
+    assert.ok(x.path.length === 2 || x.path.length === 3);
+    assert.ok(neighbours(x.path[x.path.length - 1], sc.map).includes(x.target));
+    assert.ok(!x.path.includes("0505"));
+  }
+  assert.ok(c.every((x) => x.target === "0505"));
+  // two leaders, or infantry with cavalry, or an artillery unit: no charge
+  assert.deepEqual(chargeCandidates(mv, defs2, "blue", ["b-art"], enemy, "even", sc), []);
+  const both = { ...mv, units: { ...mv.units, "b-cav": { hex: "0305", status: "map" } } };
+  assert.deepEqual(chargeCandidates(both, defs2, "blue", ["b-1", "b-cav"], enemy, "even", sc), []);
+  assert.ok(chargeCandidates(both, defs2, "blue", ["b-cav"], enemy, "even", sc).length > 0);
 });
