@@ -81,6 +81,8 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
     st = game.state
     if t == "move" and game.state.ruleset == "standard":
         first = st.units[cmd["units"][0]]
+        if cmd.get("assist"):
+            return "move:assist"
         if first.status != "map":
             return "move:enter"
         if cmd.get("off_map"):
@@ -89,7 +91,7 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
             return "move:declared"
         return "move:march" if cmd.get("march") else "move:stack" if len(cmd["units"]) > 1 else "move"
     if t == "declare":
-        return "declare:march" if cmd.get("march") else "declare"
+        return "declare:march" if cmd.get("march") else "declare:assist" if cmd.get("assist") else "declare"
     if t == "flip":
         kind = game.scenario.units[cmd["unit"]].kind.value
         return "flip:army" if kind in ("hq", "trains") else "flip"
@@ -317,6 +319,20 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
         page.wait_for_function("(u) => window.vedette.S.selected.join() === u", arg=cmd["unit"])
         wait_options(page)
         click_hex(page, cmd["hex"])
+    elif t == "move" and game.state.ruleset == "standard" and cmd.get("assist"):
+        # 10.3: the leader's movement assist (A, once per leader until it is the one), the path plotted hex by hex
+        select_units(page, game, list(cmd["units"]))
+        for _ in range(4):
+            if js(page, "() => window.vedette.S.assist") == cmd["assist"]:
+                break
+            blur(page)
+            page.keyboard.press("a")
+        assert js(page, "() => window.vedette.S.assist") == cmd["assist"], "the leader's assist is not offered"
+        for hx in cmd["path"][1:]:
+            click_hex(page, hx)
+            page.wait_for_function("(h) => { const p = window.vedette.S.plot; return !!p && p[p.length - 1] === h; }", arg=hx)
+        blur(page)
+        page.keyboard.press("Enter")
     elif t == "move" and game.state.ruleset == "standard":
         units = list(cmd["units"])
         select_units(page, game, units)
@@ -329,6 +345,12 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
         select_units(page, game, list(cmd["units"]))
         if cmd.get("march"):
             press(page, "m", "() => window.vedette.S.options && window.vedette.S.options.mode === 'march'")
+        if cmd.get("assist"):
+            for _ in range(4):
+                if js(page, "() => window.vedette.S.assist") == cmd["assist"]:
+                    break
+                blur(page)
+                page.keyboard.press("a")
         page.wait_for_function("() => !!document.querySelector('#std-declare')")
         blur(page)
         page.keyboard.press("d")

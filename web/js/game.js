@@ -5,6 +5,7 @@
 
 import { api, ApiError, accessParams, newCommandId } from "./api.js";
 import { applyPatch } from "./jsonpatch.js";
+import { distance } from "./hexgeom.js";
 import { MapView, legendSVG } from "./map.js";
 import { unitDefs, counterIcon, describeUnit, mergeUnitDefs } from "./counters.js";
 import { fairnessSection, newContribution, rememberContribution } from "./ui/fairness.js";
@@ -17,7 +18,7 @@ import { startAwaiting, refreshAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
 import { explainPreview, resultKey, rangeText, optionOdds, combatPanel, logOutcome, lastCombatEvents } from "./ui/explain.js";
 import { renderBattle, watchLinkControl, shortTurnLabel, openingView, replayMarks, replayJump, keyHelp } from "./ui/battle.js";
-import { isStandard, standardOptions, standardPreview, standardBombardPreview, renderStandardPanel, renderStandardActions, renderStandardCombat, isEdgeHex, TRT } from "./ui/standard.js";
+import { isStandard, standardOptions, standardPreview, standardBombardPreview, renderStandardPanel, renderStandardActions, renderStandardCombat, isEdgeHex, neighbours, TRT } from "./ui/standard.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const S = {
@@ -49,6 +50,8 @@ const S = {
   builder: null, // the attack being built: {target, roles: {unit: "attack"|"support"|"out"}, leaders: Set, primary}
   stdMode: "normal", // the Standard rules: the move the page shows, "normal" or "march" (4.7)
   offMap: false, // the Standard rules: the next move leaves the map from an edge hex (4.1)
+  assist: null, // the Standard rules: the leader whose movement assists the selected stack's move (10.3)
+  plot: null, // the Standard rules: the path plotted hex by hex for an assisted move ([start, ...])
 };
 let map = null;
 let sock = null;
@@ -356,6 +359,8 @@ function onUnitClick(unit, hex, evt, pointerHex = null) {
     // enemy or not my turn: maybe it is an attack / bombard target
     return onHexClick(hex, evt, unit);
   }
+  // 10.3: plotting an assisted move: a friendly stack's hex is a step of the path
+  if (S.assist && S.plot && S.selected.length && (hex !== S.selHex || S.plot.length > 1)) return onHexClick(pointerHex || hex, evt);
   // 4.1: leaving the map from the selection's own (edge) hex
   if (S.offMap && isStandard(S.view) && hex === S.selHex && S.selected.length) return onHexClick(hex, evt);
   // a counter of the expanded selected stack lying over another hex: the click means that hex
@@ -392,6 +397,7 @@ function onHexClick(hex, evt, unit = null) {
   }
   if (!myTurn()) return;
   if (S.chargeMode) return chargeClick(hex);
+  if (S.assist && S.plot && S.selected.length) return plotClick(hex);
   const o = S.options;
   if (o && S.selected.length) {
     const att = o.attacks.find((a) => a.target === hex);
@@ -456,6 +462,8 @@ function select(hex, units) {
   S.chargeMode = false;
   S.addMode = false;
   S.offMap = false;
+  S.assist = null;
+  S.plot = null;
   S.stdMode = "normal"; // a new selection shows its normal move first (M: march, 4.7)
   map.setSelected(units);
   map.setExpanded(hex && map.unitsIn(hex).length > 1 ? hex : null);
@@ -513,6 +521,8 @@ function cancel(render = true) {
   S.chargeHover = null;
   S.addMode = false;
   S.offMap = false;
+  S.assist = null;
+  S.plot = null;
   if (map) {
     map.setSelected([]);
     map.setExpanded(null);
@@ -624,6 +634,9 @@ function optionHexes(opt) {
   if (typeof opt.to === "string") out.add(opt.to);
   if (Array.isArray(opt.path) && opt.path.length) out.add(opt.path[opt.path.length - 1]);
   if (Array.isArray(opt.hexes)) opt.hexes.forEach((x) => out.add(x));
+  // the Standard rules' unit choices (second_step, ammo, bombard_unit, fortune): the unit's hex
+  const v = S.history ? S.history.view : S.view;
+  if (typeof opt.unit === "string" && isStandard(v) && v.units[opt.unit] && v.units[opt.unit].hex && v.units[opt.unit].status === "map") out.add(v.units[opt.unit].hex);
   return out;
 }
 
@@ -1317,7 +1330,59 @@ function declareMove() {
   if (!myTurn() || !isStandard(S.view) || !o || !o.move || !o.move.declare || !S.selected.length) return;
   const cmd = { type: "declare", units: [...S.selected] };
   if (o.mode === "march") cmd.march = true;
+  else if (S.assist) cmd.assist = S.assist; // 10.3: the leader's movement is added to the rolled MA
   send(cmd);
+}
+
+/** 10.3: the leaders of the selection who could assist its normal move (moving with the stack, combat units in it). */
+function assistLeaders() {
+  const o = S.options;
+  if (!isStandard(S.view) || S.view.phase !== "movement" || !o || !o.std || o.declaredMine || o.mode === "march" || S.offSel || S.selHexes.length !== 1) return [];
+  const d = defs();
+  if (!S.selected.some((u) => d[u] && !["leader", "hq", "trains"].includes(d[u].kind))) return [];
+  return S.selected.filter((u) => d[u] && d[u].kind === "leader" && !(S.view.units[u] || {}).ineffective);
+}
+
+/** 10.3: the leader's movement assist (A): off, then each leader of the selection in turn. With it on, a move
+ *  whose MA is rolled is declared with it (D); any other is plotted hex by hex on the map (the referee's options
+ *  give the reach of the unassisted move only) and sent by clicking its last hex again or Enter. */
+function toggleAssist() {
+  const ls = assistLeaders();
+  if (!ls.length) {
+    if (S.assist) S.assist = null;
+    return;
+  }
+  const i = ls.indexOf(S.assist);
+  S.assist = i + 1 < ls.length ? ls[i + 1] : null;
+  S.plot = S.assist && !(S.options.move && S.options.move.declare) ? [S.selHex] : null;
+  S.offMap = false;
+  renderOverlays();
+  renderSelection();
+}
+
+/** 10.3: a click while plotting an assisted move: extend the path to a neighbour of its end, step back to an
+ *  earlier hex, or send it (its last hex again). */
+function plotClick(hex) {
+  const path = S.plot;
+  const end = path[path.length - 1];
+  if (hex === end && path.length > 1) return sendPlot();
+  const at = path.indexOf(hex);
+  if (at >= 0) {
+    S.plot = path.slice(0, at + 1);
+  } else if (distance(end, hex, (S.scenario.map || {}).shifted || "even") === 1 && map.grid.contains(hex)) {
+    S.plot = [...path, hex];
+  } else {
+    toast(`${hex} is not next to ${end}: plot the move one hex at a time (or press A to stop the leader's assist).`, { kind: "error", rule: "10.3" });
+    return;
+  }
+  renderOverlays();
+  renderSelection();
+}
+
+function sendPlot() {
+  if (!S.plot || S.plot.length < 2 || !S.assist) return;
+  send({ type: "move", units: [...S.selected], path: [...S.plot], assist: S.assist });
+  cancel(false);
 }
 
 /** 4.7: show the march move instead of the normal one, or back. */
@@ -1357,6 +1422,14 @@ function standardMoveBar(o) {
   }
   if (o.move && o.move.declare) bar.appendChild(h("button.btn.small.primary#std-declare", { type: "button", title: "rule 4.4", onclick: declareMove }, [`Declare the ${o.mode === "march" ? "march" : "move"} and roll its MA `, h("kbd", { text: "D" })]));
   if (o.declaredMine) bar.appendChild(h("button.btn.small#std-stay-sel", { type: "button", title: "rule 4.4", onclick: stay }, ["Stay ", h("kbd", { text: "S" })]));
+  const helpers = assistLeaders();
+  if (helpers.length) {
+    const nm = (u) => (defs()[u] ? defs()[u].name : u);
+    bar.appendChild(h(`button.btn.small#std-assist${S.assist ? ".on" : ""}`, { type: "button", "aria-pressed": S.assist ? "true" : "false", "data-assist": S.assist || "", title: "rule 10.3", onclick: toggleAssist }, [S.assist ? `${nm(S.assist)} assists the move ` : `Leader's movement assist (${helpers.map(nm).join(", ")}) `, h("kbd", { text: "A" })]));
+    if (S.assist) bar.appendChild(h("div.whose-sub#std-plot", { style: "flex-basis:100%" }, [o.move && o.move.declare
+      ? "This move's MA is rolled: declare it (D) and the leader's movement is added to the roll."
+      : `Plot the assisted move one hex at a time on the map${S.plot.length > 1 ? ` (${S.plot.slice(1).join(" → ")})` : ""}; click its last hex again or press Enter to move, Backspace to step back, A or Esc to stop.`, h("span.rule", { text: "rule 10.3", style: "margin-left:6px" })]));
+  }
   if (!S.offSel && S.selHexes.length === 1 && (o.reach.size || isEdgeHex(S.scenario, S.selHex))) {
     bar.appendChild(h(`button.btn.small#std-offmap${S.offMap ? ".on" : ""}`, { type: "button", "aria-pressed": S.offMap ? "true" : "false", title: "rule 4.1", onclick: toggleOffMap }, [S.offMap ? "Leaving the map: click an outlined edge hex " : "Leave the map ", h("kbd", { text: "O" })]));
   }
@@ -1816,6 +1889,17 @@ function renderOverlays(hoverOption = null) {
     if (hv) map.drawPath(hv.path, { colour: OKABE.blue, width: 5 });
     return;
   }
+  if (S.assist && S.plot && isStandard(v)) {
+    // 10.3: the plotted path and the hexes it may go on to (the referee judges the MP when it is sent)
+    const end = S.plot[S.plot.length - 1];
+    const next = neighbours(end, { ...(S.scenario.map || {}) }).filter((hx) => !S.plot.includes(hx));
+    map.shadeHexes(next.map((hx) => ({ hex: hx, colour: OKABE.sky, label: "", title: `${hx}: the next hex of the assisted move`, cls: "reach plot-next" })));
+    if (S.plot.length > 1) {
+      map.drawPath(S.plot, { colour: OKABE.blue, width: 5 });
+      map.ringHexes([{ hex: end, colour: OKABE.blue, width: 4, label: "go", cls: "plot-end", title: `Click again (or Enter) to move to ${end}` }]);
+    }
+    return;
+  }
   if (S.offMap && isStandard(v)) {
     const edge = [...new Set([S.selHex, ...o.reach.keys()])].filter((hx) => isEdgeHex(S.scenario, hx));
     map.ringHexes(edge.map((hx) => ({ hex: hx, colour: OKABE.vermillion, width: 4, dash: "3 3", label: "off", cls: "offmap-hex", title: `Leave the map from ${hx} (rule 4.1: it counts as routed)` })));
@@ -1944,6 +2028,13 @@ function onKey(e) {
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (k === "Escape") {
+    if (S.assist) {
+      S.assist = null;
+      S.plot = null;
+      renderOverlays();
+      renderSelection();
+      return;
+    }
     if (S.offMap) {
       toggleOffMap();
       return;
@@ -1961,6 +2052,13 @@ function onKey(e) {
   else if ((k === "d" || k === "D") && isStandard(S.view)) declareMove();
   else if ((k === "s" || k === "S") && isStandard(S.view)) stay();
   else if ((k === "o" || k === "O") && isStandard(S.view)) toggleOffMap();
+  else if ((k === "a" || k === "A") && isStandard(S.view)) toggleAssist();
+  else if (k === "Enter" && S.assist && S.plot && isStandard(S.view) && (t === document.body || (t && t.closest && t.closest(".map-area")))) sendPlot();
+  else if (k === "Backspace" && S.assist && S.plot && S.plot.length > 1 && isStandard(S.view)) {
+    S.plot = S.plot.slice(0, -1);
+    renderOverlays();
+    renderSelection();
+  }
   else if (k === "c" || k === "C") {
     if (S.chargeMode || canCharge()) setChargeMode(!S.chargeMode);
   }

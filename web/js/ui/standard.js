@@ -385,9 +385,14 @@ export function renderStandardPanel(sec, ctx) {
   }
   if ((std.marched || []).length) sec.appendChild(h("div.whose-sub#std-marched", {}, [`Marched this phase: ${std.marched.map((u) => name(defs, u)).join(", ")}`, h("span.rule", { text: "rule 4.7", style: "margin-left:6px" })]));
   if ((std.fow_owed || []).length) {
-    const ul = h("ul.std-fow#std-fow", { "aria-label": "Fortunes of war owed" });
-    for (const f of std.fow_owed) ul.appendChild(h("li", {}, [`${ctx.sideName(f.side)} is owed a fortune of war (turn ${f.turn}: ${f.why})`, h("span.rule", { text: `rule ${f.rule}`, style: "margin-left:6px" })]));
-    sec.appendChild(h("div", {}, [h("b", { text: "Fortunes of war owed " }), h("span.rule", { text: "rule 12.4 (paid with part 2)" }), ul]));
+    // 12.4: each fortune of war with what its receiver played (`played`: the decision's option id)
+    const ul = h("ul.std-fow#std-fow", { "aria-label": "Fortunes of war" });
+    const played = (p) => (p === "pass" ? "let go" : /^morale:/.test(p) ? `played: ${name(defs, p.slice(7))} checked morale` : /^recover:/.test(p) ? `played: ${name(defs, p.slice(8))} tried to recover` : `played: ${p}`);
+    for (const f of std.fow_owed) {
+      const done = f.played !== undefined && f.played !== null;
+      ul.appendChild(h(`li.${done ? "played" : "owed"}`, { "data-played": done ? String(f.played) : "" }, [`${ctx.sideName(f.side)}: turn ${f.turn}, ${f.why}${done ? ` — ${played(String(f.played))}` : " — owed"}`, h("span.rule", { text: `rule ${f.rule}`, style: "margin-left:6px" })]));
+    }
+    sec.appendChild(h("div", {}, [h("b", { text: "Fortunes of war " }), h("span.rule", { text: "rule 12.4" }), ul]));
   }
   sec.appendChild(trtTable(sc, v, defs, ctx));
 }
