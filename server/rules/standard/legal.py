@@ -67,9 +67,18 @@ def _move_commands(ctx: StdCtx, side: str, g: list[str], rng: random.Random, cap
             continue
         if march and not moving.march_allowed(ctx, p):
             continue
+        helper = _assisting_leader(ctx, side, p, march)
         if p.rolls:
             out.append({"type": "declare", "units": g, **({"march": True} if march else {})})
+            if helper:
+                out.append({"type": "declare", "units": g, "assist": helper})  # 10.3
             continue
+        if helper:  # 10.3: a few moves only the leader's movement assist reaches
+            ma2 = moving.assisted_ma(ctx, side, p, helper, march)
+            reach2 = moving.reachable(ctx, side, p, ma2, march, check=False)
+            far = [h for h in sorted(reach2) if moving.path_ok(ctx, side, p, reach2[h], ma2, march)]
+            rng.shuffle(far)
+            out.extend({"type": "move", "units": g, "path": reach2[h], "assist": helper} for h in sorted(far[:2]))
         try:
             ma = moving._printed_ma(ctx, p, march)
         except ValueError:
@@ -92,6 +101,17 @@ def _move_commands(ctx: StdCtx, side: str, g: list[str], rng: random.Random, cap
                 and rng.random() < 0.05:
             out.append({"type": "move", "units": g, "path": [p.start], "off_map": True})
     return out
+
+
+def _assisting_leader(ctx: StdCtx, side: str, p: moving.Plan, march: bool) -> str | None:
+    for u in p.units:
+        if ctx.kind(u) is Kind.LEADER:
+            try:
+                moving.movement_assist(ctx, side, p, u, march)
+            except IllegalCommand:
+                continue
+            return u
+    return None
 
 
 def _declared_moves(ctx: StdCtx, side: str, rng: random.Random, cap: int = 8) -> list[dict[str, Any]]:

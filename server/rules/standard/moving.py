@@ -43,6 +43,7 @@ from .movement import (
     may_disengage,
     movement_allowance,
     path_kind,
+    printed_side,
     roll_reasons,
     step_cost,
     trains_captured,
@@ -163,6 +164,37 @@ def _printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
     return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) for u in p.units if ctx.kind(u).is_combat)
 
 
+def assisted_ma(ctx: StdCtx, side: str, p: Plan, leader: Any, march: bool) -> int:
+    """4.2 with 10.3: the stack's MA (its slowest unit's), the assisted unit's raised by the leader's movement."""
+    if leader is None:
+        return _printed_ma(ctx, p, march)
+    unit, value = movement_assist(ctx, side, p, leader, march)
+    return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) + (value if u == unit else 0)
+               for u in p.units if ctx.kind(u).is_combat)
+
+
+def movement_assist(ctx: StdCtx, side: str, p: Plan, leader: Any, march: bool) -> tuple[str, int]:
+    """10.3 (S35): the unit a leader moving with the stack assists (the slowest combat unit of the stack in his
+    span) and his movement value, or IllegalCommand."""
+    if not isinstance(leader, str) or leader not in p.units or ctx.kind(leader) is not Kind.LEADER:
+        raise IllegalCommand("10.3", "the assisting leader moves with the stack he assists")
+    if p.kind != STACK or march:
+        raise IllegalCommand("10.3", "a leader assists a unit's normal movement")
+    s = ctx.st.units[leader]
+    lf = ctx.d(leader).leader
+    if s.ineffective or lf is None:
+        raise IllegalCommand("10.1", f"{ctx.name(leader)} is ineffective and has no game effects")
+    if ctx.x.get("assisted", {}).get(leader) == ctx.st.turn:
+        raise IllegalCommand("10.3", f"{ctx.name(leader)} has assisted a unit this turn")
+    from .tactics import in_span
+
+    fits = [u for u in p.units if ctx.kind(u).is_combat and in_span(ctx.sc, leader, u)]
+    if not fits:
+        raise IllegalCommand("10.3", f"no unit of the stack is within {ctx.name(leader)}'s command span")
+    unit = min(fits, key=lambda u: (printed_side(ctx.sc, ctx.st.units[u]).ma or 6, u))  # a V counts 6 (S3)
+    return unit, lf.movement
+
+
 def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int, march: bool,
                   off_map: bool = False) -> int:
     """The whole move along `path` under the rules for its kind of mover; its cost in half MP or IllegalCommand."""
@@ -263,7 +295,7 @@ def cmd_flip(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 
 def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
-    check_fields(cmd, {"units": "ids"}, {})
+    check_fields(cmd, {"units": "ids"}, {"assist": "id"})
     _require_movement(ctx, side)
     march = cmd.get("march", False)
     if not isinstance(march, bool):
@@ -277,6 +309,7 @@ def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         problem = march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0))
         if problem:
             raise IllegalCommand("4.7", problem)
+    helped = movement_assist(ctx, side, p, cmd["assist"], march) if cmd.get("assist") is not None else None
     ma = None
     for u in p.units:
         if not ctx.kind(u).is_combat:
@@ -290,9 +323,16 @@ def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             ctx.emit("ma", f"4.4: {ctx.name(u)} rolls for its MA ({why}): {got} MP", unit=u, ma=got, rule="4.4")
         else:
             got = movement_allowance(ctx.sc, s, marching=march)
+        if helped and helped[0] == u:  # 10.3: the leader's movement value is added to the die result
+            got += helped[1]
+            ctx.emit("ma", f"10.3: {ctx.name(cmd['assist'])} adds {helped[1]} MP to {ctx.name(u)}: {got} MP", unit=u,
+                     ma=got, rule="10.3")
         ma = got if ma is None else min(ma, got)
     assert ma is not None
-    ctx.x["declared"] = {"units": list(p.units), "ma": ma, "march": march}
+    if helped:
+        ctx.x.setdefault("assisted", {})[cmd["assist"]] = ctx.st.turn
+    ctx.x["declared"] = {"units": list(p.units), "ma": ma, "march": march,
+                         **({"assist": cmd["assist"]} if helped else {})}
     if p.disengaging and ctx.light() != "night":
         anchored = [u for u in ctx.x.get("start_stacks", {}).get(p.start, []) if u not in p.units]
         ctx.x.setdefault("anchored", []).extend(a for a in anchored[:1] if a not in ctx.x["anchored"])
@@ -321,7 +361,7 @@ def cmd_stay(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 
 def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
-    check_fields(cmd, {"units": "ids"}, {})
+    check_fields(cmd, {"units": "ids"}, {"assist": "id"})
     _require_movement(ctx, side)
     path = cmd.get("path")
     if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
@@ -338,17 +378,23 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         march = declared["march"]
         p = plan(ctx, side, units, march)
         ma = int(declared["ma"])
+        if cmd.get("assist") is not None and cmd["assist"] != declared.get("assist"):
+            raise IllegalCommand("10.3", "a leader's movement assist is named when the move is declared")
     else:
         p = plan(ctx, side, units, march)
         if p.rolls:
             why = "; ".join(f"{ctx.name(u)}: {', '.join(r)}" for u, r in p.reasons.items() if r)
             raise IllegalCommand("4.4", f"the MA must be rolled when the move begins ({why}): declare the move first")
-        ma = _printed_ma(ctx, p, march)
+        ma = assisted_ma(ctx, side, p, cmd.get("assist"), march)
     if march and p.kind == STACK and any(ctx.kind(u).is_combat for u in units):
         pass
     elif march and p.kind not in (TRAINS,):
         raise IllegalCommand("4.7", "march movement is made by combat units")
     halves = validate_path(ctx, side, p, path, ma, march and p.kind == STACK, off_map)
+    if cmd.get("assist") is not None and not declared:
+        ctx.x.setdefault("assisted", {})[cmd["assist"]] = ctx.st.turn
+        ctx.emit("assist", f"10.3: {ctx.name(cmd['assist'])} adds his movement to the stack's MA ({ma} MP)",
+                 unit=cmd["assist"], rule="10.3")
     if p.kind == ENTRY:
         for u in units:
             ctx.set_status(u, Status.MAP)

@@ -66,8 +66,8 @@ COMMANDS: dict[str, CommandHandler] = {
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "end_phase": frozenset(),
     "flip": frozenset({"unit"}),
-    "declare": frozenset({"units", "march"}),
-    "move": frozenset({"units", "path", "march", "off_map"}),
+    "declare": frozenset({"units", "march", "assist"}),
+    "move": frozenset({"units", "path", "march", "off_map", "assist"}),
     "stay": frozenset(),
     "recover": frozenset({"unit"}),
     "replace": frozenset({"unit"}),

@@ -200,3 +200,46 @@ def test_10_1_a_lone_leader_with_no_line_of_retreat_is_captured() -> None:
     submit(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
     choose(game, "red", "r-1:r-1")
     assert game.state.units["r-ldr"].status == "captured"
+
+
+# --- 10.3 the leader's movement assist --------------------------------------------------------------------------------
+def _row1(disrupted: bool = False):  # type: ignore[no-untyped-def]
+    from .play import new_game
+
+    data = ground("0101")
+    unit(data, "b-ldr", "0101", formation="1", span=["1"], **LEADER)
+    if disrupted:
+        flag(data, "b-1", disrupted=True)
+    return new_game(data, [])
+
+
+SIX = ["0101", "0201", "0301", "0401", "0501", "0601", "0701"]
+
+
+def test_10_3_a_leader_moving_with_a_unit_adds_his_movement_value_once_a_turn() -> None:
+    game = _row1()
+    move = {"type": "move", "units": ["b-1", "b-ldr"], "path": SIX}
+    assert refused(game, "blue", move).rule == "4.3"  # MA 4
+    events = game.submit("blue", {**move, "assist": "b-ldr"})
+    assert game.state.units["b-1"].hex == "0701" and game.state.units["b-ldr"].hex == "0701"
+    assert any(e["type"] == "assist" and e["rule"] == "10.3" for e in events)
+    assert game.state.extra["assisted"] == {"b-ldr": 1}
+
+
+def test_10_3_the_assisting_leader_moves_with_the_stack_and_is_effective() -> None:
+    game = _row1()
+    e = refused(game, "blue", {"type": "move", "units": ["b-1"], "path": SIX[:3], "assist": "b-ldr"})
+    assert e.rule == "10.3"
+    game.state.extra["assisted"] = {"b-ldr": 1}
+    e = refused(game, "blue", {"type": "move", "units": ["b-1", "b-ldr"], "path": SIX, "assist": "b-ldr"})
+    assert e.rule == "10.3" and "this turn" in e.message
+
+
+def test_10_3_a_rolling_unit_adds_the_leaders_movement_to_its_die() -> None:
+    from .play import load
+
+    game = _row1(disrupted=True)
+    load(game, [2])
+    events = game.submit("blue", {"type": "declare", "units": ["b-1", "b-ldr"], "assist": "b-ldr"})
+    assert game.state.extra["declared"]["ma"] == 4  # die 2 + 2
+    assert any(e["type"] == "ma" and e["rule"] == "10.3" for e in events)
