@@ -372,7 +372,7 @@ export function renderStandardPanel(sec, ctx) {
   if (d) {
     const box = h("div.std-declared#std-declared", { "data-units": d.units.join(",") }, [
       h("b", { text: `Declared ${d.march ? "march" : "move"}: ` }),
-      `${d.units.map((u) => name(defs, u)).join(", ")}, rolled MA ${d.ma} `,
+      `${d.units.map((u) => name(defs, u)).join(", ")}, rolled MA ${d.ma}${d.assist ? ` (with ${name(defs, d.assist)}'s movement, 10.3)` : ""} `,
       h("span.rule", { text: "rule 4.4" }),
     ]);
     if (ctx.mine && ctx.ownDeclared) {
@@ -388,11 +388,17 @@ export function renderStandardPanel(sec, ctx) {
     // 12.4: each fortune of war with what its receiver played (`played`: the decision's option id)
     const ul = h("ul.std-fow#std-fow", { "aria-label": "Fortunes of war" });
     const played = (p) => (p === "pass" ? "let go" : /^morale:/.test(p) ? `played: ${name(defs, p.slice(7))} checked morale` : /^recover:/.test(p) ? `played: ${name(defs, p.slice(8))} tried to recover` : `played: ${p}`);
-    for (const f of std.fow_owed) {
+    const item = (f) => {
       const done = f.played !== undefined && f.played !== null;
-      ul.appendChild(h(`li.${done ? "played" : "owed"}`, { "data-played": done ? String(f.played) : "" }, [`${ctx.sideName(f.side)}: turn ${f.turn}, ${f.why}${done ? ` — ${played(String(f.played))}` : " — owed"}`, h("span.rule", { text: `rule ${f.rule}`, style: "margin-left:6px" })]));
-    }
-    sec.appendChild(h("div", {}, [h("b", { text: "Fortunes of war " }), h("span.rule", { text: "rule 12.4" }), ul]));
+      return h(`li.${done ? "played" : "owed"}`, { "data-played": done ? String(f.played) : "" }, [`${ctx.sideName(f.side)}: turn ${f.turn}, ${f.why}${done ? ` — ${played(String(f.played))}` : " — owed"}`, h("span.rule", { text: `rule ${f.rule}`, style: "margin-left:6px" })]);
+    };
+    // the owed ones and this turn's in full; earlier ones folded away
+    const recent = std.fow_owed.filter((f) => f.played === undefined || f.played === null || f.turn === v.turn);
+    const older = std.fow_owed.filter((f) => !recent.includes(f));
+    for (const f of recent) ul.appendChild(item(f));
+    const wrap = h("div", {}, [h("b", { text: "Fortunes of war " }), h("span.rule", { text: "rule 12.4" }), ul]);
+    if (older.length) wrap.appendChild(h("details.std-fow-older", {}, [h("summary", { text: `${older.length} played on earlier turns` }), h("ul.std-fow", {}, older.map(item))]));
+    sec.appendChild(wrap);
   }
   sec.appendChild(trtTable(sc, v, defs, ctx));
 }
