@@ -58,6 +58,7 @@ from .stacking import combat_stack_problem
 from .strength import Mods, combat_differential
 from .tactics import (
     CHARGE,
+    COUNTERCHARGE,
     DISENGAGE,
     LAST_STAND,
     NO_TACTIC,
@@ -497,7 +498,7 @@ def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
     c = ctx.st.combat
     assert c is not None
     out = []
-    for t in (NO_TACTIC,) if c.get("cavalry") else (NO_TACTIC, DISENGAGE, LAST_STAND):  # S33
+    for t in (NO_TACTIC, COUNTERCHARGE) if c.get("cavalry") else (NO_TACTIC, DISENGAGE, LAST_STAND):  # S33, S36
         if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC)) is None:
             out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t]})
     return out
@@ -572,7 +573,8 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
     mods = combat_mods(c, charge_failed=not pressed, impaired=impaired)
     if c.get("cavalry"):
-        mods = replace(mods, cavalry_charge=True)  # 9.3(4): the charge factor
+        mods = replace(mods, cavalry_charge=True,  # 9.3(4): the charge factor; 9.4: both sides' when countercharged
+                       countercharge=c.get("def_tactic") == COUNTERCHARGE)
     bd = combat_differential(ctx.sc, st.units, attackers, defenders, target, mods)
     diff = bd.differential
     dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
@@ -595,6 +597,9 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
         ammo(ctx, c)
     c["att_primary_now"] = prim_att
     c["def_primary_now"] = prim_def
+    if c.get("def_tactic") == COUNTERCHARGE:
+        countercharge_result(ctx, c, crt, dice[1], prim_att, prim_def)
+        return
     if conv.both_retreat:  # 7.13(4): both disengage: both sides retreat, the defender first
         ctx.emit("result", "7.13(4): both sides disengage and retreat, the defender first", rule="7.13(4)")
         apply_outcome(ctx, Outcome("attacker", RETREAT))
@@ -628,6 +633,25 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
                 "fow_attacker": o.fow_attacker, "label": _outcome_label(o)} for o in outs]
     st.decision = {"kind": "result", "side": owner, "rule": "7.8", "task": {"t": "result"},
                    "text": f"{result}: choose how your units take the result", "options": options, "hexes": [target]}
+
+
+def countercharge_result(ctx: StdCtx, c: dict[str, Any], crt: Result, morale_die: int, prim_att: str,
+                         prim_def: str | None) -> None:
+    """9.4 against charging cavalry: A results are Am, D results Dm; the affected primary routs on a failed check;
+    when it does not rout, or on any other result, both sides retreat (the defender first, S36)."""
+    side = crt.affects if crt.affects in ("attacker", "defender") else None
+    ctx.emit("result", f"9.4: the countercharge reads {crt} as "
+                       f"{'Am' if side == 'attacker' else 'Dm' if side == 'defender' else 'both retreat'}", rule="9.4")
+    if side is not None:
+        primary = prim_att if side == "attacker" else prim_def
+        joined = c.get("leaders", {}) if side == "attacker" else c.get("def_leaders", {})
+        if primary is not None and not ctx.morale_check(primary, "9.4", "countercharge", die=morale_die,
+                                                        leader_morale=leader_morale(ctx, joined, primary)):
+            apply_outcome(ctx, Outcome(side, ROUT, advance=side == "defender", fow_attacker=side == "defender"))
+            return
+    c["forced"] = ["attacker", "defender"]
+    apply_outcome(ctx, Outcome("attacker", RETREAT))
+    apply_outcome(ctx, Outcome("defender", RETREAT, advance=False))
 
 
 def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:
@@ -738,7 +762,8 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
             if which == "defender":
                 owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
                 c["routed"] = True
-                if c.get("cavalry") and primary is not None and ctx.on_map(primary):  # 9.3(5): and a step lost
+                if c.get("cavalry") and c.get("def_tactic") != COUNTERCHARGE and primary is not None \
+                        and ctx.on_map(primary):  # 9.3(5): and a step lost (not in a countercharge, S36)
                     if ctx.kind(primary) is Kind.ARTILLERY:
                         ctx.set_status(primary, Status.CAPTURED)
                         ctx.emit("captured", f"9.3(5): {ctx.name(primary)} is captured by the charge", unit=primary,
@@ -769,9 +794,10 @@ def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
     retreated = c.get("retreated", [])
     routed = bool(c.get("routed"))
     if c.get("cavalry"):
-        for u in c["attackers"]:
+        chargers = c["attackers"] + (c.get("defenders", []) if c.get("def_tactic") == COUNTERCHARGE else [])
+        for u in chargers:
             if ctx.on_map(u):
-                ctx.make_ineffective(u, "9.3(7)")  # 9.3(7): ineffective at the end of the charge
+                ctx.make_ineffective(u, "9.3(7)")  # 9.3(7), 9.4: ineffective at the end of the charge
     if c.get("night") and not routed:
         group = [u for u in c["attackers"] if ctx.on_map(u)]
         for u in group:

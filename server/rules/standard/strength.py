@@ -100,14 +100,14 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
 
 
 def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, *, leader_cf: int = 0,
-                      skirmish: bool = False) -> Strength:
+                      skirmish: bool = False, charge: bool = False) -> Strength:
     """7.7 for one defending unit in its hex; `leader_cf`: a participating leader (10.3); `skirmish`: 7.13(1)
     (infantry use their MA, no terrain)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
     side = printed_side(sc, s)
-    printed = side.defense if d.kind is Kind.ARTILLERY else side.cf
+    printed = side.defense if d.kind is Kind.ARTILLERY else side.charge if charge else side.cf
     cls = d.kind.tec_class
     why: list[str] = []  # no 2.4/2.8(3) halving: a parenthesised CF is halved only when attacking (S9)
     if skirmish:
@@ -148,6 +148,7 @@ class Mods:
     support: tuple[str, ...] = ()  # 8.8: supporting artillery
     cavalry_doubled: bool = False  # 9.2(2): the defending primary unit is disrupted or ineffective
     cavalry_charge: bool = False  # 9.3(4): the chargers use their charge factor
+    countercharge: bool = False  # 9.4: the defending cavalry uses its charge factor too
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,9 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
             a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader, "9.2(2)")
         att.append(a)
     dfn = [defender_strength(sc, units, u, leader_cf=0 if skirmish else _leader_cf(sc, mods.def_leaders, u),
-                             skirmish=skirmish) for u in defenders]
+                             skirmish=skirmish,
+                             charge=mods.countercharge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON))
+           for u in defenders]
     cavalry = any(sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON) for u in defenders)
     for u in mods.support:
         printed = printed_side(sc, units[u]).attack

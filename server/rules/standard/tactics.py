@@ -28,11 +28,13 @@ PRESS = "press"  # 7.13(2)
 CHARGE = "charge"  # 7.13(3)
 DISENGAGE = "disengage"  # 7.13(4)
 LAST_STAND = "last_stand"  # 7.13(5)
+COUNTERCHARGE = "countercharge"  # 9.4
 ATTACK_TACTICS = (NO_TACTIC, SKIRMISH, PRESS, CHARGE, DISENGAGE)
-DEFENCE_TACTICS = (NO_TACTIC, DISENGAGE, LAST_STAND)
-TACTIC_RULE = {SKIRMISH: "7.13(1)", PRESS: "7.13(2)", CHARGE: "7.13(3)", DISENGAGE: "7.13(4)", LAST_STAND: "7.13(5)"}
+DEFENCE_TACTICS = (NO_TACTIC, DISENGAGE, LAST_STAND, COUNTERCHARGE)
+TACTIC_RULE = {SKIRMISH: "7.13(1)", PRESS: "7.13(2)", CHARGE: "7.13(3)", DISENGAGE: "7.13(4)", LAST_STAND: "7.13(5)",
+               COUNTERCHARGE: "9.4"}
 TACTIC_LABEL = {NO_TACTIC: "no tactic", SKIRMISH: "skirmish", PRESS: "press forward", CHARGE: "charge",
-                DISENGAGE: "disengage", LAST_STAND: "last stand"}
+                DISENGAGE: "disengage", LAST_STAND: "last stand", COUNTERCHARGE: "countercharge"}
 PRESS_BONUS = 2  # 7.13(2)
 LAST_STAND_BONUS = 3  # 7.13(5)
 
@@ -170,6 +172,12 @@ def defence_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState],
     """7.13: why the defenders may not answer with `tactic` (None: they may)."""
     if tactic not in DEFENCE_TACTICS:
         return f"7.13: '{tactic}' is not a defender's tactic ({', '.join(DEFENCE_TACTICS)})"
+    if tactic == COUNTERCHARGE:
+        if attack_tactic != CHARGE or not defenders or not all(sc.units[u].kind in _CAVALRY for u in defenders):
+            return "9.4: cavalry countercharges a charging cavalry unit (S36)"
+        for u in defenders:
+            if units[u].disrupted or units[u].ineffective:
+                return f"9.4: {sc.units[u].name} is disrupted or ineffective"
     if tactic == LAST_STAND:
         if attack_tactic == DISENGAGE:
             return "7.13(5): no last stand against an attacker who disengages"

@@ -104,3 +104,42 @@ def test_9_3_the_defender_makes_no_tactic_choice_against_a_cavalry_charge() -> N
     game = charged(dice=[1, 1, 2, 1])
     events = game.submit("blue", CHARGE)
     assert any(e["type"] == "auto" and e["rule"] == "7.13" for e in events)
+
+
+# --- 9.4 countercharges ---------------------------------------------------------------------------------------------------
+def _cav_v_cav():  # type: ignore[no-untyped-def]
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    unit(data, "r-1", "0704", side="red", kind="cavalry", formation="7",
+         full={"cf": 3, "mr": 4, "ma": 8, "charge": 5}, ineffective={"cf": 1, "mr": 2, "ma": 10})
+    return data
+
+
+def test_9_4_cavalry_countercharges_a_charge_both_with_charge_factors_and_a_d_result_is_dm() -> None:
+    game = charged(_cav_v_cav(), dice=[1, 1, 6, 6])  # checks pass; 4 - 5 = -1: die 6 = Dr -> Dm; r-1 fails: rout
+    game.submit("blue", CHARGE)
+    d = decision(game)
+    assert d["kind"] == "tactic" and [o["id"] for o in d["options"]] == ["none", "countercharge"]
+    events = game.submit("red", {"type": "choose", "option": "countercharge"})
+    assert combat_event(events)["differential"] == -1
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("retreat", "red", "7.10")
+
+
+def test_9_4_when_the_affected_unit_does_not_rout_both_sides_retreat() -> None:
+    game = charged(_cav_v_cav(), dice=[1, 1, 4, 1])  # -1: die 4 = Ex -> both retreat
+    game.submit("blue", CHARGE)
+    game.submit("red", {"type": "choose", "option": "countercharge"})
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("retreat", "red")
+    choose(game, "red", d["options"][0]["id"])
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("retreat", "blue")
+    choose(game, "blue", d["options"][0]["id"])
+    assert game.state.units["r-1"].ineffective and game.state.units["b-cav"].ineffective  # 9.3(7)
+
+
+def test_9_4_infantry_cannot_countercharge() -> None:
+    game = charged(dice=[1, 1, 2, 1])
+    events = game.submit("blue", CHARGE)
+    assert any(e["type"] == "auto" and e["rule"] == "7.13" for e in events)  # only "none" for infantry
