@@ -4,9 +4,10 @@ an attack whose tactic is chosen in the attack builder (7.13) with the preview s
 choice shown, and the declared charge made by the builder, which opens on it.
 
 The position is reached through the REST API with commands the rules core accepts on standard-tutorial's opening
-(no die decides them): Blue's turn-1 moves bring the 1st Brigade to 0705, the Jäger to 0805 and the dragoons to 0807;
+(no die decides them): Blue's turn-1 moves bring the Jäger to 0805 and the dragoons to 0807, and on the page the 1st Brigade moves to 0705
+with Gen. Ostrander's movement assist plotted hex by hex (10.3);
 both sides end their phases until Blue's turn-2 movement phase, where the 1st Brigade may charge Red's 0905.
-Screenshots: tests/artifacts/standard-charge-mode.png, standard-tactic-builder.png, standard-defender-tactic.png,
+Screenshots: tests/artifacts/standard-assist-plot.png, standard-charge-mode.png, standard-tactic-builder.png, standard-defender-tactic.png,
 standard-charge-builder.png.
 """
 
@@ -25,8 +26,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TURN_1 = [
     {"type": "move", "units": ["b-cav"], "path": ["0207", "0308", "0407", "0507", "0606", "0707", "0807"]},
     {"type": "move", "units": ["b-jg"], "path": ["0403", "0404", "0505", "0605", "0705", "0805"]},
-    {"type": "move", "units": ["b-1"], "path": ["0305", "0404", "0505", "0605", "0705"]},
 ]
+# 10.3: given on the page, the leader's movement assist plotted hex by hex
+ASSISTED = {"type": "move", "units": ["b-1", "b-ldr"], "path": ["0305", "0404", "0505", "0605", "0705"], "assist": "b-ldr"}
 CHARGE = {"type": "charge", "units": ["b-1"], "path": ["0705", "0805"], "target": "0905"}
 
 
@@ -81,9 +83,30 @@ def test_standard_charge_tactic_and_defender_answer(open_page: Any, live_server:
     game_id = b.url.split("/games/")[1].split("?")[0]
     pages = {"blue": a, "red": b}
 
+    b.locator("#conn[data-state=open]").wait_for()
+    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
+
     # --- the position, through the API: Blue's turn-1 moves, then end phases until Blue's turn-2 movement
     for cmd in TURN_1:
         api_command(a, game_id, cmd)
+    a.goto(f"{base}/games/{game_id}")
+    a.locator("#conn[data-state=open]").wait_for()
+    wait_view(a, "v.turn === 1 && v.phase === 'movement' && v.awaiting === 'blue'")
+    click_hex(a, "0305")
+    a.wait_for_function("() => window.vedette.S.selHex === '0305' && !!window.vedette.S.options && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    assert sorted(a.evaluate("() => [...window.vedette.S.selected]")) == ["b-1", "b-ldr"]
+    a.locator("#std-assist").wait_for()
+    a.keyboard.press("a")
+    a.wait_for_function("() => window.vedette.S.assist === 'b-ldr'")
+    assert a.locator("#std-assist").get_attribute("aria-pressed") == "true"
+    for hx in ASSISTED["path"][1:]:
+        click_hex(a, hx)
+        a.wait_for_function("(h) => { const p = window.vedette.S.plot; return !!p && p[p.length - 1] === h; }", arg=hx)
+    assert "0404 → 0505 → 0605 → 0705" in a.locator("#std-plot").inner_text()
+    a.screenshot(path=str(artifacts / "standard-assist-plot.png"))
+    a.keyboard.press("Enter")
+    wait_view(a, "v.units['b-1'].hex === '0705'")
+    assert last_command(live_server, game_id) == ASSISTED
     for _ in range(8):
         v = state(a, game_id)
         if v["turn"] == 2 and v["active"] == "blue" and v["phase"] == "movement":
