@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import Phase
 from . import bombard, fighting, legal, moving
+from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
 from .strength import Mods, Strength, combat_differential
@@ -59,10 +60,14 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                 reach = moving.reachable(ctx, side, p, ma, march)
                 out[key] = {"declare": False, "ma": ma, "disengaging": p.disengaging,
                             "reachable": {h: {"path": path} for h, path in sorted(reach.items())}}
+    if st.phase == Phase.MOVEMENT.value and st.active == side and not ctx.x.get("declared"):
+        out["charges"] = [c for c in charge_commands(ctx, side) if not units or set(c["units"]) & set(units)]  # 7.13(3), 9.3
     if st.phase == Phase.COMBAT.value and st.active == side:
         attacks = legal.attack_commands(ctx, side, random.Random(0))
         out["attacks"] = [preview_command(game, side, a) for a in attacks
                           if not units or set(a["attackers"]) & set(units)]
+        out["bombardments"] = [preview_bombard(game, side, b) for b in bombard.bombard_commands(ctx, side)
+                               if not units or set(b["artillery"]) & set(units)]  # 8.4
     return out
 
 

@@ -232,3 +232,16 @@ def test_8_5_the_bombardment_preview_shows_each_group_and_target() -> None:
     t = p["groups"][0]["targets"][0]
     assert t["unit"] == "r-1" and t["strength"] == 4 and t["results"][0] == "NE Ammo" and t["results"][3] == "Dr"
     assert game.preview("blue", {**BOMBARD, "target": "0604"})["legal"] is False
+
+
+def test_8_4_the_page_options_list_bombardments_and_7_13_charges() -> None:
+    from .play import new_game
+
+    data = ground("0504")
+    battery(data, hex_="0404")
+    game = new_game(data, [])
+    opts = game.options("blue", ["b-1"])
+    assert {"type": "charge", "units": ["b-1"], "path": ["0504", "0604"], "target": "0704"} in opts["charges"]
+    game.submit("blue", {"type": "end_phase"})
+    opts = game.options("blue", ["b-art"])
+    assert opts["bombardments"] and opts["bombardments"][0]["command"]["artillery"] == ["b-art"]
