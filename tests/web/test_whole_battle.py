@@ -151,6 +151,11 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
     new_family = {k: v for k, v in fresh.items() if k.split(":")[0] not in {d.split(":")[0] for d in done}}
     if new_family and game.state.ruleset == "standard" and rng.random() < 0.9:
         return rng.choice(new_family[rng.choice(sorted(new_family))])
+    if fresh and game.state.ruleset == "standard" and rng.random() < 0.4:
+        # the richest page flows first now and then: an attack combined, with leaders, a coordinator and a tactic
+        most = max(k.count(":") for k in fresh)
+        if most >= 2:
+            return rng.choice(fresh[rng.choice(sorted(k for k in fresh if k.count(":") == most))])
     if fresh and rng.random() < 0.7:
         return rng.choice(fresh[rng.choice(sorted(fresh))])
     if can_end and rng.random() < END_PHASE_CHANCE:

@@ -1099,7 +1099,7 @@ const STD_TACTICS = [
   ["none", "no tactic (a plain attack)", "7.13"],
   ["skirmish", "skirmish", "7.13(1)"],
   ["press", "press forward", "7.13(2)"],
-  ["charge", "infantry charge (declared in the movement phase)", "7.13(3)"],
+  ["charge", "charge (declared in the movement phase)", "7.13(3), 9.3"],
   ["disengage", "disengage", "7.13(4)"],
 ];
 
