@@ -209,3 +209,80 @@ def test_standard_charge_tactic_and_defender_answer(open_page: Any, live_server:
     sent = last_command(live_server, game_id)
     assert sent == {"type": "attack", "target": "0905", "attackers": ["b-1"], "primary": "b-1", "tactic": "charge"}, sent
     assert not errors, errors
+
+
+def test_standard_coordinated_attack(open_page: Any, live_server: Any, artifacts: Path) -> None:
+    """7.14: the 1st Brigade (sub-formation 1/1) and the dragoons (formation 1) attack 0808 together: without a
+    coordinator the preview halves the units of the other formation; Gen. Ostrander, stacked with the brigade and
+    commanding formation 1, coordinates it from the builder's **Coordinated by** choice.
+    Screenshot: tests/artifacts/standard-coordinated.png."""
+    base = live_server.url
+    errors: list[str] = []
+    a = open_page(errors, "stdk-a")
+    b = open_page(errors, "stdk-b")
+    register(a, base, "std-ck-a")
+    register(b, base, "std-ck-b")
+    card = a.locator(".scenario[data-scenario='standard-tutorial']")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option("blue")
+    card.locator("button.btn.primary").click()
+    invite = a.locator("#my-games .invite input").first
+    invite.wait_for()
+    b.goto(invite.input_value())
+    b.get_by_role("button", name="Join the game").click()
+    b.wait_for_url("**/games/*")
+    game_id = b.url.split("/games/")[1].split("?")[0]
+    pages = {"blue": a, "red": b}
+    b.locator("#conn[data-state=open]").wait_for()
+    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
+    for cmd in [*TURN_1, ASSISTED]:
+        api_command(a, game_id, cmd)
+    for _ in range(8):
+        v = state(a, game_id)
+        if v["turn"] == 2 and v["active"] == "blue" and v["phase"] == "movement":
+            break
+        assert not (v.get("prompt") or {}).get("options"), f"unexpected decision: {json.dumps(v.get('prompt'))}"
+        api_command(pages[v["awaiting"]], game_id, {"type": "end_phase"})
+    api_command(a, game_id, {"type": "move", "units": ["b-1", "b-ldr"], "path": ["0705", "0706", "0707", "0708"]})
+    api_command(a, game_id, {"type": "end_phase"})
+    a.goto(f"{base}/games/{game_id}")
+    a.locator("#conn[data-state=open]").wait_for()
+    wait_view(a, "v.turn === 2 && v.phase === 'combat' && v.awaiting === 'blue' && !(v.prompt && (v.prompt.options || []).length)")
+
+    # select the brigade's stack, Shift-click the dragoons' hex, click the target
+    click_hex(a, "0708")
+    a.wait_for_function("() => window.vedette.S.selHex === '0708' && !!window.vedette.S.options && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    a.keyboard.down("Shift")
+    click_hex(a, "0807")
+    a.keyboard.up("Shift")
+    a.wait_for_function("() => window.vedette.S.selHexes.includes('0807') && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    click_hex(a, "0808")
+    a.wait_for_function("() => !!window.vedette.S.builder && window.vedette.S.builder.target === '0808'")
+    builder_idle(a)
+    for u in ("b-1", "b-cav"):
+        role = a.locator(f"#builder-units select.builder-role[data-unit='{u}']")
+        if role.input_value() != "attack":
+            role.select_option("attack")
+            builder_idle(a)
+    a.locator("#builder-primary").select_option("b-cav")
+    builder_idle(a)
+    coord = a.locator("#builder-coordinator")
+    if coord.input_value() != "":
+        coord.select_option("")
+        builder_idle(a)
+    a.wait_for_function("() => { const d = document.querySelector('#pv-coordination'); return !!d && d.dataset.coordinated === 'no'; }")
+    assert "1st Brigade halved" in a.locator("#pv-coordination").inner_text()
+    assert a.locator("#pv-modifiers .std-modifier[data-rule='7.14']").count() == 1
+    coord.select_option("b-ldr")
+    builder_idle(a)
+    a.wait_for_function("() => { const d = document.querySelector('#pv-coordination'); return !!d && d.dataset.coordinated === 'yes'; }")
+    assert "coordinated by Gen. Ostrander" in a.locator("#pv-coordination").inner_text()
+    a.screenshot(path=str(artifacts / "standard-coordinated.png"))
+    before = int(a.evaluate("() => window.vedette.S.version"))
+    a.locator("#confirm-action:not([disabled])").click()
+    a.wait_for_function("(n) => window.vedette.S.version > n", arg=before, timeout=15000)
+    sent = last_command(live_server, game_id)
+    sent["attackers"] = sorted(sent["attackers"])
+    assert sent == {"type": "attack", "target": "0808", "attackers": ["b-1", "b-cav"], "primary": "b-cav",
+                    "coordinator": "b-ldr"}, sent
+    assert not errors, errors
