@@ -98,7 +98,10 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(live: str, tmp_path: 
         "--header", f"Authorization: Bearer {token}",
         "--exclude-name", "DELETE /api/session",
         "--checks", "all", "--exclude-checks", "positive_data_acceptance",
-        "--max-examples", str(MAX_EXAMPLES), "--seed", SEED, "--workers", "2",
+        # One worker: with two, hypothesis describes strategies (ast.parse) in two threads at once, which
+        # trips CPython 3.11's "AST constructor recursion depth mismatch" SystemError inside the tool
+        # (seen twice under load); the run then reports the tool's crash, not anything about the API.
+        "--max-examples", str(MAX_EXAMPLES), "--seed", SEED, "--workers", "1",
         "--request-timeout", "30",
     ]
     run = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
