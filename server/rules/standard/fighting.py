@@ -203,6 +203,10 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
             raise IllegalCommand("5.3", f"the units in {h} attack together: they have attacked {st.attack_from[h]}")
     if tactic == CHARGE:
         _charge_check(ctx, side, target, attackers)
+    for u in attackers:  # 9.5: only the unit forming a square takes part in combat
+        sq = st.squares.get(st.units[u].hex or "")
+        if sq is not None and sq != u:
+            raise IllegalCommand("9.5", f"{ctx.name(u)} is in {ctx.name(sq)}'s square: only that unit takes part")
     done = assisted(ctx)
     leaders: dict[str, str] = {}
     for ldr in cmd.get("leaders") or []:
@@ -409,6 +413,10 @@ def defender_options(ctx: StdCtx) -> list[dict[str, Any]]:
     c = ctx.st.combat
     assert c is not None
     pool = sorted(ctx.combat_units_at(c["target"], c["defender"]))
+    square = ctx.st.squares.get(c["target"])
+    if square in pool:
+        return [{"id": f"{square}:{square}", "units": [square], "primary": square, "leaders": {},
+                 "label": f"{ctx.name(square)} in square (9.5: it alone takes part)"}]
     leaders = [] if c.get("tactic") == SKIRMISH else sorted(
         u for u in ctx.units_at(c["target"]) if ctx.kind(u) is Kind.LEADER and ctx.side_of(u) == c["defender"])
     done = assisted(ctx)
@@ -527,11 +535,16 @@ def decide_tactic(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> 
                  tactic=option["tactic"], rule=TACTIC_RULE[option["tactic"]])
 
 
-def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: bool = False) -> Mods:
+def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: bool = False,
+                squares: dict[str, str] | None = None, hexes: dict[str, str | None] | None = None) -> Mods:
+    squares = squares or {}
+    hexes = hexes or {}
     return Mods(tactic=c.get("tactic", NO_TACTIC), defence=c.get("def_tactic", NO_TACTIC),
                 halved=frozenset(c.get("halved", [])), leaders=dict(c.get("leaders", {})),
                 def_leaders=dict(c.get("def_leaders", {})), charge_failed=charge_failed,
-                support=tuple(c.get("support", [])), cavalry_doubled=impaired)
+                support=tuple(c.get("support", [])), cavalry_doubled=impaired,
+                in_square=tuple(u for u in c["attackers"] if squares.get(hexes.get(u) or "") == u),
+                vs_square=c["target"] in squares)
 
 
 # --- 7.7, 7.8 resolution ---------------------------------------------------------------------------------------
@@ -557,7 +570,9 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     if c.get("cavalry"):  # 9.3(3): the chargers check; passing, the target checks
         if ctx.morale_check(prim_att, "9.3(3)", "the cavalry charge",
                             leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att)):
-            if prim_def is not None and not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
+            if prim_def is not None and st.squares.get(target) == prim_def:
+                ctx.emit("square", "9.3(3), 9.5: a unit in square makes no check when charged", rule="9.5")
+            elif prim_def is not None and not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
                                                              leader_morale=leader_morale(ctx, c.get("def_leaders", {}),
                                                                                          prim_def)):
                 ctx.disrupt(prim_def, "9.3(3)")
@@ -571,7 +586,8 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
         if not pressed:
             ctx.emit("charge", "7.13(3): the charge is not pressed home: the chargers are halved", rule="7.13(3)")
     impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
-    mods = combat_mods(c, charge_failed=not pressed, impaired=impaired)
+    mods = combat_mods(c, charge_failed=not pressed, impaired=impaired, squares=st.squares,
+                       hexes={u: st.units[u].hex for u in attackers})
     if c.get("cavalry"):
         mods = replace(mods, cavalry_charge=True,  # 9.3(4): the charge factor; 9.4: both sides' when countercharged
                        countercharge=c.get("def_tactic") == COUNTERCHARGE)
@@ -610,8 +626,9 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     primary = prim_att if affected == "attacker" else prim_def
     joined = c.get("leaders", {}) if affected == "attacker" else c.get("def_leaders", {})
     if result.needs_check and primary is not None:
+        square = 2 if c.get("cavalry") and affected == "defender" and st.squares.get(target) == primary else 0  # 9.5
         passed = ctx.morale_check(primary, "7.8", "combat result", die=dice[1],
-                                  leader_morale=leader_morale(ctx, joined, primary))
+                                  leader_morale=leader_morale(ctx, joined, primary) + square)
     if result.result == "Dm" and passed and result.on_pass and result.on_pass.startswith("A"):
         # 7.13(3): the defender held against the charge: the parenthesised Ax is the attacker's, read with the same
         # morale die (S28)

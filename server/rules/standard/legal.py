@@ -18,6 +18,7 @@ from .bombard import bombard_commands
 from .charges import charge_commands
 from .context import StdCtx
 from .scenario import Kind
+from .squares import square_commands
 from .turn import may_flip_ineffective
 
 if TYPE_CHECKING:
@@ -320,6 +321,8 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
         for g in movable_groups(ctx, side):
             fams.append(lambda g=g: _move_commands(StdCtx.of(game), side, g, rng))  # type: ignore[misc]
         fams.append(lambda: charge_commands(StdCtx.of(game), side))  # 7.13(3)
+        if not st.any_moved and rng.random() < 0.2:
+            fams.append(lambda: square_commands(StdCtx.of(game), side))  # 9.5
         for uid in ctx.sc.side_units[side]:
             if _may_have_singles(ctx, uid):
                 fams.append(lambda uid=uid: _unit_singles(StdCtx.of(game), side, uid))  # type: ignore[misc]

@@ -228,6 +228,11 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
         halves = check_leader_move(ctx, side, path)
         night_ezoc = False
     else:
+        from .squares import square_move_problem
+
+        problem = square_move_problem(ctx, p.units, path)
+        if problem:
+            raise IllegalCommand("9.5", problem.split(": ", 1)[1])
         halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging))
     if night_ezoc:
         ezoc = ctx.zoc_of(ctx.enemy(side))
@@ -405,6 +410,10 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         ctx.move_unit(u, path[-1])
     _done(ctx, units)
     ctx.x["declared"] = None
+    if p.kind == STACK and ctx.st.squares:
+        from .squares import after_move
+
+        after_move(ctx, units, path)  # 9.5
     how = " marching" if march and p.kind == STACK else ""
     ctx.emit("move", f"4.2: {ctx.names(units)}{how} {'enter at ' + path[0] + ' and ' if p.kind == ENTRY else ''}"
                      f"move to {path[-1]} ({halves / HALF:g} MP)",

@@ -102,7 +102,11 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     prim = best.get("primary")
     impaired = prim is not None and (st.units[prim].disrupted or st.units[prim].ineffective)
     mods = Mods(tactic=plan["tactic"], halved=frozenset(plan["halved"]), leaders=plan["leaders"],
-                def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]), cavalry_doubled=impaired)
+                def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]), cavalry_doubled=impaired,
+                in_square=tuple(u for u in attackers if st.squares.get(st.units[u].hex or "") == u),
+                vs_square=target in st.squares,
+                cavalry_charge=plan["tactic"] == "charge" and all(ctx.kind(u).value in ("cavalry", "squadron")
+                                                                 for u in attackers))
     bd = combat_differential(ctx.sc, st.units, attackers, defending, target, mods)
     diff = bd.differential
     modifiers = list(bd.modifiers)

@@ -63,6 +63,7 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
     x["anchored"] = []
     x["marched"] = []  # 4.7: reset at the marching side's next movement phase
     x["charges"] = []  # 7.13(3): a charge is declared in the movement phase before its combat phase
+    x["squares_new"] = []  # 9.5: squares formed this phase (removed only in a later one)
     st.replacements = {s: 0 for s in ctx.sc.side_order}
     st.replacements[side] = ctx.sc.trt[st.turn - 1].replacements.get(side, 0)  # 11.2
     if st.replacements[side]:

@@ -28,7 +28,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.state import GameState, Phase
-from . import bombard, charges, fighting, legal, moving, phases
+from . import bombard, charges, fighting, legal, moving, phases, squares
 from . import invariants as _invariants
 from . import options as _options
 from .context import StdCtx
@@ -61,6 +61,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "attack": fighting.cmd_attack,
     "charge": charges.cmd_charge,
     "bombard": bombard.cmd_bombard,
+    "square": squares.cmd_square,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -75,6 +76,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "reenter": frozenset({"unit", "hex"}),
     "charge": frozenset({"units", "path", "target"}),
     "bombard": frozenset({"target", "artillery"}),
+    "square": frozenset({"unit", "form"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 
@@ -176,6 +178,8 @@ class Standard(Edition):
             return
         # 12.1, 12.2 depend only on where the units stand and whether they exert ZOC: unchanged position, no check
         key = (tuple((u.hex, u.disrupted, u.ineffective) for u in ctx.st.units.values()), tuple(ctx.inactive()))
+        if ctx.st.squares:
+            squares.sweep(ctx)  # 9.5: a square whose unit has left its hex is gone
         if key != self._army_key:
             phases.army_conditions(ctx)
             self._army_key = (key[0], tuple(ctx.inactive()))

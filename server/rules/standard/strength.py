@@ -149,6 +149,8 @@ class Mods:
     cavalry_doubled: bool = False  # 9.2(2): the defending primary unit is disrupted or ineffective
     cavalry_charge: bool = False  # 9.3(4): the chargers use their charge factor
     countercharge: bool = False  # 9.4: the defending cavalry uses its charge factor too
+    in_square: tuple[str, ...] = ()  # 9.5: attacking units in square (-2 each)
+    vs_square: bool = False  # 9.5: the defender is in square
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,16 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
         mod.append({"rule": "7.13(2)", "label": "press forward", "side": "attacker", "value": 2})
     if mods.defence == "last_stand":
         mod.append({"rule": "7.13(5)", "label": "last stand", "side": "defender", "value": 3})
+    for u in mods.in_square:
+        mod.append({"rule": "9.5", "label": f"{sc.units[u].name} attacks in square", "side": "attacker", "value": -2})
+    if mods.vs_square:
+        if mods.cavalry_charge:
+            mod.append({"rule": "9.5", "label": "the square charged by cavalry", "side": "defender", "value": 2})
+        else:
+            n = sum(1 for u in [*attackers, *mods.support] if sc.units[u].kind not in (Kind.CAVALRY, Kind.SQUADRON))
+            if n:
+                mod.append({"rule": "9.5", "label": f"{n} non-cavalry unit(s) attack the square", "side": "attacker",
+                            "value": 2 * n})
     total_a = sum(a.value for a in att) + sum(int(str(m["value"])) for m in mod if m["side"] == "attacker")
     total_d = sum(d.value for d in dfn) + sum(int(str(m["value"])) for m in mod if m["side"] == "defender")
     return Breakdown(total_a - total_d, att, dfn, mod)

@@ -143,3 +143,60 @@ def test_9_4_infantry_cannot_countercharge() -> None:
     game = charged(dice=[1, 1, 2, 1])
     events = game.submit("blue", CHARGE)
     assert any(e["type"] == "auto" and e["rule"] == "7.13" for e in events)  # only "none" for infantry
+
+
+# --- 9.5 squares -----------------------------------------------------------------------------------------------------------
+def test_9_5_a_square_is_formed_at_the_beginning_of_the_movement_phase_and_moves_one_hex() -> None:
+    from .play import new_game, refused
+
+    game = new_game(ground("0404"), [])
+    game.submit("blue", {"type": "square", "unit": "b-1"})
+    assert game.state.squares == {"0404": "b-1"}
+    e = refused(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0304", "0204"]})
+    assert e.rule == "9.5"
+    e = refused(game, "blue", {"type": "square", "unit": "b-1", "form": False})
+    assert e.rule == "9.5"  # removed only at the beginning of a later movement phase
+    game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0304"]})
+    assert game.state.squares == {"0304": "b-1"}
+    assert refused(game, "blue", {"type": "square", "unit": "b-1"}).rule == "9.5"  # units have moved
+
+
+def test_9_5_a_square_crossing_rough_ground_checks_for_disruption() -> None:
+    from .play import new_game
+
+    data = ground("0404")
+    data["map"]["hexes"]["0304"] = "woods"
+    game = new_game(data, [6])
+    game.submit("blue", {"type": "square", "unit": "b-1"})
+    game.submit("blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0304"]})
+    assert game.state.units["b-1"].disrupted
+
+
+def test_9_5_only_the_square_defends_and_non_cavalry_attackers_add_two() -> None:
+    data = ground("0604")
+    unit(data, "r-bn", "0704", side="red", kind="battalion", formation="7", full={"cf": 2, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    from .play import load, new_game
+
+    game = new_game(data, [])
+    game.state.squares["0704"] = "r-1"
+    game.submit("blue", {"type": "end_phase"})
+    load(game, [2, 1])
+    p = game.preview("blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
+    assert p["differential"] == 6 + 2 - 5 and [d["unit"] for d in p["defenders"]] == ["r-1"]
+    assert any(m["rule"] == "9.5" and m["value"] == 2 for m in p["modifiers"])
+
+
+def test_9_5_a_square_charged_by_cavalry_makes_no_check_and_adds_two() -> None:
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    from .play import end, load, new_game
+
+    game = new_game(data, [])
+    game.state.squares["0704"] = "r-1"
+    game.submit("blue", CHARGE_MOVE)
+    end(game)
+    load(game, [1, 2, 1])  # the chargers pass; no target check; 4 - (5 + 2) = -3: die 2 = Ar -> Am(Ar)
+    events = game.submit("blue", CHARGE)
+    assert any(e["type"] == "square" and e["rule"] == "9.5" for e in events)
+    assert combat_event(events)["differential"] == -3
