@@ -143,3 +143,30 @@ test("charge candidates: paths of one or two hexes ending next to the enemy, for
   assert.deepEqual(chargeCandidates(both, defs2, "blue", ["b-1", "b-cav"], enemy, "even", sc), []);
   assert.ok(chargeCandidates(both, defs2, "blue", ["b-cav"], enemy, "even", sc).length > 0);
 });
+
+test("the referee's charges and bombardments: exact groups, a part of a group on the same paths, the largest set of guns (7.13(3), 8.4)", () => {
+  const mv = { ...combatView, phase: "movement" };
+  const listed = [
+    { type: "charge", units: ["b-1", "b-ldr"], path: ["0305", "0304"], target: "0405" },
+    { type: "charge", units: ["b-1", "b-ldr"], path: ["0305", "0306"], target: "0405" },
+  ];
+  const exact = standardOptions({ options: { charges: listed } }, { selected: ["b-ldr", "b-1"], defs: defs2, view: mv, side: "blue" });
+  assert.deepEqual(exact.charges.map((c) => c.command), listed);
+  const part = standardOptions({ options: { charges: listed } }, { selected: ["b-1"], defs: defs2, view: mv, side: "blue" });
+  assert.deepEqual(part.charges.map((c) => c.command.units), [["b-1"], ["b-1"]]);
+  assert.deepEqual(part.charges.map((c) => c.path), [["0305", "0304"], ["0305", "0306"]]);
+  const none = standardOptions({ options: { charges: [] } }, { selected: ["b-1"], defs: defs2, view: mv, side: "blue" });
+  assert.deepEqual(none.charges, []);
+  const two = { ...defs2, "b-art2": { id: "b-art2", side: "blue", kind: "artillery", name: "Horse", full: { attack: 3, range: 2 } } };
+  const cv = { ...combatView, units: { ...combatView.units, "b-art2": { hex: "0205", status: "map" } } };
+  const bombardments = [
+    { legal: true, command: { type: "bombard", target: "0405", artillery: ["b-art", "b-art2"] }, groups: [] },
+    { legal: true, command: { type: "bombard", target: "0405", artillery: ["b-art"] }, groups: [] },
+    { legal: true, command: { type: "bombard", target: "0505", artillery: ["b-art"] }, groups: [] },
+  ];
+  const both = standardOptions({ options: { bombardments } }, { selected: ["b-art", "b-art2"], defs: two, view: cv, side: "blue" });
+  assert.deepEqual(both.bombards.map((b) => [b.target, b.artillery]), [["0405", ["b-art", "b-art2"]], ["0505", ["b-art"]]]);
+  const one = standardOptions({ options: { bombardments } }, { selected: ["b-art"], defs: two, view: cv, side: "blue" });
+  assert.deepEqual(one.bombards.map((b) => [b.target, b.artillery]), [["0405", ["b-art"]], ["0505", ["b-art"]]]);
+  assert.equal(one.bombards[0].preview, bombardments[1]);
+});

@@ -123,13 +123,23 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     const leaders = [...new Set([...chosenLeaders, ...selected.filter((u) => defs[u] && defs[u].kind === "leader" && onMap(view, u))])];
     out.attackChoices.set(target, { attackers, support, leaders, tactics });
   }
-  // 8.4: bombardment of an enemy hex two or more hexes away by the selected guns in range (8.7: +1 from a hill,
-  // which the referee judges, as it does the line of sight, 8.6). The referee's options list no bombardments, so
-  // the page offers each hex within reach and asks the preview for the fire groups and their results.
-  if (o.bombards) {
-    for (const b of o.bombards) {
-      const cmd = b.command || b;
-      if (cmd && cmd.target) out.bombards.push({ target: cmd.target, artillery: cmd.artillery || [], range: null, los: true, preview: b.preview || null, command: cmd.type ? cmd : { type: "bombard", target: cmd.target, artillery: cmd.artillery }, rule: "8.4" });
+  // 8.4: bombardment by the selected guns: the referee's options list each target with its preview; without that
+  // list (an older server) the page rings each enemy hex within a gun's range + 1 (a hill, 8.7) and the light's line
+  // of sight, and asks the preview for the fire groups and their results
+  if (o.bombardments) {
+    // the referee's list (each with its preview): per target, all the guns that may fire and each alone; the page
+    // takes the largest set of the selected guns
+    const guns = new Set(selected.filter((u) => defs[u] && defs[u].kind === "artillery"));
+    const best = new Map();
+    for (const b of o.bombardments) {
+      const cmd = b && b.command;
+      if (!cmd || !cmd.target || b.legal === false || !(cmd.artillery || []).every((u) => guns.has(u))) continue;
+      const cur = best.get(cmd.target);
+      if (!cur || cmd.artillery.length > cur.command.artillery.length) best.set(cmd.target, b);
+    }
+    for (const [target, b] of best) {
+      const range = view && view.units ? Math.max(...b.command.artillery.map((u) => ((view.units[u] || {}).hex ? distance(view.units[u].hex, target, shifted) : 0))) : null;
+      out.bombards.push({ target, artillery: b.command.artillery, range, los: true, preview: b, command: b.command, rule: "8.4" });
     }
   } else if (view && view.phase === "combat" && side) {
     const light = (view.standard && view.standard.light) || "day";
@@ -148,10 +158,23 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     }
   }
   // 7.13(3), 9.3(1): the infantry or cavalry charge declared in the movement phase (stacked, moving one or two
-  // MP (cavalry: hexes) to a hex next to the enemy). The referee's options list no
-  // charges, so the page offers each path of one or two hexes ending next to an enemy combat unit; the referee
-  // judges the MP, the zones of control and the stacking when the charge is declared.
-  const charges = o.charges || (view && view.phase === "movement" && side ? chargeCandidates(view, defs, side, selected, enemy, shifted, sc) : []);
+  // MP (cavalry: hexes) to a hex next to the enemy).
+  // The referee lists the charges of each stack's largest group (judged). A selection of part of such a group is
+  // offered the same paths (judged when sent); without the referee's list (an older server) the page offers every
+  // path of one or two hexes.
+  let charges = [];
+  if (Array.isArray(o.charges)) {
+    charges = o.charges.filter((c) => c && sameSet(c.units || [], selected));
+    if (!charges.length && chargeGroupOk(view, defs, selected)) {
+      const seen = new Set();
+      for (const c of o.charges) {
+        const key = `${c.path.join(",")}>${c.target}`;
+        if (!selected.every((u) => (c.units || []).includes(u)) || seen.has(key)) continue;
+        seen.add(key);
+        charges.push({ ...c, units: [...selected] });
+      }
+    }
+  } else if (view && view.phase === "movement" && side) charges = chargeCandidates(view, defs, side, selected, enemy, shifted, sc);
   for (const c of charges) {
     const cmd = c.command || c;
     if (!cmd || cmd.type !== "charge" || !cmd.target) continue;
@@ -231,23 +254,29 @@ export function neighbours(hex, map) {
   return out;
 }
 
+/** 7.13(3), 9.3: whether the selected units may charge together: infantry (at most one battalion and one other
+ *  infantry unit) or cavalry (at most one squadron and one other cavalry unit), with at most one leader, stacked,
+ *  none disrupted, ineffective, moved or marched, and no declared move pending. */
+export function chargeGroupOk(view, defs, selected) {
+  if (!view || !selected.length || (view.standard && view.standard.declared)) return false;
+  const kinds = selected.map((u) => defs[u] && defs[u].kind);
+  const infantry = kinds.some((k) => SKIRMISHERS.has(k));
+  const cavalry = kinds.some((k) => CAVALRY.has(k));
+  if (infantry === cavalry || kinds.some((k) => !(k === "leader" || (infantry ? SKIRMISHERS : CAVALRY).has(k)))) return false;
+  for (const k of ["leader", "battalion", "infantry", "squadron", "cavalry"]) if (kinds.filter((x) => x === k).length > 1) return false;
+  const sts = selected.map((u) => (view.units || {})[u] || {});
+  const start = sts[0].hex;
+  if (!start || sts.some((st) => st.status !== "map" || st.hex !== start || st.disrupted || st.ineffective || st.moved)) return false;
+  return !((view.standard && view.standard.marched) || []).some((u) => selected.includes(u));
+}
+
 /** 7.13(3), 9.3(1): the charges the selection could declare: the selected units (infantry: at most one leader, one
  *  battalion and one other infantry unit; cavalry: at most one leader, one squadron and one other cavalry unit;
  *  stacked, none disrupted, ineffective or moved) along each path of one or two hexes to a hex next to an enemy
  *  combat unit. Geometry only: the referee judges the MP, terrain, zones of control and stacking. */
 export function chargeCandidates(view, defs, side, selected, enemy, shifted = "even", sc = null) {
-  if (!selected.length || (view.standard && view.standard.declared)) return [];
-  const kinds = selected.map((u) => defs[u] && defs[u].kind);
-  // 7.13(3) infantry (one battalion, one other infantry unit) or 9.3 cavalry (one squadron, one other cavalry
-  // unit), with at most one leader
-  const infantry = kinds.some((k) => SKIRMISHERS.has(k));
-  const cavalry = kinds.some((k) => CAVALRY.has(k));
-  if (infantry === cavalry || kinds.some((k) => !(k === "leader" || (infantry ? SKIRMISHERS : CAVALRY).has(k)))) return [];
-  for (const k of ["leader", "battalion", "infantry", "squadron", "cavalry"]) if (kinds.filter((x) => x === k).length > 1) return [];
-  const sts = selected.map((u) => view.units[u] || {});
-  const start = sts[0].hex;
-  if (!start || sts.some((s) => s.status !== "map" || s.hex !== start || s.disrupted || s.ineffective || s.moved)) return [];
-  if ((view.standard && view.standard.marched || []).some((u) => selected.includes(u))) return [];
+  if (!chargeGroupOk(view, defs, selected)) return [];
+  const start = view.units[selected[0]].hex;
   const map = Object.assign({ shifted }, (sc && sc.map) || {});
   const blocked = new Set();
   for (const [id, u] of Object.entries(view.units || {})) if (defs[id] && defs[id].side !== side && u && u.status === "map" && u.hex) blocked.add(u.hex);
