@@ -165,6 +165,9 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=2000)
     parser.add_argument("--profile", help="write a cProfile to this file and print its top functions")
     args = parser.parse_args()
+    import uvloop  # the server's own event loop (`vedette serve`)
+
+    uvloop.install()
     print(json.dumps(asyncio.run(run(args))))
 
 
