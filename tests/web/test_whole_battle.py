@@ -37,7 +37,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recover", "attack", "bombard",
             "charge", "choose", "undo",
             # the Standard rules (docs/engine-contract.md)
-            "flip", "declare", "stay", "replace", "muster", "reenter"}
+            "flip", "declare", "stay", "replace", "muster", "reenter", "square"}
 STD_ACTIONS = {"flip", "recover", "replace", "muster"}
 UNDO_CHANCE = 0.03
 END_PHASE_CHANCE = 0.2
@@ -92,6 +92,8 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
         return "move:march" if cmd.get("march") else "move:stack" if len(cmd["units"]) > 1 else "move"
     if t == "declare":
         return "declare:march" if cmd.get("march") else "declare:assist" if cmd.get("assist") else "declare"
+    if t == "square":
+        return "square:remove" if cmd.get("form") is False else "square"
     if t == "flip":
         kind = game.scenario.units[cmd["unit"]].kind.value
         return "flip:army" if kind in ("hq", "trains") else "flip"
@@ -394,6 +396,13 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
             page.locator(f"#charge-targets .charge-target-btn[data-target='{cmd['charge']}'][data-path='{','.join(cmd['path'])}']").click()
         else:
             click_hex(page, cmd["path"][-1])
+    elif t == "square":
+        # 9.5: select the unit's hex; its Form square / Remove the square button under Selected in …
+        select_stack(page, unit_hex(game, cmd["unit"]))
+        if cmd["unit"] not in selected(page):
+            set_selection(page, [*selected(page), cmd["unit"]])
+            wait_options(page)
+        click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
     elif t in ("form_square", "remove_square"):
         select_stack(page, cmd["hex"])
         click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)

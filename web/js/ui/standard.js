@@ -67,6 +67,9 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     if (c.type === "reenter") out.reach.set(c.hex, { cost: "", path: null, reenter: c });
     else out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE[c.type] });
   }
+  // 9.5: squares, formed or removed before any unit of the side moves (the referee lists them when it can;
+  // otherwise each selected infantry unit is offered its own, judged when sent)
+  for (const c of squareCommands(o, view, defs, side, selected)) out.commands.push({ label: squareLabel(c, defs, view), command: c, rule: "9.5" });
   if (declared && !mine) out.notes.push({ text: `First carry out the declared move of ${declared.units.map((u) => (defs[u] ? defs[u].name : u)).join(", ")}, or stay (S).`, rule: "4.4" });
   if (mv && mv.declare) {
     const word = (r) => (/^[0-9]+(\.[0-9]+)*$/.test(String(r)) ? `rule ${r}` : String(r));
@@ -294,6 +297,29 @@ export function chargeCandidates(view, defs, side, selected, enemy, shifted = "e
   return out;
 }
 
+/** 9.5: the square commands of the selected units: the referee's list when the options carry one, else each
+ *  infantry unit forms square in its hex or removes its own, in its side's movement phase before any unit moves. */
+export function squareCommands(o, view, defs, side, selected) {
+  if (Array.isArray(o.squares)) return o.squares.filter((c) => c && selected.includes(c.unit));
+  if (!view || view.phase !== "movement" || !side || (view.active && view.active !== side) || (view.standard && view.standard.declared)) return [];
+  const mine = Object.entries(view.units || {}).filter(([id]) => defs[id] && defs[id].side === side);
+  if (mine.some(([, u]) => u && u.moved)) return [];
+  const sq = view.squares && !Array.isArray(view.squares) ? view.squares : {};
+  const out = [];
+  for (const u of selected) {
+    const st = view.units[u] || {};
+    if (!defs[u] || st.status !== "map" || !st.hex) continue;
+    if (sq[st.hex] === u) out.push({ type: "square", unit: u, form: false });
+    else if (SKIRMISHERS.has(defs[u].kind) && !(st.hex in sq)) out.push({ type: "square", unit: u });
+  }
+  return out;
+}
+
+function squareLabel(c, defs, view) {
+  const hex = ((view && view.units[c.unit]) || {}).hex || "";
+  return c.form === false ? `Remove the square of ${name(defs, c.unit)} (${hex})` : `Form square with ${name(defs, c.unit)} (${hex})`;
+}
+
 /** Is a hex on the map's edge (4.1: a unit may leave the map from it)? */
 export function isEdgeHex(scenario, hex) {
   const m = scenario && scenario.map;
@@ -481,7 +507,7 @@ export function renderStandardActions(sec, { raw, view, defs, declared, onComman
     sec.appendChild(h("div.whose-sub", { text: "A declared move must be carried out (click a shaded hex) or abandoned (Stay, S) before anything else." }));
     return;
   }
-  sec.appendChild(h("div.whose-sub", { text: "Select a stack and click a shaded hex to move it (M: march instead; D: declare a move whose MA is rolled; O: leave the map). Flips come before any unit moves." }));
+  sec.appendChild(h("div.whose-sub", { text: "Select a stack and click a shaded hex to move it (M: march instead; D: declare a move whose MA is rolled; O: leave the map; A: a leader's movement assist; C: charge). Flips and squares (select an infantry unit, 9.5) come before any unit moves." }));
   const plain = actions.filter((c) => c.type !== "reenter");
   const reenter = new Map();
   for (const c of actions) if (c.type === "reenter") reenter.set(c.unit, [...(reenter.get(c.unit) || []), c.hex]);
