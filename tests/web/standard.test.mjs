@@ -170,3 +170,15 @@ test("the referee's charges and bombardments: exact groups, a part of a group on
   assert.deepEqual(one.bombards.map((b) => [b.target, b.artillery]), [["0405", ["b-art"]], ["0505", ["b-art"]]]);
   assert.equal(one.bombards[0].preview, bombardments[1]);
 });
+
+test("squares (9.5): each selected infantry unit forms one or removes its own, before any unit moves", () => {
+  const mv = { ...combatView, phase: "movement", active: "blue", squares: { "0205": "b-art" } };
+  const o = standardOptions({ options: {} }, { selected: ["b-1", "b-ldr"], defs: defs2, view: mv, side: "blue" });
+  assert.deepEqual(o.commands.map((c) => c.command), [{ type: "square", unit: "b-1" }]);
+  assert.equal(o.commands[0].label, "Form square with 1st Brigade (0305)");
+  const sq = { ...mv, squares: { "0305": "b-1" } };
+  const r = standardOptions({ options: {} }, { selected: ["b-1", "b-jg"], defs: defs2, view: sq, side: "blue" });
+  assert.deepEqual(r.commands.map((c) => c.command), [{ type: "square", unit: "b-1", form: false }]);
+  const moved = { ...mv, units: { ...mv.units, "b-jg": { hex: "0305", status: "map", moved: true } } };
+  assert.deepEqual(standardOptions({ options: {} }, { selected: ["b-1"], defs: defs2, view: moved, side: "blue" }).commands, []);
+});
