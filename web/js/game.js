@@ -1736,7 +1736,7 @@ function renderActions() {
   }
   if (acts.childNodes.length) sec.appendChild(acts);
   if (S.role === "seat" && S.game) sec.appendChild(watchLinkControl(S.game, gameId) || h("span"));
-  if (S.role === "seat" && v.phase !== "over" && !S.history) sec.appendChild(keyHelp());
+  if (S.role === "seat" && v.phase !== "over" && !S.history) sec.appendChild(keyHelp(isStandard(v)));
 }
 
 function renderHistory() {
