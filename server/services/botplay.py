@@ -27,11 +27,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..errors import ApiError
 from ..models import Game, GameSeat, User
-from .accounts import hash_password
 
 log = logging.getLogger(__name__)
 
 BOT_PREFIX = "computer-"
+UNUSABLE_PASSWORD = "!"  # not an argon2 hash: `accounts.verify_password` is False for every password
 LEVELS = ("random", "greedy", "search")
 
 
@@ -233,13 +233,13 @@ class BotRunner:
 
 
 async def ensure_bot_user(session: AsyncSession, level: str) -> User:
-    """The account a level plays under: no password anyone knows (a random one, hashed), so nobody logs in
-    as it; `computer-` names are refused at registration."""
+    """The account a level plays under: its password hash is no hash at all (`!`, which no password
+    verifies against), so nobody logs in as it; `computer-` names are refused at registration."""
     name = bot_username(level)
     user = await session.scalar(select(User).where(User.username == name))
     if user is not None:
         return user
-    user = User(username=name, email=f"{name}@localhost", password_hash=hash_password(secrets.token_urlsafe(32)))
+    user = User(username=name, email=f"{name}@localhost", password_hash=UNUSABLE_PASSWORD)
     session.add(user)
     try:
         await session.commit()

@@ -63,3 +63,7 @@ def test_the_computer_names_are_reserved(client: TestClient) -> None:
     assert response.status_code == 422 and response.json()["error"] == "reserved_username", response.text
     login = client.post("/api/session", json={"username": bot_username("greedy"), "password": "password123"})
     assert login.status_code == 401
+    from server.services.accounts import verify_password
+    from server.services.botplay import UNUSABLE_PASSWORD
+
+    assert not any(verify_password(UNUSABLE_PASSWORD, p) for p in ("", "!", "password123"))
