@@ -402,8 +402,9 @@ def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             ctx.set_inactive(u, True, "attacked", rule)
             for _ in range(2):
                 owe_fow(ctx, side, rule, f"{ctx.name(u)} was attacked")
-    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, {"t": "combat_tactics"},
-                     {"t": "combat_precheck"}, {"t": "combat_defenders"}])
+    checks = [{"t": "cavalry_checks"}] if st.combat["cavalry"] else []  # 9.3(3), after the tactics (7.3)
+    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, *checks,
+                     {"t": "combat_tactics"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
 
 
 # --- 7.4 the defenders --------------------------------------------------------------------------------------
@@ -567,18 +568,8 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
     prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
     pressed = True
-    if c.get("cavalry"):  # 9.3(3): the chargers check; passing, the target checks
-        if ctx.morale_check(prim_att, "9.3(3)", "the cavalry charge",
-                            leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att)):
-            if prim_def is not None and st.squares.get(target) == prim_def:
-                ctx.emit("square", "9.3(3), 9.5: a unit in square makes no check when charged", rule="9.5")
-            elif prim_def is not None and not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
-                                                             leader_morale=leader_morale(ctx, c.get("def_leaders", {}),
-                                                                                         prim_def)):
-                ctx.disrupt(prim_def, "9.3(3)")
-        else:
-            for u in attackers:
-                ctx.disrupt(u, "9.3(3)")
+    if c.get("cavalry"):
+        pass  # 9.3(3): the checks were made before the defender's square option (task_cavalry_checks)
     elif c.get("tactic") == CHARGE:  # 7.13(3): one charging unit checks morale before the combat
         pressed = ctx.morale_check(prim_att, "7.13(3)", "the charge",
                                    leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att))
@@ -669,6 +660,51 @@ def countercharge_result(ctx: StdCtx, c: dict[str, Any], crt: Result, morale_die
     c["forced"] = ["attacker", "defender"]
     apply_outcome(ctx, Outcome("attacker", RETREAT))
     apply_outcome(ctx, Outcome("defender", RETREAT, advance=False))
+
+
+def task_cavalry_checks(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """9.3(3): the chargers check (failing, disrupted); passing, the target's primary checks (failing, disrupted)
+    unless it is in square; an infantry target may then form square (decision `form_square`, S38)."""
+    c = ctx.st.combat
+    assert c is not None
+    st = ctx.st
+    target = c["target"]
+    attackers = [u for u in c["attackers"] if ctx.on_map(u)]
+    defenders = [u for u in c.get("defenders", []) if ctx.on_map(u) and st.units[u].hex == target]
+    if not attackers or not defenders:
+        return
+    prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
+    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
+    assert prim_def is not None
+    if ctx.morale_check(prim_att, "9.3(3)", "the cavalry charge",
+                        leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att)):
+        if st.squares.get(target) == prim_def:
+            ctx.emit("square", "9.3(3), 9.5: a unit in square makes no check when charged", rule="9.5")
+        elif not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
+                                  leader_morale=leader_morale(ctx, c.get("def_leaders", {}), prim_def)):
+            ctx.disrupt(prim_def, "9.3(3)")
+    else:
+        for u in attackers:
+            ctx.disrupt(u, "9.3(3)")
+    if ctx.kind(prim_def) in (Kind.INFANTRY, Kind.BATTALION) and target not in st.squares:
+        st.decision = {"kind": "form_square", "side": c["defender"], "rule": "9.3(3)", "task": task,
+                       "hexes": [target], "text": f"{ctx.name(prim_def)} is charged by cavalry: form square (9.5)?",
+                       "options": [{"id": "no", "square": False, "label": "do not form square"},
+                                   {"id": "square", "square": True, "unit": prim_def,
+                                    "label": f"{ctx.name(prim_def)} forms square: it alone defends, +2 CF and MR"}]}
+
+
+def decide_form_square(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    c = ctx.st.combat
+    if c is None or not option.get("square"):
+        return
+    uid = option["unit"]
+    ctx.st.squares[c["target"]] = uid
+    c["defenders"] = [uid]  # 9.5: only the unit forming square takes part
+    c["def_primary"] = uid
+    c["def_leaders"] = {}
+    ctx.emit("square", f"9.3(3), 9.5: {ctx.name(uid)} forms square at {c['target']}", unit=uid, hex=c["target"],
+             rule="9.5")
 
 
 def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:

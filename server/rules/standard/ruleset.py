@@ -88,6 +88,7 @@ TASKS: dict[str, TaskHandler] = {
     "combat_precheck": fighting.task_precheck,
     "combat_tactics": fighting.task_tactics,
     "combat_resolve": fighting.task_resolve,
+    "cavalry_checks": fighting.task_cavalry_checks,
     "combat_after": fighting.task_after,
     "second_step": fighting.task_second_step,
     "ammo": fighting.task_ammo,
@@ -114,6 +115,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "ammo": fighting.decide_ammo,
     "bombard_unit": bombard.decide_fire,
     "fortune": fighting.decide_fortune,
+    "form_square": fighting.decide_form_square,
 }
 
 

@@ -54,9 +54,16 @@ def charged(data: dict | None = None, dice: list[int] | None = None):  # type: i
     return game
 
 
+def no_square(game) -> list[dict]:  # type: ignore[no-untyped-def]
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("form_square", "red", "9.3(3)")
+    return game.submit("red", {"type": "choose", "option": "no"})
+
+
 def test_9_3_a_charge_routs_the_defender_with_a_step_loss_after_the_target_fails_its_check() -> None:
     game = charged(dice=[1, 6, 4, 6])  # the chargers pass; r-1 fails (disrupted): 4 x 2 - 5 = +3: die 4 = Dr -> Dm
     events = game.submit("blue", CHARGE)
+    events += no_square(game)
     assert any(e["type"] == "disrupted" and e["rule"] == "9.3(3)" and e["unit"] == "r-1" for e in events)
     c = combat_event(events)
     assert (c["differential"], c["result"]) == (3, "Dm(Am)")
@@ -66,7 +73,8 @@ def test_9_3_a_charge_routs_the_defender_with_a_step_loss_after_the_target_fails
 
 def test_9_3_5_any_other_result_is_am_ar_and_a_failed_check_routs_the_chargers() -> None:
     game = charged(dice=[1, 1, 2, 6])  # both pass: 4 - 5 = -1: die 2 = Ac(NE) -> Am(Ar); the chargers fail
-    events = game.submit("blue", CHARGE)
+    game.submit("blue", CHARGE)
+    events = no_square(game)
     assert combat_event(events)["result"] == "Am(Ar)"
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("retreat", "blue", "7.10")
@@ -77,7 +85,8 @@ def test_9_3_5_any_other_result_is_am_ar_and_a_failed_check_routs_the_chargers()
 
 def test_9_3_3_chargers_failing_their_check_are_disrupted() -> None:
     game = charged(dice=[6, 2, 1])  # the chargers fail: disrupted, halved (2.8(3)): 2 - 5 = -3: die 2 = Ar -> Am(Ar)
-    events = game.submit("blue", CHARGE)
+    game.submit("blue", CHARGE)
+    events = no_square(game)
     assert game.state.units["b-cav"].disrupted
     assert combat_event(events)["differential"] == -3
 
@@ -200,3 +209,17 @@ def test_9_5_a_square_charged_by_cavalry_makes_no_check_and_adds_two() -> None:
     events = game.submit("blue", CHARGE)
     assert any(e["type"] == "square" and e["rule"] == "9.5" for e in events)
     assert combat_event(events)["differential"] == -3
+
+
+def test_9_3_3_an_infantry_target_may_form_square_during_the_charge() -> None:
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    unit(data, "r-bn", "0704", side="red", kind="battalion", formation="7", full={"cf": 2, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    game = charged(data, dice=[1, 1, 2, 1])  # both pass; r-1 forms square: 4 - (5 + 2) = -3: die 2 = Ar -> Am(Ar)
+    game.submit("blue", CHARGE)
+    game.submit("red", {"type": "choose", "option": "r-1+r-bn:r-1"})
+    events = game.submit("red", {"type": "choose", "option": "square"})
+    assert game.state.squares == {"0704": "r-1"}
+    c = combat_event(events)
+    assert c["differential"] == -3  # the battalion no longer takes part (9.5)
