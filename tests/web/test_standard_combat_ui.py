@@ -286,3 +286,49 @@ def test_standard_coordinated_attack(open_page: Any, live_server: Any, artifacts
     assert sent == {"type": "attack", "target": "0808", "attackers": ["b-1", "b-cav"], "primary": "b-cav",
                     "coordinator": "b-ldr"}, sent
     assert not errors, errors
+
+
+def test_standard_bombardment(open_page: Any, live_server: Any, artifacts: Path) -> None:
+    """8.4: the Foot Battery, moved to 0507, bombards the Voltigeurs at 0808 from the page: the orange-ringed target,
+    the preview's fire group with the strength and the result of each die, Confirm bombard; the target unit is
+    chosen (decision `bombard_unit`) or taken at once. Screenshot: tests/artifacts/standard-bombard.png."""
+    base = live_server.url
+    errors: list[str] = []
+    a = open_page(errors, "stdb-a")
+    b = open_page(errors, "stdb-b")
+    register(a, base, "std-bb-a")
+    register(b, base, "std-bb-b")
+    card = a.locator(".scenario[data-scenario='standard-tutorial']")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option("blue")
+    card.locator("button.btn.primary").click()
+    invite = a.locator("#my-games .invite input").first
+    invite.wait_for()
+    b.goto(invite.input_value())
+    b.get_by_role("button", name="Join the game").click()
+    b.wait_for_url("**/games/*")
+    game_id = b.url.split("/games/")[1].split("?")[0]
+    b.locator("#conn[data-state=open]").wait_for()
+    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
+    for cmd in [*TURN_1, ASSISTED, {"type": "move", "units": ["b-art"], "path": ["0306", "0406", "0507"]},
+                {"type": "end_phase"}]:
+        api_command(a, game_id, cmd)
+    a.goto(f"{base}/games/{game_id}")
+    a.locator("#conn[data-state=open]").wait_for()
+    wait_view(a, "v.turn === 1 && v.phase === 'combat' && v.awaiting === 'blue' && !(v.prompt && (v.prompt.options || []).length)")
+    click_hex(a, "0507")
+    a.wait_for_function("() => window.vedette.S.selHex === '0507' && !!window.vedette.S.options && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    assert a.evaluate("() => window.vedette.S.options.bombards.map((b) => b.target)") == ["0808"]
+    assert a.locator("svg .bombard-target").count() == 1
+    click_hex(a, "0808")
+    a.wait_for_function("() => !!window.vedette.S.preview && window.vedette.S.preview.kind === 'bombard'")
+    a.locator("#explain-preview[data-kind='bombard'] .std-fire-group").wait_for()
+    text = a.locator("#explain-preview").inner_text()
+    assert "Foot Battery" in text and "Voltigeur" in text and "strength" in text, text
+    assert a.locator("#explain-preview .std-results tr").count() == 6
+    a.screenshot(path=str(artifacts / "standard-bombard.png"))
+    before = int(a.evaluate("() => window.vedette.S.version"))
+    a.locator("#confirm-action:not([disabled])").click()
+    a.wait_for_function("(n) => window.vedette.S.version > n", arg=before, timeout=15000)
+    assert last_command(live_server, game_id) == {"type": "bombard", "target": "0808", "artillery": ["b-art"]}
+    assert not errors, errors
