@@ -37,7 +37,7 @@ from .advance import absorbers, advance_hexes
 from .combat import attack_problem, defence_problem, pre_combat_result
 from .context import StdCtx
 from .crt import Result, crt_result
-from .movement import printed_side
+from .movement import ma_dice, movement_allowance, printed_side
 from .moving import leave_map
 from .phases import recover
 from .results import (
@@ -105,7 +105,50 @@ def fow_options(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
         if ctx.kind(u).is_combat and (s.disrupted or s.ineffective):
             out.append({"id": f"recover:{u}", "action": "recovery", "unit": u,
                         "label": f"{ctx.name(u)} tries to recover (12.4)"})
+    for u in sorted(ctx.side_units_on_map(ctx.enemy(side))):
+        if ctx.kind(u).is_combat:
+            out.append({"id": f"enemy_move:{u}", "action": "enemy_move", "unit": u,
+                        "label": f"try to move {ctx.name(u)} (12.4: on a 1 or 2)"})
+    for h in sorted({ctx.st.units[u].hex or "" for u in ctx.side_units_on_map(side) if ctx.kind(u).is_combat}):
+        out.append({"id": f"friendly_move:{h}", "action": "friendly_move", "unit": None, "hex": h,
+                    "label": f"move the stack at {h} (12.4)"})
     return out
+
+
+def fow_move(ctx: StdCtx, player: str, units: list[str]) -> None:
+    """12.4: the units move by the normal movement rules (no march, not off the map) with a rolled MA — the slowest
+    unit's for a stack; `player` picks the destination (decision `fow_move`)."""
+    from .moving import STACK, Plan, reachable
+
+    combat = [u for u in units if ctx.kind(u).is_combat]
+    if not combat:
+        return
+    owner = ctx.side_of(combat[0])
+    start = ctx.st.units[combat[0]].hex
+    assert start is not None
+    ma = None
+    for u in combat:
+        n = ma_dice(ctx.sc, ctx.st.units[u])
+        dice = ctx.roll(n, "movement allowance", ["MA die"] * n, "12.4", unit=u)
+        got = movement_allowance(ctx.sc, ctx.st.units[u], dice)
+        ma = got if ma is None else min(ma, got)
+    assert ma is not None
+    p = Plan(list(units), STACK, start, disengaging=ctx.in_ezoc(start, owner))
+    reach = reachable(ctx, owner, p, ma, False)
+    options: list[dict[str, Any]] = [{"id": "stay", "hex": None, "path": [], "label": "do not move"}]
+    options += [{"id": h, "hex": h, "path": path, "label": f"to {h}"} for h, path in sorted(reach.items())]
+    ctx.st.decision = {"kind": "fow_move", "side": player, "rule": "12.4", "task": {"t": "fow_move", "units": units},
+                       "options": options, "hexes": sorted(reach),
+                       "text": f"12.4: move {ctx.names(units)} ({ma} MP rolled)"}
+
+
+def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    if option.get("hex") is None:
+        return
+    for u in task["units"]:
+        ctx.move_unit(u, option["hex"])
+    ctx.emit("move", f"12.4: {ctx.names(task['units'])} move to {option['hex']}", units=task["units"],
+             path=option["path"], rule="12.4")
 
 
 def task_fow_play(ctx: StdCtx, task: dict[str, Any]) -> None:
@@ -126,12 +169,23 @@ def decide_fortune(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
 def play_fow_action(ctx: StdCtx, side: str, option: dict[str, Any]) -> None:
     """12.4: carry out a fortune of war's action at once."""
     uid = option.get("unit")
+    if option.get("action") == "friendly_move":
+        fow_move(ctx, side, [u for u in ctx.units_at(option["hex"]) if ctx.side_of(u) == side
+                             and (ctx.kind(u).is_combat or ctx.kind(u) is Kind.LEADER)])
+        return
     if option["id"] == "pass" or uid is None:
         ctx.emit("fow", f"12.4: {ctx.sc.sides[side].name} lets the fortune of war go", side=side, rule="12.4")
         return
     if option.get("action") == "enemy_morale":
         if not ctx.morale_check(uid, "12.4", "enemy morale check"):
             ctx.disrupt(uid, "12.4")
+        return
+    if option.get("action") == "enemy_move":
+        (die,) = ctx.roll(1, "fortune of war", ["die"], "12.4", unit=uid)
+        if die > 2:
+            ctx.emit("fow", f"12.4: die {die}: {ctx.name(uid)} is not moved", unit=uid, rule="12.4")
+            return
+        fow_move(ctx, side, [uid])
         return
     if ctx.morale_check(uid, "12.4", "friendly recovery check", recovery=True):
         recover(ctx, uid, "12.4")

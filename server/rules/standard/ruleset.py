@@ -116,6 +116,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "bombard_unit": bombard.decide_fire,
     "fortune": fighting.decide_fortune,
     "form_square": fighting.decide_form_square,
+    "fow_move": fighting.decide_fow_move,
 }
 
 

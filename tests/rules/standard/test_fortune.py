@@ -55,3 +55,40 @@ def test_12_1_an_attacked_hq_gives_two_fortunes_of_war_played_in_turn() -> None:
         assert (d["kind"], d["side"], d["fow"]["rule"]) == ("fortune", "blue", "12.1")
         choose(game, "blue", "pass")
     assert game.state.decision is None
+
+
+def _dm_rout_fortune():  # type: ignore[no-untyped-def]
+    data = ground()
+    unit(data, "r-1", "0704", side="red", kind="infantry", formation="7", full={"cf": 1, "mr": 4, "ma": 4},
+         reduced={"cf": 1, "mr": 3, "ma": 4})
+    add_infantry(data, "r-2", "0906", formation="7", side="red")
+    game = combat(data, [6, 6])
+    submit(game, "blue", ATTACK)
+    choose(game, "red", decision(game)["options"][0]["id"])
+    choose(game, "blue", "stay")
+    assert decision(game)["kind"] == "fortune"
+    return game
+
+
+def test_12_4_move_an_enemy_unit_on_a_1_or_2_with_a_rolled_ma() -> None:
+    game = _dm_rout_fortune()
+    load(game, [3])
+    choose(game, "blue", "enemy_move:r-2")  # die 3: no move
+    assert game.state.units["r-2"].hex == "0906" and game.state.decision is None
+    game = _dm_rout_fortune()
+    load(game, [2, 2])  # die 2: moved; its MA die 2
+    choose(game, "blue", "enemy_move:r-2")
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("fow_move", "blue", "12.4") and "2 MP" in d["text"]
+    far = next(o for o in d["options"] if o["hex"] and len(o["path"]) == 3)
+    choose(game, "blue", far["id"])
+    assert game.state.units["r-2"].hex == far["hex"]
+
+
+def test_12_4_move_a_friendly_stack_with_the_slowest_units_rolled_ma() -> None:
+    game = _dm_rout_fortune()
+    load(game, [1])
+    choose(game, "blue", f"friendly_move:{game.state.units['b-1'].hex}")
+    d = decision(game)
+    assert d["kind"] == "fow_move" and "1 MP" in d["text"]
+    assert all(len(o["path"]) <= 2 for o in d["options"])
