@@ -155,7 +155,11 @@ class Standard(Edition):
         return {"standard": {
             "light": sc.light(st.turn), "inactive": list(x.get("inactive", [])),
             "declared": x.get("declared"), "marched": list(x.get("marched", [])),
-            "fow_owed": list(x.get("fow_owed", [])), "trt": [
+            "fow_owed": list(x.get("fow_owed", [])),
+            "charges": list(x.get("charges", [])),  # 7.13(3), 9.3(1): declared this movement phase
+            "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
+            "bombarded": list(x.get("bombarded", [])),  # 8.4
+            "trt": [
                 {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
                 for b in sc.trt],
         }}

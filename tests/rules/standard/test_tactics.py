@@ -375,3 +375,12 @@ def test_14_2_4_a_night_charge_that_routs_advances_into_the_vacated_hex_only() -
     events = choose(game, "red", d["options"][0]["id"])
     auto = [e for e in events if e["type"] == "auto" and e["rule"] == "7.12"]
     assert auto and "0704" in auto[0]["text"] and hex_of(game, "b-1") == "0704"  # the one choice, taken at once (R7)
+
+
+def test_7_13_the_view_shows_the_declared_charges() -> None:
+    from .play import new_game
+
+    game = new_game(ground("0504"), [])
+    game.submit("blue", CHARGE_MOVE)
+    for viewer in ("blue", "red"):
+        assert game.view(viewer)["standard"]["charges"] == [{"side": "blue", "units": ["b-1"], "target": "0704"}]
