@@ -92,6 +92,8 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
         return "move:march" if cmd.get("march") else "move:stack" if len(cmd["units"]) > 1 else "move"
     if t == "declare":
         return "declare:march" if cmd.get("march") else "declare:assist" if cmd.get("assist") else "declare"
+    if t == "choose" and game.state.ruleset == "standard" and st.decision:
+        return f"choose:{st.decision['kind']}"  # which decisions the battle answered on the page
     if t == "square":
         return "square:remove" if cmd.get("form") is False else "square"
     if t == "flip":
@@ -571,6 +573,8 @@ def test_whole_battle_through_the_page(scenario_id: str, open_page: Any, live_se
         kind = variety(game, cmd) if cmd["type"] != "undo" else "undo"
         t0 = lap("choose", t0)
         print(f"step {steps} v{version} {side}: {cmd}")  # shown when the battle fails
+        if kind.startswith("choose:") and kind not in performed:
+            page.screenshot(path=str(shots / f"decision-{kind.split(':', 1)[1]}.png"))  # each kind of decision once
         perform(page, game, cmd)
         t0 = lap(f"perform:{cmd['type']}", t0)
         assert _wait_version(oracle, version + 1), f"{scenario_id} step {steps}: the server logged nothing for {cmd}; page says: {last_toast(page)}; JS errors: {errors}"

@@ -1529,6 +1529,16 @@ function renderStatus() {
   if (S.role !== "seat") sec.appendChild(h("div.readonly-banner", { text: "You are watching: the board updates live and nothing you click changes the game." }));
 }
 
+/** 12.4: the headings of a fortune of war's actions on the page. */
+const FOW_GROUPS = {
+  pass: "Let it go",
+  enemy_morale: "An enemy unit checks morale (fails: disrupted)",
+  recovery: "A friendly unit tries to recover",
+  enemy_move: "Move an enemy unit (on a die of 1 or 2, with a rolled MA)",
+  friendly_move: "Move a friendly stack (with a rolled MA)",
+  charge: "Charge",
+};
+
 function renderPrompt() {
   const v = currentView();
   const sec = $("#sec-prompt");
@@ -1546,7 +1556,14 @@ function renderPrompt() {
     h("p.prompt-text#prompt-text", { text: p.text || p.kind }),
   );
   const list = h("div.options#prompt-options", { role: "group", "aria-label": "Choices" });
+  // 12.4: a fortune of war's many actions, grouped under their kind
+  const groups = isStandard(v) && (p.options || []).some((o) => o.action) ? FOW_GROUPS : null;
+  let group = null;
   for (const o of p.options || []) {
+    if (groups && o.action !== group) {
+      group = o.action;
+      list.appendChild(h("div.option-group", { "data-action": group || "", text: groups[group] || group || "" }));
+    }
     const hexes = [...optionHexes(o)];
     const hot = S.promptFilter && hexes.includes(S.promptFilter);
     const b = h(`button.btn.option-btn${hot ? ".hot" : ""}`, {

@@ -442,7 +442,11 @@ export function renderStandardPanel(sec, ctx) {
   if ((std.fow_owed || []).length) {
     // 12.4: each fortune of war with what its receiver played (`played`: the decision's option id)
     const ul = h("ul.std-fow#std-fow", { "aria-label": "Fortunes of war" });
-    const played = (p) => (p === "pass" ? "let go" : /^morale:/.test(p) ? `played: ${name(defs, p.slice(7))} checked morale` : /^recover:/.test(p) ? `played: ${name(defs, p.slice(8))} tried to recover` : `played: ${p}`);
+    const played = (p) => {
+      const [what, arg] = [p.split(":")[0], p.split(":").slice(1).join(":")];
+      const words = { pass: "let go", morale: `${name(defs, arg)} checked morale`, recover: `${name(defs, arg)} tried to recover`, enemy_move: `tried to move ${name(defs, arg)}`, friendly_move: `moved the stack at ${arg}`, charge: `a charge${arg ? ` (${arg})` : ""}` };
+      return what === "pass" ? "let go" : `played: ${words[what] || p}`;
+    };
     const item = (f) => {
       const done = f.played !== undefined && f.played !== null;
       return h(`li.${done ? "played" : "owed"}`, { "data-played": done ? String(f.played) : "" }, [`${ctx.sideName(f.side)}: turn ${f.turn}, ${f.why}${done ? ` — ${played(String(f.played))}` : " — owed"}`, h("span.rule", { text: `rule ${f.rule}`, style: "margin-left:6px" })]);
