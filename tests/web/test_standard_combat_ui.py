@@ -140,6 +140,12 @@ def test_standard_charge_tactic_and_defender_answer(open_page: Any, live_server:
     btn.click()
     wait_view(a, "v.units['b-1'].hex === '0805'")
     assert last_command(live_server, game_id) == CHARGE
+    # both players see the declared charge in the Standard box and on the map
+    for p in (a, b):
+        p.locator("#std-charges-declared li[data-target='0905']").wait_for()
+        assert "1st Brigade charge 0905" in p.locator("#std-charges-declared").inner_text()
+    assert b.locator("svg .declared-charge").count() >= 1
+    b.screenshot(path=str(artifacts / "standard-charge-declared.png"))
 
     # --- end the movement phase (E; the page may ask to confirm with units unmoved)
     a.keyboard.press("e")

@@ -1171,7 +1171,8 @@ function renderBuilder() {
     const cb = h("input.builder-leader", { type: "checkbox", "data-unit": l, checked: b.leaders.has(l) });
     cb.checked = b.leaders.has(l);
     cb.addEventListener("change", () => { if (cb.checked) b.leaders.add(l); else b.leaders.delete(l); refreshBuilderPreview(); });
-    roleRows.appendChild(h("label.builder-row", {}, [cb, std ? ` ${name(l)} (${(v.units[l] || {}).hex || ""}) joins a unit of his hex, adding his combat factor (10.3; one assist a turn)` : ` ${name(l)} (${(v.units[l] || {}).hex || ""}) adds its factors (10.0; one leader per hex)`]));
+    const spent = std && ((v.standard && v.standard.assisted) || []).includes(l) ? " — has assisted this turn" : "";
+    roleRows.appendChild(h("label.builder-row", {}, [cb, std ? ` ${name(l)} (${(v.units[l] || {}).hex || ""}) joins a unit of his hex, adding his combat factor (10.3; one assist a turn${spent})` : ` ${name(l)} (${(v.units[l] || {}).hex || ""}) adds its factors (10.0; one leader per hex)`]));
   }
   box.appendChild(roleRows);
   for (const r of b.choices.refused || []) box.appendChild(h("div.whose-sub", {}, [`${name(r.unit)} cannot take part: ${r.message}`, h("span.rule", { text: `rule ${r.rule}`, style: "margin-left:6px" })]));
@@ -1340,7 +1341,8 @@ function assistLeaders() {
   if (!isStandard(S.view) || S.view.phase !== "movement" || !o || !o.std || o.declaredMine || o.mode === "march" || S.offSel || S.selHexes.length !== 1) return [];
   const d = defs();
   if (!S.selected.some((u) => d[u] && !["leader", "hq", "trains"].includes(d[u].kind))) return [];
-  return S.selected.filter((u) => d[u] && d[u].kind === "leader" && !(S.view.units[u] || {}).ineffective);
+  const assisted = new Set((S.view.standard && S.view.standard.assisted) || []); // 10.3: one assist a turn
+  return S.selected.filter((u) => d[u] && d[u].kind === "leader" && !(S.view.units[u] || {}).ineffective && !assisted.has(u));
 }
 
 /** 10.3: the leader's movement assist (A): off, then each leader of the selection in turn. With it on, a move
@@ -1895,6 +1897,14 @@ function renderOverlays(hoverOption = null) {
     if (g) {
       map.ringHexes([{ hex: g.target, colour: OKABE.blue, width: 5, dash: "10 4", fill: OKABE.blue, label: "charge", cls: "target charge-target", title: `Charge ${g.target}` }]);
       for (const u of g.units) if (u.hex && !u.made) map.drawLine(u.hex, g.target, { colour: OKABE.blue, dash: null, width: 4 });
+    }
+  }
+  if (isStandard(v) && v.standard && (v.standard.charges || []).length && !S.chargeMode) {
+    // 7.13(3), 9.3: the charges declared this movement phase, made in the combat phase
+    for (const c of v.standard.charges) {
+      const from = [...new Set(c.units.map((u) => (v.units[u] || {}).hex).filter(Boolean))];
+      map.ringHexes([{ hex: c.target, colour: OKABE.blue, width: 3, dash: "10 4", label: "charge", cls: "target declared-charge", title: `${sideName(c.side)} charges ${c.target} (7.13(3), 9.3)` }]);
+      for (const hx of from) map.drawLine(hx, c.target, { colour: OKABE.blue, dash: "4 4", width: 3 });
     }
   }
   if (!o || !S.selected.length || S.history) return;

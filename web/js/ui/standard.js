@@ -147,7 +147,9 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
   } else if (view && view.phase === "combat" && side) {
     const light = (view.standard && view.standard.light) || "day";
     const los = { day: 10, twilight: 1, night: 0 }[light] ?? 10;
+    const done = new Set((view.standard && view.standard.bombarded) || []); // 8.4: bombarded once a phase
     for (const [hex] of enemy) {
+      if (done.has(hex)) continue;
       const guns = selected.filter((u) => {
         const r = gunRange(defs, view, u);
         const st = view.units[u] || {};
@@ -438,6 +440,13 @@ export function renderStandardPanel(sec, ctx) {
     }
     sec.appendChild(box);
   }
+  if ((std.charges || []).length) {
+    // 7.13(3), 9.3: the charges declared this movement phase (made in the combat phase by the same units)
+    const ul = h("ul.std-charges-declared#std-charges-declared", { "aria-label": "Declared charges" });
+    for (const c of std.charges) ul.appendChild(h("li", { "data-target": c.target }, [`${ctx.sideName(c.side)}: ${c.units.map((u) => name(defs, u)).join(", ")} charge ${c.target}`]));
+    sec.appendChild(h("div", {}, [h("b", { text: "Charges declared " }), h("span.rule", { text: "rules 7.13(3), 9.3" }), ul]));
+  }
+  if ((std.assisted || []).length) sec.appendChild(h("div.whose-sub#std-assisted", {}, [`Leaders who have assisted this turn: ${std.assisted.map((u) => name(defs, u)).join(", ")}`, h("span.rule", { text: "rule 10.3", style: "margin-left:6px" })]));
   if ((std.marched || []).length) sec.appendChild(h("div.whose-sub#std-marched", {}, [`Marched this phase: ${std.marched.map((u) => name(defs, u)).join(", ")}`, h("span.rule", { text: "rule 4.7", style: "margin-left:6px" })]));
   if ((std.fow_owed || []).length) {
     // 12.4: each fortune of war with what its receiver played (`played`: the decision's option id)
