@@ -761,6 +761,52 @@ def decide_form_square(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]
              rule="9.5")
 
 
+def follow_up_targets(ctx: StdCtx, units: list[str], side: str) -> list[str]:
+    """9.3(6) (V31's reading): enemy-occupied hexes next to the cavalry's hex, both clear, no hexside feature between."""
+    from .charges import _open
+
+    h = ctx.st.units[units[0]].hex
+    if h is None or any(ctx.st.units[u].hex != h for u in units) or not _open(ctx, h):
+        return []
+    return sorted(n for n in ctx.sc.grid.neighbors(h)
+                  if ctx.combat_units_at(n, ctx.enemy(side)) and _open(ctx, n)
+                  and not ctx.sc.hexsides.get(hexside_key(h, n)))
+
+
+def task_follow_up(ctx: StdCtx, task: dict[str, Any]) -> None:
+    units = [u for u in task["units"] if ctx.on_map(u) and not ctx.st.units[u].ineffective]
+    targets = follow_up_targets(ctx, units, task["side"]) if units else []
+    options = [{"id": "end", "hex": None, "label": "end the charge"}]
+    options += [{"id": h, "hex": h, "label": f"charge {h} (9.3(6))"} for h in targets]
+    ctx.st.decision = {"kind": "follow_up", "side": task["side"], "rule": "9.3(6)", "task": {**task, "units": units},
+                       "options": options, "hexes": targets,
+                       "text": f"{ctx.names(units)} routed the defender: charge again or end the charge"}
+
+
+def decide_follow_up(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    units = list(task["units"])
+    st = ctx.st
+    target = option.get("hex")
+    if target is None:
+        for u in units:
+            ctx.make_ineffective(u, "9.3(7)")
+        return
+    side = task["side"]
+    h = st.units[units[0]].hex
+    st.combat = {"kind": "attack", "attacker": side, "defender": ctx.enemy(side), "target": target, "attackers": units,
+                 "primary": units[0], "hexes": [h], "tactic": CHARGE, "def_tactic": NO_TACTIC, "leaders": {},
+                 "def_leaders": {}, "coordinator": None, "coordinated": True, "halved": [], "support": [],
+                 "retreated": [], "night": False, "cavalry": True}
+    if target not in st.attacked_hexes:
+        st.attacked_hexes.append(target)
+    hit = ctx.x.setdefault("attacked_units", [])
+    hit.extend(u for u in ctx.units_at(target) if u not in hit)
+    ctx.emit("attack", f"9.3(6): {ctx.names(units)} charge again, into {target}", attackers=units, target=target,
+             rule="9.3(6)", tactic=CHARGE)
+    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, {"t": "cavalry_checks"},
+                     {"t": "combat_tactics"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
+
+
 def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:
     """7.8 Ammo, 8.5: one bombarding artillery unit of the combat flips to its ineffective side (the attacker's
     choice when several fired)."""
@@ -902,6 +948,13 @@ def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
     routed = bool(c.get("routed"))
     if c.get("cavalry"):
         chargers = c["attackers"] + (c.get("defenders", []) if c.get("def_tactic") == COUNTERCHARGE else [])
+        going_on = [u for u in c["attackers"] if ctx.on_map(u)]
+        if routed and going_on and c.get("def_tactic") != COUNTERCHARGE and all(
+                not ctx.st.units[u].ineffective and not ctx.st.units[u].disrupted for u in going_on):
+            # 9.3(6): the cavalry may charge again once this combat has ended (S40)
+            chargers = [u for u in chargers if u not in going_on]
+            i = max(i for i, t in enumerate(ctx.st.tasks) if t["t"] == "combat_end")
+            ctx.st.tasks.insert(i, {"t": "follow_up", "units": going_on, "side": c["attacker"]})
         for u in chargers:
             if ctx.on_map(u):
                 ctx.make_ineffective(u, "9.3(7)")  # 9.3(7), 9.4: ineffective at the end of the charge

@@ -89,6 +89,7 @@ TASKS: dict[str, TaskHandler] = {
     "combat_tactics": fighting.task_tactics,
     "combat_resolve": fighting.task_resolve,
     "cavalry_checks": fighting.task_cavalry_checks,
+    "follow_up": fighting.task_follow_up,
     "combat_after": fighting.task_after,
     "second_step": fighting.task_second_step,
     "ammo": fighting.task_ammo,
@@ -117,6 +118,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "fortune": fighting.decide_fortune,
     "form_square": fighting.decide_form_square,
     "fow_move": fighting.decide_fow_move,
+    "follow_up": fighting.decide_follow_up,
 }
 
 

@@ -223,3 +223,37 @@ def test_9_3_3_an_infantry_target_may_form_square_during_the_charge() -> None:
     assert game.state.squares == {"0704": "r-1"}
     c = combat_event(events)
     assert c["differential"] == -3  # the battalion no longer takes part (9.5)
+
+
+def test_9_3_6_cavalry_that_routs_its_target_may_charge_again() -> None:
+    from .fight import add_infantry
+    from .play import load
+
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    add_infantry(data, "r-2", "0705", formation="7", side="red")
+    game = charged(data, dice=[1, 6, 4, 6])  # r-1 fails its check (disrupted): +3: die 4 = Dr -> Dm; fails: rout
+    game.submit("blue", CHARGE)
+    no_square(game)
+    choose(game, "red", decision(game)["options"][0]["id"])  # the rout
+    choose(game, "blue", "stay")  # 7.12: no advance
+    choose(game, "blue", "pass")  # the Dm's fortune of war
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("follow_up", "blue", "9.3(6)") and "0705" in d["hexes"]
+    assert not game.state.units["b-cav"].ineffective
+    load(game, [1, 1, 2, 1])
+    events = game.submit("blue", {"type": "choose", "option": "0705"})
+    assert any(e["type"] == "attack" and e["rule"] == "9.3(6)" for e in events)
+    events += no_square(game)
+    assert combat_event(events)["result"] == "Am(Ar)"
+
+
+def test_9_3_7_ending_the_charge_leaves_the_cavalry_ineffective() -> None:
+    game = charged(dice=[1, 6, 4, 6])
+    game.submit("blue", CHARGE)
+    no_square(game)
+    choose(game, "red", decision(game)["options"][0]["id"])
+    choose(game, "blue", "stay")
+    events = choose(game, "blue", "pass")  # no other enemy next to the cavalry: "end the charge" is the one choice
+    assert any(e["type"] == "auto" and e["rule"] == "9.3(6)" for e in events)
+    assert game.state.units["b-cav"].ineffective and game.state.decision is None
