@@ -17,6 +17,8 @@ from . import fighting, moving
 from .bombard import bombard_commands
 from .charges import charge_commands
 from .context import StdCtx
+from .phases import recovery_mode_of
+from .recovery import AUTOMATIC
 from .scenario import Kind
 from .squares import square_commands
 from .turn import may_flip_ineffective
@@ -152,6 +154,11 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
         out.append({"type": "flip", "unit": uid})
     if s.status == Status.MAP.value and moving.recover_problem(ctx, side, uid) is None:
         out.append({"type": "recover", "unit": uid})
+        if recovery_mode_of(ctx, uid) != AUTOMATIC:
+            for ldr in ctx.units_at(s.hex or ""):
+                if ctx.kind(ldr) is Kind.LEADER and moving.recovery_assist_problem(ctx, side, uid, ldr) is None:
+                    out.append({"type": "recover", "unit": uid, "assist": ldr})  # 10.3
+                    break
     if k.is_combat and st.replacements.get(side, 0) > 0:
         try:
             probe = ctx.st.copy()

@@ -450,8 +450,26 @@ def leave_map(ctx: StdCtx, uid: str, rule: str) -> None:
         ctx.emit("removed", f"{rule}, 7.10: {ctx.name(uid)} leaves the map and is set aside", unit=uid, rule="7.10")
 
 
+def recovery_assist_problem(ctx: StdCtx, side: str, uid: str, leader: Any) -> str | None:
+    """10.3 (S41): why `leader` may not add his morale to this unit's recovery check (None: he may)."""
+    from .tactics import in_span
+
+    if not isinstance(leader, str) or leader not in ctx.sc.units or ctx.kind(leader) is not Kind.LEADER \
+            or ctx.side_of(leader) != side or not ctx.on_map(leader):
+        return "10.3: name one of your leaders on the map"
+    if ctx.st.units[leader].hex != ctx.st.units[uid].hex:
+        return f"10.3: {ctx.name(leader)} is not stacked with {ctx.name(uid)}"
+    if ctx.st.units[leader].ineffective:
+        return f"10.1: {ctx.name(leader)} is ineffective and has no game effects"
+    if ctx.x.get("assisted", {}).get(leader) == ctx.st.turn:
+        return f"10.3: {ctx.name(leader)} has assisted a unit this turn"
+    if not in_span(ctx.sc, leader, uid):
+        return f"10.3: {ctx.name(uid)} is not within {ctx.name(leader)}'s command span"
+    return None
+
+
 def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
-    check_fields(cmd, {"unit": "id"}, {})
+    check_fields(cmd, {"unit": "id"}, {"assist": "id"})
     _require_movement(ctx, side)
     uid = cmd["unit"]
     if ctx.x.get("declared"):
@@ -459,6 +477,14 @@ def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     problem = recover_problem(ctx, side, uid)
     if problem:
         raise IllegalCommand(*problem)
+    leader = cmd.get("assist")
+    if leader is not None:
+        why = recovery_assist_problem(ctx, side, uid, leader)
+        if why:
+            rule, _, text = why.partition(": ")
+            raise IllegalCommand(rule, text)
+        if recovery_mode_of(ctx, uid) == AUTOMATIC:
+            raise IllegalCommand("10.3", f"{ctx.name(uid)} recovers automatically: no check for a leader to help")
     ctx.x.setdefault("recovered", []).append(uid)
     mode = recovery_mode_of(ctx, uid)
     s = ctx.st.units[uid]
@@ -468,7 +494,12 @@ def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if mode == AUTOMATIC:
         recover(ctx, uid, "14.2(1)" if ctx.light() == "night" else rule)
         return
-    if ctx.morale_check(uid, rule, "recovery", recovery=True):
+    bonus = 0
+    if leader is not None:
+        lf = ctx.d(leader).leader
+        bonus = lf.morale if lf is not None else 0
+        ctx.x.setdefault("assisted", {})[leader] = ctx.st.turn
+    if ctx.morale_check(uid, rule, "recovery", recovery=True, leader_morale=bonus):
         recover(ctx, uid, rule)
 
 

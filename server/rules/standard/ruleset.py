@@ -70,7 +70,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "declare": frozenset({"units", "march", "assist"}),
     "move": frozenset({"units", "path", "march", "off_map", "assist"}),
     "stay": frozenset(),
-    "recover": frozenset({"unit"}),
+    "recover": frozenset({"unit", "assist"}),
     "replace": frozenset({"unit"}),
     "muster": frozenset({"unit"}),
     "reenter": frozenset({"unit", "hex"}),

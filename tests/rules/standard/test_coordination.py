@@ -243,3 +243,18 @@ def test_10_3_a_rolling_unit_adds_the_leaders_movement_to_its_die() -> None:
     events = game.submit("blue", {"type": "declare", "units": ["b-1", "b-ldr"], "assist": "b-ldr"})
     assert game.state.extra["declared"]["ma"] == 4  # die 2 + 2
     assert any(e["type"] == "ma" and e["rule"] == "10.3" for e in events)
+
+
+def test_10_3_a_stacked_leader_adds_his_morale_to_a_recovery_check_once_a_turn() -> None:
+    from .play import new_game
+
+    data = ground("0301")
+    unit(data, "b-ldr", "0301", formation="1", span=["1"], **LEADER)
+    flag(data, "b-1", disrupted=True)
+    add_infantry(data, "r-x", "0502", formation="7", side="red")  # 4.7: next to the enemy, no automatic recovery
+    game = new_game(data, [5])  # die 5: MR 4 fails alone, passes with the leader's 2
+    assert game.state.units["b-1"].disrupted
+    events = game.submit("blue", {"type": "recover", "unit": "b-1", "assist": "b-ldr"})
+    check = next(e for e in events if e["type"] == "morale")
+    assert check["passed"] and "+2 leader, 10.3" in check["text"] and not game.state.units["b-1"].disrupted
+    assert game.state.extra["assisted"] == {"b-ldr": 1}
