@@ -1400,10 +1400,11 @@ def task_fow(ctx: StdCtx, task: dict[str, Any]) -> None:
         s = ctx.st.units[u]
         if s.disrupted or s.ineffective:
             options.append({"id": f"recover:{u}", "unit": u, "label": f"{ctx.name(u)} tries to recover (12.4)"})
+    options.append({"id": "move", "unit": None, "label": f"move the units at {task['hex']} (12.4, R13)"})
     ctx.st.decision = {"kind": "fow", "side": side, "rule": "7.2", "task": task, "options": options,
                        "hexes": [task["hex"]],
                        "text": f"7.2: {ctx.names(units)} at {task['hex']} triggered combat and were not attacked: "
-                               "a fortune of war (the move and charge actions come with part 2)"}
+                               "a fortune of war (move the hex's units or recover one; the charge action is to come)"}
     if len(options) == 1:
         ctx.emit("fow", f"7.2: {ctx.sc.sides[side].name} has a fortune of war at {task['hex']} with no action to take now",
                  side=side, rule="7.2")
@@ -1413,6 +1414,11 @@ def task_fow(ctx: StdCtx, task: dict[str, Any]) -> None:
 def decide_fow(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
     if option["id"] == "pass":
         ctx.emit("fow", f"7.2: the fortune of war at {task['hex']} is not used", rule="7.2")
+        return
+    if option["id"] == "move":  # R13: the units of that hex move (12.4's friendly move)
+        side = ctx.side_of(task["units"][0])
+        fow_move(ctx, side, [u for u in ctx.units_at(task["hex"]) if ctx.side_of(u) == side
+                             and (ctx.kind(u).is_combat or ctx.kind(u) is Kind.LEADER)])
         return
     uid = option["unit"]
     if ctx.morale_check(uid, "12.4", "friendly recovery check", recovery=True):

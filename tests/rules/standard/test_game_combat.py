@@ -176,7 +176,7 @@ def test_7_2_an_unattacked_triggered_defender_receives_a_fortune_of_war() -> Non
     submit(game, "blue", {"type": "end_phase"})
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("fow", "red", "7.2")
-    assert {o["id"] for o in d["options"]} == {"pass", "recover:r-2"}
+    assert {o["id"] for o in d["options"]} == {"pass", "recover:r-2", "move"}  # R13, 12.4
     choose(game, "red", "recover:r-2")
     assert not game.state.units["r-2"].disrupted
     assert (game.state.active, game.state.phase) == ("red", "movement")
@@ -222,3 +222,18 @@ def test_7_7_preview_gives_the_differential_and_the_crt_column() -> None:
     assert p["legal"] and p["differential"] == 1 and p["results"][4] == "Dr"
     bad = game.preview("blue", {**ATTACK, "target": "0705"})
     assert not bad["legal"] and bad["rule"] == "7.1"
+
+
+def test_7_2_the_unattacked_defenders_fortune_may_move_the_units_of_its_hex() -> None:
+    data = standard_data()
+    game = contact(data, dice=[])
+    submit(game, "blue", {"type": "end_phase"})
+    from .play import load
+
+    load(game, [1])  # r-1's MA die
+    choose(game, "red", "move")
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("fow_move", "red", "12.4") and "1 MP" in d["text"]
+    dest = next(o for o in d["options"] if o["hex"])
+    choose(game, "red", dest["id"])
+    assert hex_of(game, "r-1") == dest["hex"] and (game.state.active, game.state.phase) == ("red", "movement")

@@ -49,12 +49,13 @@ def _fingerprint(game: Game) -> dict[str, object]:
 # Known answers (perft-style): a change to the rules, the legal move list or the dice changes one of these.
 # Re-pinned for issue 14 (7.13 tactics with the defender's answer and the infantry
 # charge's declaration, 7.14 coordination, 10.3 leaders, 8.4-8.8 bombardment and support, 9.2(2)-(3),
-# 9.3 cavalry charges, 9.4 countercharges, 9.5 squares, 10.3 the leader's movement assist).
+# 9.3 cavalry charges, 9.4 countercharges, 9.5 squares, 10.3 the leader's assists, 12.4 and 7.2's FOW moves).
 PINNED = {
-    1: (94, 23, None, {"blue": 6, "red": 5}, {"b-1": "0907", "b-jg": "0104", "r-2": "1003"}, {"r-lt": "returning"}),
+    1: (109, 28, "red", {"blue": 4, "red": 9}, {"b-1": "0709", "b-ldr": "0504", "r-art": "0306"},
+        {"b-2": "dead", "r-cav": "eliminated", "r-lt": "returning"}),
     2: (88, 17, None, {"blue": 3, "red": 3}, {"b-2": "0404", "b-ldr": "0702", "r-cav": "1001"},
         {"b-1": "returning", "b-sq": "returning"}),
-    3: (112, 24, "red", {"blue": 4, "red": 7}, {"b-1": "0203", "b-jg": "1010", "r-2": "1204"}, {"r-lt": "eliminated"}),
+    3: (121, 25, None, {"blue": 3, "red": 3}, {"b-1": "0107", "b-ldr": "0305", "r-cav": "1105"}, {}),
 }
 
 
