@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from server.rules import Game
+
 from .builder import unit
 from .fight import combat, combat_event, decision, flag, ground
 from .play import choose, submit
@@ -40,7 +44,7 @@ CHARGE_MOVE = {"type": "charge", "units": ["b-cav"], "path": ["0504", "0604"], "
 CHARGE = {**ATTACK, "tactic": "charge"}
 
 
-def charged(data: dict | None = None, dice: list[int] | None = None):  # type: ignore[no-untyped-def]
+def charged(data: dict[str, Any] | None = None, dice: list[int] | None = None) -> Game:
     from .play import end, load, new_game
 
     if data is None:
@@ -54,10 +58,11 @@ def charged(data: dict | None = None, dice: list[int] | None = None):  # type: i
     return game
 
 
-def no_square(game) -> list[dict]:  # type: ignore[no-untyped-def]
+def no_square(game: Game) -> list[dict[str, Any]]:
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("form_square", "red", "9.3(3)")
-    return game.submit("red", {"type": "choose", "option": "no"})
+    events: list[dict[str, Any]] = game.submit("red", {"type": "choose", "option": "no"})
+    return events
 
 
 def test_9_3_a_charge_routs_the_defender_with_a_step_loss_after_the_target_fails_its_check() -> None:
@@ -116,7 +121,7 @@ def test_9_3_the_defender_makes_no_tactic_choice_against_a_cavalry_charge() -> N
 
 
 # --- 9.4 countercharges ---------------------------------------------------------------------------------------------------
-def _cav_v_cav():  # type: ignore[no-untyped-def]
+def _cav_v_cav() -> dict[str, Any]:
     data = ground("0404")
     unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
     unit(data, "r-1", "0704", side="red", kind="cavalry", formation="7",

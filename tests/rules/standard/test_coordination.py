@@ -3,6 +3,7 @@ casualties), each as the seed demands."""
 
 from __future__ import annotations
 
+from server.rules import Game
 from server.rules.standard.tactics import by_formation, formation_key, uncoordinated_halved
 
 from .builder import unit
@@ -203,7 +204,7 @@ def test_10_1_a_lone_leader_with_no_line_of_retreat_is_captured() -> None:
 
 
 # --- 10.3 the leader's movement assist --------------------------------------------------------------------------------
-def _row1(disrupted: bool = False):  # type: ignore[no-untyped-def]
+def _row1(disrupted: bool = False) -> Game:
     from .play import new_game
 
     data = ground("0101")

@@ -3,6 +3,8 @@ played at once by their receiver when the combat ends — also inside the other 
 
 from __future__ import annotations
 
+from server.rules import Game
+
 from .builder import unit
 from .fight import add_infantry, combat, decision, flag, ground
 from .play import choose, load, submit
@@ -57,7 +59,7 @@ def test_12_1_an_attacked_hq_gives_two_fortunes_of_war_played_in_turn() -> None:
     assert game.state.decision is None
 
 
-def _dm_rout_fortune():  # type: ignore[no-untyped-def]
+def _dm_rout_fortune() -> Game:
     data = ground()
     unit(data, "r-1", "0704", side="red", kind="infantry", formation="7", full={"cf": 1, "mr": 4, "ma": 4},
          reduced={"cf": 1, "mr": 3, "ma": 4})

@@ -3,6 +3,9 @@ first, the defender answers as a decision with the attacker's choice shown; each
 
 from __future__ import annotations
 
+from typing import Any
+
+from server.rules import Game
 from server.rules.standard.crt import parse_cell
 from server.rules.standard.tactics import convert
 
@@ -13,10 +16,11 @@ from .play import choose, hex_of, refused
 ATTACK = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"}
 
 
-def answer(game, option: str) -> list[dict]:  # type: ignore[no-untyped-def]
+def answer(game: Game, option: str) -> list[dict[str, Any]]:
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("tactic", "red", "7.13")
-    return game.submit("red", {"type": "choose", "option": option})
+    events: list[dict[str, Any]] = game.submit("red", {"type": "choose", "option": option})
+    return events
 
 
 # --- the conversions, as tables ------------------------------------------------------------------------------------
@@ -244,7 +248,7 @@ CHARGE_MOVE = {"type": "charge", "units": ["b-1"], "path": ["0504", "0604"], "ta
 CHARGE = {**ATTACK, "tactic": "charge"}
 
 
-def charged(data: dict | None = None, dice: list[int] | None = None):  # type: ignore[no-untyped-def]
+def charged(data: dict[str, Any] | None = None, dice: list[int] | None = None) -> Game:
     """b-1 charges r-1 from 0504 (one MP to 0604); blue's combat phase follows with `dice` loaded."""
     from .play import end, load, new_game
 
