@@ -133,6 +133,8 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
         return f"charge:{arm}-leader" if "leader" in kinds else f"charge:{arm}"
     if t == "charge" and cmd.get("leaders"):
         return "charge:leader"
+    if t == "recover" and cmd.get("assist"):
+        return "recover:assist"
     if t == "recover" and cmd.get("leader"):
         return "recover:leader"
     return str(t)

@@ -32,7 +32,7 @@ export function actionLabel(cmd, defs, view) {
     case "flip":
       return kind === "hq" || kind === "trains" ? `Flip ${name} to inactive, to move it` : `Flip ${name} to its ineffective side`;
     case "recover":
-      return `Recover ${name}${u.disrupted ? " (disrupted)" : u.ineffective ? " (ineffective)" : ""}`;
+      return `Recover ${name}${u.disrupted ? " (disrupted)" : u.ineffective ? " (ineffective)" : ""}${cmd.assist ? ` with ${defs[cmd.assist] ? defs[cmd.assist].name : cmd.assist}'s assist (10.3)` : ""}`;
     case "replace":
       return u.status === "eliminated" ? `Replace ${name}: to the next TRT box` : `Replace a step of ${name}`;
     case "muster":
