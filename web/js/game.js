@@ -1585,6 +1585,13 @@ function renderPrompt() {
   }
   sec.appendChild(list);
   if (mine && (p.options || []).some((o) => optionHexes(o).size)) sec.appendChild(h("div.whose-sub", { text: "The choices are outlined on the map: click one there or here." }));
+  // a new decision of mine comes into view even when the panel was scrolled down (the Standard rules ask many,
+  // some inside the other player's combat phase)
+  const seen = `${S.version}:${p.kind}`;
+  if (mine && S.promptSeen !== seen) {
+    S.promptSeen = seen;
+    if (sec.scrollIntoView) sec.scrollIntoView({ block: "nearest" });
+  }
 }
 
 function renderSelection() {
