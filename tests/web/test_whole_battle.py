@@ -453,10 +453,9 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
                 page.wait_for_function("() => !window.vedette.S.builder.loading")
             want_coord = cmd.get("coordinator") or ""
             coord = page.locator("#builder-coordinator")
-            if want_coord or coord.count():
-                if coord.input_value() != want_coord:
-                    coord.select_option(want_coord)
-                    page.wait_for_function("() => !window.vedette.S.builder.loading")
+            if (want_coord or coord.count()) and coord.input_value() != want_coord:
+                coord.select_option(want_coord)
+                page.wait_for_function("() => !window.vedette.S.builder.loading")
         page.wait_for_function("() => !window.vedette.S.builder.loading")
         page.locator("#confirm-action:not([disabled])").click()
     elif t == "bombard":
