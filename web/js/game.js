@@ -360,7 +360,7 @@ function onUnitClick(unit, hex, evt, pointerHex = null) {
     return onHexClick(hex, evt, unit);
   }
   // 10.3: plotting an assisted move: a friendly stack's hex is a step of the path
-  if (S.assist && S.plot && S.selected.length && (hex !== S.selHex || S.plot.length > 1)) return onHexClick(pointerHex || hex, evt);
+  if (S.assist && S.plot && S.selected.length && ((pointerHex || hex) !== S.selHex || S.plot.length > 1)) return onHexClick(pointerHex || hex, evt);
   // 4.1: leaving the map from the selection's own (edge) hex
   if (S.offMap && isStandard(S.view) && hex === S.selHex && S.selected.length) return onHexClick(hex, evt);
   // a counter of the expanded selected stack lying over another hex: the click means that hex
