@@ -913,7 +913,7 @@ function offboardUnits() {
 function renderOffboard() {
   const sec = $("#sec-offboard");
   if (!sec) return;
-  const list = S.history ? [] : offboardUnits();
+  const list = S.history || (S.view && S.view.phase === "over") ? [] : offboardUnits();
   if (!list.length) {
     sec.hidden = true;
     return;
