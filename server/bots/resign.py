@@ -1,7 +1,7 @@
 """Resigning hopeless games politely.
 
-`should_resign(game, side)` reads a belief game (what `side` may see: `belief_game(real, side, rng)`,
-or `server.bots.resign_check(real, side)` which builds it) and says whether `side`'s bot should offer
+`should_resign(game, side)` reads a belief game (what `side` may see, built by `belief.py`; the service
+calls `server.bots.resign_check(real, side)`, which builds it) and says whether `side`'s bot should offer
 its resignation now. It is deliberately conservative: a bot that resigns a game it could still draw is
 worse company than one that plays a lost game out. All of these must hold:
 

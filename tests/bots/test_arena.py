@@ -45,3 +45,12 @@ def test_arena_cli_refuses_bad_arguments(argv, capsys):
         base[k] = v
     rc = main(["arena"] + [x for kv in base.items() for x in kv])
     assert rc == 2
+
+
+def test_arena_cli_search_level_with_a_node_budget(capsys):
+    rc = main(["arena", "--scenario", "tutorial", "--a", "search", "--b", "random", "--games", "1", "--seed", "2",
+               "--iterations", "200", "--json"])
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rc == 0 and data["iterations"] == 200 and data["games"] == 1
+    assert data["violations"] == 0 and data["illegal_commands"] == 0
+    assert data["decision_time"]["search"]["decisions"] > 0
