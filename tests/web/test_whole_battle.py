@@ -456,6 +456,10 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
             if (want_coord or coord.count()) and coord.input_value() != want_coord:
                 coord.select_option(want_coord)
                 page.wait_for_function("() => !window.vedette.S.builder.loading")
+            # the preview shows the announced tactic and the coordination (issue 14)
+            page.wait_for_function(
+                "(t) => { const d = document.querySelector('#pv-tactic'); return !!d && d.dataset.tactic === t && !!document.querySelector('#pv-coordination'); }",
+                arg=tactic)
         page.wait_for_function("() => !window.vedette.S.builder.loading")
         page.locator("#confirm-action:not([disabled])").click()
     elif t == "bombard":
