@@ -44,6 +44,15 @@ def state(page: Any, game_id: str) -> dict[str, Any]:
     return dict(d["view"])
 
 
+def setup_answer(v: dict[str, Any]) -> dict[str, Any]:
+    """Reaching the position: end each phase; a 7.2 fortune of war of an unattacked triggered defender is let go."""
+    p = v.get("prompt") or {}
+    if not p.get("options"):
+        return {"type": "end_phase"}
+    assert p.get("kind") == "fow" and any(o["id"] == "pass" for o in p["options"]), f"unexpected decision: {json.dumps(p)}"
+    return {"type": "choose", "option": "pass"}
+
+
 def builder_idle(page: Any) -> None:
     page.wait_for_function("() => !!window.vedette.S.builder && !window.vedette.S.builder.loading")
 
@@ -107,12 +116,11 @@ def test_standard_charge_tactic_and_defender_answer(open_page: Any, live_server:
     a.keyboard.press("Enter")
     wait_view(a, "v.units['b-1'].hex === '0705'")
     assert last_command(live_server, game_id) == ASSISTED
-    for _ in range(8):
+    for _ in range(12):
         v = state(a, game_id)
         if v["turn"] == 2 and v["active"] == "blue" and v["phase"] == "movement":
             break
-        assert not (v.get("prompt") or {}).get("options"), f"unexpected decision: {json.dumps(v.get('prompt'))}"
-        api_command(pages[v["awaiting"]], game_id, {"type": "end_phase"})
+        api_command(pages[v["awaiting"]], game_id, setup_answer(v))
     else:
         pytest.fail("never reached Blue's turn-2 movement phase")
     a.goto(f"{base}/games/{game_id}")
@@ -243,12 +251,11 @@ def test_standard_coordinated_attack(open_page: Any, live_server: Any, artifacts
     a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
     for cmd in [*TURN_1, ASSISTED]:
         api_command(a, game_id, cmd)
-    for _ in range(8):
+    for _ in range(12):
         v = state(a, game_id)
         if v["turn"] == 2 and v["active"] == "blue" and v["phase"] == "movement":
             break
-        assert not (v.get("prompt") or {}).get("options"), f"unexpected decision: {json.dumps(v.get('prompt'))}"
-        api_command(pages[v["awaiting"]], game_id, {"type": "end_phase"})
+        api_command(pages[v["awaiting"]], game_id, setup_answer(v))
     api_command(a, game_id, {"type": "move", "units": ["b-1", "b-ldr"], "path": ["0705", "0706", "0707", "0708"]})
     api_command(a, game_id, {"type": "end_phase"})
     a.goto(f"{base}/games/{game_id}")
