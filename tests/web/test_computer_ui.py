@@ -26,19 +26,21 @@ def test_a_player_creates_a_game_against_the_computer_and_it_answers(open_page: 
     page.wait_for_url("**/games/*")
     game_id = page.url.split("/games/")[1].split("?")[0]
     wait_view(page, "v.viewer === 'blue' && v.game.status === 'active' && v.seats.red === 'computer-random'")
-    for _ in range(8):  # end my phases by the page's own key; the computer answers its decisions
-        wait_view(page, "v.phase === 'over' || (v.awaiting === 'blue' && !(v.prompt && v.prompt.options && v.prompt.options.length))",
-                  timeout=30000)
-        if page.evaluate("window.vedette.S.view.phase") == "over":
+    for _ in range(12):  # my decisions by the page's own buttons; the computer answers its own
+        wait_view(page, "v.phase === 'over' || v.awaiting === 'blue'", timeout=60000)
+        view = page.evaluate("window.vedette.S.view")
+        if view["phase"] == "over":
             break
-        version = page.evaluate("window.vedette.S.view.version")
-        button = page.locator("#end-phase")
-        button.wait_for()
-        page.wait_for_function("() => !document.querySelector('#end-phase').disabled", timeout=30000)
-        button.click()
-        dialog = page.locator("dialog.confirm [data-confirm=ok]")
-        if dialog.count() and dialog.first.is_visible():
-            dialog.first.click()
+        version = view["version"]
+        options = (view.get("prompt") or {}).get("options") or []
+        if options:  # e.g. a retreat after the computer's attack: take the first choice
+            page.locator(f"#prompt-options [data-option='{options[0]['id']}']").click()
+        else:
+            page.wait_for_function("() => !document.querySelector('#end-phase').disabled", timeout=30000)
+            page.locator("#end-phase").click()
+            dialog = page.locator("dialog.confirm [data-confirm=ok]")
+            if dialog.count() and dialog.first.is_visible():
+                dialog.first.click()
         wait_view(page, f"v.version > {version}", timeout=30000)
     with sqlite3.connect(f"{live_server.db_dir}/vedette.db") as c:
         sides = [row[0] for row in c.execute("SELECT side FROM game_commands WHERE game_id = ?", (game_id,))]
