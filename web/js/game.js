@@ -111,6 +111,7 @@ async function boot() {
 
 /** After a change arrives: the clock and "your move" count may have moved (debounced). */
 function refreshAsync() {
+  if (panels && panels.clock) panels.renderClock(); // at once: a battle just over takes its claim and pause buttons away
   clearTimeout(asyncTimer);
   asyncTimer = setTimeout(() => {
     if (panels) panels.refresh();
