@@ -446,6 +446,11 @@ class GameService:
                 # Every 409 of a command carries the game's current version: a client that raced
                 # another command (which may have ended the game) knows where to resynchronise.
                 if meta.status != expected_status:
+                    if attempt == 0:
+                        # Before refusing, read the row itself: a reader that loaded the game just before a
+                        # join (or an end) committed may have left this process's cache one status behind.
+                        self.forget(game_id)
+                        continue
                     if meta.status == "waiting":
                         raise ApiError(409, "game_not_started", "The game waits for its second player.",
                                        version=meta.version)

@@ -265,3 +265,21 @@ def test_a_command_whose_pooled_connection_was_killed_is_stored_once(postgres_se
         row, rows, replayed = _stored(client, gid)
         assert row.version == version == len(rows) == 2
         assert replayed.to_json(include_log=False) == row.snapshot
+
+
+def test_a_cache_one_status_behind_is_read_again_before_the_command_is_refused(pg_client: TestClient) -> None:
+    """A reader that loaded the game just before the join committed can leave this process's cache saying
+    "waiting" after the game started; the command path reads the row again rather than answer 409."""
+    import dataclasses
+
+    a, b, game = start_game(pg_client)
+    service = pg_client.app.state.service
+    version = _play(pg_client, game["id"], a, b, 0, random.Random(3))  # the game is now live in this process
+    meta = service.recent.meta(game["id"])
+    assert meta is not None and meta.status == "active" and meta.version == version
+    held = service.recent._games[game["id"]]
+    service.recent._games[game["id"]] = (dataclasses.replace(meta, status="waiting"), held[1])  # one status behind
+    player, side = _mover(pg_client, game["id"], a, b)
+    response = _send(player, game["id"], pick_command(pg_client, game["id"], side, random.Random(4)), version)
+    assert response.status_code == 200, response.text
+    assert service.recent.meta(game["id"]).status == "active"
