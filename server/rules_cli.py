@@ -22,8 +22,10 @@ def find_scenario(ident: str) -> Any:
     path = Path(ident)
     if not path.exists():
         path = SCENARIO_DIR / f"{ident}.json"
+    if not path.exists():  # an edition's own folder (scenarios/standard/...)
+        path = next(iter(sorted(SCENARIO_DIR.glob(f"*/{ident}.json"))), path)
     if not path.exists():
-        raise ScenarioError(ident, [("", f"no scenario file {ident} (looked in {SCENARIO_DIR})")])
+        raise ScenarioError(ident, [("", f"no scenario file {ident} (looked in {SCENARIO_DIR} and its folders)")])
     return load_scenario_file(path)
 
 

@@ -106,15 +106,9 @@ class GreedyPlayer:
         return best or {"type": "end_phase"}
 
     def _strength(self, game: Any, uid: str, attack: bool) -> int:
-        s, d = game.state.units[uid], game.scenario.units[uid]
-        if s.ineffective:
-            f = d.ineffective
-        elif s.reduced and d.reduced is not None:
-            f = d.reduced
-        else:
-            f = d.full
-        v = f.attack if attack else f.defense
-        return (v + 1) // 2 if attack and s.disrupted else v
+        """The side now showing's attack (halved when disrupted) or defence: the edition's `bot_factors`."""
+        att, dfn, _ = game.ruleset.bot_factors(game.scenario, game.state.units[uid])
+        return int(att if attack else dfn)
 
     def _combat(self, game: Any, side: str, cmds: list[dict[str, Any]]) -> dict[str, Any]:
         st, sc = game.state, game.scenario

@@ -28,8 +28,10 @@ from typing import Any
 from server.rules import Game, GameState, Status, UnitState, parse_scenario, scenario_json_for
 
 # Fields of GameState copied from the real state: public bookkeeping of the current phase/procedure.
+# `extra` is the edition's own bookkeeping (the Standard rules': inactive HQs, declared moves and charges, fortunes
+# of war owed...): public procedure state, with any hidden unit stripped like the rest.
 _PUBLIC_BOOKKEEPING = ("decision", "tasks", "combat", "attacked_hexes", "bombarded_hexes", "attack_from",
-                       "ca_eligible", "ca_stage", "ca_done_hexes", "any_moved", "setup_done")
+                       "ca_eligible", "ca_stage", "ca_done_hexes", "any_moved", "setup_done", "extra")
 
 _SCENARIO_CACHE: dict[str, Any] = {}
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.rules import Game, UnitKind
+from server.rules import Game
 
 WIN = 100000.0
 POINT = 10.0
@@ -59,7 +59,7 @@ class U:
     ma: int
     steps: int  # steps left
     impaired: bool
-    kind: UnitKind
+    kind: Any  # the edition's unit kind
 
 
 class Pos:
@@ -69,18 +69,13 @@ class Pos:
         sc, st = game.scenario, game.state
         self.game = game
         self.units: dict[str, U] = {}
+        factors = game.ruleset.bot_factors
         for uid, s in st.units.items():
             if s.status != "map" or s.hex is None:
                 continue
             d = sc.units[uid]
-            if s.ineffective:
-                f = d.ineffective
-            elif s.reduced and d.reduced is not None:
-                f = d.reduced
-            else:
-                f = d.full
-            att = f.attack if not s.disrupted else (f.attack + 1) // 2
-            self.units[uid] = U(uid, d.side, s.hex, d.kind is UnitKind.LEADER, att, f.defense, max(f.ma, 1),
+            att, dfn, ma = factors(sc, s)
+            self.units[uid] = U(uid, d.side, s.hex, d.kind.value == "leader", att, dfn, ma,
                                 1 if (s.reduced or d.steps == 1) else d.steps, s.disrupted or s.ineffective, d.kind)
         self.control = dict(st.control)
         self.turn = st.turn
@@ -181,13 +176,13 @@ def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
         friends = 0
         for n in grid.neighbors(h):
             for u in occ.get(n, ()):
-                if u.side == y and not u.leader and u.kind is not UnitKind.ARTILLERY:
+                if u.side == y and not u.leader and u.kind.value != "artillery":
                     att += u.attack
                 elif u.side == s and not u.leader:
                     friends += 1
         if att == 0 or y == spent:
             continue
-        dfn = sum(sorted((u.defense for u in fighters), reverse=True)[:2]) + sc.terrain_at(h).defense
+        dfn = sum(sorted((u.defense for u in fighters), reverse=True)[:2]) + game.ruleset.bot_terrain_defence(sc, h)
         p = bad_chance(att - dfn - min(friends, 2) // 2)
         at_stake = sum(min(u.steps, 2) for u in fighters[:2]) + (1 if any(u.impaired for u in fighters) else 0)
         score[s] -= W_THREAT * p * at_stake

@@ -14,6 +14,8 @@
 * Decisions (retreat paths, advances, losses, defenders, counterattacks, charges): each option is
   tried on a copy (averaged over a few imagined rolls when it rolls dice) and the best one taken.
 * Recovery: every step recovery the engine allows; set-up: the listed hexes.
+* Another edition's game (the Standard rules), whose page options these planners do not read: one ply over the
+  engine's legal commands (`_generic`), each played on a copy and scored.
 """
 
 from __future__ import annotations
@@ -22,12 +24,19 @@ import random
 import time
 from typing import Any
 
-from server.rules import Game
+from server.rules import Game, UnitState
 
 from .belief import copy_game
 from .evaluate import Pos, eval_pos, evaluate, loss_points
 
 MIN_MOVE_GAIN = 0.5
+GENERIC_LIMIT = 400  # the most legal commands `_generic` lists at once
+
+
+def quickplay_shaped(game: Game) -> bool:
+    """Whether the game's page options have the shape the movement and combat planners read (Quick Play's:
+    `reachable` hexes, `attacks` with their `legal` flag)."""
+    return game.ruleset.name.startswith("quickplay")
 MIN_ATTACK_GAIN = 0.5
 DECISION_SAMPLES = 3
 FOLLOW_UP_LIMIT = 12
@@ -56,6 +65,8 @@ class GreedyBot:
     def choose(self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0) -> dict[str, Any]:
         deadline = time.perf_counter() + max(budget_s, 0.001)
         st = game.state
+        if not quickplay_shaped(game):
+            return self._generic(game, side, rng, deadline)
         if st.decision is not None:
             return self._decide(game, side, rng, deadline)
         if st.phase == "setup":
@@ -69,6 +80,38 @@ class GreedyBot:
             return self._move(game, side, rng, deadline)
         if st.phase == "combat":
             return self._combat(game, side, rng, deadline)
+        return {"type": "end_phase"}
+
+    # --- any edition: one ply over the engine's own legal commands ------------------------------
+    def _generic(self, game: Game, side: str, rng: random.Random, deadline: float) -> dict[str, Any]:
+        """For an edition whose page options the planners below do not read (the Standard rules): each legal
+        command the engine lists (shuffled; as many as the time allows) is played on a copy of the belief game
+        with imagined dice and the position after it scored; the best is taken — a decision's best option, or
+        else the best command that gains at least MIN_MOVE_GAIN over ending the phase."""
+        cmds = list(game.legal_commands(side, rng, GENERIC_LIMIT))
+        if not cmds:
+            return {"type": "end_phase"}
+        rng.shuffle(cmds)
+        must_choose = game.state.decision is not None or not game.ruleset.can_end_phase(game, side)
+        base = evaluate(game, side)
+        best: tuple[float, dict[str, Any]] | None = None
+        for i, cmd in enumerate(cmds):
+            if i and time.perf_counter() > deadline:
+                break
+            if cmd.get("type") in ("end_phase", "undo", "resign"):
+                continue
+            trial = copy_game(game, f"generic-{rng.getrandbits(64):016x}")
+            try:
+                trial.submit(side, cmd)
+            except ValueError:  # IllegalCommand: a command the belief game refuses is no candidate
+                continue
+            v = evaluate(trial, side) - base + rng.random() * 0.01
+            if best is None or v > best[0]:
+                best = (v, cmd)
+        if best is not None and (must_choose or best[0] > MIN_MOVE_GAIN):
+            return best[1]
+        if must_choose:
+            return next((c for c in cmds if c.get("type") not in ("undo", "resign")), cmds[0])
         return {"type": "end_phase"}
 
     # --- movement ---------------------------------------------------------------------------
@@ -114,8 +157,8 @@ class GreedyBot:
                 from .evaluate import U
                 for u in added:
                     d = sc.units[u]
-                    tmp.units[u] = U(u, side, None, d.kind.value == "leader", d.full.attack, d.full.defense,
-                                     max(d.full.ma, 1), d.steps, False, d.kind)
+                    att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
+                    tmp.units[u] = U(u, side, None, d.kind.value == "leader", att, dfn, ma, d.steps, False, d.kind)
                 work = tmp
             else:
                 work = pos

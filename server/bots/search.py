@@ -39,11 +39,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from server.rules import Game
+from server.rules import Game, UnitState
 
 from .belief import copy_game
 from .evaluate import Pos, U, eval_pos, evaluate, loss_points
-from .greedy import MIN_ATTACK_GAIN, GreedyBot, ScriptedDice
+from .greedy import MIN_ATTACK_GAIN, GreedyBot, ScriptedDice, quickplay_shaped
 from .unseen import UnseenPrior, unseen_prior, unseen_term
 
 CANDIDATES = 16  # destinations per group scored alone: the NEAREST to enemies and objectives, the STRONG
@@ -108,6 +108,8 @@ class SearchBot(GreedyBot):
     def choose(self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0) -> dict[str, Any]:
         budget = Budget(budget_s, self.iterations)
         st = game.state
+        if not quickplay_shaped(game):  # the Standard rules: greedy's one ply over the legal commands
+            return GreedyBot.choose(self, game, side, rng, budget_s)
         if st.decision is None and st.phase == "movement" and self.search_move:
             return self._plan_move(game, side, rng, budget)
         if st.decision is None and st.phase == "combat" and not st.ca_stage and self.search_combat:
@@ -127,8 +129,8 @@ class SearchBot(GreedyBot):
             for u in g:
                 if u not in pos.units:
                     d = sc.units[u]
-                    pos.units[u] = U(u, side, None, d.kind.value == "leader", d.full.attack, d.full.defense,
-                                     max(d.full.ma, 1), d.steps, False, d.kind)
+                    att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
+                    pos.units[u] = U(u, side, None, d.kind.value == "leader", att, dfn, ma, d.steps, False, d.kind)
         start = {u: pos.units[u].hex for g in groups for u in g}
 
         def score() -> float:
@@ -303,7 +305,7 @@ class SearchBot(GreedyBot):
         near = {h: min(grid.distance(h, t) for t in targets) for h in dests}
         ranked = sorted(dests, key=lambda h: (near[h], h))
         keep = ranked[:NEAREST]
-        strong = sorted(dests, key=lambda h: (-sc.terrain_at(h).defense, near[h], h))
+        strong = sorted(dests, key=lambda h: (-game.ruleset.bot_terrain_defence(sc, h), near[h], h))
         keep += [h for h in strong if h not in keep][:STRONG]
         rest = [h for h in ranked if h not in keep]
         rng.shuffle(rest)

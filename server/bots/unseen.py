@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from server.rules import Game
+from server.rules import Game, UnitState
 
 from .evaluate import Pos
 
@@ -62,7 +62,8 @@ def unseen_prior(game: Game, side: str) -> UnseenPrior | None:
     own = sorted(r.turn for r in sc.reinforcements
                  if sc.units[r.unit].side == side and sc.units[r.unit].kind.is_combat)
     seen = sum(1 for r in sc.reinforcements if sc.units[r.unit].side == enemy and sc.units[r.unit].kind.is_combat)
-    attacks = [d.full.attack for d in sc.units.values() if d.side == enemy and d.kind.is_combat]
+    attacks = [game.ruleset.bot_factors(sc, UnitState(u, None))[0] for u, d in sc.units.items()
+               if d.side == enemy and d.kind.is_combat]
     if not attacks:
         return None
     mean_attack = sum(attacks) / len(attacks)

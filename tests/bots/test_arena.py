@@ -54,3 +54,13 @@ def test_arena_cli_search_level_with_a_node_budget(capsys):
     assert rc == 0 and data["iterations"] == 200 and data["games"] == 1
     assert data["violations"] == 0 and data["illegal_commands"] == 0
     assert data["decision_time"]["search"]["decisions"] > 0
+
+
+def test_standard_rules_arena_greedy_beats_random_with_only_legal_commands():
+    """Issue 15 on the Standard rules: the greedy level plays the engine's own legal commands one ply deep
+    (`GreedyBot._generic`), so it never sends a command the referee refuses, and it beats random play."""
+    report = arena(find_scenario("standard-tutorial"), "greedy", "random", games=2, seed=3, iterations=1)
+    data = report.to_json()
+    assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
+    assert data["a_wins"] == 2, data
+    assert data["decision_time"]["greedy"]["decisions"] > 0

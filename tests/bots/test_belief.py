@@ -126,3 +126,24 @@ def test_r11_greedy_bot_choice_does_not_depend_on_the_seed(tutorial):
                                     Game.new(tutorial, "other-seed-fedcba9876543210")], "red",
                                    lambda g: g.state.dice_count > 0)
     assert compared >= 3
+
+
+def test_standard_rules_belief_game_keeps_the_editions_bookkeeping_and_its_legal_commands():
+    """The Standard rules keep their procedure state (inactive HQs, declared moves and charges, fortunes of war owed)
+    in `GameState.extra`; the belief game must carry it, or the bot would judge moves by the wrong rules (12.1:
+    an inactive HQ makes every move of its army roll its MA first, 4.4) and send commands the referee refuses."""
+    sc = find_scenario("standard-tutorial")
+    game = Game.new(sc, "real-seed-0123456789abcdef")
+    rng = random.Random(7)
+    player = RandomPlayer(rng)
+    checked = 0
+    while not game.is_over and checked < 150:
+        side = game.awaiting
+        belief = belief_game(game, side, random.Random(1))
+        assert belief.state.extra == game.state.extra
+        assert belief.view(side)["standard"] == game.view(side)["standard"]
+        want = list(game.legal_commands(side, random.Random(3), 200))
+        assert list(belief.legal_commands(side, random.Random(3), 200)) == want
+        game.submit(side, player.choose(game, side))
+        checked += 1
+    assert checked == 150 or game.is_over

@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from server_helpers import Player
 
@@ -25,16 +26,18 @@ def _view(player: Player, game_id: str) -> dict[str, Any]:
     return dict(response.json())
 
 
-def test_a_game_against_the_computer_is_played_by_it_through_the_command_path(client: TestClient) -> None:
+@pytest.mark.parametrize(("scenario", "level"), [("tutorial", "random"), ("standard-tutorial", "greedy")])
+def test_a_game_against_the_computer_is_played_by_it_through_the_command_path(client: TestClient, scenario: str,
+                                                                               level: str) -> None:
     me = Player(client, f"h{secrets.token_hex(3)}")
-    created = me.post("/api/games", json={"scenario": "tutorial", "side": "blue", "opponent": "computer",
-                                          "computer_level": "random"})
+    created = me.post("/api/games", json={"scenario": scenario, "side": "blue", "opponent": "computer",
+                                          "computer_level": level})
     assert created.status_code == 201, created.text
     game_id = created.json()["id"]
     _wait_for_bots(client)
     state = _view(me, game_id)
     assert state["view"]["game"]["status"] == "active"
-    assert state["view"]["seats"]["red"] == bot_username("random")
+    assert state["view"]["seats"]["red"] == bot_username(level)
     bot_moves = 0
     for _ in range(60):  # I end my phases; the computer answers whatever becomes its decision
         _wait_for_bots(client)

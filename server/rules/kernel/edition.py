@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .model import ScenarioModel
     from .scenario import UnitKind
-    from .state import GameState
+    from .state import GameState, UnitState
 
 # Handlers take the edition's own context (a `core.Context` subclass made by `Edition.context`), so the
 # first parameter is typed by each edition, not here.
@@ -124,6 +124,15 @@ class Edition:
         raise NotImplementedError
 
     def leader_lost(self, two_dice_total: int) -> bool:
+        raise NotImplementedError
+
+    # --- what the computer opponent weighs (server/bots: heuristics, never rules) -------------
+    def bot_factors(self, scenario: ScenarioModel, unit: UnitState) -> tuple[int, int, int]:
+        """(attack, defence, movement) of the unit's side now showing, for the bots' evaluation."""
+        raise NotImplementedError
+
+    def bot_terrain_defence(self, scenario: ScenarioModel, hex_: str) -> int:
+        """What the hex's terrain adds to a defence, for the bots' evaluation."""
         raise NotImplementedError
 
     # --- options, bots, invariants, the page -----------------------------------------

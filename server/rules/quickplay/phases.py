@@ -153,7 +153,8 @@ def finish_game(ctx: Ctx, result: dict[str, Any]) -> None:
 
 # --- over-stacking (5.0, R4) ------------------------------------------------------------
 def overstacking_check(ctx: Ctx, rule: str) -> None:
-    for hex_, uids in sorted(ctx.occupancy().items()):
+    # A hex of three units or fewer is never over-stacked (R4), so only the crowded ones are looked at.
+    for hex_, uids in sorted((h, us) for h, us in ctx.occupancy().items() if len(us) > 3):
         for side in ctx.sc.side_order:
             mine = [u for u in uids if ctx.side_of(u) == side]
             if ctx.rs.stacking_ok([ctx.kind(u) for u in mine]):

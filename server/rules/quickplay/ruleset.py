@@ -25,7 +25,7 @@ from ..kernel.edition import (
 from ..kernel.game import setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.scenario import Scenario, UnitKind, read_scenario
-from ..kernel.state import GameState, Phase
+from ..kernel.state import GameState, Phase, UnitState
 from . import commands as _commands
 from . import invariants as _invariants
 from . import legal, phases, victory
@@ -69,6 +69,21 @@ class QuickPlay(Edition):
     def crt_row(self, differential: int) -> list[str]:
         col = self.crt_column(differential)
         return [_QP_CRT[row][col] for row in range(6)]
+
+    # --- the bots' heuristics ---------------------------------------------
+    def bot_factors(self, scenario: ScenarioModel, unit: UnitState) -> tuple[int, int, int]:
+        d = _qp(scenario).units[unit.id]
+        if unit.ineffective:
+            f = d.ineffective
+        elif unit.reduced and d.reduced is not None:
+            f = d.reduced
+        else:
+            f = d.full
+        attack = f.attack if not unit.disrupted else (f.attack + 1) // 2
+        return attack, f.defense, max(f.ma, 1)
+
+    def bot_terrain_defence(self, scenario: ScenarioModel, hex_: str) -> int:
+        return _qp(scenario).terrain_at(hex_).defense
 
     # --- stacking (5.0, R4) ---------------------------------------------
     def stacking_ok(self, kinds: list[UnitKind]) -> bool:
@@ -182,3 +197,4 @@ def _qp(scenario: ScenarioModel) -> Scenario:
 
 
 register(QuickPlay)
+
