@@ -8,7 +8,7 @@ from pathlib import Path
 RULES = Path(__file__).resolve().parents[2] / "server" / "rules"
 ALLOWED_TOP_LEVEL = {
     "__future__", "dataclasses", "enum", "functools", "typing", "json", "hashlib", "hmac", "heapq",
-    "itertools", "collections", "random", "time", "importlib", "math", "jsonschema",
+    "itertools", "collections", "random", "time", "importlib", "math", "operator", "jsonschema",
 }
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval"}
 KERNEL = "kernel"

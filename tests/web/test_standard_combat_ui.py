@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_command, api_get, click_hex, register, wait_view
+from web_helpers import api_command, api_get, click_hex, seated_game, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -78,22 +78,8 @@ def test_standard_charge_tactic_and_defender_answer(open_page: Any, live_server:
     errors: list[str] = []
     a = open_page(errors, "stdc-a")
     b = open_page(errors, "stdc-b")
-    register(a, base, "std-cb-a")
-    register(b, base, "std-cb-b")
-    card = a.locator(".scenario[data-scenario='standard-tutorial']")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    invite = a.locator("#my-games .invite input").first
-    invite.wait_for()
-    b.goto(invite.input_value())
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = seated_game(a, b, base, ("std-cb-a", "std-cb-b"), "standard-tutorial")
     pages = {"blue": a, "red": b}
-
-    b.locator("#conn[data-state=open]").wait_for()
-    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
 
     # --- the position, through the API: Blue's turn-1 moves, then end phases until Blue's turn-2 movement
     for cmd in TURN_1:
@@ -234,21 +220,8 @@ def test_standard_coordinated_attack(open_page: Any, live_server: Any, artifacts
     errors: list[str] = []
     a = open_page(errors, "stdk-a")
     b = open_page(errors, "stdk-b")
-    register(a, base, "std-ck-a")
-    register(b, base, "std-ck-b")
-    card = a.locator(".scenario[data-scenario='standard-tutorial']")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    invite = a.locator("#my-games .invite input").first
-    invite.wait_for()
-    b.goto(invite.input_value())
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = seated_game(a, b, base, ("std-ck-a", "std-ck-b"), "standard-tutorial")
     pages = {"blue": a, "red": b}
-    b.locator("#conn[data-state=open]").wait_for()
-    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
     for cmd in [*TURN_1, ASSISTED]:
         api_command(a, game_id, cmd)
     for _ in range(12):
@@ -309,20 +282,7 @@ def test_standard_bombardment(open_page: Any, live_server: Any, artifacts: Path)
     errors: list[str] = []
     a = open_page(errors, "stdb-a")
     b = open_page(errors, "stdb-b")
-    register(a, base, "std-bb-a")
-    register(b, base, "std-bb-b")
-    card = a.locator(".scenario[data-scenario='standard-tutorial']")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    invite = a.locator("#my-games .invite input").first
-    invite.wait_for()
-    b.goto(invite.input_value())
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
-    b.locator("#conn[data-state=open]").wait_for()
-    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'", arg=game_id, polling=200, timeout=15000)
+    game_id = seated_game(a, b, base, ("std-bb-a", "std-bb-b"), "standard-tutorial")
     for cmd in [*TURN_1, ASSISTED, {"type": "move", "units": ["b-art"], "path": ["0306", "0406", "0507"]},
                 {"type": "end_phase"}]:
         api_command(a, game_id, cmd)

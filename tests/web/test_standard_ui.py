@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import click_hex, register, wait_view
+from web_helpers import click_hex, create_game, join_by_invite, register, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,14 +36,7 @@ def test_standard_tutorial_in_the_lobby_and_on_the_page(open_page: Any, live_ser
     assert card.locator(".edition").inner_text() == "Standard rules"
     assert a.locator(".scenario[data-scenario='tutorial'] .edition").inner_text().startswith("Quick Play")
     a.screenshot(path=str(artifacts / "standard-lobby.png"))
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    invite = a.locator("#my-games .invite input").first
-    invite.wait_for()
-    b.goto(invite.input_value())
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(b, create_game(a, "blue", scenario="standard-tutorial"))
     a.goto(f"{base}/games/{game_id}")
     a.locator("#conn[data-state=open]").wait_for()
 

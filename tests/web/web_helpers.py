@@ -18,9 +18,9 @@ def register(page: Page, base: str, username: str, password: str = "password123"
     page.locator("#my-games").wait_for()
 
 
-def create_game(page: Page, side: str = "blue", decision_hours: str | None = None) -> str:
-    """From the lobby: create a tutorial game on `side` (with a time per decision); its invite link."""
-    card = page.locator(".scenario[data-scenario=tutorial]")
+def create_game(page: Page, side: str = "blue", decision_hours: str | None = None, scenario: str = "tutorial") -> str:
+    """From the lobby: create a game of `scenario` on `side` (with a time per decision); its invite link."""
+    card = page.locator(f".scenario[data-scenario='{scenario}']")
     card.locator(".preview svg").wait_for()
     card.locator("select[name=side]").select_option(side)
     if decision_hours is not None:
@@ -37,6 +37,18 @@ def join_by_invite(page: Page, link: str) -> str:
     page.get_by_role("button", name="Join the game").click()
     page.wait_for_url("**/games/*")
     return page.url.split("/games/")[1].split("?")[0]
+
+
+def seated_game(a: Page, b: Page, base: str, names: tuple[str, str], scenario: str) -> str:
+    """Two new accounts: `a` creates a game of `scenario` as blue from the lobby, `b` joins it by the invite link;
+    the game's id once it is active and `b`'s page is connected."""
+    register(a, base, names[0])
+    register(b, base, names[1])
+    game_id = join_by_invite(b, create_game(a, "blue", scenario=scenario))
+    b.locator("#conn[data-state=open]").wait_for()
+    a.wait_for_function("async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status === 'active'",
+                        arg=game_id, polling=200, timeout=15000)
+    return game_id
 
 
 def hex_point(page: Page, hex_id: str) -> tuple[float, float]:

@@ -25,6 +25,9 @@ class Status(str, Enum):
     DEAD = "dead"  # eliminated for good: failed step recovery, or a leader lost (10.0)
 
 
+_MAP = Status.MAP.value
+
+
 @dataclass(slots=True)
 class UnitState:
     id: str
@@ -43,7 +46,7 @@ class UnitState:
 
     @property
     def on_map(self) -> bool:
-        return self.status == Status.MAP.value
+        return self.status == _MAP  # a plain str: Status.MAP.value costs an enum lookup, on every unit, every command
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,9 +57,14 @@ class UnitState:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "UnitState":
-        names = {f.name for f in fields(cls)}
+    def from_json(cls, data: dict[str, Any]) -> UnitState:
+        names = _UNIT_FIELDS
+        if names.issuperset(data):
+            return cls(**data)
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+_UNIT_FIELDS = frozenset(f.name for f in fields(UnitState))  # read once: fields() is slow, and runs per unit
 
 
 @dataclass
@@ -105,13 +113,13 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "GameState":
+    def from_json(cls, data: dict[str, Any]) -> GameState:
         names = {f.name for f in fields(cls)}
         units = {uid: UnitState.from_json(u) for uid, u in data["units"].items()}
         rest = {k: _deep_copy_json(v) for k, v in data.items() if k in names and k != "units"}
         return cls(units=units, **rest)
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         return GameState.from_json(self.to_json())
 
 

@@ -13,31 +13,38 @@ The edition's procedures (phases.py, moving.py, fighting.py) play these rules in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..kernel.state import UnitState
-from .retreat import SAFE, functioning_loc, retreat_lines
+from .retreat import functioning_loc, has_safe_line
 from .scenario import StandardScenario
 from .stacking import STACK_LIMIT, counting_units
 from .zoc import zoc_of
 
+ZocLookup = Callable[[str], frozenset[str]]
+"""A side's zone of control in the position (`StdCtx.zoc_of`, cached until the position changes)."""
+
 
 def hq_problems(sc: StandardScenario, units: Mapping[str, UnitState], army: str, *, moved: bool, attacked: bool,
-                trains_active: bool) -> list[str]:
+                trains_active: bool, zoc: ZocLookup | None = None,
+                occupancy: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """12.1: why the army's HQ is (or turns) inactive now; [] means it may be active."""
     uid = sc.hq[army]
     return _problems(sc, units, uid, army, moved=moved, attacked=attacked,
-                     to_trains=trains_active, what="12.1")
+                     to_trains=trains_active, what="12.1", zoc=zoc, occupancy=occupancy)
 
 
 def trains_problems(sc: StandardScenario, units: Mapping[str, UnitState], army: str, *, moved: bool,
-                    attacked: bool) -> list[str]:
+                    attacked: bool, zoc: ZocLookup | None = None,
+                    occupancy: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """12.2: why the army's trains is (or turns) inactive now; [] means it may be active."""
-    return _problems(sc, units, sc.trains[army], army, moved=moved, attacked=attacked, to_trains=False, what="12.2")
+    return _problems(sc, units, sc.trains[army], army, moved=moved, attacked=attacked, to_trains=False, what="12.2",
+                     zoc=zoc, occupancy=occupancy)
 
 
 def _problems(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, army: str, *, moved: bool,
-              attacked: bool, to_trains: bool, what: str) -> list[str]:
+              attacked: bool, to_trains: bool, what: str, zoc: ZocLookup | None,
+              occupancy: Mapping[str, Sequence[str]] | None) -> list[str]:
     s = units[uid]
     d = sc.units[uid]
     if not s.on_map or s.hex is None:
@@ -45,7 +52,10 @@ def _problems(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, ar
     out = []
     if moved:
         out.append(f"{what}: {d.name} moved")
-    ezoc = zoc_of(sc, units, sc.opponent(d.side))
+    if zoc is None:
+        def zoc(side: str) -> frozenset[str]:
+            return zoc_of(sc, units, side)
+    ezoc = zoc(sc.opponent(d.side))
     if s.hex in ezoc:
         out.append(f"{what}: {d.name} is in an enemy zone of control")
     if attacked:
@@ -59,8 +69,9 @@ def _problems(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, ar
         if t.on_map and t.hex is not None:
             goals.add(t.hex)
     cls = "trains" if d.kind.value == "trains" else "cavalry"  # 12.1: the HQ moves like cavalry
-    lines = retreat_lines(sc, units, d.side, army, cls, to=goals, excluding=[uid])
-    if lines.line(s.hex) != SAFE:
+    # An HQ or trains exerts no ZOC (6.1), so leaving it out of the position changes neither side's ZOC.
+    if not has_safe_line(sc, units, uid, cls, goals, ezoc=ezoc, friendly_zoc=zoc(d.side),
+                          occupancy=occupancy):
         target = "its active trains or a LOC hex" if what == "12.1" else "a LOC hex"
         out.append(f"{what}: {d.name} has no safe line of retreat to {target}")
     return out

@@ -13,15 +13,17 @@ charges fight (14.2(4)).  The charge's one or two MP need no MA roll (S30).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
+from ..kernel.state import Phase
 from .context import StdCtx
 from .movement import HALF, Move, check_move, movement_allowance
-from .moving import _done, _require_movement, plan
+from .moving import STACK, Plan, _done, _require_movement, plan
 from .scenario import Kind
 from .stacking import STACK_LIMIT, counting_units
 
@@ -66,14 +68,20 @@ def cavalry_charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[
     return None
 
 
-def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str) -> str | None:
-    """7.13(3), 9.3: why these units may not charge `target` along `path` (None: they may)."""
+def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str,
+                   fortune: bool = False) -> str | None:
+    """7.13(3), 9.3: why these units may not charge `target` along `path` (None: they may).  `fortune`: a charge
+    made by a fortune of war (12.4, S47), which is no declaration and sits beside none."""
     st = ctx.st
     if target not in ctx.sc.grid or not ctx.combat_units_at(target, ctx.enemy(side)):
         return f"7.13(3): no enemy combat unit is in {target}"
-    if any(c["target"] == target and c["side"] == side for c in ctx.x.get("charges", [])):
-        return f"7.13(3): a charge against {target} has been declared (no other unit attacks it)"
-    if is_cavalry_charge(ctx, units):
+    declared = [c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == side]
+    cavalry = is_cavalry_charge(ctx, units)
+    if declared and not fortune and not (cavalry and all(is_cavalry_charge(ctx, c["units"]) for c in declared)):
+        # 9.3(2): a hex charged by cavalry may be charged by other cavalry, each charge resolved on its own
+        return (f"{'9.3(2)' if cavalry else '7.13(3)'}: a charge against {target} has been declared "
+                f"(no other unit attacks it{'' if cavalry else ', but other charging cavalry'})")
+    if cavalry:
         return cavalry_charge_problem(ctx, side, units, path, target)
     leaders = [u for u in units if ctx.kind(u) is Kind.LEADER]
     battalions = [u for u in units if ctx.kind(u) is Kind.BATTALION]
@@ -108,20 +116,8 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         raise IllegalCommand("4.4", "first carry out the declared move (or stay)")
     units = list(cmd["units"])
     target = cmd["target"]
-    p = plan(ctx, side, units)
-    if p.kind != "stack":
-        raise IllegalCommand("7.13(3)", "only infantry or cavalry charge (with at most one leader)")
-    problem = charge_problem(ctx, side, units, path, target)
-    if problem:
-        rule, _, text = problem.partition(": ")
-        raise IllegalCommand(rule, text)
+    halves = validate_charge(ctx, side, units, path, target)
     cavalry = is_cavalry_charge(ctx, units)
-    ma = min(movement_allowance(ctx.sc, ctx.st.units[u]) for u in units if ctx.kind(u).is_combat) if cavalry else 2
-    halves = check_move(ctx.sc, ctx.st.units, Move(tuple(units), tuple(path), ma, disengaging=p.disengaging))
-    if halves < HALF and not cavalry:
-        raise IllegalCommand("7.13(3)", "the charge moves one or two MP to reach the hex next to the defender")
-    if len(path) != len(set(path)) or any(not ctx.sc.grid.is_adjacent(a, b) for a, b in pairwise(path)):
-        raise IllegalCommand("4.2", "the path is a line of adjacent hexes entered once")
     for u in units:
         ctx.move_unit(u, path[-1])
     _done(ctx, units)
@@ -131,20 +127,48 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
              units=units, path=list(path), target=target, rule=rule)
 
 
-def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
-    """Every charge the side's infantry stacks could declare now: each stack's largest legal group to each target
-    reachable with a path of one or two hexes (for the random player and the page)."""
+def validate_charge(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str,
+                    fortune: bool = False, ignore_ezoc: bool = False) -> int:
+    """7.13(3), 9.3(1): the charge's group and move to the hex next to `target`; its cost in half MP, or
+    IllegalCommand.  `ignore_ezoc`: 7.2's fortune of war (R13) charges as though no EZOC were on the map."""
+    if fortune:  # 12.4: a charge out of the turn's movement, whatever the units did in the movement phase
+        start = ctx.st.units[units[0]].hex if units and units[0] in ctx.sc.units else None
+        if start is None or any(u not in ctx.sc.units or ctx.side_of(u) != side or not ctx.on_map(u)
+                                or ctx.st.units[u].hex != start for u in units):
+            raise IllegalCommand("12.4", "the charge is made by one of your units or stacks on the map")
+        p = Plan(list(units), STACK, start)
+    else:
+        p = plan(ctx, side, units)
+    if p.kind != STACK:
+        raise IllegalCommand("7.13(3)", "only infantry or cavalry charge (with at most one leader)")
+    problem = charge_problem(ctx, side, units, path, target, fortune)
+    if problem:
+        rule, _, text = problem.partition(": ")
+        raise IllegalCommand(rule, text)
+    cavalry = is_cavalry_charge(ctx, units)
+    ma = min(movement_allowance(ctx.sc, ctx.st.units[u]) for u in units if ctx.kind(u).is_combat) if cavalry else 2
+    halves = check_move(ctx.sc, ctx.st.units, Move(tuple(units), tuple(path), ma, disengaging=p.disengaging),
+                        frozenset() if ignore_ezoc else None)
+    if halves < HALF and not cavalry:
+        raise IllegalCommand("7.13(3)", "the charge moves one or two MP to reach the hex next to the defender")
+    if len(path) != len(set(path)) or any(not ctx.sc.grid.is_adjacent(a, b) for a, b in pairwise(path)):
+        raise IllegalCommand("4.2", "the path is a line of adjacent hexes entered once")
+    return halves
+
+
+def charge_groups(ctx: StdCtx, side: str, eligible: Any) -> dict[str, list[list[str]]]:
+    """Per hex of the side's stacks, the groups that could charge together (7.13(3): infantry, a battalion and a
+    leader; 9.3: cavalry, a squadron and a leader), of the units `eligible(uid)` admits, none disrupted or
+    ineffective."""
     st = ctx.st
-    out = []
-    enemy_hexes = {h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
-                   and (h := st.units[u].hex) is not None}
     stacks: dict[str, list[str]] = {}
     for u in ctx.side_units_on_map(side):
         s = st.units[u]
-        if s.hex is not None and not s.moved and ctx.kind(u) in (Kind.INFANTRY, Kind.BATTALION, Kind.LEADER,
-                                                                   Kind.CAVALRY, Kind.SQUADRON) \
+        if s.hex is not None and eligible(u) and ctx.kind(u) in (Kind.INFANTRY, Kind.BATTALION, Kind.LEADER,
+                                                                  Kind.CAVALRY, Kind.SQUADRON) \
                 and not s.disrupted and not s.ineffective:
             stacks.setdefault(s.hex, []).append(u)
+    out: dict[str, list[list[str]]] = {}
     for start, uids in sorted(stacks.items()):
         inf = [u for u in sorted(uids) if ctx.kind(u) is Kind.INFANTRY][:1]
         bns = [u for u in sorted(uids) if ctx.kind(u) is Kind.BATTALION][:1]
@@ -152,27 +176,72 @@ def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
         cav = [u for u in sorted(uids) if ctx.kind(u) is Kind.CAVALRY][:1]
         sqn = [u for u in sorted(uids) if ctx.kind(u) is Kind.SQUADRON][:1]
         groups = [g for g in (inf + bns + ldrs, cav + sqn + ldrs) if len(g) > len(ldrs)]
+        if groups:
+            out[start] = groups
+    return out
+
+
+def fortune_charges(ctx: StdCtx, side: str, at: str | None = None, unit: str | None = None) -> list[dict[str, Any]]:
+    """12.4 (S47): the charges a fortune of war lets the side make now (from the stack at `at`, or any): each
+    group 7.13(3) or 9.3 would let charge, none of it in an EZOC or having taken part in a combat this phase,
+    moving as the charge does to a hex next to an enemy combat unit.  `unit`: 7.2's fortune (R13): that one unit
+    charges, EZOCs ignored."""
+    st = ctx.st
+    engaged = set(ctx.x.get("attacked_units", [])) | {u for u, s in st.units.items() if s.attacked}
+    ezoc = ctx.zoc_of(ctx.enemy(side))
+    enemy_hexes = {h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
+                   and (h := st.units[u].hex) is not None}
+    out = []
+    if unit is not None:
+        h = st.units[unit].hex
+        stacks = {h: [[unit]]} if h is not None and not st.units[unit].disrupted and not st.units[unit].ineffective \
+            and ctx.kind(unit) in (Kind.INFANTRY, Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON) else {}
+    else:
+        stacks = charge_groups(ctx, side, lambda u: u not in engaged)
+    for start, groups in stacks.items():
+        if (start in ezoc and unit is None) or (at is not None and start != at):
+            continue
+        for group in groups:
+            for path, t in _charge_paths(ctx, start, enemy_hexes):
+                try:
+                    validate_charge(ctx, side, group, path, t, fortune=True, ignore_ezoc=unit is not None)
+                except IllegalCommand:
+                    continue
+                out.append({"units": group, "path": path, "target": t})
+    return out
+
+
+def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """Every charge the side's infantry stacks could declare now: each stack's largest legal group to each target
+    reachable with a path of one or two hexes (for the random player and the page)."""
+    st = ctx.st
+    out: list[dict[str, Any]] = []
+    if st.phase != Phase.MOVEMENT.value or st.active != side or ctx.x.get("declared"):
+        return out  # 4.1, 4.4: charges are declared in the side's own movement phase, between moves
+    enemy_hexes = {h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
+                   and (h := st.units[u].hex) is not None}
+    for start, groups in charge_groups(ctx, side, lambda u: not st.units[u].moved).items():
         for group in groups:
             out.extend(_charges_of(ctx, side, start, group, enemy_hexes))
     return out
 
 
+def _charge_paths(ctx: StdCtx, start: str, enemy_hexes: set[str]) -> Iterator[tuple[list[str], str]]:
+    """7.13(3), 9.3(1): each path of one or two hexes from `start`, with each enemy hex next to its end."""
+    grid = ctx.sc.grid
+    for a in grid.neighbors(start):
+        for path in ([start, a], *([start, a, b] for b in grid.neighbors(a) if b != start)):
+            for t in sorted(h for h in grid.neighbors(path[-1]) if h in enemy_hexes):
+                yield list(path), t
+
+
 def _charges_of(ctx: StdCtx, side: str, start: str, group: list[str], enemy_hexes: set[str]) -> list[dict[str, Any]]:
+    """The charges `group` could declare (validated as `cmd_charge` does; nothing is applied)."""
     out = []
-    for a in ctx.sc.grid.neighbors(start):
-        for path in ([start, a], *([start, a, b] for b in ctx.sc.grid.neighbors(a) if b != start)):
-            for t in sorted(h for h in ctx.sc.grid.neighbors(path[-1]) if h in enemy_hexes):
-                cmd = {"type": "charge", "units": group, "path": list(path), "target": t}
-                if _ok(ctx, side, cmd):
-                    out.append(cmd)
+    for path, t in _charge_paths(ctx, start, enemy_hexes):
+        try:
+            validate_charge(ctx, side, group, path, t)
+        except IllegalCommand:
+            continue
+        out.append({"type": "charge", "units": group, "path": path, "target": t})
     return out
-
-
-def _ok(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> bool:
-    probe = ctx.st.copy()
-    trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
-    try:
-        cmd_charge(trial, side, cmd)
-    except IllegalCommand:
-        return False
-    return True

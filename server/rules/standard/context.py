@@ -14,6 +14,7 @@ from .morale import morale_passes
 from .movement import printed_side
 from .retreat import RetreatLines, retreat_lines
 from .scenario import Kind, StandardScenario, UnitDef
+from .zoc import zoc_of
 
 if TYPE_CHECKING:
     from ..kernel.edition import Edition
@@ -37,6 +38,35 @@ class StdCtx(Context):
     def dirty(self) -> None:
         super().dirty()
         self._lines = {}
+
+    def move_unit(self, uid: str, hex_: str | None) -> None:
+        """Only the mover's side's ZOC changes with a move (6.1): the other side's stays cached, and the
+        occupancy is mended in place."""
+        s = self.st.units[uid]
+        occ = self._occ
+        if occ is not None and s.status == Status.MAP.value:
+            if s.hex is not None:
+                here = occ.get(s.hex)
+                if here is not None and uid in here:
+                    here.remove(uid)
+                    if not here:
+                        del occ[s.hex]
+            if hex_ is not None:
+                there = occ.setdefault(hex_, [])
+                there.append(uid)
+                if len(there) > 1:  # the order a fresh `occupancy()` gives: the state's order of units
+                    order = {u: i for i, u in enumerate(self.st.units)}
+                    there.sort(key=order.__getitem__)
+        s.hex = hex_
+        self._lines = {}
+        self._zoc.pop(self.sc.units[uid].side, None)
+
+    def zoc_of(self, side: str) -> frozenset[str]:
+        """6.1, 6.4 (zoc.zoc_of), cached until the position changes."""
+        cached = self._zoc.get(side)
+        if cached is None:
+            cached = self._zoc[side] = zoc_of(self.sc, self.st.units, side)
+        return cached
 
     # --- units ----------------------------------------------------------------------------
     def d(self, uid: str) -> UnitDef:
@@ -78,7 +108,7 @@ class StdCtx(Context):
         elif not inactive and uid in now:
             now.remove(uid)
             self.emit("active", f"{rule}: {self.name(uid)} is active again", unit=uid, rule=rule)
-        self.dirty()
+        self._lines = {}  # 7.6's destinations change; no unit moved, so ZOC and occupancy stay cached
 
     def lines(self, side: str, army: str, tec_class: str, excluding: tuple[str, ...] = ()) -> RetreatLines:
         """7.6 for every hex, cached until the state changes."""

@@ -34,6 +34,7 @@ from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key, line_of_sight
 from ..kernel.state import Phase, Status
 from .advance import absorbers, advance_hexes
+from .charges import fortune_charges, is_cavalry_charge
 from .combat import attack_problem, defence_problem, pre_combat_result
 from .context import StdCtx
 from .crt import Result, crt_result
@@ -94,7 +95,8 @@ def owe_fow(ctx: StdCtx, side: str, rule: str, why: str) -> None:
 def fow_options(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     """12.4: the actions of a fortune of war the engine plays now: let it go, an enemy morale check (any undisrupted
     enemy combat unit), a friendly recovery check (any disrupted or ineffective friendly combat unit, whatever the
-    enemy's proximity).  The move and charge actions are not offered yet (S34)."""
+    enemy's proximity), an enemy unit's move (S39), a friendly stack's move or, in lieu of it, the placement of a unit
+    of the TRT's next box (13.2, S45), and a charge (S47)."""
     out: list[dict[str, Any]] = [{"id": "pass", "action": "pass", "unit": None, "label": "let the fortune of war go"}]
     for u in sorted(ctx.side_units_on_map(ctx.enemy(side))):
         if ctx.kind(u).is_combat and not ctx.st.units[u].disrupted:
@@ -112,7 +114,90 @@ def fow_options(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     for h in sorted({ctx.st.units[u].hex or "" for u in ctx.side_units_on_map(side) if ctx.kind(u).is_combat}):
         out.append({"id": f"friendly_move:{h}", "action": "friendly_move", "unit": None, "hex": h,
                     "label": f"move the stack at {h} (12.4)"})
+    for h in sorted({c["path"][0] for c in fortune_charges(ctx, side)}):
+        out.append({"id": f"charge:{h}", "action": "charge", "unit": None, "hex": h,
+                    "label": f"charge with the stack at {h} (12.4: doubled if its primary passes its check)"})
+    for u in trt_next_box(ctx, side):  # 12.4: in lieu of a move, a unit of the TRT's next box is placed (13.2)
+        out.append({"id": f"place:{u}", "action": "friendly_move", "unit": u, "place": True,
+                    "label": f"place {ctx.name(u)} from the turn {ctx.st.turn + 1} box of the TRT (12.4, 13.2)"})
     return out
+
+
+def fow_charge_choice(ctx: StdCtx, player: str, at: str, unit: str | None = None) -> None:
+    """12.4 (S47): the player picks the charge of the stack at `at` (7.2, R13: of that one unit): its group, path
+    and target (decision `fow_charge`)."""
+    options = [{"id": f"{'+'.join(c['units'])}:{'-'.join(c['path'])}>{c['target']}", **c,
+                "label": f"{ctx.names(c['units'])} by {', '.join(c['path'][1:])} into {c['target']}"}
+               for c in fortune_charges(ctx, player, at, unit)]
+    ctx.st.decision = {"kind": "fow_charge", "side": player, "rule": "12.4", "task": {"t": "fow_charge"},
+                       "options": options, "hexes": sorted({o["target"] for o in options}),
+                       "text": "12.4: choose the charge (its primary unit checks morale: passing, the chargers' "
+                               "CF or charge factor is doubled)"}
+
+
+def decide_fow_charge(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    """12.4 (S47): the group moves as a charge and attacks at once."""
+    st = ctx.st
+    side = ctx.side_of(option["units"][0])
+    units, path, target = list(option["units"]), list(option["path"]), option["target"]
+    for u in units:
+        ctx.move_unit(u, path[-1])
+    ctx.emit("charge", f"12.4: {ctx.names(units)} charge {target}, moving to {path[-1]}", units=units, path=path,
+             target=target, rule="12.4")
+    attackers = [u for u in units if ctx.kind(u).is_combat]
+    primary = max(attackers, key=lambda u: (_charge_strength(ctx, u), u))  # S47: the strongest unit leads
+    cavalry = all(ctx.kind(u) in _CAVALRY for u in attackers)
+    enemy = ctx.enemy(side)
+    unfought = target not in st.attacked_hexes and not any(u in ctx.x.get("attacked_units", [])
+                                                           for u in ctx.units_at(target))
+    open_combat(ctx, side, target, attackers, primary, [path[-1]], tactic=CHARGE, cavalry=cavalry, fortune=True)
+    if unfought:
+        # 12.4: the charge is the target's combat of the phase: the attack slated against it is void (NE)
+        st.attacked_hexes.append(target)
+        void = [c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == enemy]
+        if void:
+            ctx.x["charges"] = [c for c in ctx.x["charges"] if c not in void]
+            ctx.emit("result", f"12.4: the charge declared against {target} by {ctx.names(void[0]['units'])} "
+                               "has an NE result", rule="12.4")
+        if enemy == st.active:
+            for u in ctx.units_at(target):  # the phasing player's target units have had their combat (S47)
+                st.units[u].attacked = True
+    ctx.emit("attack", f"12.4: {ctx.names(attackers)} attack {target} (a fortune of war's charge)",
+             attackers=attackers, target=target, rule="12.4", tactic=CHARGE)
+
+
+def _charge_strength(ctx: StdCtx, uid: str) -> int:
+    side = printed_side(ctx.sc, ctx.st.units[uid])
+    return (side.charge or side.cf or 0) if ctx.kind(uid) in _CAVALRY else (side.cf or 0)
+
+
+def trt_next_box(ctx: StdCtx, side: str) -> list[str]:
+    """12.4: the side's units in the next turn box of the TRT that 13.2 lets be placed somewhere now."""
+    from .army import reentry_hexes
+
+    return [u for u in ctx.sc.side_units[side]
+            if ctx.st.units[u].status == Status.RETURNING.value and ctx.st.units[u].entry_turn == ctx.st.turn + 1
+            and reentry_hexes(ctx.sc, ctx.st.units, u, ctx.inactive())]
+
+
+def fow_place(ctx: StdCtx, player: str, uid: str) -> None:
+    """12.4 with 13.2: the player picks where the unit from the TRT's next box is placed (decision `fow_place`)."""
+    from .army import reentry_hexes
+
+    hexes = reentry_hexes(ctx.sc, ctx.st.units, uid, ctx.inactive())
+    ctx.st.decision = {"kind": "fow_place", "side": player, "rule": "12.4", "task": {"t": "fow_place", "unit": uid},
+                       "options": [{"id": h, "hex": h, "label": f"at {h}"} for h in hexes], "hexes": hexes,
+                       "text": f"12.4, 13.2: place {ctx.name(uid)} on or next to the active HQ or a functioning LOC "
+                               "hex, or next to the active trains"}
+
+
+def decide_fow_place(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    uid = task["unit"]
+    ctx.set_status(uid, Status.MAP)
+    ctx.move_unit(uid, option["hex"])
+    ctx.st.units[uid].entry_turn = None
+    ctx.emit("reenter", f"12.4, 13.2: {ctx.name(uid)} is placed at {option['hex']} from the TRT", unit=uid,
+             hex=option["hex"], rule="12.4")
 
 
 def fow_move(ctx: StdCtx, player: str, units: list[str]) -> None:
@@ -137,7 +222,8 @@ def fow_move(ctx: StdCtx, player: str, units: list[str]) -> None:
     reach = reachable(ctx, owner, p, ma, False)
     options: list[dict[str, Any]] = [{"id": "stay", "hex": None, "path": [], "label": "do not move"}]
     options += [{"id": h, "hex": h, "path": path, "label": f"to {h}"} for h, path in sorted(reach.items())]
-    ctx.st.decision = {"kind": "fow_move", "side": player, "rule": "12.4", "task": {"t": "fow_move", "units": units},
+    task = {"t": "fow_move", "units": units, "friendly": owner == player}
+    ctx.st.decision = {"kind": "fow_move", "side": player, "rule": "12.4", "task": task,
                        "options": options, "hexes": sorted(reach),
                        "text": f"12.4: move {ctx.names(units)} ({ma} MP rolled)"}
 
@@ -149,6 +235,136 @@ def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -
         ctx.move_unit(u, option["hex"])
     ctx.emit("move", f"12.4: {ctx.names(task['units'])} move to {option['hex']}", units=task["units"],
              path=option["path"], rule="12.4")
+    from .movement import trains_captured
+
+    mover = next((ctx.side_of(u) for u in task["units"] if ctx.kind(u).is_combat), None)
+    for t in trains_captured(ctx.sc, ctx.st.units, mover, option["path"]) if mover else []:  # 12.2: normal rules
+        ctx.set_status(t, Status.CAPTURED)
+        ctx.emit("captured", f"12.2, 12.4: {ctx.name(t)} is captured", unit=t, rule="12.2")
+    if ctx.st.phase == Phase.COMBAT.value:
+        bind_moved(ctx, task["units"], option["hex"], friendly=task.get("friendly", True))
+
+
+# --- 12.4: units a fortune of war moves during a combat phase (S48) ------------------------------------------------
+def bind_moved(ctx: StdCtx, units: Sequence[str], hex_: str, *, friendly: bool) -> None:
+    """12.4 (S48): units moved in a combat phase take part in every later combat of that phase in their final
+    hex, even having fought already.  Moved by their own side's fortune, they must also attack every enemy next
+    to them: the phasing player's as attacks he must make before the phase ends (others may join them), the other
+    player's at once."""
+    st = ctx.st
+    moved = [u for u in units if ctx.kind(u).is_combat and ctx.on_map(u)]
+    if not moved:
+        return
+    bound = ctx.x.setdefault("bound", {})
+    for u in moved:
+        bound[u] = hex_
+        st.units[u].attacked = False  # "even if it has participated already"
+    if not friendly:
+        return
+    side = ctx.side_of(moved[0])
+    targets = forced_targets(ctx, moved, hex_)
+    if not targets:
+        return
+    if side == st.active:
+        ctx.x.setdefault("forced", []).extend({"units": moved, "target": t} for t in targets)
+        ctx.emit("forced", f"12.4: {ctx.names(moved)} must attack {', '.join(targets)} this phase", units=moved,
+                 targets=targets, rule="12.4")
+        return
+    for t in reversed(targets):
+        st.tasks.append({"t": "forced_attack", "units": moved, "target": t})
+
+
+def forced_targets(ctx: StdCtx, units: Sequence[str], hex_: str) -> list[str]:
+    """12.4: the enemy-occupied hexes next to `hex_` these units could attack (7.5: could move into it, CF above 0)."""
+    side = ctx.side_of(units[0])
+    out = []
+    for t in sorted(ctx.sc.grid.neighbors(hex_)):
+        if not ctx.combat_units_at(t, ctx.enemy(side)):
+            continue
+        if all(ctx.sc.could_move(ctx.kind(u).tec_class, hex_, t) and _charge_strength(ctx, u) > 0 for u in units):
+            out.append(t)
+    return out
+
+
+def pending_forced(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """12.4 (S48): the attacks a fortune's move obliges the phasing player to make, while their units stand
+    together next to the target (at night none: 14.2(4) allows no combat but infantry charges)."""
+    out: list[dict[str, Any]] = []
+    if ctx.light() == "night":
+        return out
+    for f in ctx.x.get("forced", []):
+        units = [u for u in f["units"] if ctx.on_map(u) and ctx.side_of(u) == side]
+        if not units:
+            continue
+        hex_ = ctx.st.units[units[0]].hex
+        if hex_ is None or any(ctx.st.units[u].hex != hex_ for u in units) or f["target"] not in forced_targets(
+                ctx, units, hex_):
+            continue
+        out.append({"units": units, "target": f["target"]})
+    return out
+
+
+def owed_forced(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """The pending forced attacks (S48) the rules let be made now: the phase may not end while one is owed."""
+    out = []
+    for f in pending_forced(ctx, side):
+        strongest = max(f["units"], key=lambda u: (_charge_strength(ctx, u), u))
+        cmd = {"type": "attack", "target": f["target"], "attackers": f["units"], "primary": strongest}
+        try:
+            attack_plan(ctx, side, cmd)
+        except IllegalCommand:
+            continue
+        out.append({**f, "command": cmd})
+    return out
+
+
+def forced_for(ctx: StdCtx, side: str, target: str, attackers: Sequence[str]) -> dict[str, Any] | None:
+    """The pending forced attack (12.4, S48) on `target` these attackers make, if any."""
+    return next((f for f in pending_forced(ctx, side) if f["target"] == target and set(f["units"]) <= set(attackers)),
+                None)
+
+
+def task_forced_attack(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """12.4 (S48): units the non-phasing player moved next to the enemy attack at once (no tactic, leader or
+    support: the move gave no time to arrange them), the strongest as primary."""
+    st = ctx.st
+    units = [u for u in task["units"] if ctx.on_map(u)]
+    target = task["target"]
+    if not units:
+        return
+    hex_ = st.units[units[0]].hex
+    units = [u for u in units if st.units[u].hex == hex_]
+    if hex_ is None or target not in forced_targets(ctx, units, hex_) or ctx.light() == "night":
+        return  # 14.2(4): at night no combat but infantry charges
+    side = ctx.side_of(units[0])
+    primary = max(units, key=lambda u: (_charge_strength(ctx, u), u))
+    if target not in st.attacked_hexes:
+        st.attacked_hexes.append(target)
+    open_combat(ctx, side, target, units, primary, [hex_], moved_by_fortune=True)
+    ctx.emit("attack", f"12.4: {ctx.names(units)}, moved by a fortune of war, attack {target}", attackers=units,
+             target=target, rule="12.4", tactic=NO_TACTIC)
+
+
+def open_combat(ctx: StdCtx, side: str, target: str, attackers: list[str], primary: str, hexes: list[str], *,
+                tactic: str = NO_TACTIC, cavalry: bool = False, **more: Any) -> dict[str, Any]:
+    """7.1: the combat now fought (`GameState.combat`): its attackers have attacked this phase and the target's
+    units have been attacked; its procedure is queued (7.4 defenders, 7.3(2), the 7.13 answer, 9.3(3)'s checks for
+    a cavalry charge, 7.7-7.8, what follows the result).  `more`: what the attack adds (leaders, coordination,
+    support, the fortune it comes from)."""
+    st = ctx.st
+    st.combat = {"kind": "attack", "attacker": side, "defender": ctx.enemy(side), "target": target,
+                 "attackers": attackers, "primary": primary, "hexes": hexes, "tactic": tactic,
+                 "def_tactic": NO_TACTIC, "leaders": {}, "def_leaders": {}, "coordinator": None, "coordinated": True,
+                 "halved": [], "support": [], "retreated": [], "night": ctx.light() == "night", "cavalry": cavalry,
+                 **more}
+    for u in attackers:
+        st.units[u].attacked = True
+    hit = ctx.x.setdefault("attacked_units", [])
+    hit.extend(u for u in ctx.units_at(target) if u not in hit)
+    checks = [{"t": "cavalry_checks"}] if cavalry else []  # 9.3(3), after the tactics (7.3)
+    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, *checks,
+                     {"t": "combat_tactics"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
+    return st.combat
 
 
 def task_fow_play(ctx: StdCtx, task: dict[str, Any]) -> None:
@@ -169,6 +385,12 @@ def decide_fortune(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
 def play_fow_action(ctx: StdCtx, side: str, option: dict[str, Any]) -> None:
     """12.4: carry out a fortune of war's action at once."""
     uid = option.get("unit")
+    if option.get("place"):
+        fow_place(ctx, side, option["unit"])
+        return
+    if option.get("action") == "charge":
+        fow_charge_choice(ctx, side, option["hex"])
+        return
     if option.get("action") == "friendly_move":
         fow_move(ctx, side, [u for u in ctx.units_at(option["hex"]) if ctx.side_of(u) == side
                              and (ctx.kind(u).is_combat or ctx.kind(u) is Kind.LEADER)])
@@ -233,9 +455,16 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     if tactic == SKIRMISH:
         _skirmish_check(ctx, side, target, attackers, primary)
     elif not army_only:
+        attacked_hexes = st.attacked_hexes
+        forced = forced_for(ctx, side, target, attackers) if tactic != CHARGE else None
+        if (tactic == CHARGE and all(ctx.kind(u) in _CAVALRY for u in attackers)
+                and target in ctx.x.get("cavalry_charged", [])) or forced is not None:
+            # 9.3(2): charged by cavalry only so far; 12.4: a forced attack on a hex attacked already (S48)
+            attacked_hexes = [h for h in attacked_hexes if h != target]
         problem = attack_problem(ctx.sc, st.units, attackers, primary, target,
-                                 attacked_units=[u for u in attackers if st.units[u].attacked],
-                                 attacked_hexes=st.attacked_hexes, marched=ctx.x.get("marched", []))
+                                 attacked_units=[u for u in attackers if st.units[u].attacked
+                                                 and not (forced and u in forced["units"])],
+                                 attacked_hexes=attacked_hexes, marched=ctx.x.get("marched", []))
         if problem:
             _refuse(problem)
     else:
@@ -251,12 +480,23 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
                 raise IllegalCommand("4.7", f"{ctx.name(u)} used march movement and initiates no combat this turn")
         if primary not in attackers:
             raise IllegalCommand("7.5", "the primary unit must be one of the attackers")
+    bound = ctx.x.get("bound", {})
     for h in {st.units[u].hex for u in attackers}:
         assert h is not None
-        if st.attack_from.get(h, target) != target:
+        forced_here = [f for f in pending_forced(ctx, side) if st.units[f["units"][0]].hex == h]
+        if st.attack_from.get(h, target) != target and not any(f["target"] == target for f in forced_here):
             raise IllegalCommand("5.3", f"the units in {h} attack together: they have attacked {st.attack_from[h]}")
+        missing = [u for u, bh in bound.items() if bh == h and ctx.on_map(u) and st.units[u].hex == h
+                   and ctx.side_of(u) == side and u not in attackers and not st.units[u].attacked]
+        if missing:
+            raise IllegalCommand("12.4", f"{ctx.names(missing)}, moved by a fortune of war, must take part in any "
+                                         f"combat from {h}")
     if tactic == CHARGE:
         _charge_check(ctx, side, target, attackers)
+    elif any(c["target"] == target and c["side"] == side for c in ctx.x.get("charges", [])):
+        rule = "9.3(2)" if all(is_cavalry_charge(ctx, c["units"]) for c in ctx.x["charges"]
+                               if c["target"] == target and c["side"] == side) else "7.13(3)"
+        raise IllegalCommand(rule, f"a charge against {target} has been declared: no other unit attacks it")
     for u in attackers:  # 9.5: only the unit forming a square takes part in combat
         sq = st.squares.get(st.units[u].hex or "")
         if sq is not None and sq != u:
@@ -342,11 +582,19 @@ def _skirmish_check(ctx: StdCtx, side: str, target: str, attackers: list[str], p
 def _charge_check(ctx: StdCtx, side: str, target: str, attackers: list[str]) -> None:
     """7.13(3): the charge was declared in the movement phase by these units against this hex, and no other unit
     attacks the hex."""
-    decl = next((c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == side), None)
-    if decl is None:
+    decls = [c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == side]
+    if not decls:
         raise IllegalCommand("7.13(3)", f"no charge against {target} was declared in the movement phase")
-    if sorted(attackers) != sorted(u for u in decl["units"] if ctx.kind(u).is_combat and ctx.on_map(u)):
+    if declared_charge(ctx, side, target, attackers) is None:
         raise IllegalCommand("7.13(3)", "the units that declared the charge, and only they, make it")
+
+
+def declared_charge(ctx: StdCtx, side: str, target: str, attackers: Sequence[str]) -> dict[str, Any] | None:
+    """7.13(3), 9.3(1): the declaration these attackers made against `target` (several cavalry charges may be
+    declared against one hex, 9.3(2))."""
+    return next((c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == side
+                 and sorted(attackers) == sorted(u for u in c["units"] if ctx.kind(u).is_combat and ctx.on_map(u))),
+                None)
 
 
 def support_problem(ctx: StdCtx, side: str, uid: str, target: str, attackers: Sequence[str]) -> str | None:
@@ -417,25 +665,30 @@ def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     plan = attack_plan(ctx, side, cmd)
     target, attackers, primary = plan["target"], plan["attackers"], plan["primary"]
     st = ctx.st
-    enemy = ctx.enemy(side)
     hexes = sorted({h for u in attackers if (h := st.units[u].hex) is not None})
-    st.combat = {"kind": "attack", "attacker": side, "defender": enemy, "target": target, "attackers": attackers,
-                 "primary": primary, "hexes": hexes, "tactic": plan["tactic"], "def_tactic": NO_TACTIC,
-                 "leaders": plan["leaders"], "def_leaders": {}, "coordinator": plan["coordinator"],
-                 "coordinated": plan["coordinated"], "halved": plan["halved"], "support": plan["support"],
-                 "retreated": [], "night": ctx.light() == "night",
-                 "cavalry": plan["tactic"] == CHARGE and all(ctx.kind(u) in _CAVALRY for u in attackers)}
-    for u in attackers + plan["support"]:
+    cavalry = plan["tactic"] == CHARGE and all(ctx.kind(u) in _CAVALRY for u in attackers)
+    open_combat(ctx, side, target, attackers, primary, hexes, tactic=plan["tactic"], cavalry=cavalry,
+                leaders=plan["leaders"], coordinator=plan["coordinator"], coordinated=plan["coordinated"],
+                halved=plan["halved"], support=plan["support"])
+    for u in plan["support"]:
         st.units[u].attacked = True
     for ldr in [*plan["leaders"], *([plan["coordinator"]] if plan["coordinator"] else [])]:
         ctx.x.setdefault("assisted", {})[ldr] = st.turn
-    st.attacked_hexes.append(target)
+    first = target not in st.attacked_hexes  # 9.3(2): a hex may be charged by several cavalry charges
+    if first:
+        st.attacked_hexes.append(target)
     for h in hexes:
         st.attack_from[h] = target
     if plan["tactic"] == CHARGE:
-        ctx.x["charges"] = [c for c in ctx.x.get("charges", []) if c["target"] != target or c["side"] != side]
-    hit = ctx.x.setdefault("attacked_units", [])
-    hit.extend(u for u in ctx.units_at(target) if u not in hit)
+        made = declared_charge(ctx, side, target, attackers)
+        ctx.x["charges"] = [c for c in ctx.x.get("charges", []) if c is not made]
+    elif ctx.x.get("forced"):  # 12.4: a forced attack made (S48)
+        ctx.x["forced"] = [f for f in ctx.x["forced"] if not (f["target"] == target and set(f["units"]) <= set(attackers))]
+    charged = ctx.x.setdefault("cavalry_charged", [])  # 9.3(2): the hexes only cavalry has charged this phase
+    if cavalry and first:
+        charged.append(target)
+    elif not cavalry and target in charged:
+        charged.remove(target)
     how = []
     if plan["tactic"] != NO_TACTIC:
         how.append(f"{TACTIC_LABEL[plan['tactic']]}, {TACTIC_RULE[plan['tactic']]}")
@@ -456,9 +709,6 @@ def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             ctx.set_inactive(u, True, "attacked", rule)
             for _ in range(2):
                 owe_fow(ctx, side, rule, f"{ctx.name(u)} was attacked")
-    checks = [{"t": "cavalry_checks"}] if st.combat["cavalry"] else []  # 9.3(3), after the tactics (7.3)
-    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, *checks,
-                     {"t": "combat_tactics"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
 
 
 # --- 7.4 the defenders --------------------------------------------------------------------------------------
@@ -501,6 +751,11 @@ def task_defenders(ctx: StdCtx, task: dict[str, Any]) -> None:
         c["def_primary"] = None
         return
     options = defender_options(ctx)
+    bound = [u for u, h in ctx.x.get("bound", {}).items() if h == c["target"] and ctx.on_map(u)
+             and ctx.st.units[u].hex == h and ctx.side_of(u) == c["defender"]]
+    if bound:  # 12.4 (S48): units moved by a fortune of war take part in any later combat in their hex
+        best = max(len(set(bound) & set(o["units"])) for o in options)
+        options = [o for o in options if len(set(bound) & set(o["units"])) == best]
     ctx.st.decision = {"kind": "defenders", "side": c["defender"], "rule": "7.4",
                        "text": f"{c['target']} is attacked: choose the defending units and the primary unit",
                        "task": task, "options": options, "hexes": [c["target"]]}
@@ -564,7 +819,59 @@ def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
     for t in (NO_TACTIC, COUNTERCHARGE) if c.get("cavalry") else (NO_TACTIC, DISENGAGE, LAST_STAND):  # S33, S36
         if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC)) is None:
             out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t]})
+    if not c.get("cavalry") and countercharge_problem(ctx, c) is None:  # 9.4 against infantry or non-charging cavalry
+        out.append({"id": COUNTERCHARGE, "tactic": COUNTERCHARGE, "rule": "9.4",
+                    "label": f"countercharge {ctx.st.units[c['primary']].hex}: your cavalry charges the attackers "
+                             "there (9.4, 9.3)"})
     return out
+
+
+def countercharge_problem(ctx: StdCtx, c: dict[str, Any]) -> str | None:
+    """9.4 (S44): why the defenders may not countercharge an attack by infantry or non-charging cavalry (None: they
+    may).  They must meet 9.3's requirements without moving: at most one squadron and one other cavalry unit (their
+    leaders join them), every one effective and undisrupted, not at night (14.2(4)), and the attacking primary unit
+    adjacent in clear terrain across a clear hexside (9.3(1))."""
+    from .charges import _open
+
+    defenders = [u for u in c.get("defenders", []) if ctx.on_map(u)]
+    if c.get("kind") != "attack" or c.get("cavalry") or not defenders:
+        return "9.4: a countercharge answers an attack (against a cavalry charge see S36)"
+    if ctx.light() == "night":
+        return "14.2(4): no cavalry charges at night"
+    squadrons = [u for u in defenders if ctx.kind(u) is Kind.SQUADRON]
+    others = [u for u in defenders if ctx.kind(u) is Kind.CAVALRY]
+    if len(squadrons) + len(others) != len(defenders) or len(squadrons) > 1 or len(others) > 1:
+        return "9.4, 9.3: at most one squadron and one other cavalry unit countercharge, and only cavalry"
+    for u in defenders:
+        if ctx.st.units[u].disrupted or ctx.st.units[u].ineffective:
+            return f"9.4, 9.3: {ctx.name(u)} is disrupted or ineffective"
+    primary = c.get("primary")
+    at = ctx.st.units[primary].hex if primary is not None and ctx.on_map(primary) else None
+    if at is None or not ctx.sc.grid.is_adjacent(at, c["target"]):
+        return "9.4: the countercharging cavalry does not move, so it meets only an adjacent attacking primary unit"
+    if not _open(ctx, at) or ctx.sc.hexsides.get(hexside_key(c["target"], at)):
+        return f"9.4, 9.3(1): the countercharge attacks into clear terrain only ({at})"
+    return None
+
+
+def reverse_for_countercharge(ctx: StdCtx, c: dict[str, Any]) -> None:
+    """9.4 (S44): "as though the charging cavalry was the attacker": the combat becomes the defending cavalry's
+    charge (9.3(3)-(5), (7)) against the attacking primary unit's hex, whose attacking units defend it.  The
+    attack's own tactic and the attackers from other hexes drop out of it."""
+    st = ctx.st
+    struck = st.units[c["primary"]].hex
+    engaged = [u for u in c["attackers"] if ctx.on_map(u) and st.units[u].hex == struck]
+    ctx.emit("tactic", f"9.4: {ctx.names(c['defenders'])} countercharge {struck}: the combat is resolved as their "
+                       f"charge against {ctx.names(engaged)} (9.3)", tactic=COUNTERCHARGE, rule="9.4", target=struck)
+    c.update({
+        "attacker": c["defender"], "defender": c["attacker"], "target": struck, "hexes": [c["target"]],
+        "attackers": list(c["defenders"]), "primary": c["def_primary"], "leaders": dict(c.get("def_leaders", {})),
+        "defenders": engaged, "def_primary": c["primary"],
+        "def_leaders": {ldr: u for ldr, u in c.get("leaders", {}).items() if u in engaged},
+        "tactic": CHARGE, "def_tactic": NO_TACTIC, "coordinator": None, "coordinated": True, "halved": [],
+        "support": [], "cavalry": True, "countercharged": True, "pressed": True,
+    })
+    st.tasks.append({"t": "cavalry_checks"})  # 9.3(3), then the resolution already queued
 
 
 def task_tactics(ctx: StdCtx, task: dict[str, Any]) -> None:
@@ -584,6 +891,9 @@ def task_tactics(ctx: StdCtx, task: dict[str, Any]) -> None:
 def decide_tactic(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
+    if option["tactic"] == COUNTERCHARGE and not c.get("cavalry"):
+        reverse_for_countercharge(ctx, c)
+        return
     c["def_tactic"] = option["tactic"]
     if option["tactic"] != NO_TACTIC:
         ctx.emit("tactic", f"{TACTIC_RULE[option['tactic']]}: the defender announces {TACTIC_LABEL[option['tactic']]}",
@@ -595,6 +905,7 @@ def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: boo
     squares = squares or {}
     hexes = hexes or {}
     return Mods(tactic=c.get("tactic", NO_TACTIC), defence=c.get("def_tactic", NO_TACTIC),
+                fortune_doubled=bool(c.get("fortune_doubled")),
                 halved=frozenset(c.get("halved", [])), leaders=dict(c.get("leaders", {})),
                 def_leaders=dict(c.get("def_leaders", {})), charge_failed=charge_failed,
                 support=tuple(c.get("support", [])), cavalry_doubled=impaired,
@@ -603,13 +914,26 @@ def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: boo
 
 
 # --- 7.7, 7.8 resolution ---------------------------------------------------------------------------------------
+def still_fighting(ctx: StdCtx, c: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The combat's attackers still on the map, and its defenders still in the target hex."""
+    units = ctx.st.units
+    return ([u for u in c["attackers"] if ctx.on_map(u)],
+            [u for u in c.get("defenders", []) if ctx.on_map(u) and units[u].hex == c["target"]])
+
+
+def primaries(ctx: StdCtx, c: dict[str, Any], attackers: list[str], defenders: list[str]) -> tuple[str, str]:
+    """7.5, 7.4: the primary units, or the first still fighting when a primary has gone."""
+    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
+    assert prim_def is not None
+    return (c["primary"] if ctx.on_map(c["primary"]) else attackers[0]), prim_def
+
+
 def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
     st = ctx.st
     target = c["target"]
-    attackers = [u for u in c["attackers"] if ctx.on_map(u)]
-    defenders = [u for u in c.get("defenders", []) if ctx.on_map(u) and st.units[u].hex == target]
+    attackers, defenders = still_fighting(ctx, c)
     if not attackers:
         ctx.emit("combat_void", "7.1: no attacker is left; the combat lapses", rule="7.1")
         return
@@ -619,8 +943,7 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
             st.tasks.append({"t": "advance", "units": _advancers(ctx, c), "vacated": target,
                              "rout": bool(c.get("prerouted")) and not captured})
         return
-    prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
-    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
+    prim_att, prim_def = primaries(ctx, c, attackers, defenders)
     pressed = True
     if c.get("cavalry"):
         pass  # 9.3(3): the checks were made before the defender's square option (task_cavalry_checks)
@@ -630,6 +953,9 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
         c["pressed"] = pressed
         if not pressed:
             ctx.emit("charge", "7.13(3): the charge is not pressed home: the chargers are halved", rule="7.13(3)")
+        elif c.get("fortune"):
+            c["fortune_doubled"] = True
+            ctx.emit("charge", "12.4: the primary unit passes: the chargers' CF is doubled", rule="12.4")
     impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
     mods = combat_mods(c, charge_failed=not pressed, impaired=impaired, squares=st.squares,
                        hexes={u: st.units[u].hex for u in attackers})
@@ -723,15 +1049,16 @@ def task_cavalry_checks(ctx: StdCtx, task: dict[str, Any]) -> None:
     assert c is not None
     st = ctx.st
     target = c["target"]
-    attackers = [u for u in c["attackers"] if ctx.on_map(u)]
-    defenders = [u for u in c.get("defenders", []) if ctx.on_map(u) and st.units[u].hex == target]
+    attackers, defenders = still_fighting(ctx, c)
     if not attackers or not defenders:
         return
-    prim_att = c["primary"] if ctx.on_map(c["primary"]) else attackers[0]
-    prim_def = c.get("def_primary") if c.get("def_primary") in defenders else defenders[0]
+    prim_att, prim_def = primaries(ctx, c, attackers, defenders)
     assert prim_def is not None
     if ctx.morale_check(prim_att, "9.3(3)", "the cavalry charge",
                         leader_morale=leader_morale(ctx, c.get("leaders", {}), prim_att)):
+        if c.get("fortune"):
+            c["fortune_doubled"] = True
+            ctx.emit("charge", "12.4: the primary unit passes: the chargers' charge factor is doubled", rule="12.4")
         if st.squares.get(target) == prim_def:
             ctx.emit("square", "9.3(3), 9.5: a unit in square makes no check when charged", rule="9.5")
         elif not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
@@ -793,18 +1120,13 @@ def decide_follow_up(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) 
         return
     side = task["side"]
     h = st.units[units[0]].hex
-    st.combat = {"kind": "attack", "attacker": side, "defender": ctx.enemy(side), "target": target, "attackers": units,
-                 "primary": units[0], "hexes": [h], "tactic": CHARGE, "def_tactic": NO_TACTIC, "leaders": {},
-                 "def_leaders": {}, "coordinator": None, "coordinated": True, "halved": [], "support": [],
-                 "retreated": [], "night": False, "cavalry": True}
+    assert h is not None
     if target not in st.attacked_hexes:
         st.attacked_hexes.append(target)
-    hit = ctx.x.setdefault("attacked_units", [])
-    hit.extend(u for u in ctx.units_at(target) if u not in hit)
+        ctx.x.setdefault("cavalry_charged", []).append(target)  # 9.3(2): other cavalry may charge it too
+    open_combat(ctx, side, target, units, units[0], [h], tactic=CHARGE, cavalry=True)
     ctx.emit("attack", f"9.3(6): {ctx.names(units)} charge again, into {target}", attackers=units, target=target,
              rule="9.3(6)", tactic=CHARGE)
-    st.tasks.extend([{"t": "combat_end"}, {"t": "combat_after"}, {"t": "combat_resolve"}, {"t": "cavalry_checks"},
-                     {"t": "combat_tactics"}, {"t": "combat_precheck"}, {"t": "combat_defenders"}])
 
 
 def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:
@@ -949,7 +1271,7 @@ def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
     if c.get("cavalry"):
         chargers = c["attackers"] + (c.get("defenders", []) if c.get("def_tactic") == COUNTERCHARGE else [])
         going_on = [u for u in c["attackers"] if ctx.on_map(u)]
-        if routed and going_on and c.get("def_tactic") != COUNTERCHARGE and all(
+        if routed and going_on and c.get("def_tactic") != COUNTERCHARGE and not c.get("countercharged") and all(
                 not ctx.st.units[u].ineffective and not ctx.st.units[u].disrupted for u in going_on):
             # 9.3(6): the cavalry may charge again once this combat has ended (S40)
             chargers = [u for u in chargers if u not in going_on]
@@ -1401,10 +1723,13 @@ def task_fow(ctx: StdCtx, task: dict[str, Any]) -> None:
         if s.disrupted or s.ineffective:
             options.append({"id": f"recover:{u}", "unit": u, "label": f"{ctx.name(u)} tries to recover (12.4)"})
     options.append({"id": "move", "unit": None, "label": f"move the units at {task['hex']} (12.4, R13)"})
+    for u in sorted(ctx.combat_units_at(task["hex"], side)):
+        if fortune_charges(ctx, side, task["hex"], u):
+            options.append({"id": f"charge:{u}", "unit": u, "label": f"{ctx.name(u)} charges (12.4, R13)"})
     ctx.st.decision = {"kind": "fow", "side": side, "rule": "7.2", "task": task, "options": options,
                        "hexes": [task["hex"]],
                        "text": f"7.2: {ctx.names(units)} at {task['hex']} triggered combat and were not attacked: "
-                               "a fortune of war (move the hex's units or recover one; the charge action is to come)"}
+                               "a fortune of war (move the hex's units, or one unit charges or recovers)"}
     if len(options) == 1:
         ctx.emit("fow", f"7.2: {ctx.sc.sides[side].name} has a fortune of war at {task['hex']} with no action to take now",
                  side=side, rule="7.2")
@@ -1414,6 +1739,9 @@ def task_fow(ctx: StdCtx, task: dict[str, Any]) -> None:
 def decide_fow(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
     if option["id"] == "pass":
         ctx.emit("fow", f"7.2: the fortune of war at {task['hex']} is not used", rule="7.2")
+        return
+    if option["id"].startswith("charge:"):  # R13: one unit of that hex charges, EZOCs ignored
+        fow_charge_choice(ctx, ctx.side_of(option["unit"]), task["hex"], option["unit"])
         return
     if option["id"] == "move":  # R13: the units of that hex move (12.4's friendly move)
         side = ctx.side_of(task["units"][0])

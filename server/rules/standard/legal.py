@@ -233,6 +233,7 @@ def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str
             out.extend(_variants(ctx, side, cmd))
             break
     out.extend(_skirmishes(ctx, side, rng))
+    out.extend(f["command"] for f in fighting.owed_forced(ctx, side))  # 12.4 (S48): the attacks a fortune obliges
     return out
 
 
@@ -347,5 +348,5 @@ def legal_commands(game: Game, side: str, rng: random.Random, limit: int) -> Ite
             produced += 1
             if produced >= limit:
                 return
-    if game.state.decision is None and game.awaiting == side and not game.is_over:
+    if not game.is_over and game.ruleset.can_end_phase(game, side):  # not while a forced attack is owed (S48)
         yield {"type": "end_phase"}

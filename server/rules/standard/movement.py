@@ -194,11 +194,13 @@ def ezoc_of(sc: StandardScenario, units: Mapping[str, UnitState], side: str) -> 
     return zoc_of(sc, units, sc.opponent(side))
 
 
-def march_problem(sc: StandardScenario, units: Mapping[str, UnitState], move: Move) -> str | None:
+def march_problem(sc: StandardScenario, units: Mapping[str, UnitState], move: Move,
+                  ezoc: frozenset[str] | None = None) -> str | None:
     """4.7 (R13): why the move may not be marched (None: it may).  A path is marched only if no hex of it (the start included) is in an EZOC, and no hex
     into which a moving unit would exert a ZOC from any hex of the path is in one."""
     side = sc.units[move.units[0]].side
-    ezoc = ezoc_of(sc, units, side)
+    if ezoc is None:
+        ezoc = ezoc_of(sc, units, side)
     for h in move.path:
         if h in ezoc:
             return f"{h} is in an enemy zone of control, so the move cannot be marched"
@@ -258,7 +260,8 @@ def _enters_ezoc_problem(sc: StandardScenario, units: Mapping[str, UnitState], u
     return None
 
 
-def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move) -> int:
+def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move,
+               ezoc: frozenset[str] | None = None, occupancy: Mapping[str, Sequence[str]] | None = None) -> int:
     """Validate a move against 4.2-4.7 and 6.2-6.3; returns its cost in half MP, or raises IllegalCommand.
     12.2: a hex holding only the enemy's trains may be entered (the move captures it: `trains_captured`);
     the own trains' hex may not (S12)."""
@@ -280,27 +283,33 @@ def check_move(sc: StandardScenario, units: Mapping[str, UnitState], move: Move)
             raise IllegalCommand("4.2", f"{a} to {b} is not a step between adjacent hexes")
     combat = [u for u in move.units if sc.units[u].kind.is_combat]
     classes = sorted({sc.units[u].kind.tec_class for u in combat}) or ["leader"]
+    if move.marching and not combat:
+        raise IllegalCommand("4.7", "march movement is made by combat units")
+    if ezoc is None:  # the enemy's ZOC, when the caller has not got it cached (StdCtx.zoc_of)
+        ezoc = ezoc_of(sc, units, side)
     if move.marching:
-        if not combat:
-            raise IllegalCommand("4.7", "march movement is made by combat units")
-        problem = march_problem(sc, units, move)
+        problem = march_problem(sc, units, move, ezoc)
         if problem:
             raise IllegalCommand("4.7", problem)
-    ezoc = ezoc_of(sc, units, side)
     movers = set(move.units)
+    path_hexes = set(path)
     occupied_by_others: set[str] = set()
     enemy_held: set[str] = set()
     enemy_trains: set[str] = set()
     own_trains: set[str] = set()
-    for uid, s in units.items():
-        if s.on_map and s.hex is not None:
-            kind = sc.units[uid].kind
-            if sc.units[uid].side != side:
-                (enemy_trains if kind is Kind.TRAINS else enemy_held).add(s.hex)
-            elif kind is Kind.TRAINS:
-                own_trains.add(s.hex)
-            elif uid not in movers and kind.is_combat:
-                occupied_by_others.add(s.hex)
+    # Only the hexes of the path matter: read them from the caller's occupancy (hex -> units) when it has one.
+    if occupancy is not None:
+        on_path = [(uid, h) for h in path_hexes for uid in occupancy.get(h, ())]
+    else:
+        on_path = [(uid, s.hex) for uid, s in units.items() if s.on_map and s.hex in path_hexes]
+    for uid, h in on_path:
+        kind = sc.units[uid].kind
+        if sc.units[uid].side != side:
+            (enemy_trains if kind is Kind.TRAINS else enemy_held).add(h)
+        elif kind is Kind.TRAINS:
+            own_trains.add(h)
+        elif uid not in movers and kind.is_combat:
+            occupied_by_others.add(h)
     if start in ezoc and not move.disengaging:
         raise IllegalCommand("6.2", f"the stack is in an enemy zone of control at {start}: it leaves only by disengaging (6.3)")
     halves = 0
@@ -397,18 +406,19 @@ def check_trains_move(sc: StandardScenario, units: Mapping[str, UnitState], uid:
 
 
 # --- 13.1 reinforcements ------------------------------------------------------------------------------------
-def entry_shift_cost(sc: StandardScenario, units: Mapping[str, UnitState], side: str, listed: str,
-                     actual: str) -> int | None:
-    """13.1: the MP a reinforcement pays to shift its entry along the map edge from the listed hex to
-    `actual` (1 MP a hex), or None when it may not enter there (not on the same edge, enemy-occupied, or the
-    listed hex is free of enemy units — the shift is allowed only away from an enemy-occupied entry hex)."""
+def entry_shifts(sc: StandardScenario, units: Mapping[str, UnitState], side: str, listed: str) -> dict[str, int]:
+    """13.1: the hexes a reinforcement may enter by, each with the MP its shift along the map edge costs: the
+    listed hex at 0 when no enemy unit is in it; otherwise the first hexes free of enemy units reached by
+    walking along the edge from it through enemy-occupied edge hexes, at 1 MP a hex."""
     grid = sc.grid
     enemy_held = {s.hex for u, s in units.items() if s.on_map and sc.units[u].side != side}
-    if actual == listed:
-        return None if actual in enemy_held else 0
-    if listed not in enemy_held or actual in enemy_held or not (grid.is_edge(listed) and grid.is_edge(actual)):
-        return None
-    # walk along the edge from the listed hex: edge hexes adjacent one to the next
+    if listed not in enemy_held:
+        return {listed: 0}
+    out: dict[str, int] = {}
+    # S43: the shift runs along the side of the map the listed hex is on (a corner hex is on two), never
+    # around a corner onto another side.
+    along = {h for name in ("north", "south", "west", "east") if listed in (side_hexes := grid.edge(name))
+             for h in side_hexes}
     seen = {listed}
     frontier = [listed]
     steps = 0
@@ -417,22 +427,29 @@ def entry_shift_cost(sc: StandardScenario, units: Mapping[str, UnitState], side:
         nxt = []
         for h in frontier:
             for n in grid.neighbors(h):
-                if n in seen or not grid.is_edge(n):
+                if n in seen or n not in along:
                     continue
-                if n == actual:
-                    return steps
                 seen.add(n)
                 if n in enemy_held:
                     nxt.append(n)  # 13.1: shift "until reaching a hex not occupied by an enemy unit"
+                else:
+                    out[n] = steps
         frontier = nxt
-    return None
+    return out
+
+
+def entry_shift_cost(sc: StandardScenario, units: Mapping[str, UnitState], side: str, listed: str,
+                     actual: str) -> int | None:
+    """13.1: the MP a reinforcement pays to shift its entry along the map edge from the listed hex to
+    `actual` (1 MP a hex), or None when it may not enter there (`entry_shifts`)."""
+    return entry_shifts(sc, units, side, listed).get(actual)
 
 
 def trains_captured(sc: StandardScenario, units: Mapping[str, UnitState], side: str, path: Sequence[str]) -> list[str]:
     """12.2: the enemy trains a move along `path` captures by entering its hex."""
     hexes = set(path[1:])
-    return sorted(u for u, s in units.items()
-                  if s.on_map and s.hex in hexes and sc.units[u].side != side and sc.units[u].kind is Kind.TRAINS)
+    return sorted(u for u in sc.trains.values()
+                  if sc.units[u].side != side and units[u].on_map and units[u].hex in hexes)
 
 
 _ENTER_WITH_ANOTHER = (Kind.BATTALION, Kind.SQUADRON, Kind.LEADER, Kind.HQ)  # 13.1

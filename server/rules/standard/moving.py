@@ -38,6 +38,7 @@ from .movement import (
     check_hq_move,
     check_move,
     check_trains_move,
+    entry_shifts,
     ma_dice,
     march_problem,
     may_disengage,
@@ -233,7 +234,8 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
         problem = square_move_problem(ctx, p.units, path)
         if problem:
             raise IllegalCommand("9.5", problem.split(": ", 1)[1])
-        halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging))
+        halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging),
+                           ctx.zoc_of(ctx.enemy(side)), ctx.occupancy())
     if night_ezoc:
         ezoc = ctx.zoc_of(ctx.enemy(side))
         for h in path[1:] if p.kind != ENTRY else path:
@@ -311,7 +313,8 @@ def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if not p.rolls:
         raise IllegalCommand("4.4", "these units move with their printed MA: move them without declaring")
     if march:
-        problem = march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0))
+        problem = march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0),
+                                ctx.zoc_of(ctx.enemy(ctx.side_of(p.units[0]))))
         if problem:
             raise IllegalCommand("4.7", problem)
     helped = movement_assist(ctx, side, p, cmd["assist"], march) if cmd.get("assist") is not None else None
@@ -687,14 +690,14 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
         return spent + (1 if path_kind(sc, a, b) == "road" else HALF), False
 
     if p.kind == ENTRY:
-        entry = p.start
-        if entry in enemy_held:
-            return {}
-        t = sc.terrain_at(entry)
-        cost = max(t.move.get(c, 1) + sum(x.move_add.get(c, 0) for x in sc.secondary_at(entry)) for c in classes)
-        if any(t.is_prohibited(c) for c in classes):
-            return {}
-        starts = [(cost * HALF, entry, [entry], entry in ezoc)]
+        starts = []
+        for entry, shift in sorted(entry_shifts(sc, units, side, p.start).items()):  # 13.1: the listed hex or a shift
+            t = sc.terrain_at(entry)
+            if any(t.is_prohibited(c) for c in classes) or entry in own_trains:
+                continue
+            cost = max(t.move.get(c, 1) + sum(x.move_add.get(c, 0) for x in sc.secondary_at(entry)) for c in classes)
+            if (shift + cost) * HALF <= budget:
+                starts.append(((shift + cost) * HALF, entry, [entry], entry in ezoc))
     else:
         starts = [(0, p.start, [p.start], False)]
     best: dict[str, int] = {}
@@ -741,7 +744,8 @@ def march_allowed(ctx: StdCtx, p: Plan) -> bool:
     """4.7 (R13): the stack may march from where it stands."""
     if p.kind != STACK or not any(ctx.kind(u).is_combat for u in p.units):
         return False
-    return march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0)) is None
+    return march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0),
+                         ctx.zoc_of(ctx.enemy(ctx.side_of(p.units[0])))) is None
 
 
 __all__ = ["Plan", "cmd_declare", "cmd_flip", "cmd_move", "cmd_muster", "cmd_recover", "cmd_reenter", "cmd_replace",

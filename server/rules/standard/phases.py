@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernel import victory as _victory
+from ..kernel.errors import IllegalCommand
 from ..kernel.state import Phase, Status
 from .army import hq_problems, trains_problems
 from .combat import fow_owed, triggered_defenders
@@ -83,7 +84,7 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
         assert s.hex is not None
         if s.hex in ezoc:
             stacks.setdefault(s.hex, []).append(u)
-        if march_problem(ctx.sc, st.units, Move((u,), (s.hex,), 0)) is not None:
+        if march_problem(ctx.sc, st.units, Move((u,), (s.hex,), 0), ctx.zoc_of(ctx.enemy(ctx.side_of(u)))) is not None:
             no_march.append(u)
     x["start_stacks"] = stacks  # 6.3
     x["no_march"] = sorted(no_march)  # 4.7, 11.1
@@ -95,7 +96,7 @@ def march_eligible(ctx: StdCtx, uid: str) -> bool:
     s = ctx.st.units[uid]
     if uid in ctx.x.get("no_march", []) or s.hex is None:
         return False
-    return march_problem(ctx.sc, ctx.st.units, Move((uid,), (s.hex,), 0)) is None
+    return march_problem(ctx.sc, ctx.st.units, Move((uid,), (s.hex,), 0), ctx.zoc_of(ctx.enemy(ctx.side_of(uid)))) is None
 
 
 def recovery_mode_of(ctx: StdCtx, uid: str) -> str | None:
@@ -143,11 +144,13 @@ def finish_movement(ctx: StdCtx) -> None:
         hq = ctx.sc.hq.get(army)
         trains_active = False
         if tr is not None and ctx.on_map(tr):
-            problems = trains_problems(ctx.sc, st.units, army, moved=tr in flipped, attacked=False)
+            problems = trains_problems(ctx.sc, st.units, army, moved=tr in flipped, attacked=False,
+                                   zoc=ctx.zoc_of, occupancy=ctx.occupancy())
             trains_active = not problems
             ctx.set_inactive(tr, bool(problems), "; ".join(problems), "12.2")
         if hq is not None and ctx.on_map(hq):
-            problems = hq_problems(ctx.sc, st.units, army, moved=hq in flipped, attacked=False, trains_active=trains_active)
+            problems = hq_problems(ctx.sc, st.units, army, moved=hq in flipped, attacked=False, trains_active=trains_active,
+                                   zoc=ctx.zoc_of, occupancy=ctx.occupancy())
             ctx.set_inactive(hq, bool(problems), "; ".join(problems), "12.1")
     # 13.2: units not placed move to the next box of the TRT
     for u in ctx.sc.side_units[side]:
@@ -166,6 +169,9 @@ def begin_combat(ctx: StdCtx, side: str) -> None:
     for s in st.units.values():
         s.attacked = False
     ctx.x["attacked_units"] = []
+    ctx.x["cavalry_charged"] = []  # 9.3(2): the hexes attacked only by cavalry charges this phase
+    ctx.x["bound"] = {}  # 12.4 (S48): units a fortune of war moved -> their hex
+    ctx.x["forced"] = []  # 12.4 (S48): the attacks such a move obliges the phasing player to make
     ctx.x["bombarded"] = []  # 8.4: the hexes bombarded this phase
     if ctx.light() == "night":
         ctx.x["triggered"] = {}  # 14.2(4): no combat at night except infantry charges (7.2 owes no FOW)
@@ -180,6 +186,13 @@ def end_phase(ctx: StdCtx) -> None:
         finish_movement(ctx)
         st.tasks.append({"t": "next_phase"})
         return
+    from .fighting import owed_forced
+
+    forced = owed_forced(ctx, st.active)
+    if forced:
+        f = forced[0]
+        raise IllegalCommand("12.4", f"{ctx.names(f['units'])}, moved by a fortune of war, must first attack "
+                                     f"{f['target']}")
     # 7.2: every triggered defender not attacked receives its fortune of war before the phase ends
     st.tasks.append({"t": "next_phase"})
     owed = [u for u in fow_owed(ctx.x.get("triggered", {}), ctx.x.get("attacked_units", [])) if ctx.on_map(u)]
@@ -235,8 +248,9 @@ def army_conditions(ctx: StdCtx) -> None:
         if ctx.kind(uid) is Kind.HQ:
             tr = ctx.sc.trains.get(army)
             trains_active = tr is not None and ctx.on_map(tr) and tr not in ctx.inactive()
-            problems = hq_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False, trains_active=trains_active)
+            problems = hq_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False, trains_active=trains_active,
+                                   zoc=ctx.zoc_of, occupancy=ctx.occupancy())
         else:
-            problems = trains_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False)
+            problems = trains_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False, zoc=ctx.zoc_of, occupancy=ctx.occupancy())
         if problems:
             ctx.set_inactive(uid, True, "; ".join(problems), "12.1" if ctx.kind(uid) is Kind.HQ else "12.2")

@@ -19,6 +19,8 @@ The edition's procedures (phases.py, moving.py, fighting.py) play these rules in
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,8 +57,9 @@ def functioning_loc(sc: StandardScenario, units: Mapping[str, UnitState], side: 
     enemy = sc.opponent(side)
     if ezoc is None:
         ezoc = zoc_of(sc, units, enemy)
-    held = {s.hex for uid, s in units.items() if s.status == _MAP and sc.units[uid].side == enemy}
-    return tuple(h for h in sc.sides[side].loc if h not in ezoc and h not in held)
+    loc = sc.sides[side].loc
+    held = {s.hex for uid, s in units.items() if s.status == _MAP and s.hex in loc and sc.units[uid].side == enemy}
+    return tuple(h for h in loc if h not in ezoc and h not in held)
 
 
 def destinations(sc: StandardScenario, units: Mapping[str, UnitState], side: str, army: str,
@@ -95,6 +98,87 @@ def retreat_lines(sc: StandardScenario, units: Mapping[str, UnitState], side: st
     safe = _search(goals, came_from, enemy_held | unnegated)
     anyline = _search(goals, came_from, enemy_held)
     return RetreatLines(safe, anyline | safe, goals)
+
+
+def has_safe_line(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, tec_class: str,
+                  to: Iterable[str], *, ezoc: frozenset[str] | None = None,
+                  friendly_zoc: frozenset[str] | None = None,
+                  occupancy: Mapping[str, Sequence[str]] | None = None) -> bool:
+    """7.6 for one unit only (12.1, 12.2: the HQ's or trains' own line): the same answer as
+    `retreat_lines(..., excluding=[uid], to=to).line(hex) == SAFE`, found by a search forwards from the unit
+    that stops at the first destination reached, so it costs a few hexes when the HQ stands near its trains.
+    `ezoc`, `friendly_zoc` (the zones of control without the unit) and `occupancy` (hex -> the units on the
+    map there): the caller's cached copies, when it has them."""
+    start = units[uid].hex
+    assert start is not None
+    defs = sc.units
+    side = defs[uid].side
+    if occupancy is None:
+        occ: dict[str, list[str]] = {}
+        for u, s in units.items():
+            if s.status == _MAP and s.hex is not None:
+                occ.setdefault(s.hex, []).append(u)
+        occupancy = occ
+    if ezoc is None or friendly_zoc is None:
+        board = {u: s for u, s in units.items() if u != uid}
+        ezoc = zoc_of(sc, board, sc.opponent(side)) if ezoc is None else ezoc
+        friendly_zoc = zoc_of(sc, board, side) if friendly_zoc is None else friendly_zoc
+    no_units: tuple[str, ...] = ()
+
+    def closed(h: str) -> bool:
+        """Enemy-held, or in an EZOC negated by no friendly unit (the searching unit left out) or friendly ZOC."""
+        friendly = False
+        for u in occupancy.get(h, no_units):
+            if u == uid:
+                continue
+            if defs[u].side != side:
+                return True
+            friendly = True
+        return h in ezoc and not friendly and h not in friendly_zoc
+
+    goals = frozenset(to)
+    if not goals:
+        return False
+    if start in goals and not closed(start):
+        return True
+    # A path found before is tried first (the HQ and trains usually stand still while the rest move): if it
+    # still enters no closed hex and still ends in a destination, the answer is yes at the cost of its length.
+    into = sc.movable_into[tec_class]
+    hint_key = (uid, tec_class, start)
+    hint = sc.line_hints.get(hint_key)
+    if hint is not None and hint[-1] in goals and all(
+            b in into.get(a, ()) and not closed(b) for a, b in itertools.pairwise(hint)):
+        return True
+    # The backward search (_search) gives the start a line when some path start -> h1 -> ... -> goal enters
+    # no closed hex (the start itself may be closed); so search forwards over the same steps, nearest-goal
+    # first (any order visits the same hexes when no goal is reachable; this one finds a goal soonest).
+    distance = sc.grid.distance
+    targets = tuple(goals)
+
+    def to_goal(h: str) -> int:
+        return min(distance(h, g) for g in targets)
+
+    came: dict[str, str] = {start: start}
+    frontier = [(to_goal(start), 0, start)]
+    tie = 0
+    empty: frozenset[str] = frozenset()
+    while frontier:
+        here = heapq.heappop(frontier)[2]
+        for n in into.get(here, empty):
+            if n in came:
+                continue
+            came[n] = here
+            if closed(n):
+                continue
+            if n in goals:
+                path = [n]
+                while path[-1] != start:
+                    path.append(came[path[-1]])
+                sc.line_hints[hint_key] = tuple(reversed(path))
+                return True
+            tie += 1
+            heapq.heappush(frontier, (to_goal(n), tie, n))
+    return False
 
 
 def _search(goals: frozenset[str], came_from: Mapping[str, tuple[str, ...]], closed: set[str]) -> frozenset[str]:

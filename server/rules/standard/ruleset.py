@@ -9,6 +9,7 @@ Commands (with the fields each may carry): the movement phase's in `moving.py`, 
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -27,18 +28,22 @@ from ..kernel.edition import (
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import ScenarioModel
-from ..kernel.state import GameState, Phase
+from ..kernel.state import GameState, Phase, UnitState
 from . import bombard, charges, fighting, legal, moving, phases, squares
 from . import invariants as _invariants
 from . import options as _options
 from .context import StdCtx
 from .crt import crt_result, crt_row
 from .morale import morale_passes
-from .scenario import StandardScenario, parse_standard_scenario
+from .movement import printed_side
+from .scenario import Kind, StandardScenario, parse_standard_scenario
+from .stacking import STACK_LIMIT
 from .strength import halve
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
+
+_POSITION = operator.attrgetter("hex", "disrupted", "ineffective")  # what 12.1, 12.2 are judged on
 
 
 def _end_phase(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
@@ -84,6 +89,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
 TASKS: dict[str, TaskHandler] = {
     "next_phase": lambda ctx, task: phases.next_phase(ctx),
     "fow_7_2": fighting.task_fow,
+    "forced_attack": fighting.task_forced_attack,
     "combat_defenders": fighting.task_defenders,
     "combat_precheck": fighting.task_precheck,
     "combat_tactics": fighting.task_tactics,
@@ -118,6 +124,8 @@ DECISIONS: dict[str, DecisionHandler] = {
     "fortune": fighting.decide_fortune,
     "form_square": fighting.decide_form_square,
     "fow_move": fighting.decide_fow_move,
+    "fow_place": fighting.decide_fow_place,
+    "fow_charge": fighting.decide_fow_charge,
     "follow_up": fighting.decide_follow_up,
 }
 
@@ -159,6 +167,9 @@ class Standard(Edition):
             "declared": x.get("declared"), "marched": list(x.get("marched", [])),
             "fow_owed": list(x.get("fow_owed", [])),
             "charges": list(x.get("charges", [])),  # 7.13(3), 9.3(1): declared this movement phase
+            "forced": [{"units": f["units"], "target": f["target"]}  # 12.4 (S48): attacks owed this phase
+                       for f in (fighting.pending_forced(StdCtx.of(game), st.active)
+                                 if st.phase == Phase.COMBAT.value else [])],
             "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
             "bombarded": list(x.get("bombarded", [])),  # 8.4
             "trt": [
@@ -186,7 +197,7 @@ class Standard(Edition):
         if ctx.st.phase == Phase.OVER.value:
             return
         # 12.1, 12.2 depend only on where the units stand and whether they exert ZOC: unchanged position, no check
-        key = (tuple((u.hex, u.disrupted, u.ineffective) for u in ctx.st.units.values()), tuple(ctx.inactive()))
+        key = (tuple(map(_POSITION, ctx.st.units.values())), tuple(ctx.inactive()))
         if ctx.st.squares:
             squares.sweep(ctx)  # 9.5: a square whose unit has left its hex is gone
         if key != self._army_key:
@@ -199,6 +210,34 @@ class Standard(Edition):
 
     def points(self, ctx: StdCtx) -> dict[str, int]:
         return _victory.points(ctx, returning_lost=False)
+
+    # --- the bots' heuristics ------------------------------------------------------------------
+    def bot_factors(self, scenario: ScenarioModel, unit: UnitState) -> tuple[int, int, int]:
+        """A combat unit's CF (artillery: attack and defence; a parenthesised CF halved when attacking, 7.7),
+        halved when disrupted (2.8(3)); a V MA counts 3, a die's mean; leaders, HQ and trains 0."""
+        sc = _std(scenario)
+        d = sc.units[unit.id]
+        if not d.kind.is_combat:
+            return 0, 0, max(d.inactive_ma, 1) if d.kind in (Kind.HQ, Kind.TRAINS) else 6
+        side = printed_side(sc, unit)
+        if d.kind is Kind.ARTILLERY:
+            attack, defence = side.attack, side.defense
+        else:
+            attack = (side.cf + 1) // 2 if side.parenthesized else side.cf
+            defence = side.cf
+        if unit.disrupted:
+            attack = (attack + 1) // 2
+        return attack, defence, max(side.ma if side.ma is not None else 3, 1)
+
+    def bot_terrain_defence(self, scenario: ScenarioModel, hex_: str) -> int:
+        """7.7: terrain that halves attacks into the hex is worth about two factors to its defender."""
+        sc = _std(scenario)
+        t = sc.terrain_at(hex_)
+        return 2 if t.halves_attack_into or any(x.halves_attack_into for x in sc.secondary_at(hex_)) else 0
+
+    def stacking_ok(self, kinds: list[Any]) -> bool:
+        """5.2: at most STACK_LIMIT units that count for stacking in a hex."""
+        return sum(1 for k in kinds if k.counts_for_stacking) <= STACK_LIMIT
 
     # --- results and checks ----------------------------------------------------------------
     def crt_column(self, differential: int) -> int:
@@ -233,7 +272,10 @@ class Standard(Edition):
         return legal.command_families(game, side, rng)
 
     def can_end_phase(self, game: Game, side: str) -> bool:
-        return game.state.decision is None and game.awaiting == side
+        if game.state.decision is not None or game.awaiting != side:
+            return False
+        # 12.4 (S48): not while a fortune's move obliges the phasing player to attack
+        return game.state.phase != Phase.COMBAT.value or not fighting.owed_forced(StdCtx.of(game), side)
 
     def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
         return _invariants.check_standard_invariants(game, events, phase_before)

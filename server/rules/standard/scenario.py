@@ -332,6 +332,22 @@ class StandardScenario(ScenarioBase):
         return out
 
     @cached_property
+    def line_hints(self) -> dict[tuple[str, str, str], tuple[str, ...]]:
+        """(unit, TEC class, start) -> the last safe line found for an HQ or trains (retreat.has_safe_line), a
+        hint re-checked before use: it changes no answer, only how soon the answer comes."""
+        return {}
+
+    @cached_property
+    def zoc_plan(self) -> Mapping[str, tuple[tuple[str, Mapping[str, tuple[str, ...]]], ...]]:
+        """Per side, each combat unit with the ZOC table of its class (6.1: only combat units exert one), so
+        `zoc.zoc_of` reads a unit's hexes without looking up its kind."""
+        out: dict[str, list[tuple[str, Mapping[str, tuple[str, ...]]]]] = {side: [] for side in self.sides}
+        for uid, d in self.units.items():
+            if d.kind.is_combat:
+                out.setdefault(d.side, []).append((uid, self.zoc_into[d.kind.tec_class]))
+        return {side: tuple(v) for side, v in out.items()}
+
+    @cached_property
     def zoc_into(self) -> Mapping[str, Mapping[str, tuple[str, ...]]]:
         """Per TEC class, per hex, the adjacent hexes a unit there projects its ZOC into (6.4): not out of
         or into terrain that blocks it, not across a blocking hexside, not where it could not move."""

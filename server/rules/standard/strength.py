@@ -151,6 +151,7 @@ class Mods:
     countercharge: bool = False  # 9.4: the defending cavalry uses its charge factor too
     in_square: tuple[str, ...] = ()  # 9.5: attacking units in square (-2 each)
     vs_square: bool = False  # 9.5: the defender is in square
+    fortune_doubled: bool = False  # 12.4: a fortune of war's charge whose primary unit passed its check
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,9 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
                               charge=mods.cavalry_charge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON))
         if mods.cavalry_doubled and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON):
             a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader, "9.2(2)")
+        if mods.fortune_doubled:  # 12.4: every charging unit (leaders add no CF here)
+            a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader,
+                         "9.2(2), 12.4" if a.doubled else "12.4")
         att.append(a)
     dfn = [defender_strength(sc, units, u, leader_cf=0 if skirmish else _leader_cf(sc, mods.def_leaders, u),
                              skirmish=skirmish,

@@ -37,9 +37,9 @@ def zoc_targets(sc: StandardScenario, hex_: str, tec_class: str) -> tuple[str, .
 def zoc_of(sc: StandardScenario, units: Mapping[str, UnitState], side: str) -> frozenset[str]:
     """6.1: every hex in the ZOC of one or more of `side`'s units (ZOCs do not add up)."""
     out: set[str] = set()
-    table = sc.zoc_into
-    for uid, s in units.items():
-        d = sc.units[uid]
-        if d.side == side and s.hex is not None and exerts_zoc(sc, s):
-            out.update(table[d.kind.tec_class][s.hex])
+    update = out.update
+    for uid, table in sc.zoc_plan[side]:  # the same test as exerts_zoc, unrolled: this runs on every command
+        s = units.get(uid)
+        if s is not None and s.status == _MAP and not s.disrupted and not s.ineffective and s.hex is not None:
+            update(table[s.hex])
     return frozenset(out)

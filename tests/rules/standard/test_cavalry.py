@@ -7,7 +7,7 @@ from typing import Any
 from server.rules import Game
 
 from .builder import unit
-from .fight import combat, combat_event, decision, flag, ground
+from .fight import combat, combat_event, decision, flag, ground, place
 from .play import choose, submit
 
 CAV = {"full": {"cf": 3, "mr": 4, "ma": 8, "charge": 4}, "ineffective": {"cf": 1, "mr": 2, "ma": 10}}
@@ -120,6 +120,58 @@ def test_9_3_the_defender_makes_no_tactic_choice_against_a_cavalry_charge() -> N
     assert any(e["type"] == "auto" and e["rule"] == "7.13" for e in events)
 
 
+def test_9_3_2_a_hex_charged_by_cavalry_may_be_charged_by_other_cavalry_only_each_charge_resolved_alone() -> None:
+    from .play import end, load, new_game, refused
+
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    unit(data, "b-cav2", "0502", kind="cavalry", formation="1", **CAV)
+    add = {"kind": "infantry", "formation": "1", "full": {"cf": 4, "mr": 4, "ma": 4},
+           "reduced": {"cf": 2, "mr": 3, "ma": 4}}
+    unit(data, "b-inf", "0802", **add)
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)
+    game.submit("blue", {"type": "charge", "units": ["b-cav2"], "path": ["0502", "0602", "0603"], "target": "0704"})
+    assert len(game.state.extra["charges"]) == 2
+    e = refused(game, "blue", {"type": "charge", "units": ["b-inf"], "path": ["0802", "0803"], "target": "0704"})
+    assert e.rule == "7.13(3)"  # 9.3(2): the charged hex is attacked by other charging cavalry only
+    end(game)
+    # the first charge: both checks pass; 4 - 5 = -1: die 2 = Ac(NE) -> Am(Ar), the chargers pass: they retreat
+    load(game, [1, 1, 2, 1])
+    game.submit("blue", CHARGE)
+    no_square(game)
+    while game.state.decision is not None:
+        d = decision(game)
+        choose(game, d["side"], d["options"][0]["id"])
+    second = {"type": "attack", "target": "0704", "attackers": ["b-cav2"], "primary": "b-cav2", "tactic": "charge"}
+    assert "0704" in game.state.attacked_hexes and game.state.units["r-1"].hex == "0704"
+    # a second charge into the same hex, resolved on its own (its own 9.3(3) checks and combat)
+    load(game, [1, 1, 2, 1])
+    events = game.submit("blue", second)
+    assert any(e["type"] == "attack" and e["target"] == "0704" for e in events)
+    events = no_square(game)
+    assert combat_event(events)["differential"] == 4 - 5
+    while game.state.decision is not None:
+        d = decision(game)
+        choose(game, d["side"], d["options"][0]["id"])
+    assert game.state.attacked_hexes.count("0704") == 1 and game.state.extra["charges"] == []
+
+
+def test_9_3_2_no_unit_but_charging_cavalry_attacks_a_hex_charged_by_cavalry() -> None:
+    from .play import end, new_game, refused
+
+    data = ground("0603")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)
+    end(game)
+    e = refused(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
+    assert e.rule == "9.3(2)"
+    assert not any(c.get("target") == "0704" and "b-1" in c["attackers"]
+                   for c in game.legal_commands("blue", __import__("random").Random(0), limit=500)
+                   if c["type"] == "attack")
+
+
 # --- 9.4 countercharges ---------------------------------------------------------------------------------------------------
 def _cav_v_cav() -> dict[str, Any]:
     data = ground("0404")
@@ -151,6 +203,95 @@ def test_9_4_when_the_affected_unit_does_not_rout_both_sides_retreat() -> None:
     assert (d["kind"], d["side"]) == ("retreat", "blue")
     choose(game, "blue", d["options"][0]["id"])
     assert game.state.units["r-1"].ineffective and game.state.units["b-cav"].ineffective  # 9.3(7)
+
+
+RED_CAV = {"full": {"cf": 3, "mr": 4, "ma": 8, "charge": 5}, "ineffective": {"cf": 1, "mr": 2, "ma": 10}}
+INFANTRY_ATTACK = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"}
+
+
+def _inf_v_cav() -> dict[str, Any]:
+    """b-1 (infantry, CF 6) at 0604 next to the red cavalry r-1 (charge factor 5) at 0704."""
+    data = ground("0604")
+    unit(data, "r-1", "0704", side="red", kind="cavalry", formation="7", **RED_CAV)
+    return data
+
+
+def test_9_4_cavalry_countercharges_attacking_infantry_as_though_it_were_the_charging_attacker() -> None:
+    from .fight import combat
+
+    # red's check 1 passes, b-1's 6 fails (disrupted, 9.3(3)); 5 x 2 (9.3(4)) - 6 = +4: die 4 = Dr -> Dm; b-1 fails
+    game = combat(_inf_v_cav(), [1, 6, 4, 6])
+    game.submit("blue", INFANTRY_ATTACK)
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("tactic", "red") and "countercharge" in [o["id"] for o in d["options"]]
+    events = game.submit("red", {"type": "choose", "option": "countercharge"})
+    assert any(e["type"] == "disrupted" and e["rule"] == "9.3(3)" and e["unit"] == "b-1" for e in events)
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("form_square", "blue")  # 9.3(3): the charged infantry may form square
+    events = game.submit("blue", {"type": "choose", "option": "no"})
+    c = combat_event(events)
+    assert (c["differential"], c["result"]) == (4, "Dm(Am)")
+    assert game.state.units["b-1"].reduced  # 9.3(5): routing, the countercharged primary loses a step
+    assert any(e["type"] == "fow" and "Red receives" in e["text"] for e in events)
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("retreat", "blue", "7.10")
+    choose(game, "blue", d["options"][0]["id"])
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("advance", "red")  # the countercharging cavalry advances under 7.12 (S44)
+    events = choose(game, "red", "stay")
+    assert game.state.units["r-1"].ineffective  # 9.3(7)
+    assert all(e["type"] != "follow_up" for e in events) and decision(game)["kind"] == "fortune"  # no 9.3(6)
+    choose(game, "red", "pass")
+    assert (game.state.phase, game.state.active, game.state.combat) == ("combat", "blue", None)
+
+
+def test_9_4_a_countercharge_against_non_charging_cavalry_reads_other_results_as_am() -> None:
+    from .fight import combat
+
+    data = _inf_v_cav()
+    unit(data, "b-cav", "0603", kind="cavalry", formation="1", **CAV)
+    place(data, "b-1", "0404")
+    # both checks pass (b-cav makes 9.3(3)'s target check: no square for cavalry); 5 - 3 = +2: die 2 = Ac(NE) ->
+    # Am(Ar) (9.3(5)); r-1 passes with the morale die 1: Ar, the countercharging cavalry retreats
+    game = combat(data, [1, 1, 2, 1])
+    game.submit("blue", {"type": "attack", "target": "0704", "attackers": ["b-cav"], "primary": "b-cav"})
+    events = game.submit("red", {"type": "choose", "option": "countercharge"})
+    c = combat_event(events)
+    assert (c["differential"], c["result"]) == (2, "Am(Ar)")
+    d = decision(game)  # the Ar falls on the countercharging cavalry, its owner choosing how to take it (7.8)
+    assert (d["kind"], d["side"], d["rule"]) == ("result", "red", "7.8")
+    assert {o["side"] for o in d["options"]} == {"attacker"} and "retreat" in [o["id"] for o in d["options"]]
+    assert game.state.combat is not None and game.state.combat["attackers"] == ["r-1"]
+
+
+def test_9_4_the_countercharge_needs_clear_ground_effective_cavalry_and_daylight() -> None:
+    from .fight import combat, light
+
+    def offered(data: dict[str, Any]) -> bool:
+        game = combat(data, [])
+        game.submit("blue", INFANTRY_ATTACK)
+        d = game.state.decision
+        return d is not None and d["kind"] == "tactic" and "countercharge" in [o["id"] for o in d["options"]]
+
+    assert offered(_inf_v_cav())
+    data = _inf_v_cav()
+    data["map"]["hexes"]["0604"] = "woods"  # 9.3(1): it attacks into clear terrain only
+    assert not offered(data)
+    data = _inf_v_cav()
+    flag(data, "r-1", disrupted=True)  # 9.3: effective and undisrupted
+    assert not offered(data)
+    # 14.2(4): at night only a declared infantry charge attacks, and no cavalry charges, so none countercharges
+    from .play import end, new_game
+
+    data = _inf_v_cav()
+    light(data, "night")
+    place(data, "b-1", "0504")
+    game = new_game(data, [])
+    game.submit("blue", {"type": "charge", "units": ["b-1"], "path": ["0504", "0604"], "target": "0704"})
+    end(game)
+    game.submit("blue", {**INFANTRY_ATTACK, "tactic": "charge"})
+    d = game.state.decision
+    assert d is None or "countercharge" not in [o["id"] for o in d.get("options", [])]
 
 
 def test_9_4_infantry_cannot_countercharge() -> None:

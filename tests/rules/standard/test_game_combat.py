@@ -176,10 +176,24 @@ def test_7_2_an_unattacked_triggered_defender_receives_a_fortune_of_war() -> Non
     submit(game, "blue", {"type": "end_phase"})
     d = decision(game)
     assert (d["kind"], d["side"], d["rule"]) == ("fow", "red", "7.2")
-    assert {o["id"] for o in d["options"]} == {"pass", "recover:r-2", "move"}  # R13, 12.4
+    assert {o["id"] for o in d["options"]} == {"pass", "recover:r-2", "move", "charge:r-1"}  # R13, 12.4
     choose(game, "red", "recover:r-2")
     assert not game.state.units["r-2"].disrupted
     assert (game.state.active, game.state.phase) == ("red", "movement")
+
+
+def test_7_2_r13_one_unit_of_the_unattacked_hex_charges_ignoring_ezoc() -> None:
+    data = standard_data()
+    unit(data, "r-2", "0704", side="red", kind="infantry", formation="7", full={"cf": 3, "mr": 4, "ma": 4},
+         reduced={"cf": 2, "mr": 3, "ma": 4})
+    data["setup"] = [dict(s, disrupted=True) if s["unit"] == "r-2" else s for s in data["setup"]]
+    game = contact(data, dice=[])
+    submit(game, "blue", {"type": "end_phase"})
+    choose(game, "red", "charge:r-1")
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"]) == ("fow_charge", "red", "12.4")
+    assert d["options"] and all(o["units"] == ["r-1"] for o in d["options"])  # that one unit, out of the EZOC
+    assert all(o["path"][0] == "0704" and len(o["path"]) in (2, 3) for o in d["options"])
 
 
 def test_7_4_a_hex_is_the_target_of_one_attack_and_7_5_a_unit_attacks_once() -> None:

@@ -231,6 +231,30 @@ def test_13_1_a_reinforcement_enters_on_its_turn() -> None:
     assert (game.state.units["b-2"].status, hex_of(game, "b-2")) == ("map", "0202")
 
 
+def test_13_1_an_enemy_held_entry_hex_offers_the_shifted_entries_and_charges_one_mp_a_hex() -> None:
+    from server.rules.standard.options import unit_options
+
+    data = standard_data()
+    slow(data, None)
+    data["reinforcements"] = [{"unit": "b-2", "turn": 1, "hex": "0102"}]
+    unit(data, "r-2", "0102", side="red", kind="infantry", formation="7", full={"cf": 1, "mr": 4, "ma": 4},
+         reduced={"cf": 1, "mr": 3, "ma": 4})
+    data["setup"] = [dict(s, disrupted=True) if s["unit"] == "r-2" else s for s in data["setup"]]  # no ZOC (6.4)
+    game = new_game(data, [])
+    reach = unit_options(game, "blue", ["b-2"])["normal"]["reachable"]
+    # MA 2: the shift to 0101 or 0103 costs 1 MP and entering clear 1 MP more; no farther, never 0102, and not
+    # around the corner onto the north edge (S43)
+    assert sorted(reach) == ["0101", "0103"]
+    assert all(r["path"] == [h] for h, r in reach.items())
+    assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0102"]}).rule == "13.1"
+    assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0103", "0203"]}).rule == "4.3"
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": reach["0103"]["path"]})
+    assert (game.state.units["b-2"].status, hex_of(game, "b-2")) == ("map", "0103")
+    legal = [c for c in game.legal_commands("blue", __import__("random").Random(1), limit=500)
+             if c.get("units") == ["b-2"]]
+    assert legal == []  # it has moved
+
+
 def test_11_1_a_disrupted_unit_away_from_the_enemy_recovers_at_the_end_of_the_phase() -> None:
     data = standard_data()
     slow(data)

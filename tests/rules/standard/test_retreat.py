@@ -144,3 +144,35 @@ def test_7_9_no_line_of_retreat_means_capture() -> None:
     unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0501", **INF)
     sc, units = board(data)
     assert retreat_paths(sc, units, ["b-1"], "blue") == []
+
+
+def test_7_6_one_units_line_searched_forwards_agrees_with_the_map_of_lines() -> None:
+    """12.1/12.2 ask 7.6 for one HQ or trains only: `has_safe_line` (forwards, stopping at the first
+    destination) must give the answer of the whole-map search on many random positions of a big map."""
+    import random
+    import sys
+    from pathlib import Path
+
+    from server.rules.kernel.state import UnitState
+    from server.rules.standard.retreat import has_safe_line
+    from server.rules.standard.scenario import parse_standard_scenario
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from bench_standard import big_scenario
+
+    rng = random.Random(76)
+    checked = {True: 0, False: 0}
+    for seed in range(6):
+        sc = parse_standard_scenario(big_scenario(seed), "bench")
+        placed = {p.unit: p.hex for p in sc.setup}
+        hexes = list(sc.grid.all_hexes())
+        for _ in range(25):
+            units = {u: UnitState(u, rng.choice(hexes) if rng.random() < 0.3 else h) for u, h in placed.items()}
+            for side in ("blue", "red"):
+                for uid, cls in ((sc.hq[side], "cavalry"), (sc.trains[side], "trains")):
+                    goals = set(sc.sides[side].loc) | {rng.choice(hexes)}
+                    whole = retreat_lines(sc, units, side, side, cls, to=goals, excluding=[uid])
+                    got = has_safe_line(sc, units, uid, cls, goals)
+                    assert got == (whole.line(units[uid].hex) == SAFE), (seed, uid)  # type: ignore[arg-type]
+                    checked[got] += 1
+    assert checked[True] > 20 and checked[False] > 20, checked  # both answers were exercised

@@ -49,13 +49,14 @@ def _fingerprint(game: Game) -> dict[str, object]:
 # Known answers (perft-style): a change to the rules, the legal move list or the dice changes one of these.
 # Re-pinned for issue 14 (7.13 tactics with the defender's answer and the infantry
 # charge's declaration, 7.14 coordination, 10.3 leaders, 8.4-8.8 bombardment and support, 9.2(2)-(3),
-# 9.3 cavalry charges, 9.4 countercharges, 9.5 squares, 10.3 the leader's assists, 12.4 and 7.2's FOW moves).
+# 9.3 cavalry charges, 9.4 countercharges, 9.5 squares, 10.3 the leader's assists, 12.4 and 7.2's FOW moves);
+# again in session 6 for 9.3(2) (several cavalry charges into one hex, no other attack on a charged hex), 9.4
+# against infantry (S44) and 12.4's placement from the TRT (S45).
 PINNED = {
-    1: (109, 28, "red", {"blue": 4, "red": 9}, {"b-1": "0709", "b-ldr": "0504", "r-art": "0306"},
-        {"b-2": "dead", "r-cav": "eliminated", "r-lt": "returning"}),
-    2: (88, 17, None, {"blue": 3, "red": 3}, {"b-2": "0404", "b-ldr": "0702", "r-cav": "1001"},
-        {"b-1": "returning", "b-sq": "returning"}),
-    3: (121, 25, None, {"blue": 3, "red": 3}, {"b-1": "0107", "b-ldr": "0305", "r-cav": "1105"}, {}),
+    1: (104, 28, "blue", {"blue": 7, "red": 3}, {"b-1": "0204", "b-ldr": "0504", "r-art": "0706"}, {}),
+    2: (80, 12, "red", {"blue": 4, "red": 7}, {"b-2": "0102", "b-ldr": "0507", "r-cav": "1002"}, {"r-lt": "dead"}),
+    3: (95, 23, None, {"blue": 4, "red": 4}, {"b-1": "0107", "b-ldr": "0305", "r-cav": "1210"},
+        {"b-jg": "eliminated", "r-lt": "dead"}),
 }
 
 

@@ -446,6 +446,12 @@ export function renderStandardPanel(sec, ctx) {
     for (const c of std.charges) ul.appendChild(h("li", { "data-target": c.target }, [`${ctx.sideName(c.side)}: ${c.units.map((u) => name(defs, u)).join(", ")} charge ${c.target}`]));
     sec.appendChild(h("div", {}, [h("b", { text: "Charges declared " }), h("span.rule", { text: "rules 7.13(3), 9.3" }), ul]));
   }
+  if ((std.forced || []).length) {
+    // 12.4 (S48): attacks a fortune of war's move obliges the phasing player to make before the phase ends
+    const ul = h("ul.std-forced#std-forced", { "aria-label": "Attacks owed by a fortune of war" });
+    for (const f of std.forced) ul.appendChild(h("li", { "data-target": f.target }, [`${f.units.map((u) => name(defs, u)).join(", ")} must attack ${f.target}`]));
+    sec.appendChild(h("div", {}, [h("b", { text: "Attacks owed before the phase ends " }), h("span.rule", { text: "rule 12.4" }), ul]));
+  }
   if ((std.assisted || []).length) sec.appendChild(h("div.whose-sub#std-assisted", {}, [`Leaders who have assisted this turn: ${std.assisted.map((u) => name(defs, u)).join(", ")}`, h("span.rule", { text: "rule 10.3", style: "margin-left:6px" })]));
   if ((std.marched || []).length) sec.appendChild(h("div.whose-sub#std-marched", {}, [`Marched this phase: ${std.marched.map((u) => name(defs, u)).join(", ")}`, h("span.rule", { text: "rule 4.7", style: "margin-left:6px" })]));
   if ((std.fow_owed || []).length) {
