@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     # Extra search_path schema for Postgres (tests isolate themselves in a fresh schema).
     db_schema: str | None = None
     db_pool_size: int = 10
+    # The command path stores a game's whole state every this many commands (and at its end); the
+    # log rows in between are replayed when a process loads the game (migration 0005).
+    snapshot_every: int = Field(default=32, ge=1, le=1000)
     # One full garbage collection every this many seconds instead of CPython's automatic ones,
     # which stalled the event loop for 60-300 ms under load (server/gctune.py); 0 keeps the default.
     gc_full_collect_seconds: float = 300.0

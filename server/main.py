@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = create_engine(settings)
         sessionmaker = create_sessionmaker(engine)
         registry = load_scenarios(settings.scenarios_dir)
-        service = GameService(registry, fixed_seed=settings.test_game_seed)
+        service = GameService(registry, fixed_seed=settings.test_game_seed, snapshot_every=settings.snapshot_every)
         backend = MemoryBackend() if settings.is_sqlite else PostgresBackend(asyncpg_dsn(settings.database_url))
         broadcast = Broadcast(backend)
         await broadcast.connect()

@@ -97,6 +97,9 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     # Full engine state including the secret seed: never leaves the server.
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The version `snapshot` holds: the command path stores it every `snapshot_every` commands and at
+    # the end; the log rows after it replay to `version` (migration 0005, `GameService.engine_at`).
+    snapshot_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     initial_snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     awaiting_side: Mapped[str | None] = mapped_column(String(32), nullable=True)
     awaiting_since: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

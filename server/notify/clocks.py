@@ -125,7 +125,7 @@ class Clocks:
         self._need_active(row)
         clock = self._need_clock(clock)
         now = self.rt.now()
-        engine_game = service.engine_of(row)
+        engine_game = await service.engine_at(session, row)
         late = engine_game.awaiting
         if late is None or late == side or clock.side != late:
             raise ApiError(409, "not_overdue", "Only the opponent of the player who must decide may claim.")

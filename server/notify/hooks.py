@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import event, select, update
 
 from ..models import Game, GameCommand, GameSeat, User
-from ..services.engine import rules
 from . import compose
 from .models import GameClock, StandingOrders
 from .outbox import QueuedMail, enqueue, enqueue_many
@@ -211,7 +210,7 @@ class NotifyHooks:
             )
             if entry is not None:
                 # A private copy: the command path mutates the live engine while this one composes.
-                engine_game = rules().Game.from_json(self.rt.service.scenario_of(row), row.snapshot)
+                engine_game = await self.rt.service.private_engine(session, row)
                 what = f"command {entry.seq} of game {row.id}"
                 if row.status == "over":
                     await self._guarded(session, what, self._game_over, row, engine_game, entry)

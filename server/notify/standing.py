@@ -71,7 +71,7 @@ async def _settle_one(rt: Notify, game_id: str) -> int | None:
             return None
         if row.status != "active":
             return None
-        engine_game = service.engine_of(row)
+        engine_game = await service.engine_at(session, row)
         side = engine_game.awaiting
         decision = engine_game.state.decision
         if side is None or decision is None:

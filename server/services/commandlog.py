@@ -5,7 +5,9 @@ atomic write, the same on both databases:
 
 * the game row moves from n to n + 1 only if it is still at n and in the expected status
   (`UPDATE games ... WHERE id = ? AND version = n AND status = ?`): of racing writers, in this
-  process or another, exactly one moves it;
+  process or another, exactly one moves it; the whole state (`snapshot`, `snapshot_version`) is
+  written with it only every N commands and at the game's end (migration 0005): in between the
+  log row is the write-ahead log a loading process replays;
 * the log row (game, seq n + 1, side, command id, command, events) is inserted in the same
   transaction, and the unique (game, seq) and (game, side, command id) indexes back the
   compare-and-set up;
@@ -75,7 +77,7 @@ class Append:
     command_id: str
     command: dict[str, Any]
     events: list[dict[str, Any]]
-    snapshot: dict[str, Any]
+    snapshot: dict[str, Any] | None  # None: the row keeps its older snapshot (migration 0005)
     awaiting: str | None
     result: dict[str, Any] | None
     mail_owed: bool
@@ -84,7 +86,9 @@ class Append:
 
 PG_APPEND_SQL = """
 WITH g AS (
-    UPDATE games SET version = $3, snapshot = $4::json, updated_at = $5::timestamptz,
+    UPDATE games SET version = $3, snapshot = COALESCE($4::json, snapshot),
+        snapshot_version = CASE WHEN $4::json IS NULL THEN snapshot_version ELSE $3 END,
+        updated_at = $5::timestamptz,
         awaiting_since = CASE WHEN awaiting_side IS DISTINCT FROM $6::text
                               THEN $5::timestamptz ELSE awaiting_since END,
         awaiting_side = $6::text, status = $12::text, result = $13::json,
@@ -109,7 +113,8 @@ async def append(session: AsyncSession, write: Append) -> datetime | None:
 
 async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
     params = (
-        w.game_id, w.version, w.version + 1, jsoncodec.dumps(w.snapshot), w.now, w.awaiting,
+        w.game_id, w.version, w.version + 1, None if w.snapshot is None else jsoncodec.dumps(w.snapshot),
+        w.now, w.awaiting,
         w.side, w.user_id, w.command_id, jsoncodec.dumps(w.command), jsoncodec.dumps(w.events),
         w.status, None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.expected_status,
     )
@@ -230,17 +235,28 @@ async def _append_sqlite(session: AsyncSession, w: Append) -> datetime | None:
         delay = min(delay * 2, 0.02)
 
 
+_SQLITE_APPEND = (
+    "UPDATE games SET version = ?,{snapshot} updated_at = ?,"
+    " awaiting_since = CASE WHEN awaiting_side IS ? THEN awaiting_since ELSE ? END,"
+    " awaiting_side = ?, status = ?, result = ?,"
+    " mail_owed = CASE WHEN ? THEN ? ELSE mail_owed END"
+    " WHERE id = ? AND version = ? AND status = ? RETURNING awaiting_since"
+)
+_SQLITE_APPEND_KEEP = _SQLITE_APPEND.format(snapshot="")
+_SQLITE_APPEND_SNAPSHOT = _SQLITE_APPEND.format(snapshot=" snapshot = ?, snapshot_version = ?,")
+
+
 def _write_sqlite(conn: sqlite3.Connection, w: Append) -> datetime | None:
     now = _ts(w.now)
     conn.execute("BEGIN IMMEDIATE")
     try:
+        if w.snapshot is None:
+            sql, snapshot_args = _SQLITE_APPEND_KEEP, ()
+        else:
+            sql, snapshot_args = _SQLITE_APPEND_SNAPSHOT, (jsoncodec.dumps(w.snapshot), w.version + 1)
         cur = conn.execute(
-            "UPDATE games SET version = ?, snapshot = ?, updated_at = ?,"
-            " awaiting_since = CASE WHEN awaiting_side IS ? THEN awaiting_since ELSE ? END,"
-            " awaiting_side = ?, status = ?, result = ?,"
-            " mail_owed = CASE WHEN ? THEN ? ELSE mail_owed END"
-            " WHERE id = ? AND version = ? AND status = ? RETURNING awaiting_since",
-            (w.version + 1, jsoncodec.dumps(w.snapshot), now, w.awaiting, now, w.awaiting, w.status,
+            sql,
+            (w.version + 1, *snapshot_args, now, w.awaiting, now, w.awaiting, w.status,
              None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.version + 1,
              w.game_id, w.version, w.expected_status),
         )

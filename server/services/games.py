@@ -53,8 +53,11 @@ class LoadedGame:
 class GameService:
     """Per-process service object holding the parse caches; stateless otherwise."""
 
-    def __init__(self, scenario_registry: Any, fixed_seed: str | None = None) -> None:
+    def __init__(self, scenario_registry: Any, fixed_seed: str | None = None, *, snapshot_every: int = 32) -> None:
         self.registry = scenario_registry
+        # The command path stores the whole state every this many commands (and at the game's end);
+        # between them the log rows are the write-ahead log (`engine_at` replays them).
+        self.snapshot_every = max(1, snapshot_every)
         self._fixed_seed = fixed_seed  # tests only: Settings refuses it outside VEDETTE_ENV=test
         self.scenarios = ScenarioCache()
         self.engines = EngineCache()
@@ -80,13 +83,22 @@ class GameService:
     def scenario_of(self, row: Game) -> Any:
         return self.scenarios.get(row.id, row.scenario_json)
 
-    def engine_of(self, row: Game) -> Any:
-        """A (shared, read-only) engine Game for the row's current version."""
+    async def engine_at(self, session: AsyncSession, row: Game) -> Any:
+        """A (shared, read-only) engine Game for the row's current version: the cached one, else the
+        stored snapshot (at `snapshot_version`) with the logged commands after it replayed."""
         cached = self.engines.get(row.id, row.version)
         if cached is not None:
             return cached
-        game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        game = await self.private_engine(session, row)
         self.engines.put(row.id, row.version, game)
+        return game
+
+    async def private_engine(self, session: AsyncSession, row: Game) -> Any:
+        """A fresh engine Game at the row's version that nobody else holds (the caller may change it)."""
+        game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        if row.snapshot_version < row.version:
+            for entry in await self.log_rows(session, row.id, after=row.snapshot_version, upto=row.version):
+                apply_logged(game, entry.side, entry.command)
         return game
 
     async def load_for_views(self, session: AsyncSession, game_id: str) -> LoadedGame:
@@ -109,22 +121,26 @@ class GameService:
 
     async def load(self, session: AsyncSession, game_id: str) -> LoadedGame:
         row = await self.get_row(session, game_id)
-        loaded = LoadedGame(row, self.scenario_of(row), self.engine_of(row))
+        loaded = LoadedGame(row, self.scenario_of(row), await self.engine_at(session, row))
         if row.status == "active":
             self.recent.seed(GameMeta.of(row))  # e.g. a player's snapshot: their first command is quick
         return loaded
 
     async def engine_with_log(self, session: AsyncSession, row: Game) -> Any:
         """An engine Game that carries its whole command log (snapshots are stored without it), for records."""
-        if "log" in row.snapshot:
+        if "log" in row.snapshot and row.snapshot_version == row.version:
             return rules().Game.from_json(self.scenario_of(row), row.snapshot)
         rows = await self.log_rows(session, row.id, upto=row.version)
+        state = rules().Game.from_json(self.scenario_of(row), row.snapshot)
+        for entry in rows:
+            if entry.seq > row.snapshot_version:
+                apply_logged(state, entry.side, entry.command)
         log = [
             {"side": r.side, "command": r.command,
              "dice": [d for e in r.events if e.get("type") == "dice" for d in e.get("dice", [])]}
             for r in rows
         ]
-        return rules().Game.from_json(self.scenario_of(row), row.snapshot, log=log)
+        return rules().Game.from_json(self.scenario_of(row), state.to_json(include_log=False), log=log)
 
     async def log_rows(
         self, session: AsyncSession, game_id: str, *, after: int = 0, upto: int | None = None
@@ -405,7 +421,7 @@ class GameService:
         meta = GameMeta.of(row)
         self.forget(game_id)
         self.recent.seed(meta)
-        return meta, self.engine_of(row), self.scenario_of(row)
+        return meta, await self.engine_at(session, row), self.scenario_of(row)
 
     async def _command(
         self,
@@ -511,7 +527,10 @@ class GameService:
         write = Append(
             game_id=game_id, version=meta.version, expected_status=expected_status,
             status="over" if over else "active", side=side, user_id=user_id, command_id=command_id,
-            command=command, events=events, snapshot=engine_game.to_json(include_log=False),
+            command=command, events=events,
+            # The whole state every `snapshot_every` versions and at the end (the finished game's record);
+            # otherwise the log row alone carries the command (migration 0005).
+            snapshot=engine_game.to_json(include_log=False) if over or new_version % self.snapshot_every == 0 else None,
             awaiting=awaiting, result=engine_game.result if over else None, mail_owed=mail_owed, now=now,
         )
         try:

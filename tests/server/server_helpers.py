@@ -79,12 +79,11 @@ def server_game(client: TestClient, game_id: str) -> Any:
     app = client.app
 
     async def load() -> Any:
-        from server.services.engine import rules
 
         async with app.state.sessionmaker() as session:
             row = await app.state.service.get_row(session, game_id)
-            scenario = app.state.service.scenario_of(row)
-            return rules().Game.from_json(scenario, row.snapshot), row.snapshot
+            game = await app.state.service.private_engine(session, row)
+            return game, game.to_json(include_log=False)
 
     assert client.portal is not None
     return client.portal.call(load)

@@ -79,15 +79,18 @@ def _play(client: TestClient, game_id: str, a: Any, b: Any, version: int, rng: r
     return version + 1
 
 
-def _stored(client: TestClient, game_id: str) -> tuple[Any, list[Any], Any]:
+def _stored(client: TestClient, game_id: str) -> tuple[Any, list[Any], Any, dict[str, Any]]:
+    """The game row, its log, the whole log replayed from the initial snapshot, and the state a
+    process loading the game rebuilds (the stored snapshot and the log rows after it)."""
     app = client.app
 
-    async def read() -> tuple[Any, list[Any], Any]:
+    async def read() -> tuple[Any, list[Any], Any, dict[str, Any]]:
         service = app.state.service
         async with app.state.sessionmaker() as session:
             row = await service.get_row(session, game_id)
             rows = await service.log_rows(session, game_id)
-            return row, rows, service.replay(row, rows)
+            stored = (await service.private_engine(session, row)).to_json(include_log=False)
+            return row, rows, service.replay(row, rows), stored
 
     assert client.portal is not None
     return client.portal.call(read)
@@ -107,10 +110,10 @@ def test_commands_of_a_live_game_are_stored_by_one_write_without_reading_it(pg_c
             version = _play(pg_client, gid, a, b, version, rng, spy)
     # The players' snapshots taught the process the game: not one command read it back.
     assert spy.calls == 0, spy.calls
-    row, rows, replayed = _stored(pg_client, gid)
+    row, rows, replayed, stored = _stored(pg_client, gid)
     assert row.version == version == len(rows)
     assert [r.seq for r in rows] == list(range(1, version + 1))
-    assert replayed.to_json(include_log=False) == row.snapshot
+    assert replayed.to_json(include_log=False) == stored
     assert row.awaiting_side == replayed.awaiting
 
 
@@ -155,9 +158,9 @@ def _stale_cache_round(first: TestClient, second: TestClient, a: Player, b: Play
     assert repeat.status_code == 200, repeat.text
     assert repeat.json() == moved.json()
 
-    row, rows, replayed = _stored(first, gid)
+    row, rows, replayed, stored = _stored(first, gid)
     assert row.version == version + 1 == len(rows)
-    assert replayed.to_json(include_log=False) == row.snapshot
+    assert replayed.to_json(include_log=False) == stored
     # Having forgotten the game, the first process plays on from what is stored.
     after = _play(first, gid, a, b, version + 1, rng)
     assert after == version + 2
@@ -167,7 +170,7 @@ def test_a_refused_command_changes_nothing(pg_client: TestClient) -> None:
     gid = game["id"]
     rng = random.Random(9)
     version = _play(pg_client, gid, a, b, 0, rng)
-    before, _, _ = _stored(pg_client, gid)
+    before, _, _, before_state = _stored(pg_client, gid)
     player, _side = _mover(pg_client, gid, a, b)
     refused = _send(player, gid, {"type": "move", "units": ["no-such-unit"], "path": ["0101", "0102"]}, version)
     assert refused.status_code == 422, refused.text
@@ -175,9 +178,9 @@ def test_a_refused_command_changes_nothing(pg_client: TestClient) -> None:
     waiting = b if player is a else a
     not_yours = _send(waiting, gid, {"type": "end_phase"}, version)
     assert not_yours.status_code == 422, not_yours.text
-    after, rows, _ = _stored(pg_client, gid)
+    after, rows, _, after_state = _stored(pg_client, gid)
     assert after.version == version and len(rows) == version
-    assert after.snapshot == before.snapshot
+    assert after_state == before_state and after.snapshot == before.snapshot
     assert _play(pg_client, gid, a, b, version, rng) == version + 1
 
 
@@ -262,9 +265,9 @@ def test_a_command_whose_pooled_connection_was_killed_is_stored_once(postgres_se
         assert client.portal is not None
         assert client.portal.call(kill_pool_connections) >= 1
         version = _play(client, gid, a, b, version, rng)
-        row, rows, replayed = _stored(client, gid)
+        row, rows, replayed, stored = _stored(client, gid)
         assert row.version == version == len(rows) == 2
-        assert replayed.to_json(include_log=False) == row.snapshot
+        assert replayed.to_json(include_log=False) == stored
 
 
 def test_a_cache_one_status_behind_is_read_again_before_the_command_is_refused(pg_client: TestClient) -> None:
@@ -283,3 +286,35 @@ def test_a_cache_one_status_behind_is_read_again_before_the_command_is_refused(p
     response = _send(player, game["id"], pick_command(pg_client, game["id"], side, random.Random(4)), version)
     assert response.status_code == 200, response.text
     assert service.recent.meta(game["id"]).status == "active"
+
+
+def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_rebuild_the_game(
+    pg_client: TestClient,
+) -> None:
+    """Migration 0005: the command path writes the snapshot every `snapshot_every` versions and at the
+    game's end; a process that forgot the game rebuilds it from that snapshot and the log after it."""
+    service = pg_client.app.state.service
+    service.snapshot_every = 4
+    a, b, game = start_game(pg_client)
+    gid = game["id"]
+    rng = random.Random(5)
+    version = 0
+    for _ in range(10):
+        version = _play(pg_client, gid, a, b, version, rng)
+    row, rows, replayed, stored = _stored(pg_client, gid)
+    assert (row.version, row.snapshot_version) == (10, 8)
+    assert replayed.to_json(include_log=False) == stored
+    assert row.snapshot != stored  # two commands behind: the log carries them
+
+    service.forget(gid)  # as a process that never saw the game: it loads snapshot 8 and replays 9 and 10
+    version = _play(pg_client, gid, a, b, version, rng)
+    version = _play(pg_client, gid, a, b, version, rng)
+    row, _, replayed, stored = _stored(pg_client, gid)
+    assert (row.version, row.snapshot_version) == (12, 12) and row.snapshot == stored
+    assert replayed.to_json(include_log=False) == stored
+
+    resigned = a.post(f"/api/games/{gid}/resign")
+    assert resigned.status_code == 200, resigned.text
+    row, _, replayed, stored = _stored(pg_client, gid)
+    assert row.status == "over" and (row.version, row.snapshot_version) == (13, 13)  # the record's final state
+    assert row.snapshot == stored == replayed.to_json(include_log=False)

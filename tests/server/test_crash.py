@@ -49,7 +49,8 @@ async def _db_state(settings, game_id):
             row = await service.get_row(session, game_id)
             rows = await service.log_rows(session, game_id)
             replayed = service.replay(row, rows)
-            return row, rows, replayed, service.scenario_of(row)
+            stored = (await service.private_engine(session, row)).to_json(include_log=False)
+            return row, rows, replayed, stored, service.scenario_of(row)
     finally:
         await engine.dispose()
 
@@ -66,7 +67,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_command(settings, tmp_path):
         game = http.post("/api/games", json={"scenario": "tutorial", "side": "blue"}, headers=auth["blue"]).json()
         joined = http.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]}, headers=auth["red"])
         assert joined.status_code == 200
-        row, _, _, scenario = asyncio.run(_db_state(settings, game["id"]))
+        row, _, _, _, scenario = asyncio.run(_db_state(settings, game["id"]))
         mirror = rules().Game.from_json(scenario, row.initial_snapshot)
 
         rng = random.Random(42)
@@ -101,12 +102,12 @@ def test_sigkill_mid_stream_loses_no_acknowledged_command(settings, tmp_path):
     # Restart on the same database.
     server = ServerProcess(settings, free_port(), tmp_path / "server2.log")
     try:
-        row, rows, replayed, scenario = asyncio.run(_db_state(settings, game["id"]))
+        row, rows, replayed, stored, scenario = asyncio.run(_db_state(settings, game["id"]))
         logged = {r.command_id: r.seq for r in rows}
         for command_id, version in acked:
             assert logged.get(command_id) == version, f"acknowledged command {command_id} lost"
         assert [r.seq for r in rows] == list(range(1, row.version + 1))
-        assert replayed.to_json(include_log=False) == row.snapshot  # the service stores snapshots without the log
+        assert replayed.to_json(include_log=False) == stored  # the stored snapshot and the log after it
         assert row.version >= len(acked)
 
         # Reconnecting clients resynchronise from a snapshot at the stored version.

@@ -34,6 +34,7 @@ import httpx
 import jsonpatch
 import pytest
 from server_process import ServerProcess
+from stored_game import stored_game
 
 from server.config import Settings
 from server.rules import Game, parse_scenario
@@ -261,8 +262,7 @@ class Client:
 
 def _engine(db: Path, game_id: str, scenario: Any) -> Game:
     with sqlite3.connect(db) as conn:
-        (snapshot,) = conn.execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
-    return Game.from_json(scenario, json.loads(snapshot))
+        return stored_game(conn, game_id, scenario)
 
 
 def _pick(game: Game, side: str, rng: random.Random) -> dict[str, Any]:

@@ -4,7 +4,6 @@ game page offers the record and the published seed, and one click recomputes eve
 
 from __future__ import annotations
 
-import json
 import random
 import sqlite3
 import uuid
@@ -12,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stored_game import stored_game
 from web_helpers import create_game, join_by_invite, register, wait_view
 
-from server.rules import Game, parse_scenario
+from server.rules import Game
 from server.rules.kernel.dice import dice_key, die_from_key
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -23,8 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _engine(live_server: Any, game_id: str) -> Game:
     with sqlite3.connect(Path(live_server.db_dir) / "vedette.db") as conn:
-        snapshot, scenario = conn.execute("SELECT snapshot, scenario_json FROM games WHERE id = ?", (game_id,)).fetchone()
-    return Game.from_json(parse_scenario(json.loads(scenario), "game"), json.loads(snapshot))
+        return stored_game(conn, game_id)
 
 
 def _post(page: Any, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:

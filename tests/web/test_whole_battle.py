@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stored_game import stored_game
 from web_helpers import hex_point, register
 
-from server.rules import Game, parse_scenario
+from server.rules import Game
 from server.rules.kernel.randomplayer import RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,10 +63,9 @@ class Oracle:
 
     def game(self) -> Game:
         with self._conn() as c:
-            sc, snap = c.execute("SELECT scenario_json, snapshot FROM games WHERE id = ?", (self.game_id,)).fetchone()
-        if self._scenario is None:
-            self._scenario = parse_scenario(json.loads(sc), "stored")
-        return Game.from_json(self._scenario, json.loads(snap))
+            game = stored_game(c, self.game_id, self._scenario)
+        self._scenario = game.scenario
+        return game
 
     def last_command(self) -> tuple[str, dict[str, Any]]:
         with self._conn() as c:

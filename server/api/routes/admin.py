@@ -31,7 +31,7 @@ async def all_games(
         item["watch_token"] = row.watch_token
         if views:
             try:
-                engine_game = service.engine_of(row)
+                engine_game = await service.engine_at(session, row)
                 spectators = await service.spectator_count(session, row.id)
                 item["view"] = build_view(row, engine_game, viewer, spectators=spectators)
             except Exception as exc:  # one damaged game must not hide the others
