@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..models import User
@@ -113,6 +113,15 @@ async def enqueue_many(
     return rows
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a claimed row says after one attempt to send it."""
+
+    status: str
+    error: str | None = None
+    next_attempt: datetime | None = None
+
+
 class OutboxWorker:
     """Sends pending outbox rows: claim, SMTP, mark; retries with exponential backoff."""
 
@@ -170,18 +179,31 @@ class OutboxWorker:
 
     # ------------------------------------------------------------------ work
 
+    # Rows claimed per transaction: each is sent within the claim's lease (outbox_lease_seconds), so a
+    # batch is small beside lease / the mailer's timeout; a game's end owes two mails, its start two.
+    BATCH = 10
+
     async def drain(self, limit: int = 1000) -> int:
-        """Send everything due now; returns how many rows were handled."""
+        """Send everything due now; returns how many rows were handled. Rows are claimed in batches
+        (one transaction) and their outcomes stored together (one more): a mail costs two
+        transactions per batch instead of three of its own."""
         handled = 0
         while handled < limit:
-            claimed = await self.claim()
-            if claimed is None:
+            claimed = await self.claim_batch(min(self.BATCH, limit - handled))
+            if not claimed:
                 break
-            await self.deliver(claimed)
-            handled += 1
+            outcomes = [(row, await self._attempt(row)) for row in claimed]
+            await self._finish_many(outcomes)
+            handled += len(claimed)
         return handled
 
     async def claim(self) -> OutboxMail | None:
+        """One due row, claimed (the tests' and the CLI's single step)."""
+        claimed = await self.claim_batch(1)
+        return claimed[0] if claimed else None
+
+    async def claim_batch(self, limit: int) -> list[OutboxMail]:
+        """Up to `limit` due rows, oldest first, leased to this worker in one transaction."""
         now = self.now()
         lease = now + timedelta(seconds=self.settings.outbox_lease_seconds)
         due = (
@@ -191,37 +213,39 @@ class OutboxWorker:
         # Look first without a write lock: an idle worker never takes SQLite's writer lock.
         async with self.sessionmaker() as session:
             if await session.scalar(select(OutboxMail.id).where(due).limit(1)) is None:
-                return None
+                return []
         async with self.sessionmaker() as session, self.writing(session):
-            stmt = select(OutboxMail).where(due).order_by(OutboxMail.id).limit(1)
+            stmt = select(OutboxMail).where(due).order_by(OutboxMail.id).limit(limit)
             if self.postgres:
                 stmt = stmt.with_for_update(skip_locked=True)
-            row = await session.scalar(stmt)
-            if row is None:
+            rows = list((await session.scalars(stmt)).all())
+            if not rows:
                 await session.rollback()
-                return None
-            previous, attempts = row.status, row.attempts
+                return []
+            seen = [(row.id, row.status, row.attempts) for row in rows]
+            # Each row only as it was read (its status and attempts): under SQLite's writer lock or
+            # Postgres's row locks nobody changes them meanwhile, and a mismatch would claim nothing.
             done = await session.execute(
                 update(OutboxMail)
-                .where(OutboxMail.id == row.id, OutboxMail.status == previous,
-                       OutboxMail.attempts == attempts)
+                .where(tuple_(OutboxMail.id, OutboxMail.status, OutboxMail.attempts).in_(seen))
                 .values(status=SENDING, lease_until=lease, claimed_by=self.worker_id,
-                        attempts=attempts + 1)
+                        attempts=OutboxMail.attempts + 1)
                 .execution_options(synchronize_session=False)
             )
-            if done.rowcount != 1:
+            if done.rowcount != len(rows):
                 await session.rollback()
-                return None
+                return []
             await session.commit()
-            session.expunge(row)  # ours now, whatever the session does on the way out
-            if previous == SENDING:
-                log.warning("outbox mail %s: lease expired (worker died mid-send?); sending again "
-                            "with the same Message-ID %s", row.id, row.message_id)
-            row.status = SENDING
-            row.attempts = attempts + 1
-            row.claimed_by = self.worker_id
-            row.lease_until = lease
-            return row
+            for row, (_, previous, attempts) in zip(rows, seen, strict=True):
+                session.expunge(row)  # ours now, whatever the session does on the way out
+                if previous == SENDING:
+                    log.warning("outbox mail %s: lease expired (worker died mid-send?); sending again "
+                                "with the same Message-ID %s", row.id, row.message_id)
+                row.status = SENDING
+                row.attempts = attempts + 1
+                row.claimed_by = self.worker_id
+                row.lease_until = lease
+            return rows
 
     def headers_for(self, row: OutboxMail) -> dict[str, str]:
         base = self.settings.public_base_url
@@ -242,44 +266,62 @@ class OutboxWorker:
         )
 
     async def deliver(self, row: OutboxMail) -> None:
+        """Send one claimed row and store its outcome."""
+        await self._finish_many([(row, await self._attempt(row))])
+
+    async def _attempt(self, row: OutboxMail) -> Outcome:
+        """Send one claimed row: what its row should say afterwards."""
         mail = Mail(row.to_addr, row.subject, self.full_body(row), row.message_id, self.headers_for(row))
         try:
             await self.mailer.send(mail)
         except PermanentMailError as exc:
-            await self._finish(row, FAILED, error=str(exc))
             log.error("outbox mail %s to %s refused for good: %s", row.id, row.to_addr, exc)
-            return
+            return Outcome(FAILED, error=str(exc))
         except Exception as exc:  # noqa: BLE001 - TransientMailError or anything unforeseen: retry
             if row.attempts >= self.settings.outbox_max_attempts:
-                await self._finish(row, FAILED, error=f"gave up after {row.attempts} attempts: {exc}")
                 log.error("outbox mail %s: giving up after %s attempts: %s", row.id, row.attempts, exc)
-                return
+                return Outcome(FAILED, error=f"gave up after {row.attempts} attempts: {exc}")
             delay = min(
                 self.settings.outbox_backoff_seconds * (2 ** (row.attempts - 1)),
                 self.settings.outbox_backoff_max_seconds,
             ) * random.uniform(0.8, 1.2)
-            await self._finish(row, PENDING, error=f"{type(exc).__name__}: {exc}",
-                               next_attempt=self.now() + timedelta(seconds=delay))
             log.warning("outbox mail %s: attempt %s failed (%s); retry in %.0f s",
                         row.id, row.attempts, exc, delay)
-            return
-        await self._finish(row, SENT)
+            return Outcome(PENDING, error=f"{type(exc).__name__}: {exc}",
+                           next_attempt=self.now() + timedelta(seconds=delay))
+        return Outcome(SENT)
 
     async def _finish(
         self, row: OutboxMail, status: str, *, error: str | None = None, next_attempt: datetime | None = None
     ) -> None:
-        values: dict[str, Any] = {"status": status, "lease_until": None, "last_error": error}
-        if status == SENT:
-            values["sent_at"] = self.now()
-        if next_attempt is not None:
-            values["next_attempt_at"] = next_attempt
+        await self._finish_many([(row, Outcome(status, error=error, next_attempt=next_attempt))])
+
+    async def _finish_many(self, outcomes: list[tuple[OutboxMail, Outcome]]) -> None:
+        """Store the outcomes of claimed rows in one transaction: the sent ones by one statement."""
+        now = self.now()
+        sent = [(row.id, row.attempts) for row, outcome in outcomes if outcome.status == SENT]
         async with self.sessionmaker() as session, self.writing(session):
-            # Only if we still hold the claim: a row whose lease expired and was re-claimed
-            # by another worker is that worker's to finish.
-            await session.execute(
-                update(OutboxMail)
-                .where(OutboxMail.id == row.id, OutboxMail.claimed_by == self.worker_id,
-                       OutboxMail.attempts == row.attempts)
-                .values(**values)
-            )
+            # Only rows whose claim we still hold: a row whose lease expired and was re-claimed by
+            # another worker is that worker's to finish.
+            if sent:
+                await session.execute(
+                    update(OutboxMail)
+                    .where(tuple_(OutboxMail.id, OutboxMail.attempts).in_(sent),
+                           OutboxMail.claimed_by == self.worker_id)
+                    .values(status=SENT, lease_until=None, last_error=None, sent_at=now)
+                    .execution_options(synchronize_session=False)
+                )
+            for row, outcome in outcomes:
+                if outcome.status == SENT:
+                    continue
+                values: dict[str, Any] = {"status": outcome.status, "lease_until": None, "last_error": outcome.error}
+                if outcome.next_attempt is not None:
+                    values["next_attempt_at"] = outcome.next_attempt
+                await session.execute(
+                    update(OutboxMail)
+                    .where(OutboxMail.id == row.id, OutboxMail.claimed_by == self.worker_id,
+                           OutboxMail.attempts == row.attempts)
+                    .values(**values)
+                    .execution_options(synchronize_session=False)
+                )
             await session.commit()
