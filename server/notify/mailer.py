@@ -7,6 +7,7 @@ import email.policy
 import logging
 import smtplib
 import ssl
+from collections import deque
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid, parseaddr
@@ -73,7 +74,8 @@ class LogMailer:
 
     def __init__(self, settings: NotifySettings) -> None:
         self.settings = settings
-        self.sent: list[Mail] = []
+        # The latest mails, for tests and debugging; bounded, so a long-running `make run` never grows.
+        self.sent: deque[Mail] = deque(maxlen=1000)
         if not logging.getLogger().handlers and not log.handlers:
             # `vedette serve` configures only uvicorn's loggers: show the mails on stderr anyway.
             handler = logging.StreamHandler()

@@ -164,15 +164,19 @@ class OutboxWorker:
         self._wake.set()
 
     async def _run(self) -> None:
+        woken = False
         while not self._stopping:
             try:
-                await self.drain()
+                # Woken by a commit that queued mail: claim at once. On the poll: look first.
+                await self.drain(look_first=not woken)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("outbox worker pass failed")
+            woken = False
             try:
                 await asyncio.wait_for(self._wake.wait(), self.settings.outbox_poll_seconds)
+                woken = True
             except TimeoutError:
                 pass
             self._wake.clear()
@@ -183,18 +187,23 @@ class OutboxWorker:
     # batch is small beside lease / the mailer's timeout; a game's end owes two mails, its start two.
     BATCH = 10
 
-    async def drain(self, limit: int = 1000) -> int:
+    async def drain(self, limit: int = 1000, *, look_first: bool = True) -> int:
         """Send everything due now; returns how many rows were handled. Rows are claimed in batches
-        (one transaction) and their outcomes stored together (one more): a mail costs two
-        transactions per batch instead of three of its own."""
+        (one transaction) and their outcomes stored together (one more): a batch costs two
+        transactions instead of three per mail. A batch that came back short was everything due."""
         handled = 0
+        look = look_first
         while handled < limit:
-            claimed = await self.claim_batch(min(self.BATCH, limit - handled))
+            wanted = min(self.BATCH, limit - handled)
+            claimed = await self.claim_batch(wanted, look=look)
             if not claimed:
                 break
             outcomes = [(row, await self._attempt(row)) for row in claimed]
             await self._finish_many(outcomes)
             handled += len(claimed)
+            if len(claimed) < wanted:
+                break  # a mail queued since then wakes the worker again
+            look = True
         return handled
 
     async def claim(self) -> OutboxMail | None:
@@ -202,18 +211,20 @@ class OutboxWorker:
         claimed = await self.claim_batch(1)
         return claimed[0] if claimed else None
 
-    async def claim_batch(self, limit: int) -> list[OutboxMail]:
-        """Up to `limit` due rows, oldest first, leased to this worker in one transaction."""
+    async def claim_batch(self, limit: int, *, look: bool = True) -> list[OutboxMail]:
+        """Up to `limit` due rows, oldest first, leased to this worker in one transaction. `look`: see
+        first, without a write lock, whether anything is due (an idle poll never takes SQLite's
+        writer lock); a worker woken by a commit that queued mail skips the look."""
         now = self.now()
         lease = now + timedelta(seconds=self.settings.outbox_lease_seconds)
         due = (
             ((OutboxMail.status == PENDING) & (OutboxMail.next_attempt_at <= now))
             | ((OutboxMail.status == SENDING) & (OutboxMail.lease_until < now))
         )
-        # Look first without a write lock: an idle worker never takes SQLite's writer lock.
-        async with self.sessionmaker() as session:
-            if await session.scalar(select(OutboxMail.id).where(due).limit(1)) is None:
-                return []
+        if look:
+            async with self.sessionmaker() as session:
+                if await session.scalar(select(OutboxMail.id).where(due).limit(1)) is None:
+                    return []
         async with self.sessionmaker() as session, self.writing(session):
             stmt = select(OutboxMail).where(due).order_by(OutboxMail.id).limit(limit)
             if self.postgres:

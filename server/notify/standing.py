@@ -66,12 +66,12 @@ async def _settle_one(rt: Notify, game_id: str) -> int | None:
     service = rt.service
     async with rt.sessionmaker() as session:
         try:
-            row = await service.get_row(session, game_id)
+            # The process's live game (no read when it holds it: a player leaving a game it serves).
+            meta, engine_game, _ = await service._live(session, game_id)
         except ApiError:
             return None
-        if row.status != "active":
+        if meta.status != "active":
             return None
-        engine_game = await service.engine_at(session, row)
         side = engine_game.awaiting
         decision = engine_game.state.decision
         if side is None or decision is None:
@@ -91,7 +91,7 @@ async def _settle_one(rt: Notify, game_id: str) -> int | None:
         option = next((o for o in decision["options"] if o["id"] == option_id), {"id": option_id})
         side_name = engine_game.scenario.sides[side].name
         note = note_event(side_name, name, decision, option, side)
-        version = row.version
+        version = meta.version
         try:
             answer, applied = await service.submit(
                 session, game_id, user, {"type": "choose", "option": option_id}, version,

@@ -308,7 +308,9 @@ class GameHub:
     async def send_snapshot(self, conn: ViewerConnection) -> None:
         async with self._lock(conn.game_id):
             async with self.sessionmaker() as session:
-                loaded = await self.service.load(session, conn.game_id)
+                # The cached engine and scenario when this process holds the game (a player's second tab,
+                # the opponent connecting): the row's large JSON columns are then not read at all.
+                loaded = await self.service.load_for_views(session, conn.game_id)
                 rows = await self.service.log_rows(session, conn.game_id)
                 spectators = await self.service.spectator_count(session, conn.game_id)
                 self._spectators[conn.game_id] = spectators

@@ -69,10 +69,16 @@ class GameService:
 
     # ---------------------------------------------------------------- loading
 
-    async def get_row(self, session: AsyncSession, game_id: str, *, for_update: bool = False) -> Game:
+    async def get_row(
+        self, session: AsyncSession, game_id: str, *, for_update: bool = False, light: bool = False
+    ) -> Game:
+        """The game row with its seats. `light`: without the large JSON columns (the scenario and the
+        snapshots), for a caller that only asks who may see or play it; it must not touch them."""
         if len(game_id) > 32:
             raise not_found()
         stmt = select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
+        if light:
+            stmt = stmt.options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
         if for_update:
             stmt = stmt.with_for_update(of=Game)
         row = (await session.scalars(stmt)).unique().one_or_none()

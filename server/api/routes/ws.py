@@ -82,7 +82,7 @@ async def game_socket(
             user = await accounts.user_for_token(
                 session, settings, token or websocket.cookies.get(settings.session_cookie)
             )
-            row = await service.get_row(session, game_id)
+            row = await service.get_row(session, game_id, light=True)  # who may watch or play: no state
             viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     except ApiError:
         await websocket.close(code=CLOSE_NOT_FOUND, reason="no such game")
