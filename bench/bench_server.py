@@ -321,8 +321,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         database_url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
     settings = Settings(database_url=database_url, db_schema=schema)
     await asyncio.to_thread(upgrade_head, settings)
+    # Each worker holds an ORM pool and the command path's driver pool: shared out so that N workers
+    # stay inside Postgres's default 100 connections (the bench's own probe needs some too).
     env = {"DATABASE_URL": database_url, "VEDETTE_DB_SCHEMA": schema or "",
-           "VEDETTE_NOTIFY_CHANNEL": f"bench_{secrets.token_hex(3)}", "VEDETTE_DB_POOL_SIZE": "20",
+           "VEDETTE_NOTIFY_CHANNEL": f"bench_{secrets.token_hex(3)}",
+           "VEDETTE_DB_POOL_SIZE": str(max(5, 20 // max(1, args.workers))),
            # The bench plays far more games per account than a person may start (issue 12 quotas).
            "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}
     port = free_port()
