@@ -104,11 +104,15 @@ SELECT g.awaiting_since FROM g, c
 """.format(clock=CLOCK_RESTART_SQL.format("$5", game="g", awaiting="$6::text"))
 
 
-async def append(session: AsyncSession, write: Append) -> datetime | None:
-    """Store one command (see the module's docstring); returns the game's `awaiting_since` after it."""
+async def append(
+    session: AsyncSession, write: Append, *, sqlite_writer: asyncio.Lock | None = None
+) -> datetime | None:
+    """Store one command (see the module's docstring); returns the game's `awaiting_since` after it.
+    `sqlite_writer`: the lock this process's other SQLite writers (the lobby, presence, mails) hold
+    for their transactions; a command that finds it taken waits for it instead of retrying in steps."""
     if session.bind.dialect.name == "postgresql":
         return await _append_postgres(session, write)
-    return await _append_sqlite(session, write)
+    return await _append_sqlite(session, write, sqlite_writer)
 
 
 async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
@@ -215,7 +219,7 @@ def _parse_ts(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
-async def _append_sqlite(session: AsyncSession, w: Append) -> datetime | None:
+async def _append_sqlite(session: AsyncSession, w: Append, writer: asyncio.Lock | None = None) -> datetime | None:
     database = make_url(str(session.bind.url)).database
     if not database or database == ":memory:":
         raise RuntimeError("the embedded database must be a file (DATABASE_URL=sqlite+aiosqlite:///path)")
@@ -225,14 +229,29 @@ async def _append_sqlite(session: AsyncSession, w: Append) -> datetime | None:
     delay = 0.0005
     while True:
         try:
+            if writer is not None and writer.locked():
+                # Another writer of this process holds SQLite's write lock across its awaits: queue
+                # behind it and write the moment it is done (retrying in growing steps cost up to a
+                # step's length of latency after it had finished).
+                await asyncio.wait_for(writer.acquire(), max(give_up - loop.time(), 0.001))
+                try:
+                    return _write_sqlite(conn, w)
+                finally:
+                    writer.release()
             return _write_sqlite(conn, w)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
             if loop.time() > give_up:
                 raise
-        await asyncio.sleep(delay)
+        # Busy with no writer of ours queued: another process or connection (e.g. a CLI) writes.
+        await _busy_pause(delay)
         delay = min(delay * 2, 0.02)
+
+
+async def _busy_pause(seconds: float) -> None:
+    """The pause before retrying a write SQLite found busy (its own function, so tests can count them)."""
+    await asyncio.sleep(seconds)
 
 
 _SQLITE_APPEND = (

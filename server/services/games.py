@@ -540,7 +540,7 @@ class GameService:
             awaiting=awaiting, result=engine_game.result if over else None, mail_owed=mail_owed, now=now,
         )
         try:
-            since = await commandlog.append(session, write)
+            since = await commandlog.append(session, write, sqlite_writer=self._sqlite_writer)
         except CommitConflict:
             self.forget(game_id)
             return await self._answer_after_race(session, game_id, side, command_id, user_id, scenario)

@@ -7,6 +7,7 @@ by the sweep if the process died in between)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import random
 import uuid
@@ -16,8 +17,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import Player, pick_command, server_game, start_game
+from sqlalchemy import text
 
 from server.config import Settings
+from server.models import User
+from server.services import commandlog
 
 
 @pytest.fixture
@@ -302,7 +306,7 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
     for _ in range(10):
         version = _play(pg_client, gid, a, b, version, rng)
     row, rows, replayed, stored = _stored(pg_client, gid)
-    assert (row.version, row.snapshot_version) == (10, 8)
+    assert (row.version, row.snapshot_version) == (10, 8) and len(rows) == 10
     assert replayed.to_json(include_log=False) == stored
     assert row.snapshot != stored  # two commands behind: the log carries them
 
@@ -318,3 +322,48 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
     row, _, replayed, stored = _stored(pg_client, gid)
     assert row.status == "over" and (row.version, row.snapshot_version) == (13, 13)  # the record's final state
     assert row.snapshot == stored == replayed.to_json(include_log=False)
+
+
+def test_a_command_meeting_another_writer_of_the_game_row_is_stored_once_that_writer_is_done(
+    pg_client: TestClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While a lobby/presence/mail transaction of this process holds the write (`GameService._writing`,
+    here on the game's own row), a command waits and is stored once that transaction ends. On SQLite it
+    queues on the same process lock (commandlog `_append_sqlite`) instead of retrying in growing steps;
+    on Postgres the row lock makes it wait."""
+    client = pg_client
+    service = client.app.state.service
+    a, b, game = start_game(client)
+    gid = game["id"]
+    player, side = _mover(client, gid, a, b)
+    command = pick_command(client, gid, side, random.Random(1))
+    order: list[str] = []
+    pauses: list[float] = []
+    real_pause = commandlog._busy_pause
+
+    async def counted_pause(seconds: float) -> None:
+        pauses.append(seconds)
+        await real_pause(seconds)
+
+    monkeypatch.setattr(commandlog, "_busy_pause", counted_pause)
+
+    async def scenario() -> None:
+        async with client.app.state.sessionmaker() as holder, service._writing(holder):
+            await holder.execute(text("UPDATE games SET updated_at = updated_at WHERE id = :g"), {"g": gid})
+
+            async def send() -> None:
+                async with client.app.state.sessionmaker() as session:
+                    user = await session.get(User, player.id)
+                    answer, _ = await service.submit(session, gid, user, command, 0, uuid.uuid4().hex)
+                order.append(f"stored {answer['version']}")
+
+            sending = asyncio.create_task(send())
+            await asyncio.sleep(0.05)
+            assert not sending.done()  # it cannot be written while the other writer holds the row...
+            order.append("released")
+        await asyncio.wait_for(sending, 5)  # ...and is, once that transaction is over
+
+    assert client.portal is not None
+    client.portal.call(scenario)
+    assert order == ["released", "stored 1"]
+    assert pauses == []  # it waited for the other writer, not in retry steps
