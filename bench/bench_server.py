@@ -260,6 +260,15 @@ async def play_against_computer(base: str, token: str, args: argparse.Namespace,
                     view, version = message["view"], message["version"]
 
 
+async def loop_lag(lags: list[float], deadline: list[float]) -> None:
+    """The lateness of 1 ms sleeps on the bench's loop during the window (its own stalls: parsing
+    snapshots and patches of hundreds of games, starting new ones)."""
+    while time.monotonic() < deadline[0]:
+        before = time.perf_counter()
+        await asyncio.sleep(0.001)
+        lags.append((time.perf_counter() - before) * 1000 - 1.0)
+
+
 def cpu_seconds(pid: int) -> float:
     """User+system CPU of a process and its children (Linux /proc), to put latencies in context."""
     total = 0.0
@@ -393,6 +402,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         client_cpu_before = time.process_time()
         start = time.monotonic()
         deadline[0] = start + args.seconds
+        client_lags: list[float] = []
+        lag_probe = asyncio.create_task(loop_lag(client_lags, deadline))
         ready.set()
         bot_moves_before = bot_moves[0]
         counts = await asyncio.gather(*tasks)
@@ -403,6 +414,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         elapsed = time.monotonic() - start
         server_cpu = cpu_seconds(proc.pid) - cpu_before
         client_cpu = time.process_time() - client_cpu_before
+        lag_probe.cancel()
         commit_after = await bare_commit_latency(database_url, schema)
         await http.aclose()
     finally:
@@ -440,6 +452,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_ms_per_command": round(server_cpu * 1000 / max(1, sum(counts)), 2),
         # The load generator shares the machine: past about one core it, not the server, sets the pace.
         "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
+        # How late the bench's own event loop ran (1 ms sleeps): a latency is only as exact as this.
+        "client_loop_lag_ms": summary(client_lags) if client_lags else None,
         "load_average": os.getloadavg()[0],
         "errors": len(errors),
         "bot_games": args.bot_games, "bot_level": args.bot_level if args.bot_games else None,
