@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -17,10 +17,14 @@ from sqlalchemy import delete, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..models import utcnow
+from ..services.commandlog import sqlite_timestamp
 from .db import Writing, plain_writing
 from .models import SeatPresence
 
 log = logging.getLogger(__name__)
+
+# (SQLite statement and arguments, Postgres statement and arguments) -> stored in a transaction of its own.
+PlainWrite = Callable[[tuple[str, tuple[Any, ...]], tuple[str, tuple[Any, ...]]], Awaitable[None]]
 
 
 class Presence:
@@ -31,8 +35,12 @@ class Presence:
         on_leave: Callable[[str], None] | None = None,
         writing: Writing = plain_writing,
         local: Callable[[str, str], bool] | None = None,
+        plain_write: PlainWrite | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
+        # One statement without the ORM (`commandlog.plain_write`): a game's players connect and leave
+        # with every game, so their rows are written the way commands are. None: through the ORM.
+        self.plain_write = plain_write
         self.ttl = timedelta(seconds=ttl_seconds)
         self.on_leave = on_leave
         self.writing = writing
@@ -58,8 +66,17 @@ class Presence:
 
     async def _record(self, conn: Any) -> None:
         try:
+            now = utcnow()
+            if self.plain_write is not None:
+                await self.plain_write(
+                    ("INSERT INTO seat_presence (id, game_id, side, seen_at) VALUES (?, ?, ?, ?)",
+                     (conn.id, conn.game_id, conn.viewer.side, sqlite_timestamp(now))),
+                    ("INSERT INTO seat_presence (id, game_id, side, seen_at) VALUES ($1, $2, $3, $4)",
+                     (conn.id, conn.game_id, conn.viewer.side, now)),
+                )
+                return
             async with self.sessionmaker() as session, self.writing(session):
-                session.add(SeatPresence(id=conn.id, game_id=conn.game_id, side=conn.viewer.side, seen_at=utcnow()))
+                session.add(SeatPresence(id=conn.id, game_id=conn.game_id, side=conn.viewer.side, seen_at=now))
                 await session.commit()
         except Exception:
             log.exception("could not record presence of %s", conn.id)
@@ -77,9 +94,13 @@ class Presence:
         if recording is not None:
             await asyncio.gather(recording, return_exceptions=True)  # insert before delete
         try:
-            async with self.sessionmaker() as session, self.writing(session):
-                await session.execute(delete(SeatPresence).where(SeatPresence.id == conn.id))
-                await session.commit()
+            if self.plain_write is not None:
+                await self.plain_write(("DELETE FROM seat_presence WHERE id = ?", (conn.id,)),
+                                       ("DELETE FROM seat_presence WHERE id = $1", (conn.id,)))
+            else:
+                async with self.sessionmaker() as session, self.writing(session):
+                    await session.execute(delete(SeatPresence).where(SeatPresence.id == conn.id))
+                    await session.commit()
         except Exception:
             log.exception("could not remove presence of %s", conn.id)
         if self.on_leave is not None:

@@ -56,7 +56,8 @@ class Notify:
         self.mailer = mailer or make_mailer(nsettings)
         self.writing = writing_for(service)
         self.presence = Presence(sessionmaker, nsettings.presence_ttl_seconds, on_leave=self.request_settle,
-                                 writing=self.writing, local=getattr(hub, "has_seat", None))
+                                 writing=self.writing, local=getattr(hub, "has_seat", None),
+                                 plain_write=self._plain_write(sessionmaker, service))
         self.hooks = NotifyHooks(self)
         self.clocks = Clocks(self)
         self.worker = OutboxWorker(sessionmaker, nsettings, settings.secret_key, self.mailer,
@@ -97,6 +98,21 @@ class Notify:
         for task in list(self._tasks):
             with suppress(asyncio.CancelledError, Exception):
                 await task
+
+    @staticmethod
+    def _plain_write(sessionmaker: async_sessionmaker[AsyncSession], service: Any) -> Any:
+        """`commandlog.plain_write` on the app's database, queued behind the service's SQLite writers."""
+        bind = sessionmaker.kw.get("bind")
+        if bind is None:
+            return None
+        from ..services import commandlog
+
+        writer = getattr(service, "_sqlite_writer", None)
+
+        async def write(sqlite: tuple[str, tuple[Any, ...]], postgres: tuple[str, tuple[Any, ...]]) -> None:
+            await commandlog.plain_write(bind, sqlite, postgres, sqlite_writer=writer)
+
+        return write
 
     def worker_wake(self) -> None:
         if self._worker_started:

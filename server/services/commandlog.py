@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from asyncpg.exceptions import (
     ConnectionDoesNotExistError,
@@ -43,6 +44,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import jsoncodec
 from ..notify.hooks import CLOCK_RESTART_SQL
+
+_T = TypeVar("_T")
 
 
 class CommitConflict(Exception):
@@ -143,7 +146,9 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
     return since
 
 
-_PG_POOLS: dict[tuple[str, str, int], Any] = {}
+# Per database and event loop: (the loop, its pool). The loop is kept to tell a live loop from a closed
+# one whose id a new loop reuses (test apps start and stop loops; a late write may make a pool at exit).
+_PG_POOLS: dict[tuple[str, str, int], tuple[asyncio.AbstractEventLoop, Any]] = {}
 
 
 async def _pg_pool(bind: Any) -> Any:
@@ -155,24 +160,28 @@ async def _pg_pool(bind: Any) -> Any:
     from ..db import DRIVER_PARAMS
 
     dsn, server_settings, size = DRIVER_PARAMS[bind.sync_engine]
-    key = (dsn, repr(sorted(server_settings.items())), id(asyncio.get_running_loop()))
-    pool = _PG_POOLS.get(key)
-    if pool is None:
+    loop = asyncio.get_running_loop()
+    key = (dsn, repr(sorted(server_settings.items())), id(loop))
+    held = _PG_POOLS.get(key)
+    if held is None or held[0] is not loop:  # none yet, or one of a closed loop that had the same id
         made = await asyncpg.create_pool(
             dsn, min_size=0, max_size=size, max_inactive_connection_lifetime=60.0,
             server_settings=server_settings or None,
         )
-        pool = _PG_POOLS.setdefault(key, made)
-        if pool is not made:  # another request made one meanwhile
+        current = _PG_POOLS.get(key)
+        if current is not None and current[0] is loop:  # another request made one meanwhile
             await made.close()
-    return pool
+            return current[1]
+        _PG_POOLS[key] = (loop, made)
+        return made
+    return held[1]
 
 
 async def close_pools() -> None:
     """Close the command path's driver pools of the running event loop (the app's shutdown)."""
     loop = id(asyncio.get_running_loop())
     for key in [k for k in _PG_POOLS if k[2] == loop]:
-        await _PG_POOLS.pop(key).close()
+        await _PG_POOLS.pop(key)[1].close()
 
 
 # ------------------------------------------------------------------------------------------ SQLite
@@ -220,10 +229,21 @@ def _parse_ts(text: str | None) -> datetime | None:
 
 
 async def _append_sqlite(session: AsyncSession, w: Append, writer: asyncio.Lock | None = None) -> datetime | None:
-    database = make_url(str(session.bind.url)).database
+    conn = _sqlite_connection(_sqlite_database(session.bind))
+    return await _sqlite_retrying(lambda: _write_sqlite(conn, w), writer)
+
+
+def _sqlite_database(bind: Any) -> str:
+    database = make_url(str(bind.url)).database
     if not database or database == ":memory:":
         raise RuntimeError("the embedded database must be a file (DATABASE_URL=sqlite+aiosqlite:///path)")
-    conn = _sqlite_connection(database)
+    return str(database)
+
+
+async def _sqlite_retrying(write: Callable[[], _T], writer: asyncio.Lock | None) -> _T:
+    """Run one synchronous SQLite write transaction on the event loop's thread, never waiting inside
+    SQLite: behind this process's other writer (`writer`) when it holds the lock, else retried after
+    growing pauses while another connection or process writes."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + SQLITE_BUSY_WAIT
     delay = 0.0005
@@ -235,10 +255,10 @@ async def _append_sqlite(session: AsyncSession, w: Append, writer: asyncio.Lock 
                 # step's length of latency after it had finished).
                 await asyncio.wait_for(writer.acquire(), max(give_up - loop.time(), 0.001))
                 try:
-                    return _write_sqlite(conn, w)
+                    return write()
                 finally:
                     writer.release()
-            return _write_sqlite(conn, w)
+            return write()
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
@@ -247,6 +267,39 @@ async def _append_sqlite(session: AsyncSession, w: Append, writer: asyncio.Lock 
         # Busy with no writer of ours queued: another process or connection (e.g. a CLI) writes.
         await _busy_pause(delay)
         delay = min(delay * 2, 0.02)
+
+
+async def plain_write(
+    bind: Any, sqlite: tuple[str, tuple[Any, ...]], postgres: tuple[str, tuple[Any, ...]],
+    *, sqlite_writer: asyncio.Lock | None = None,
+) -> None:
+    """One small write statement in a transaction of its own, without the ORM: on Postgres on the
+    command path's driver pool, on SQLite on the loop thread's plain connection (as `append`). For
+    the per-connection bookkeeping that every game's players cause (presence rows)."""
+    if bind.dialect.name == "postgresql":
+        sql, args = postgres
+        pool = await _pg_pool(bind)
+        await pool.execute(sql, *args)
+        return
+    conn = _sqlite_connection(_sqlite_database(bind))
+    sql, args = sqlite
+
+    def write() -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(sql, args)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    await _sqlite_retrying(write, sqlite_writer)
+
+
+def sqlite_timestamp(value: datetime | None) -> str | None:
+    """A timestamp as the ORM stores it in the embedded database (`UTCDateTime`)."""
+    return _ts(value)
 
 
 async def _busy_pause(seconds: float) -> None:
@@ -322,4 +375,7 @@ def _restart_clock_sqlite(conn: sqlite3.Connection, w: Append) -> None:
     )
 
 
-__all__ = ["Append", "CommitConflict", "LogRow", "append", "close_pools", "close_sqlite_connections"]
+__all__ = [
+    "Append", "CommitConflict", "LogRow", "append", "close_pools", "close_sqlite_connections", "plain_write",
+    "sqlite_timestamp",
+]

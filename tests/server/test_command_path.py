@@ -258,7 +258,8 @@ def test_a_command_whose_pooled_connection_was_killed_is_stored_once(postgres_se
             killed = 0
             killer = await asyncpg.connect(asyncpg_dsn(postgres_settings.database_url))
             try:
-                for pool in list(commandlog._PG_POOLS.values()):
+                loop = asyncio.get_running_loop()
+                for pool in [pool for owner, pool in commandlog._PG_POOLS.values() if owner is loop]:
                     async with pool.acquire() as conn:
                         pid = conn.get_server_pid()
                     killed += bool(await killer.fetchval("SELECT pg_terminate_backend($1)", pid))
