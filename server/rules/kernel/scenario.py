@@ -409,6 +409,34 @@ def parse_victory(v: Mapping[str, Any], grid: HexGrid, side_ids: list[str], bad:
     )
 
 
+def parse_reinforcements(
+    items: list[dict[str, Any]], units: Mapping[str, Any], placed: set[str], turns: int, grid: HexGrid,
+    bad: Problem, *, entry_rule: str, unreported: frozenset[str] = frozenset(),
+) -> list[Reinforcement]:
+    """The arrivals (each unit once, set up or arriving, on a map-edge hex by the last turn), then every unit
+    accounted for. `placed` holds the units set up and gains the arrivals; `unreported` are unit ids whose
+    definition already failed (not reported again); `entry_rule` is the edition's rule for edge entry."""
+    reinforcements: list[Reinforcement] = []
+    for i, r in enumerate(items):
+        path = f"reinforcements[{i}]"
+        if r["unit"] not in units:
+            if r["unit"] not in unreported:
+                bad(path + ".unit", f"unit '{r['unit']}' is not in units")
+            continue
+        if r["unit"] in placed:
+            bad(path + ".unit", f"unit '{r['unit']}' is both set up and a reinforcement")
+        placed.add(r["unit"])
+        if r["turn"] > turns:
+            bad(path + ".turn", f"turn {r['turn']} is after the last turn {turns}")
+        if _on_map(grid, bad, path + ".hex", r["hex"]) and not grid.is_edge(r["hex"]):
+            bad(path + ".hex", f"entry hex {r['hex']} is not on a map edge ({entry_rule})")
+        reinforcements.append(Reinforcement(r["unit"], r["turn"], r["hex"]))
+    for uid in units:
+        if uid not in placed:
+            bad("units", f"unit '{uid}' is neither set up nor a reinforcement")
+    return reinforcements
+
+
 def _on_map(grid: HexGrid, bad: Problem, path: str, ccrr: str) -> bool:
     if ccrr not in grid:
         bad(path, f"hex {ccrr} is not on the {grid.columns}x{grid.rows} map")
@@ -605,23 +633,8 @@ def read_scenario(data: Any, source: str = "<scenario>") -> Scenario:
             s["unit"], s["hex"], s.get("within", 0), s.get("square", False),
             s.get("disrupted", False), s.get("ineffective", False), s.get("reduced", False),
         ))
-    reinforcements: list[Reinforcement] = []
-    for i, r in enumerate(data.get("reinforcements", [])):
-        path = f"reinforcements[{i}]"
-        if r["unit"] not in units:
-            bad(path + ".unit", f"unit '{r['unit']}' is not in units")
-            continue
-        if r["unit"] in placed:
-            bad(path + ".unit", f"unit '{r['unit']}' is both set up and a reinforcement")
-        placed.add(r["unit"])
-        if r["turn"] > data["turns"]:
-            bad(path + ".turn", f"turn {r['turn']} is after the last turn {data['turns']}")
-        if on_map(path + ".hex", r["hex"]) and not grid.is_edge(r["hex"]):
-            bad(path + ".hex", f"entry hex {r['hex']} is not on a map edge (4.5)")
-        reinforcements.append(Reinforcement(r["unit"], r["turn"], r["hex"]))
-    for uid in units:
-        if uid not in placed:
-            bad("units", f"unit '{uid}' is neither set up nor a reinforcement")
+    reinforcements = parse_reinforcements(data.get("reinforcements", []), units, placed, data["turns"], grid,
+                                          bad, entry_rule="4.5")
 
     if data["first_player"] not in sides:
         bad("first_player", f"side '{data['first_player']}' is not one of {side_ids}")

@@ -38,6 +38,7 @@ from ..kernel.scenario import (
     load_schema,
     parse_hexsides,
     parse_paths,
+    parse_reinforcements,
     parse_victory,
     schema_problems,
 )
@@ -622,24 +623,8 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
             bad(path + ".inactive", "only an HQ or trains has an inactive side (12.1, 12.2)")
         setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
                                s.get("reduced", False), s.get("inactive", False)))
-    reinforcements: list[Reinforcement] = []
-    for i, r in enumerate(data.get("reinforcements", [])):
-        path = f"reinforcements[{i}]"
-        if r["unit"] not in units:
-            if r["unit"] not in broken:
-                bad(path + ".unit", f"unit '{r['unit']}' is not in units")
-            continue
-        if r["unit"] in placed:
-            bad(path + ".unit", f"unit '{r['unit']}' is both set up and a reinforcement")
-        placed.add(r["unit"])
-        if r["turn"] > data["turns"]:
-            bad(path + ".turn", f"turn {r['turn']} is after the last turn {data['turns']}")
-        if on_map(path + ".hex", r["hex"]) and not grid.is_edge(r["hex"]):
-            bad(path + ".hex", f"entry hex {r['hex']} is not on a map edge (13.1)")
-        reinforcements.append(Reinforcement(r["unit"], r["turn"], r["hex"]))
-    for uid in units:
-        if uid not in placed:
-            bad("units", f"unit '{uid}' is neither set up nor a reinforcement")
+    reinforcements = parse_reinforcements(data.get("reinforcements", []), units, placed, data["turns"], grid,
+                                          bad, entry_rule="13.1", unreported=frozenset(broken))
 
     if data["first_player"] not in sides:
         bad("first_player", f"side '{data['first_player']}' is not one of {side_ids}")
