@@ -312,8 +312,12 @@ class GameHub:
                 # the opponent connecting): the row's large JSON columns are then not read at all.
                 loaded = await self.service.load_for_views(session, conn.game_id)
                 rows = await self.service.log_rows(session, conn.game_id)
-                spectators = await self.service.spectator_count(session, conn.game_id)
-                self._spectators[conn.game_id] = spectators
+                spectators = self._spectators.get(conn.game_id)
+                if spectators is None or conn.viewer.role == "spectator":
+                    # Counted when not known here, or when a spectator arrives (a seat's arrival does
+                    # not change it; the heartbeat recounts every watched game anyway).
+                    spectators = await self.service.spectator_count(session, conn.game_id)
+                    self._spectators[conn.game_id] = spectators
             view = plain(build_view(loaded.row, loaded.engine, conn.viewer, spectators=spectators))
             entries = build_log_entries(loaded.row, rows, conn.viewer, loaded.scenario)
             conn.last_view = view

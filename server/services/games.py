@@ -236,14 +236,20 @@ class GameService:
         contribution: str | None = None,
     ) -> Game:
         async with self._writing(session):
-            await self._join_locked(session, user, game_id, invite_token, contribution)
+            engine_game = await self._join_locked(session, user, game_id, invite_token, contribution)
         self.forget(game_id)
-        return await self.get_row(session, game_id)
+        row = await self.get_row(session, game_id)
+        if row.status == "active" and row.version == 0:
+            # The process now holds the started game (the engine is the stored snapshot's): the computer's
+            # check and the players' first snapshots need no read of their own.
+            self.engines.put(game_id, 0, engine_game)
+            self.recent.seed(GameMeta.of(row))
+        return row
 
     async def _join_locked(
         self, session: AsyncSession, user: User, game_id: str, invite_token: str | None,
         contribution: str | None = None,
-    ) -> None:
+    ) -> Any:
         row = await self.get_row(session, game_id, for_update=True)
         invited = bool(invite_token) and secrets.compare_digest(
             str(invite_token).encode(), row.invite_token.encode()
@@ -285,6 +291,7 @@ class GameService:
         except IntegrityError:
             await session.rollback()
             raise ApiError(409, "game_full", "Both seats of this game are taken.") from None
+        return engine_game
 
     async def list_games(self, session: AsyncSession, user: User | None) -> tuple[list[Game], list[Game]]:
         mine: list[Game] = []
