@@ -83,6 +83,9 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
     click_hex(alice, dest, dy=-10)  # hover first so the path shows in the screenshot
     alice.screenshot(path=str(artifacts / "game-mid-turn-move.png"))
     wait_view(alice, f"v.units['b-1'].hex === '{dest}'")
+    # The pointer still rests on the hex the stack moved to: its hover card no longer offers to move there.
+    tip = alice.locator("#tip")
+    assert tip.is_hidden() or "Move here" not in tip.inner_text(), tip.inner_text()
     wait_view(carol, f"v.units['b-1'].hex === '{dest}'")  # the spectator sees it live
 
     # --- end the movement phase: units could still act, so a confirmation is asked

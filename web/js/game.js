@@ -256,6 +256,9 @@ function onMessage(msg) {
 
 function afterViewChange() {
   if (!pendingCharges().length) S.chargeRefusal = null;
+  // The hover card described the hex as it was (its move cost, its units): the next pointer move shows it anew.
+  const tip = document.getElementById("tip");
+  if (tip) tip.hidden = true;
   // selection may no longer be valid: keep only units still mine and on the map
   if (S.selected.length) {
     const where = (u) => S.view.units[u] || {};
