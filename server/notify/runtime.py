@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from contextlib import suppress
@@ -101,18 +102,12 @@ class Notify:
 
     @staticmethod
     def _plain_write(sessionmaker: async_sessionmaker[AsyncSession], service: Any) -> Any:
-        """`commandlog.plain_write` on the app's database, queued behind the service's SQLite writers."""
+        """The service's plain writes (`GameService.write_plain`) on the app's database, if it has them."""
         bind = sessionmaker.kw.get("bind")
-        if bind is None:
+        write_plain = getattr(service, "write_plain", None)
+        if bind is None or write_plain is None:
             return None
-        from ..services import commandlog
-
-        writer = getattr(service, "_sqlite_writer", None)
-
-        async def write(sqlite: tuple[str, tuple[Any, ...]], postgres: tuple[str, tuple[Any, ...]]) -> None:
-            await commandlog.plain_write(bind, sqlite, postgres, sqlite_writer=writer)
-
-        return write
+        return functools.partial(write_plain, bind)
 
     def worker_wake(self) -> None:
         if self._worker_started:

@@ -103,8 +103,7 @@ class GameService:
         """A fresh engine Game at the row's version that nobody else holds (the caller may change it)."""
         game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
         if row.snapshot_version < row.version:
-            for entry in await self.log_rows(session, row.id, after=row.snapshot_version, upto=row.version):
-                apply_logged(game, entry.side, entry.command)
+            _replay(game, await self.log_rows(session, row.id, after=row.snapshot_version, upto=row.version))
         return game
 
     async def load_for_views(self, session: AsyncSession, game_id: str) -> LoadedGame:
@@ -137,16 +136,15 @@ class GameService:
         if "log" in row.snapshot and row.snapshot_version == row.version:
             return rules().Game.from_json(self.scenario_of(row), row.snapshot)
         rows = await self.log_rows(session, row.id, upto=row.version)
-        state = rules().Game.from_json(self.scenario_of(row), row.snapshot)
-        for entry in rows:
-            if entry.seq > row.snapshot_version:
-                apply_logged(state, entry.side, entry.command)
-        log = [
+        # The snapshot with the log up to it, then the commands after it replayed (each appends its own entry).
+        before = [
             {"side": r.side, "command": r.command,
              "dice": [d for e in r.events if e.get("type") == "dice" for d in e.get("dice", [])]}
-            for r in rows
+            for r in rows[:row.snapshot_version]
         ]
-        return rules().Game.from_json(self.scenario_of(row), state.to_json(include_log=False), log=log)
+        game = rules().Game.from_json(self.scenario_of(row), row.snapshot, log=before)
+        _replay(game, rows[row.snapshot_version:])
+        return game
 
     async def log_rows(
         self, session: AsyncSession, game_id: str, *, after: int = 0, upto: int | None = None
@@ -159,8 +157,7 @@ class GameService:
     def replay(self, row: Game, log_rows: list[GameCommand]) -> Any:
         """A fresh engine Game: the initial snapshot with the logged commands applied in order."""
         game = rules().Game.from_json(self.scenario_of(row), row.initial_snapshot)
-        for entry in log_rows:
-            apply_logged(game, entry.side, entry.command)
+        _replay(game, log_rows)
         return game
 
     # ------------------------------------------------------------------ lobby
@@ -357,6 +354,13 @@ class GameService:
         )
 
     # --------------------------------------------------------------- commands
+
+    async def write_plain(
+        self, bind: Any, sqlite: tuple[str, tuple[Any, ...]], postgres: tuple[str, tuple[Any, ...]]
+    ) -> None:
+        """One small write without the ORM (`commandlog.plain_write`), queued behind this process's
+        SQLite writers as a command is."""
+        await commandlog.plain_write(bind, sqlite, postgres, sqlite_writer=self._sqlite_writer)
 
     @asynccontextmanager
     async def _writing(self, session: AsyncSession) -> AsyncIterator[None]:
@@ -699,6 +703,12 @@ def _with_contributions(engine_game: Any, contributions: dict[str, str]) -> dict
 
 def _json(value: Any) -> str:
     return jsoncodec.dumps(value)
+
+
+def _replay(engine_game: Any, log_rows: list[GameCommand]) -> None:
+    """Apply stored log rows, oldest first, to an engine Game."""
+    for entry in log_rows:
+        apply_logged(engine_game, entry.side, entry.command)
 
 
 def apply_logged(engine_game: Any, side: str, command: dict[str, Any]) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from sqlalchemy import text
 
 from server.config import Settings
 from server.models import User
+from server.rules.kernel.game import verify_record
 from server.services import commandlog
 
 
@@ -95,6 +96,19 @@ def _stored(client: TestClient, game_id: str) -> tuple[Any, list[Any], Any, dict
             rows = await service.log_rows(session, game_id)
             stored = (await service.private_engine(session, row)).to_json(include_log=False)
             return row, rows, service.replay(row, rows), stored
+
+    assert client.portal is not None
+    return client.portal.call(read)
+
+
+def _with_log(client: TestClient, game_id: str) -> Any:
+    """The engine game a record is built from (`GameService.engine_with_log`)."""
+    app = client.app
+
+    async def read() -> Any:
+        async with app.state.sessionmaker() as session:
+            row = await app.state.service.get_row(session, game_id)
+            return await app.state.service.engine_with_log(session, row)
 
     assert client.portal is not None
     return client.portal.call(read)
@@ -310,6 +324,12 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
     assert (row.version, row.snapshot_version) == (10, 8) and len(rows) == 10
     assert replayed.to_json(include_log=False) == stored
     assert row.snapshot != stored  # two commands behind: the log carries them
+    # The record's game: the log up to the snapshot as stored, the two after it replayed with the same dice.
+    with_log = _with_log(pg_client, gid)
+    assert with_log.version == 10 and with_log.to_json(include_log=False) == stored
+    assert [(e["side"], e["command"]) for e in with_log.log] == [(r.side, r.command) for r in rows]
+    assert [e["dice"] for e in with_log.log] == [
+        [d for ev in r.events if ev.get("type") == "dice" for d in ev.get("dice", [])] for r in rows]
 
     service.forget(gid)  # as a process that never saw the game: it loads snapshot 8 and replays 9 and 10
     version = _play(pg_client, gid, a, b, version, rng)
@@ -323,6 +343,8 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
     row, _, replayed, stored = _stored(pg_client, gid)
     assert row.status == "over" and (row.version, row.snapshot_version) == (13, 13)  # the record's final state
     assert row.snapshot == stored == replayed.to_json(include_log=False)
+    record = _with_log(pg_client, gid).record()
+    assert verify_record(record, service.scenario_of(row)) == []
 
 
 def test_a_command_meeting_another_writer_of_the_game_row_is_stored_once_that_writer_is_done(
