@@ -4,9 +4,9 @@ handshakes (snapshots), a resignation (its mails) and the two disconnects.
 bench/bench_server.py's players end every phase at once, so a tutorial game ends after ~33 commands
 and is replaced; the lifecycle's cost is then a large share of its "server CPU per command". This
 measures that share on its own: the server's CPU clock (/proc) read around each stage of N games,
-played one at a time on the embedded SQLite file.
+played one at a time on the embedded SQLite file (or on Postgres, `--db postgres`).
 
-    .venv/bin/python bench/bench_lifecycle.py --games 200
+    .venv/bin/python bench/bench_lifecycle.py --games 200 [--db postgres]
 """
 
 from __future__ import annotations
@@ -33,15 +33,29 @@ SETTLE = 0.05  # seconds after each stage, so that its follow-ups (mails, presen
 async def run(args: argparse.Namespace) -> dict[str, object]:
     import httpx
     import websockets
-    from bench_server import cpu_seconds, free_port, start_server
+    from bench_server import PG_URL, cpu_seconds, free_port, start_server
 
     from server.config import Settings
     from server.migrate import upgrade_head
 
     workdir = Path(tempfile.mkdtemp(prefix="vedette-lifecycle-"))
-    url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
-    await asyncio.to_thread(upgrade_head, Settings(database_url=url))
-    env = {"DATABASE_URL": url, "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}
+    schema = None
+    if args.db == "postgres":
+        import asyncpg
+
+        from server.db import asyncpg_dsn
+
+        schema = f"vedette_life_{secrets.token_hex(3)}"
+        conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
+        await conn.execute(f'CREATE SCHEMA "{schema}"')
+        await conn.close()
+        url = PG_URL
+    else:
+        url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+    await asyncio.to_thread(upgrade_head, Settings(database_url=url, db_schema=schema))
+    env = {"DATABASE_URL": url, "VEDETTE_DB_SCHEMA": schema or "",
+           "VEDETTE_NOTIFY_CHANNEL": f"life_{secrets.token_hex(3)}",
+           "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}
     port = free_port()
     proc = start_server(env, port, 1, workdir / "server.log")
     spent = dict.fromkeys(STAGES, 0.0)
@@ -84,8 +98,17 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                         spent[stage] += after - before
     finally:
         proc.terminate()
+        if schema is not None:
+            proc.wait(30)
+            import asyncpg
+
+            from server.db import asyncpg_dsn
+
+            conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
+            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            await conn.close()
     per_game = {stage: round(seconds * 1000 / args.games, 2) for stage, seconds in spent.items()}
-    return {"scenario": args.scenario, "games": args.games, "server_cpu_ms_per_game": per_game,
+    return {"db": args.db, "scenario": args.scenario, "games": args.games, "server_cpu_ms_per_game": per_game,
             "total_ms_per_game": round(sum(spent.values()) * 1000 / args.games, 1),
             "machine": f"{platform.machine()} {platform.python_version()}",
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
@@ -95,6 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--scenario", default="tutorial")
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     print(json.dumps(asyncio.run(run(parser.parse_args()))))
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 import weakref
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_dbapi
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
@@ -16,7 +18,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from . import jsoncodec
+from . import jsoncodec, sqlite_inline
 from .config import Settings
 
 # Execution option asking SQLite for a write transaction from the start: a
@@ -37,8 +39,12 @@ def create_engine(settings: Settings) -> AsyncEngine:
     url = make_url(settings.database_url)
     kwargs: dict[str, Any] = {}
     if url.get_backend_name() == "sqlite":
-        kwargs["connect_args"] = {"timeout": 30}
-        engine = create_async_engine(url, **kwargs)
+        # The ORM's statements run on the event loop's thread, as the command path's do
+        # (server/sqlite_inline.py): aiosqlite's thread hand-offs cost more than SQLite itself.
+        kwargs["module"] = AsyncAdapt_aiosqlite_dbapi(sqlite_inline, sqlite3)
+        engine = create_async_engine(
+            url, json_serializer=jsoncodec.dumps, json_deserializer=jsoncodec.loads, **kwargs
+        )
         _configure_sqlite(engine)
         return engine
     connect_args: dict[str, Any] = {}
@@ -56,9 +62,10 @@ def create_engine(settings: Settings) -> AsyncEngine:
         connect_args=connect_args,
     )
     _ping_idle_connections(engine)
-    DRIVER_PARAMS[engine.sync_engine] = (
-        asyncpg_dsn(settings.database_url), dict(connect_args.get("server_settings", {})), settings.db_pool_size,
-    )
+    driver_settings = dict(connect_args.get("server_settings", {}))
+    if settings.pg_command_synchronous_commit == "off":
+        driver_settings["synchronous_commit"] = "off"
+    DRIVER_PARAMS[engine.sync_engine] = (asyncpg_dsn(settings.database_url), driver_settings, settings.db_pool_size)
     return engine
 
 
@@ -92,7 +99,9 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        # Never wait inside SQLite, which would hold the event loop: a busy database is retried
+        # after yielding (server/sqlite_inline.py), for up to 30 s.
+        cursor.execute("PRAGMA busy_timeout=0")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")

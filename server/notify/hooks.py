@@ -166,6 +166,7 @@ class NotifyHooks:
         hours = clock.decision_hours if clock is not None else None
         if clock is not None and hours and awaiting is not None:
             restart_clock(clock, awaiting, now)
+        mails: list[QueuedMail] = []
         for seat_side, seat_user in users.items():
             if seat_side == side:
                 composed = compose.game_started(info, seat_side, awaiting, hours)
@@ -173,8 +174,9 @@ class NotifyHooks:
             else:
                 composed = compose.opponent_joined(info, seat_side, awaiting, hours)
                 kind = "opponent_joined"
-            await enqueue(session, self.rt.nsettings, key=f"{kind}:{row.id}:{seat_user.id}", user=seat_user,
-                          kind=kind, composed=composed, game_id=row.id, now=now)
+            mails.append(QueuedMail(f"{kind}:{row.id}:{seat_user.id}", seat_user, kind, composed))
+        # Both seats' mails in one go (three statements, not three per mail), as a game's end sends them.
+        await enqueue_many(session, self.rt.nsettings, mails, game_id=row.id, now=now)
         self._defer(session, wake=True)
 
     def mail_owed(

@@ -311,7 +311,8 @@ class GameHub:
                 # The cached engine and scenario when this process holds the game (a player's second tab,
                 # the opponent connecting): the row's large JSON columns are then not read at all.
                 loaded = await self.service.load_for_views(session, conn.game_id)
-                rows = await self.service.log_rows(session, conn.game_id)
+                # A game at version 0 has no log row yet (its first command is seq 1).
+                rows = await self.service.log_rows(session, conn.game_id) if loaded.row.version else []
                 spectators = self._spectators.get(conn.game_id)
                 if spectators is None or conn.viewer.role == "spectator":
                     # Counted when not known here, or when a spectator arrives (a seat's arrival does

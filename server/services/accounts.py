@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -69,12 +69,14 @@ async def start_session(session: AsyncSession, settings: Settings, user: User) -
     return token
 
 
+# Every authenticated request's lookup, built once (see services/games.py `_GAME_ROW`).
+_SESSION_BY_TOKEN = select(UserSession).where(UserSession.token_hash == bindparam("token_hash"))
+
+
 async def user_for_token(session: AsyncSession, settings: Settings, token: str | None) -> User | None:
     if not token or len(token) > 200:
         return None
-    row = await session.scalar(
-        select(UserSession).where(UserSession.token_hash == token_hash(settings, token))
-    )
+    row = await session.scalar(_SESSION_BY_TOKEN, {"token_hash": token_hash(settings, token)})
     if row is None or row.expires_at <= utcnow():
         return None
     return row.user

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
@@ -50,6 +50,30 @@ class LoadedGame:
     engine: Any
 
 
+
+_LIGHT = ("scenario_json", "snapshot", "initial_snapshot")
+_STATELESS = ("snapshot", "initial_snapshot")
+
+
+def _game_row_statement(deferred: tuple[str, ...], *, for_update: bool) -> Any:
+    stmt = (
+        select(Game).where(Game.id == bindparam("game_id"))
+        .options(*(defer(getattr(Game, column)) for column in deferred))
+        .execution_options(populate_existing=True)
+    )
+    if for_update:
+        stmt = stmt.with_for_update(of=Game)
+    return stmt
+
+
+# The game row's reads, built once: building a statement and its cache key again on every request
+# cost more than running it on the embedded database (the lifecycle's profile, issue 16).
+_GAME_ROW = {
+    (deferred, for_update): _game_row_statement(deferred, for_update=for_update)
+    for deferred in ((), _STATELESS, _LIGHT) for for_update in (False, True)
+}
+
+
 class GameService:
     """Per-process service object holding the parse caches; stateless otherwise."""
 
@@ -70,18 +94,16 @@ class GameService:
     # ---------------------------------------------------------------- loading
 
     async def get_row(
-        self, session: AsyncSession, game_id: str, *, for_update: bool = False, light: bool = False
+        self, session: AsyncSession, game_id: str, *, for_update: bool = False, light: bool = False,
+        stateless: bool = False,
     ) -> Game:
         """The game row with its seats. `light`: without the large JSON columns (the scenario and the
-        snapshots), for a caller that only asks who may see or play it; it must not touch them."""
+        snapshots), for a caller that only asks who may see or play it; it must not touch them.
+        `stateless`: without the snapshots only (a game's summary reads the scenario's title and sides)."""
         if len(game_id) > 32:
             raise not_found()
-        stmt = select(Game).where(Game.id == game_id).execution_options(populate_existing=True)
-        if light:
-            stmt = stmt.options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
-        if for_update:
-            stmt = stmt.with_for_update(of=Game)
-        row = (await session.scalars(stmt)).unique().one_or_none()
+        stmt = _GAME_ROW[(_LIGHT if light else _STATELESS if stateless else (), for_update)]
+        row = (await session.scalars(stmt, {"game_id": game_id})).unique().one_or_none()
         if row is None:
             raise not_found()
         return row
@@ -110,12 +132,9 @@ class GameService:
         """Like `load`, but when this process already holds the parsed scenario and the engine at the row's
         version it skips reading and decoding the large JSON columns (the hot path of every live update).
         The row it returns must not be asked for `scenario_json`, `snapshot` or `initial_snapshot`."""
-        stmt = (
-            select(Game).where(Game.id == game_id)
-            .options(defer(Game.scenario_json), defer(Game.snapshot), defer(Game.initial_snapshot))
-            .execution_options(populate_existing=True)
-        )
-        row = (await session.scalars(stmt)).unique().one_or_none()
+        if len(game_id) > 32:
+            raise not_found()
+        row = (await session.scalars(_GAME_ROW[(_LIGHT, False)], {"game_id": game_id})).unique().one_or_none()
         if row is None:
             raise not_found()
         scenario = self.scenarios.peek(row.id)
@@ -209,7 +228,7 @@ class GameService:
             for hook in self.hooks:
                 await hook.game_created(session, row, decision_hours=decision_hours)
             await session.commit()
-        return await self.get_row(session, row.id)
+        return await self.get_row(session, row.id, stateless=True)
 
     async def contribute(self, session: AsyncSession, user: User, game_id: str, contribution: str) -> dict[str, Any]:
         """A seat's own random contribution to the dice (R11, docs/dice.md), sent after it has seen the
@@ -235,7 +254,7 @@ class GameService:
         async with self._writing(session):
             engine_game = await self._join_locked(session, user, game_id, invite_token, contribution)
         self.forget(game_id)
-        row = await self.get_row(session, game_id)
+        row = await self.get_row(session, game_id, stateless=True)
         if row.status == "active" and row.version == 0:
             # The process now holds the started game (the engine is the stored snapshot's): the computer's
             # check and the players' first snapshots need no read of their own.
@@ -625,7 +644,7 @@ class GameService:
         """Resign (the rules core ends the game for the opponent), or call off a game nobody joined."""
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
-        row = await self.get_row(session, game_id)
+        row = await self.get_row(session, game_id, light=True)
         if row.status == "waiting":
             require_seat(row, user)
             command = {"type": "adjudicate", "winner": None, "reason": "abandoned before the second player joined"}
@@ -634,7 +653,7 @@ class GameService:
         else:
             await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
         await session.commit()
-        return await self.get_row(session, game_id)
+        return await self.get_row(session, game_id, stateless=True)
 
     # ------------------------------------------------------------- spectators
 

@@ -73,3 +73,28 @@ def test_a_connection_in_steady_use_is_not_pinged(
 
     assert _run(scenario()) == 1
     assert pings == []
+
+
+@pytest.mark.parametrize("setting", ["on", "off"])
+def test_the_command_paths_commit_waits_for_the_disk_unless_configured_otherwise_and_the_rest_always_does(
+    postgres_settings: Settings, setting: str
+) -> None:
+    from server.services import commandlog
+
+    settings = postgres_settings.model_copy(update={"pg_command_synchronous_commit": setting})
+
+    async def scenario() -> tuple[str, str]:
+        engine = db.create_engine(settings)
+        try:
+            async with engine.connect() as conn:
+                orm = str((await conn.execute(text("SHOW synchronous_commit"))).scalar_one())
+            pool = await commandlog._pg_pool(engine)
+            command_path = str(await pool.fetchval("SHOW synchronous_commit"))
+            return orm, command_path
+        finally:
+            await commandlog.close_pools()
+            await engine.dispose()
+
+    orm, command_path = _run(scenario())
+    assert orm == "on"  # accounts, lobby and mails: always durable
+    assert command_path == setting

@@ -129,7 +129,7 @@ async def contribute(
     """The creator's own random contribution to the dice, sent after seeing the game's seed_hash and
     before the second player joins (the joiner sends its own with the join). See docs/dice.md."""
     answer = await service.contribute(session, user, game_id, body.contribution)
-    row = await service.get_row(session, game_id)
+    row = await service.get_row(session, game_id, light=True)
     await hub.publish(row.id, row.version)
     return answer
 
@@ -269,7 +269,7 @@ async def _visible(session: Any, service: Any, game_id: str, user: User) -> None
     (answered from the live game when this process serves it: a command reads nothing first)."""
     if service.visible_live(game_id, user):
         return
-    row = await service.get_row(session, game_id)
+    row = await service.get_row(session, game_id, light=True)
     resolve_viewer(row, user)
 
 
