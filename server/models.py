@@ -114,6 +114,9 @@ class Game(Base):
         back_populates="game", lazy="joined", order_by="GameSeat.side"
     )
 
+    # The creation quota counts a creator's recent games (migration 0006).
+    __table_args__ = (Index("ix_games_created_by_created_at", "created_by", "created_at"),)
+
 
 class GameSeat(Base):
     __tablename__ = "game_seats"

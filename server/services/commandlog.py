@@ -39,7 +39,6 @@ from asyncpg.exceptions import (
     PostgresConnectionError,
     UniqueViolationError,
 )
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import jsoncodec
@@ -234,7 +233,8 @@ async def _append_sqlite(session: AsyncSession, w: Append, writer: asyncio.Lock 
 
 
 def _sqlite_database(bind: Any) -> str:
-    database = make_url(str(bind.url)).database
+    # The engine's URL object carries the path already: parsing its text again cost a percent of a command.
+    database = bind.url.database
     if not database or database == ":memory:":
         raise RuntimeError("the embedded database must be a file (DATABASE_URL=sqlite+aiosqlite:///path)")
     return str(database)

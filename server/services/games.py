@@ -50,7 +50,6 @@ class LoadedGame:
     engine: Any
 
 
-
 _LIGHT = ("scenario_json", "snapshot", "initial_snapshot")
 _STATELESS = ("snapshot", "initial_snapshot")
 
@@ -316,6 +315,9 @@ class GameService:
                 (
                     await session.scalars(
                         select(Game)
+                        # Summaries read the scenario's title and sides, never the state: up to 500
+                        # games' snapshots were decoded for nothing on every lobby refresh.
+                        .options(defer(Game.snapshot), defer(Game.initial_snapshot))
                         .join(GameSeat, GameSeat.game_id == Game.id)
                         .where(GameSeat.user_id == user.id)
                         .order_by(Game.updated_at.desc())
@@ -329,6 +331,7 @@ class GameService:
             for g in (
                 await session.scalars(
                     select(Game)
+                    .options(defer(Game.snapshot), defer(Game.initial_snapshot))
                     .where(Game.visibility == "open", Game.status == "waiting")
                     .order_by(Game.created_at.desc())
                     .limit(200)
