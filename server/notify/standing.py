@@ -67,7 +67,7 @@ async def _settle_one(rt: Notify, game_id: str) -> int | None:
     async with rt.sessionmaker() as session:
         try:
             # The process's live game (no read when it holds it: a player leaving a game it serves).
-            meta, engine_game, _ = await service._live(session, game_id)
+            meta, engine_game, _ = await service.live_game(session, game_id)
         except ApiError:
             return None
         if meta.status != "active":

@@ -192,7 +192,7 @@ class BotRunner:
 
     async def _one_decision(self, game_id: str) -> bool:
         async with self.sessionmaker() as session:
-            meta, engine_game, _ = await self.service._live(session, game_id)
+            meta, engine_game, _ = await self.service.live_game(session, game_id)
         if meta.status != "active" or engine_game.is_over:
             return False
         side = engine_game.awaiting

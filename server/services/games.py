@@ -444,10 +444,12 @@ class GameService:
             expected_status=expected_status,
         )
 
-    async def _live(self, session: AsyncSession, game_id: str) -> tuple[GameMeta, Any, Any]:
+    async def live_game(self, session: AsyncSession, game_id: str) -> tuple[GameMeta, Any, Any]:
         """This process's live game: its row's state (`GameMeta`), the engine at that version and the
         parsed scenario. Read from the database only when this process does not hold it (first
-        sight of the game, or after `forget`): then one read of the row, its seats and snapshot."""
+        sight of the game, or after `forget`): then one read of the row, its seats and snapshot.
+        The engine is the shared one: callers read it and never change it (standing orders, the
+        computer's turn check); `private_engine` gives a copy to change."""
         if len(game_id) > 32:
             raise not_found()
         meta = self.recent.meta(game_id)
@@ -482,7 +484,7 @@ class GameService:
         says (the first answer of a repeated command id, else 409 with the current version)."""
         async with self._game_lock(game_id):
             for attempt in (0, 1):
-                meta, _, scenario = await self._live(session, game_id)
+                meta, _, scenario = await self.live_game(session, game_id)
                 side = referee_side or next((s for s, uid in meta.seat_ids if uid == user_id), None)
                 if side is None:  # the routes answered strangers to a private game already (404)
                     raise ApiError(403, "not_a_player", "Only the game's two players may send commands.")
