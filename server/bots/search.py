@@ -1,31 +1,35 @@
-"""The search bot: looks ahead within a budget instead of scoring one command at a time.
+"""The search bot: greedy's play, improved where play-outs through the enemy's reply clearly disagree.
 
-* **Movement: whole phases are evolved, not single moves.** At each movement decision the bot lists
-  every group that may move (as `greedy` does) and the hexes `game.options` says each can reach; a
-  handful of promising destinations per group survive a first screening (each scored alone on the
-  light position copy). A *plan* gives each group one of its destinations or "stay". A small
-  evolutionary search (elitism, tournament selection, uniform crossover, point mutation and a local
-  step on the best plan each generation, seeded with "all stay", the greedy sequence of the screened
-  moves and mutants of it) scores whole plans on the light
-  copy with the static evaluation plus the unseen-reinforcement term (`unseen.py`). The best distinct
-  plans are **pruned** (a move whose absence costs its plan less than `PRUNE` is dropped, so units do
-  not drift off their posts for nothing) and those still better than standing still by
-  `MIN_PLAN_GAIN` are **played out on determinised copies of the belief game**: every move submitted
-  to the engine in order (moves the engine refuses are dropped), the phase ended, and the coming
-  combat phase played with imagined dice (the same dice for every plan: common random numbers) by a
-  quick attack policy; the position after it is scored. The plan with the best mean is kept and the
-  move it would miss most is made (the next call replans from the new position; a moved unit cannot
-  move again). If no plan beats standing still, the phase ends.
-* **Combat: expectimax over chance, two attacks deep.** Every attack is valued by the exact
+* **Movement (Quick Play): rollout policy improvement over greedy** (`_improve_move`). Greedy's own
+  scan (every group that may move to every hex `game.options` says it can reach, scored alone on the
+  light position copy; the same generator calls in the same order, so the same move) gives greedy's
+  move and its best alternatives: the best move of each of the next `ALT_MOVES` groups and greedy's
+  group's second-best hex, plus ending the phase. Each candidate first move is followed by a light
+  greedy continuation of the rest of the phase (each remaining group among its `CONT_OPTIONS` best
+  hexes, best gain first while it gains `MIN_MOVE_GAIN`), then **played out on determinised copies of
+  the belief game**: the moves submitted in order (any the engine refuses dropped), the phase ended,
+  the bot's combat phase played by a quick attack policy, and then **the enemy's reply**: it stands and
+  attacks with the same quick policy whatever the moves left within its reach; the position at the
+  start of the bot's next turn is scored. Every candidate is played with the same `MOVE_SAMPLES`
+  sequences of imagined dice (common random numbers). Greedy's move is made unless another candidate's
+  mean beats it by `MOVE_MARGIN` (so the search is greedy except where its look-ahead clearly
+  disagrees). The older evolutionary whole-phase planner (`_plan_move`, `MOVE_MODE = "evolve"`) is kept
+  for comparison.
+* **Combat (Quick Play): expectimax over chance, two attacks deep.** Every attack is valued by the exact
   distribution of its outcome (the CRT die's rows and the morale die, as `greedy`); for the most
   promising attacks each outcome branch is also given the value of the best attack that would follow
   it (again exact over its dice), so an attack that opens the way for another is preferred.
-* Decisions, recovery and set-up: as `greedy`.
+* **Any other edition (the Standard rules):** `rollout.generic_search`, the same policy improvement over
+  greedy's one ply over `legal_commands` (see `rollout.py`).
+* Decisions, recovery and set-up (Quick Play): as `greedy`.
 
 The budget: `budget_s` seconds of wall clock per decision, or, when the bot is made with
-`iterations=N`, N *nodes* (one node: one plan scored on the light copy; a play-out or an exact attack
-valuation costs several), with no clock at all: the same belief, rng and N always give the same
-command, whatever the machine's load (the tests and the arena use this).
+`iterations=N`, N *nodes* (one node: one position scored on the light copy or one command tried on a
+copy; a play-out or an exact attack valuation costs several), with no clock at all: the same belief,
+rng and N always give the same command, whatever the machine's load (the tests and the arena use this).
+Greedy's own scan always completes, as greedy's decision does (for Quick Play movement it is not
+counted); the budget decides how many alternatives are played out (greedy's choice and ending the phase
+first).
 
 The bot never sees the real game: it plays on the belief game (`belief.py`) and its copies, whose
 dice are imagined (`ScriptedDice` seeded from the bot's own rng).
@@ -43,10 +47,13 @@ from server.rules import Game, UnitState
 
 from .belief import copy_game
 from .evaluate import Pos, U, eval_pos, evaluate, loss_points
-from .greedy import MIN_ATTACK_GAIN, GreedyBot, ScriptedDice, quickplay_shaped
+from .greedy import MIN_ATTACK_GAIN, MIN_MOVE_GAIN, GreedyBot, ScriptedDice, quickplay_shaped
+from .rollout import generic_search
 from .unseen import UnseenPrior, unseen_prior, unseen_term
 
-CANDIDATES = 16  # destinations per group scored alone: the NEAREST to enemies and objectives, the STRONG
+CANDIDATES = (
+    16  # destinations per group scored alone: the NEAREST to enemies and objectives, the STRONG
+)
 NEAREST = 8  # ground near them, and a random rest
 STRONG = 3
 KEEP = 5  # destinations per group the evolution may choose from
@@ -61,10 +68,28 @@ MIN_PLAN_GAIN = 0.5
 PRUNE = 0.25  # a move adding less than this to its plan is dropped
 MAX_GENERATIONS = 60
 FOLLOW_UP_ATTACKS = 3  # first attacks given a second-level look-ahead
+ENEMY_REPLY = True  # play-outs go on through the enemy's combat phase
+MOVE_MODE = (
+    "improve"  # "improve": greedy's move checked by play-outs; "evolve": whole phases evolved
+)
+CONT_OPTIONS = 3  # each group's best hexes the light continuation chooses among
+CONT_STEPS = 8  # moves the light continuation makes at most
+ALT_MOVES = 3  # greedy's best alternatives (other groups) played out besides its own move
+MOVE_SAMPLES = 3  # imagined dice sequences per candidate
+MOVE_MARGIN = 0.5  # how much an alternative must beat greedy's move by
 
 # A rough value of each CRT result for the attacker (rollout policy only).
-RESULT_VALUE = {"Dm": 3.0, "Dx": 2.0, "Dr": 1.5, "Dc": 1.0, "-": 0.0, "Ac": -1.0, "Ar": -1.5, "Ax": -2.0,
-                "Am": -3.0}
+RESULT_VALUE = {
+    "Dm": 3.0,
+    "Dx": 2.0,
+    "Dr": 1.5,
+    "Dc": 1.0,
+    "-": 0.0,
+    "Ac": -1.0,
+    "Ar": -1.5,
+    "Ax": -2.0,
+    "Am": -3.0,
+}
 
 
 class Budget:
@@ -105,19 +130,165 @@ class SearchBot(GreedyBot):
         self.search_move = True  # ablation switches: False plays that part as greedy does
         self.search_combat = True
 
-    def choose(self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0) -> dict[str, Any]:
+    def choose(
+        self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0
+    ) -> dict[str, Any]:
         budget = Budget(budget_s, self.iterations)
         st = game.state
-        if not quickplay_shaped(game):  # the Standard rules: greedy's one ply over the legal commands
-            return GreedyBot.choose(self, game, side, rng, budget_s)
+        if not quickplay_shaped(game):  # the Standard rules: greedy's one ply, improved by rollouts
+            return generic_search(game, side, rng, budget)
         if st.decision is None and st.phase == "movement" and self.search_move:
-            return self._plan_move(game, side, rng, budget)
+            if MOVE_MODE == "evolve":
+                return self._plan_move(game, side, rng, budget)
+            return self._improve_move(game, side, rng, budget)
         if st.decision is None and st.phase == "combat" and not st.ca_stage and self.search_combat:
             return self._search_combat(game, side, rng, budget)
-        return GreedyBot.choose(self, game, side, rng, budget_s if self.iterations is None else 3600.0)
+        return GreedyBot.choose(
+            self, game, side, rng, budget_s if self.iterations is None else 3600.0
+        )
+
+    # --- movement: greedy's move, checked against its alternatives by play-outs ---------------------
+    def _improve_move(
+        self, game: Game, side: str, rng: random.Random, budget: Budget
+    ) -> dict[str, Any]:
+        """Rollout policy improvement over greedy's movement. Greedy's scan (every group to every reachable
+        hex, scored alone on the light copy) gives greedy's own move and its best alternatives; each
+        candidate first move (and ending the phase) is followed by a light greedy continuation of the rest
+        of the phase, then played out on the engine through the bot's combat phase and the enemy's reply
+        with the same imagined dice for every candidate. Greedy's move is kept unless an alternative's
+        mean beats it by MOVE_MARGIN."""
+        sc = game.scenario
+        end: dict[str, Any] = {"type": "end_phase"}
+        groups = self._groups(game, side)
+        if not groups:
+            return end
+        losses = loss_points(game)
+        pos = Pos(game)
+        for g in groups:  # arriving reinforcements: counters off the map until a move places them
+            for u in g:
+                if u not in pos.units:
+                    d = sc.units[u]
+                    att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
+                    pos.units[u] = U(
+                        u,
+                        side,
+                        None,
+                        d.kind.value == "leader",
+                        att,
+                        dfn,
+                        ma,
+                        d.steps,
+                        False,
+                        d.kind,
+                    )
+        start = {u: pos.units[u].hex for g in groups for u in g}
+        base = eval_pos(game, pos, side, losses)
+        # greedy's scan (always complete, as greedy's own decision; not counted against the budget)
+        order = list(range(len(groups)))
+        rng.shuffle(order)
+        per_group: dict[int, list[tuple[float, str, list[str]]]] = {}
+        for gi in order:
+            g = groups[gi]
+            reach = game.options(side, g).get("reachable") or {}
+            scored: list[tuple[float, str, list[str]]] = []
+            for dest, r in reach.items():
+                for u in g:
+                    pos.units[u].hex = dest
+                scored.append(
+                    (
+                        eval_pos(game, pos, side, losses) - base + rng.random() * 0.01,
+                        dest,
+                        list(r["path"]),
+                    )
+                )
+            for u in g:
+                pos.units[u].hex = start[u]
+            scored.sort(key=lambda x: -x[0])
+            if scored:
+                per_group[gi] = scored[:CONT_OPTIONS]
+        firsts = sorted(
+            ((opts[0][0], gi, 0) for gi, opts in per_group.items()), key=lambda x: -x[0]
+        )
+        if not firsts:
+            return end
+        g_gain, g_gi, _ = firsts[0]
+        greedy_choice: tuple[int, int] | None = (g_gi, 0) if g_gain > MIN_MOVE_GAIN else None
+        cands: list[tuple[int, int] | None] = (
+            [greedy_choice, None] if greedy_choice is not None else [None]
+        )
+        for gain, gi, oi in firsts[: ALT_MOVES + 1]:
+            if gain > 0.0 and (gi, oi) not in cands:
+                cands.append((gi, oi))
+        if (
+            len(per_group.get(g_gi, [])) > 1
+            and per_group[g_gi][1][0] > 0.0
+            and (g_gi, 1) not in cands
+        ):
+            cands.append((g_gi, 1))
+        if len(cands) == 1:
+            return end
+        unit_groups = [set(g) for g in groups]
+
+        def cmd_of(gi: int, oi: int) -> dict[str, Any]:
+            return {"type": "move", "units": list(groups[gi]), "path": list(per_group[gi][oi][2])}
+
+        def continuation(first: tuple[int, int]) -> list[dict[str, Any]]:
+            """The first move, then greedy's next moves on the light copy (among each group's best hexes)."""
+            taken = set(unit_groups[first[0]])
+            moves = [cmd_of(*first)]
+            for u in groups[first[0]]:
+                pos.units[u].hex = per_group[first[0]][first[1]][1]
+            cur = eval_pos(game, pos, side, losses)
+            for _ in range(CONT_STEPS):
+                best: tuple[float, int, int] | None = None
+                for gi, opts in per_group.items():
+                    if unit_groups[gi] & taken:
+                        continue
+                    for oi, (solo, dest, _path) in enumerate(opts):
+                        if solo <= 0.0:
+                            break
+                        saved = [(u, pos.units[u].hex) for u in groups[gi]]
+                        for u in groups[gi]:
+                            pos.units[u].hex = dest
+                        budget.spend()
+                        v = eval_pos(game, pos, side, losses) - cur
+                        for u, h in saved:
+                            pos.units[u].hex = h
+                        if best is None or v > best[0]:
+                            best = (v, gi, oi)
+                if best is None or best[0] <= MIN_MOVE_GAIN:
+                    break
+                _, gi, oi = best
+                taken |= unit_groups[gi]
+                for u in groups[gi]:
+                    pos.units[u].hex = per_group[gi][oi][1]
+                cur += best[0]
+                moves.append(cmd_of(gi, oi))
+            for u, h in start.items():
+                pos.units[u].hex = h
+            return moves
+
+        seeds = [rng.getrandbits(64) for _ in range(MOVE_SAMPLES)]
+        values: dict[tuple[int, int] | None, float] = {}
+        for c in cands:
+            if values and not budget.left():
+                break
+            moves = [] if c is None else continuation(c)
+            total = 0.0
+            for sd in seeds:
+                budget.spend(ROLLOUT_NODES)
+                total += self._play_out(game, side, moves, sd)
+            values[c] = total / len(seeds)
+        chosen = greedy_choice
+        best_c = max(values, key=lambda k: values[k])
+        if values[best_c] > values[greedy_choice] + MOVE_MARGIN:
+            chosen = best_c
+        return end if chosen is None else cmd_of(*chosen)
 
     # --- movement: evolving whole phases ---------------------------------------------------------
-    def _plan_move(self, game: Game, side: str, rng: random.Random, budget: Budget) -> dict[str, Any]:
+    def _plan_move(
+        self, game: Game, side: str, rng: random.Random, budget: Budget
+    ) -> dict[str, Any]:
         sc = game.scenario
         groups = self._groups(game, side)
         if not groups:
@@ -130,7 +301,18 @@ class SearchBot(GreedyBot):
                 if u not in pos.units:
                     d = sc.units[u]
                     att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
-                    pos.units[u] = U(u, side, None, d.kind.value == "leader", att, dfn, ma, d.steps, False, d.kind)
+                    pos.units[u] = U(
+                        u,
+                        side,
+                        None,
+                        d.kind.value == "leader",
+                        att,
+                        dfn,
+                        ma,
+                        d.steps,
+                        False,
+                        d.kind,
+                    )
         start = {u: pos.units[u].hex for g in groups for u in g}
 
         def score() -> float:
@@ -202,8 +384,10 @@ class SearchBot(GreedyBot):
         def prune(plan: tuple[int, ...]) -> tuple[int, ...]:
             """Drop every move whose absence costs the plan less than PRUNE (weakest moves first)."""
             plan = canon(plan)
-            for gi in sorted((gi for gi, oi in enumerate(plan) if oi), key=lambda gi: options[gi][plan[gi]].solo):
-                trial = plan[:gi] + (0,) + plan[gi + 1:]
+            for gi in sorted(
+                (gi for gi, oi in enumerate(plan) if oi), key=lambda gi: options[gi][plan[gi]].solo
+            ):
+                trial = plan[:gi] + (0,) + plan[gi + 1 :]
                 if fitness(trial) >= fitness(plan) - PRUNE:
                     plan = trial
             return plan
@@ -236,7 +420,9 @@ class SearchBot(GreedyBot):
         generations = 0
         while budget.fraction_left(0.6) and generations < MAX_GENERATIONS:
             generations += 1
-            budget.spend(POPULATION // 2)  # a generation costs nodes even when its plans were all seen
+            budget.spend(
+                POPULATION // 2
+            )  # a generation costs nodes even when its plans were all seen
             ranked = sorted(pop, key=lambda p: -fitness(p))
             nxt = ranked[:ELITE]
             while len(nxt) < POPULATION:
@@ -284,20 +470,33 @@ class SearchBot(GreedyBot):
         chosen = max(results, key=lambda r: r[0])[1]
         # make first the move the plan would miss most
         full = fitness(chosen)
-        first = max((gi for gi, oi in enumerate(chosen) if oi),
-                    key=lambda gi: (full - fitness(chosen[:gi] + (0,) + chosen[gi + 1:]), -gi))
+        first = max(
+            (gi for gi, oi in enumerate(chosen) if oi),
+            key=lambda gi: (full - fitness(chosen[:gi] + (0,) + chosen[gi + 1 :]), -gi),
+        )
         o = options[first][chosen[first]]
         return {"type": "move", "units": list(groups[first]), "path": list(o.path)}
 
-    def _screen(self, game: Game, side: str, group: list[str], dests: list[str], pos: Pos,
-                rng: random.Random) -> list[str]:
+    def _screen(
+        self,
+        game: Game,
+        side: str,
+        group: list[str],
+        dests: list[str],
+        pos: Pos,
+        rng: random.Random,
+    ) -> list[str]:
         """At most CANDIDATES destinations worth scoring: the nearest to enemies and objectives, the
         strongest ground (terrain defence) near them, and a random few."""
         if len(dests) <= CANDIDATES:
             return dests
         sc = game.scenario
         grid = sc.grid
-        targets = [u.hex for u in pos.units.values() if u.side != side and u.hex is not None and not u.leader]
+        targets = [
+            u.hex
+            for u in pos.units.values()
+            if u.side != side and u.hex is not None and not u.leader
+        ]
         targets += [o.hex for o in sc.victory.objectives]
         if not targets:
             rng.shuffle(dests)
@@ -312,8 +511,9 @@ class SearchBot(GreedyBot):
         return keep + rest[: CANDIDATES - len(keep)]
 
     @staticmethod
-    def _ordered_moves(plan: tuple[int, ...], groups: list[list[str]], options: list[list[Option]]
-                       ) -> list[dict[str, Any]]:
+    def _ordered_moves(
+        plan: tuple[int, ...], groups: list[list[str]], options: list[list[Option]]
+    ) -> list[dict[str, Any]]:
         """The plan's moves, best solo gain first; a group sharing units with an earlier one is skipped."""
         taken: set[str] = set()
         chosen: list[tuple[float, dict[str, Any]]] = []
@@ -322,7 +522,9 @@ class SearchBot(GreedyBot):
                 continue
             taken |= set(groups[gi])
             o = options[gi][oi]
-            chosen.append((o.solo, {"type": "move", "units": list(groups[gi]), "path": list(o.path)}))
+            chosen.append(
+                (o.solo, {"type": "move", "units": list(groups[gi]), "path": list(o.path)})
+            )
         chosen.sort(key=lambda c: -c[0])
         return [c[1] for c in chosen]
 
@@ -337,35 +539,51 @@ class SearchBot(GreedyBot):
                 continue
             if g.state.decision is not None:
                 _settle(g)
+        enemy = game.scenario.opponent(side)
         try:
             g.submit(side, {"type": "end_phase"})
-            for _ in range(40):
+            for _ in range(80):
                 if g.is_over:
                     break
                 if g.state.decision is not None:
                     _settle(g)
                     continue
                 st = g.state
-                if st.active != side or st.phase not in ("recovery", "combat"):
-                    break
-                if st.phase == "recovery" or st.ca_stage:
-                    g.submit(side, {"type": "end_phase"})
+                if st.active == side:
+                    if st.phase not in ("recovery", "combat"):
+                        break
+                    if st.phase == "recovery" or st.ca_stage:
+                        g.submit(side, {"type": "end_phase"})
+                        continue
+                    g.submit(side, _quick_attack(g, side))
                     continue
-                g.submit(side, _quick_attack(g, side))
+                if not ENEMY_REPLY:
+                    break
+                # the enemy's reply: it stands, and attacks what the plan left within its reach
+                if st.phase != "combat" or st.ca_stage:
+                    g.submit(enemy, {"type": "end_phase"})
+                    continue
+                g.submit(enemy, _quick_attack(g, enemy))
         except ValueError:
             pass
         return evaluate(g, side)
 
     # --- combat: expectimax two attacks deep ---------------------------------------------------
-    def _search_combat(self, game: Game, side: str, rng: random.Random, budget: Budget) -> dict[str, Any]:
+    def _search_combat(
+        self, game: Game, side: str, rng: random.Random, budget: Budget
+    ) -> dict[str, Any]:
         st, sc = game.state, game.scenario
         mine = [u for u in sc.side_units[side] if st.units[u].status == "map"]
         pending = [c for c in game.legal_commands(side, rng, 1000) if c["type"] == "charge"]
         if pending:  # a declared charge must be made (9.2): as greedy
             return GreedyBot._combat(self, game, side, rng, math.inf)
         attacks = [a for a in game.options(side, mine).get("attacks", []) if a.get("legal")]
-        guns = [u for u in mine if sc.units[u].kind.value == "artillery" and not st.units[u].attacked]
-        bombards = [b["command"] for gun in guns for b in game.options(side, [gun]).get("bombard", [])]
+        guns = [
+            u for u in mine if sc.units[u].kind.value == "artillery" and not st.units[u].attacked
+        ]
+        bombards = [
+            b["command"] for gun in guns for b in game.options(side, [gun]).get("bombard", [])
+        ]
         if not attacks and not bombards:
             return {"type": "end_phase"}
         base = evaluate(game, side)
@@ -375,7 +593,9 @@ class SearchBot(GreedyBot):
             if scored and not budget.left():
                 break
             budget.spend(ATTACK_NODES)
-            v = self._attack_value(game, side, a["command"], a["results"], a.get("defenders_assumed"), rng)
+            v = self._attack_value(
+                game, side, a["command"], a["results"], a.get("defenders_assumed"), rng
+            )
             if v is not None:
                 scored.append((v - base, a["command"], a))
         for b in bombards:
@@ -405,8 +625,9 @@ class SearchBot(GreedyBot):
             return best_cmd
         return {"type": "end_phase"}
 
-    def _two_deep(self, game: Game, side: str, a: dict[str, Any], rng: random.Random, budget: Budget
-                  ) -> float | None:
+    def _two_deep(
+        self, game: Game, side: str, a: dict[str, Any], rng: random.Random, budget: Budget
+    ) -> float | None:
         """Expected value of attack `a` when each of its outcomes is followed by the best next attack
         (exact over the combat and morale dice at both levels; later dice imagined)."""
         results: list[str] = a["results"]
@@ -418,8 +639,11 @@ class SearchBot(GreedyBot):
         for r, die in rows.items():
             w = results.count(r) / 6
             branch_total = 0.0
-            for mdie, mw in (((1, 1.0),) if r == "-" else ((1, None), (6, None))):
-                g = copy_game(game, dice=ScriptedDice([die, mdie], game.state.dice_count, random.Random(fallback)))
+            for mdie, mw in ((1, 1.0),) if r == "-" else ((1, None), (6, None)):
+                g = copy_game(
+                    game,
+                    dice=ScriptedDice([die, mdie], game.state.dice_count, random.Random(fallback)),
+                )
                 try:
                     events = g.submit(side, a["command"])
                     rating = _settle_defended(g, a.get("defenders_assumed"), events)
@@ -441,7 +665,13 @@ class SearchBot(GreedyBot):
         """The value of a position in `side`'s combat phase: the better of stopping and the best attack."""
         here = evaluate(g, side)
         st = g.state
-        if g.is_over or st.decision is not None or st.phase != "combat" or st.active != side or not budget.left():
+        if (
+            g.is_over
+            or st.decision is not None
+            or st.phase != "combat"
+            or st.active != side
+            or not budget.left()
+        ):
             return here
         mine = [u for u in g.scenario.side_units[side] if st.units[u].status == "map"]
         attacks = [x for x in g.options(side, mine).get("attacks", []) if x.get("legal")]
@@ -451,7 +681,9 @@ class SearchBot(GreedyBot):
             if not budget.left():
                 break
             budget.spend(ATTACK_NODES)
-            v = self._attack_value(g, side, x["command"], x["results"], x.get("defenders_assumed"), rng)
+            v = self._attack_value(
+                g, side, x["command"], x["results"], x.get("defenders_assumed"), rng
+            )
             if v is not None and v - MIN_ATTACK_GAIN > best:
                 best = v
         return best
@@ -484,7 +716,9 @@ def _settle(g: Game) -> None:
         g.submit(d["side"], {"type": "choose", "option": d["options"][0]["id"]})
 
 
-def _settle_defended(g: Game, assumed: dict[str, Any] | None, events: list[dict[str, Any]]) -> int | None:
+def _settle_defended(
+    g: Game, assumed: dict[str, Any] | None, events: list[dict[str, Any]]
+) -> int | None:
     """As greedy's branches: the defender takes the preview's assumed defence, other decisions their
     first option; the rating of the first morale check, if any."""
     rating = _rating(events)

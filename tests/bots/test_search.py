@@ -1,6 +1,7 @@
-"""Issue 15: the `search` level looks ahead within a budget (whole movement phases evolved against the
-evaluation and played out on determinised belief games; expectimax over the dice for combats), reasons
-about unseen enemy reinforcements, knows when to resign, and is still a seat, not a cheat."""
+"""Issue 15: the `search` level looks ahead within a budget (greedy's movement, and on the Standard rules
+greedy's every choice, checked against alternatives by play-outs on determinised belief games through the
+enemy's reply; expectimax over the dice for combats), reasons about unseen enemy reinforcements, knows when
+to resign, and is still a seat, not a cheat."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ def tutorial():
 
 
 def _choose(game, side, seed=1, nodes=NODES, budget_s=1.0):
-    return SearchBot(iterations=nodes).choose(belief_game(game, side, random.Random(seed)), side,
-                                              random.Random(seed), budget_s)
+    return SearchBot(iterations=nodes).choose(
+        belief_game(game, side, random.Random(seed)), side, random.Random(seed), budget_s
+    )
 
 
 def _hidden_variant(sc):
@@ -67,8 +69,9 @@ def _drive_and_compare(games, seat, stop, nodes=NODES):
             compared += 1
             cmd = cmds[0]
         else:
-            cmd = make_bot("greedy").choose(belief_game(games[0], side, random.Random(step)), side,
-                                            random.Random(step), 60.0)
+            cmd = make_bot("greedy").choose(
+                belief_game(games[0], side, random.Random(step)), side, random.Random(step), 60.0
+            )
         for g in games:
             g.submit(side, cmd)
     return compared
@@ -90,7 +93,10 @@ def test_r11_search_bot_choice_does_not_depend_on_the_seed(tutorial):
     choices are identical until the first real die is rolled."""
     compared = 0
     for seat in ("blue", "red"):
-        games = [Game.new(tutorial, "first-seed-0123456789abcdef"), Game.new(tutorial, "other-seed-fedcba9876543210")]
+        games = [
+            Game.new(tutorial, "first-seed-0123456789abcdef"),
+            Game.new(tutorial, "other-seed-fedcba9876543210"),
+        ]
         compared += _drive_and_compare(games, seat, lambda g: g.state.dice_count > 0)
     assert compared >= 3
 
@@ -105,13 +111,17 @@ def test_search_bot_never_consumes_the_real_games_dice(tutorial):
 
 
 # --- determinism and the budget -----------------------------------------------------------------
-def test_search_with_a_node_budget_is_deterministic_and_never_reads_the_clock(tutorial, monkeypatch):
+def test_search_with_a_node_budget_is_deterministic_and_never_reads_the_clock(
+    tutorial, monkeypatch
+):
     game = Game.new(tutorial, "real-seed-0123456789abcdef")
     while game.state.phase != "movement" or game.awaiting != "blue":
         game.submit(game.awaiting, {"type": "end_phase"})
     first = _choose(game, "blue", seed=7)
     assert _choose(game, "blue", seed=7) == first
-    ticks = iter(range(0, 10**9, 1000))  # a clock racing ahead: a wall-clock budget would stop at once
+    ticks = iter(
+        range(0, 10**9, 1000)
+    )  # a clock racing ahead: a wall-clock budget would stop at once
     monkeypatch.setattr(search_mod.time, "perf_counter", lambda: float(next(ticks)))
     assert _choose(game, "blue", seed=7) == first
 
@@ -184,7 +194,9 @@ def test_search_arena_pinned_result_on_the_tutorial(tutorial):
     assert (first["a_wins"], first["b_wins"], first["draws"]) == PINNED
 
 
-PINNED = (1, 1, 0)  # search's wins, greedy's wins, draws in the two games above (node budget 400, seed 1)
+# search's wins, greedy's wins, draws in the two games above (node budget 400, seed 1). Was (1, 1, 0) with the
+# evolved-phase movement search; (2, 0, 0) since movement became rollout policy improvement over greedy.
+PINNED = (2, 0, 0)
 
 
 # --- unseen reinforcements ------------------------------------------------------------------------
@@ -193,7 +205,9 @@ def test_unseen_prior_expects_the_enemys_reinforcements_at_its_public_entry_hexe
     entry hexes, whatever Red's real one is, and stops expecting it once it has seen it enter."""
     real = Game.new(tutorial, "real-seed-0123456789abcdef")
     variant = Game.new(_hidden_variant(tutorial), "real-seed-0123456789abcdef")
-    priors = [unseen_prior(belief_game(g, "blue", random.Random(1)), "blue") for g in (real, variant)]
+    priors = [
+        unseen_prior(belief_game(g, "blue", random.Random(1)), "blue") for g in (real, variant)
+    ]
     assert priors[0] == priors[1] and priors[0] is not None
     assert set(priors[0].entry_hexes) == set(tutorial.sides["red"].entry_hexes)
     assert [t for t, _ in priors[0].expected] == [2]
@@ -203,7 +217,12 @@ def test_unseen_prior_expects_the_enemys_reinforcements_at_its_public_entry_hexe
     while "r-2" not in game.view("blue")["units"]:
         side = game.awaiting
         step += 1
-        game.submit(side, greedy.choose(belief_game(game, side, random.Random(step)), side, random.Random(step), 60.0))
+        game.submit(
+            side,
+            greedy.choose(
+                belief_game(game, side, random.Random(step)), side, random.Random(step), 60.0
+            ),
+        )
         assert not game.is_over and step < 500
     belief = belief_game(game, "blue", random.Random(1))
     assert "r-2" in belief.scenario.units  # seen: now part of what Blue knows
@@ -220,8 +239,11 @@ def test_unseen_term_penalises_standing_by_an_enemy_entry_hex():
     pos.unit("r2", "red", "infantry", attack=4, defense=4, mr=4, ma=4, turn=2, entry="1004")
     data = pos.data()
     data["hidden"] = {"enemy_reinforcements": True}
-    game = Game.for_test(parse_scenario(data, "hidden.json"), Game.new(parse_scenario(data, "hidden.json"),
-                                                                       "x" * 20).state, [])
+    game = Game.for_test(
+        parse_scenario(data, "hidden.json"),
+        Game.new(parse_scenario(data, "hidden.json"), "x" * 20).state,
+        [],
+    )
     belief = belief_game(game, "blue", random.Random(1))
     prior = unseen_prior(belief, "blue")
     assert prior is not None and [t for t, _ in prior.expected] == [2]
@@ -244,7 +266,127 @@ def _lost(turn: int, points: int):
 def test_should_resign_only_when_decisively_lost_with_few_turns_left():
     assert should_resign(belief_game(_lost(8, 10), "blue", random.Random(1)), "blue")
     assert resign_check(_lost(8, 10), "blue")
-    assert not should_resign(belief_game(_lost(8, 10), "red", random.Random(1)), "red")  # the winner plays on
-    assert not should_resign(belief_game(_lost(2, 10), "blue", random.Random(1)), "blue")  # too early
-    assert not should_resign(belief_game(_lost(8, 2), "blue", random.Random(1)), "blue")  # a draw is in reach
+    assert not should_resign(
+        belief_game(_lost(8, 10), "red", random.Random(1)), "red"
+    )  # the winner plays on
+    assert not should_resign(
+        belief_game(_lost(2, 10), "blue", random.Random(1)), "blue"
+    )  # too early
+    assert not should_resign(
+        belief_game(_lost(8, 2), "blue", random.Random(1)), "blue"
+    )  # a draw is in reach
     assert hopeless_margin(belief_game(_lost(2, 10), "blue", random.Random(1)), "blue") is None
+
+
+# --- policy improvement over greedy (movement on Quick Play; every decision on the Standard rules) -----
+def _play_until(game, n, seed=5):
+    """Advance `game` by `n` greedy commands (both sides)."""
+    greedy = make_bot("greedy")
+    for i in range(n):
+        if game.is_over:
+            return
+        side = game.awaiting
+        rng = random.Random(seed * 1000 + i)
+        game.submit(side, greedy.choose(belief_game(game, side, rng), side, rng, 60.0))
+
+
+def test_search_movement_is_greedys_move_when_its_play_outs_never_clearly_disagree(
+    tutorial, monkeypatch
+):
+    """With an unreachable margin the play-outs can never overrule greedy: search's move is then exactly
+    greedy's (the same scan, the same generator), at every movement decision of the first turns."""
+    monkeypatch.setattr(search_mod, "MOVE_MARGIN", float("inf"))
+    game = Game.new(tutorial, "pi-seed-0123456789abcdef0")
+    compared = 0
+    for i in range(80):
+        if game.is_over or game.state.turn > 3:
+            break
+        side = game.awaiting
+        if game.state.phase == "movement" and game.state.decision is None:
+            mine = SearchBot(iterations=NODES).choose(
+                belief_game(game, side, random.Random(i)), side, random.Random(i), 1.0
+            )
+            theirs = make_bot("greedy").choose(
+                belief_game(game, side, random.Random(i)), side, random.Random(i), 60.0
+            )
+            assert mine == theirs, f"decision {i}"
+            compared += 1
+        _play_until(game, 1, seed=i)
+    assert compared >= 6
+
+
+def test_search_movement_overrules_greedy_only_by_its_play_outs(tutorial, monkeypatch):
+    """With the margin at zero and the play-outs made to prefer ending the phase, search ends the phase
+    where greedy moves: the play-outs, not the scan, decide when they disagree."""
+    game = Game.new(tutorial, "pi-seed-0123456789abcdef0")
+    while not (
+        game.state.phase == "movement" and game.state.decision is None and game.state.turn >= 2
+    ):
+        _play_until(game, 1)
+    side = game.awaiting
+    greedy_cmd = make_bot("greedy").choose(
+        belief_game(game, side, random.Random(1)), side, random.Random(1), 60.0
+    )
+    assert greedy_cmd["type"] == "move"
+    monkeypatch.setattr(search_mod, "MOVE_MARGIN", 0.0)
+    monkeypatch.setattr(SearchBot, "_play_out", lambda self, g, s, moves, seed: -float(len(moves)))
+    assert _choose(game, side, seed=1) == {"type": "end_phase"}
+
+
+@pytest.fixture(scope="module")
+def standard_tutorial():
+    return find_scenario("standard-tutorial")
+
+
+def test_standard_search_is_greedys_choice_when_its_rollouts_never_clearly_disagree(
+    standard_tutorial, monkeypatch
+):
+    """On the Standard rules search ranks the legal commands exactly as greedy's one ply does (same
+    generator, same order); with an unreachable margin its rollouts can never overrule that choice."""
+    from server.bots import rollout as rollout_mod
+
+    monkeypatch.setattr(rollout_mod, "MARGIN", float("inf"))
+    game = Game.new(standard_tutorial, "std-seed-0123456789abcdef")
+    compared = 0
+    for i in range(60):
+        if game.is_over:
+            break
+        side = game.awaiting
+        mine = SearchBot(iterations=NODES).choose(
+            belief_game(game, side, random.Random(i)), side, random.Random(i), 1.0
+        )
+        theirs = make_bot("greedy").choose(
+            belief_game(game, side, random.Random(i)), side, random.Random(i), 60.0
+        )
+        assert mine == theirs, f"decision {i}"
+        compared += 1
+        game.submit(side, theirs)
+    assert compared >= 30
+
+
+def test_standard_search_with_a_node_budget_is_deterministic_and_legal(
+    standard_tutorial, monkeypatch
+):
+    """A whole Standard rules game of search against search: every command legal; and a decision made twice,
+    then again under a clock racing ahead, gives the same command (the node budget never reads the clock)."""
+    game = Game.new(standard_tutorial, "std-legal-0123456789abcdef")
+    bots = {s: SearchBot(iterations=300) for s in standard_tutorial.side_order}
+    rng = random.Random(4)
+    n = 0
+    while not game.is_over:
+        side = game.awaiting
+        cmd = bots[side].choose(belief_game(game, side, rng), side, rng, 1.0)
+        try:
+            game.submit(side, cmd)
+        except IllegalCommand as e:  # pragma: no cover - the failure message
+            pytest.fail(f"command {n}: illegal {cmd}: {e}")
+        n += 1
+        assert n < 3000
+        if n == 40:
+            first = _choose(game, game.awaiting, seed=9)
+            assert _choose(game, game.awaiting, seed=9) == first
+            racing = iter(range(0, 10**9, 1000))
+            monkeypatch.setattr(search_mod.time, "perf_counter", lambda it=racing: float(next(it)))
+            assert _choose(game, game.awaiting, seed=9) == first
+            monkeypatch.undo()
+    assert n > 20
