@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.bots.arena import arena
 from server.rules_cli import find_scenario
 
-SCENARIOS = ("tutorial", "salem-church", "hougoumont")
+SCENARIOS = ("tutorial", "salem-church", "hougoumont", "standard-tutorial")
 LEVELS = ("random", "greedy", "search")
 
 
