@@ -33,7 +33,7 @@ SETTLE = 0.05  # seconds after each stage, so that its follow-ups (mails, presen
 async def run(args: argparse.Namespace) -> dict[str, object]:
     import httpx
     import websockets
-    from bench_server import PG_URL, cpu_seconds, free_port, start_server
+    from bench_server import PG_URL, cpu_seconds, drop_pg_schema, free_port, pg_schema, start_server
 
     from server.config import Settings
     from server.migrate import upgrade_head
@@ -41,14 +41,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     workdir = Path(tempfile.mkdtemp(prefix="vedette-lifecycle-"))
     schema = None
     if args.db == "postgres":
-        import asyncpg
-
-        from server.db import asyncpg_dsn
-
-        schema = f"vedette_life_{secrets.token_hex(3)}"
-        conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
-        await conn.execute(f'CREATE SCHEMA "{schema}"')
-        await conn.close()
+        schema = await pg_schema("vedette_life")
         url = PG_URL
     else:
         url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
@@ -100,13 +93,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         proc.terminate()
         if schema is not None:
             proc.wait(30)
-            import asyncpg
-
-            from server.db import asyncpg_dsn
-
-            conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
-            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            await conn.close()
+            await drop_pg_schema(schema)
     per_game = {stage: round(seconds * 1000 / args.games, 2) for stage, seconds in spent.items()}
     return {"db": args.db, "scenario": args.scenario, "games": args.games, "server_cpu_ms_per_game": per_game,
             "total_ms_per_game": round(sum(spent.values()) * 1000 / args.games, 1),

@@ -282,6 +282,30 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+
+async def pg_schema(prefix: str) -> str:
+    """A fresh Postgres schema for one bench run (dropped by `drop_pg_schema`)."""
+    import asyncpg
+
+    from server.db import asyncpg_dsn
+
+    schema = f"{prefix}_{secrets.token_hex(3)}"
+    conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
+    await conn.execute(f'CREATE SCHEMA "{schema}"')
+    await conn.close()
+    return schema
+
+
+async def drop_pg_schema(schema: str) -> None:
+    import asyncpg
+
+    from server.db import asyncpg_dsn
+
+    conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
+    await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    await conn.close()
+
+
 def start_server(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
     if os.environ.get("VEDETTE_BENCH_PROFILE"):
         command = [sys.executable, os.environ["VEDETTE_BENCH_PROFILE"], str(port)]
@@ -317,14 +341,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="vedette-bench-"))
     schema = None
     if args.db == "postgres":
-        import asyncpg
-
-        from server.db import asyncpg_dsn
-
-        schema = f"vedette_bench_{secrets.token_hex(3)}"
-        conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
-        await conn.execute(f'CREATE SCHEMA "{schema}"')
-        await conn.close()
+        schema = await pg_schema("vedette_bench")
         database_url = PG_URL
     else:
         database_url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
@@ -424,13 +441,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             proc.kill()
         if schema:
-            import asyncpg
-
-            from server.db import asyncpg_dsn
-
-            conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
-            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            await conn.close()
+            await drop_pg_schema(schema)
     commits = commit_before + commit_after
 
     def summary(values: list[float]) -> dict[str, float]:

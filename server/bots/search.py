@@ -157,30 +157,13 @@ class SearchBot(GreedyBot):
         of the phase, then played out on the engine through the bot's combat phase and the enemy's reply
         with the same imagined dice for every candidate. Greedy's move is kept unless an alternative's
         mean beats it by MOVE_MARGIN."""
-        sc = game.scenario
         end: dict[str, Any] = {"type": "end_phase"}
         groups = self._groups(game, side)
         if not groups:
             return end
         losses = loss_points(game)
         pos = Pos(game)
-        for g in groups:  # arriving reinforcements: counters off the map until a move places them
-            for u in g:
-                if u not in pos.units:
-                    d = sc.units[u]
-                    att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
-                    pos.units[u] = U(
-                        u,
-                        side,
-                        None,
-                        d.kind.value == "leader",
-                        att,
-                        dfn,
-                        ma,
-                        d.steps,
-                        False,
-                        d.kind,
-                    )
+        _place_arrivals(game, side, groups, pos)
         start = {u: pos.units[u].hex for g in groups for u in g}
         base = eval_pos(game, pos, side, losses)
         # greedy's scan (always complete, as greedy's own decision; not counted against the budget)
@@ -289,30 +272,13 @@ class SearchBot(GreedyBot):
     def _plan_move(
         self, game: Game, side: str, rng: random.Random, budget: Budget
     ) -> dict[str, Any]:
-        sc = game.scenario
         groups = self._groups(game, side)
         if not groups:
             return {"type": "end_phase"}
         losses = loss_points(game)
         pos = Pos(game)
         prior = unseen_prior(game, side) if self.unseen else None
-        for g in groups:  # arriving reinforcements: counters off the map until a plan places them
-            for u in g:
-                if u not in pos.units:
-                    d = sc.units[u]
-                    att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
-                    pos.units[u] = U(
-                        u,
-                        side,
-                        None,
-                        d.kind.value == "leader",
-                        att,
-                        dfn,
-                        ma,
-                        d.steps,
-                        False,
-                        d.kind,
-                    )
+        _place_arrivals(game, side, groups, pos)
         start = {u: pos.units[u].hex for g in groups for u in g}
 
         def score() -> float:
@@ -687,6 +653,19 @@ class SearchBot(GreedyBot):
             if v is not None and v - MIN_ATTACK_GAIN > best:
                 best = v
         return best
+
+
+def _place_arrivals(game: Game, side: str, groups: list[list[str]], pos: Pos) -> None:
+    """Arriving reinforcements: counters off the map on the light copy until a move places them."""
+    sc = game.scenario
+    for g in groups:
+        for u in g:
+            if u not in pos.units:
+                d = sc.units[u]
+                att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
+                pos.units[u] = U(
+                    u, side, None, d.kind.value == "leader", att, dfn, ma, d.steps, False, d.kind
+                )
 
 
 def _table_value(results: list[str]) -> float:
