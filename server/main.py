@@ -17,7 +17,7 @@ from .api.guards import RequestGuard, SecurityHeaders
 from .api.openapi import allowed_methods, install_openapi_errors
 from .api.routes import admin, games, health, scenarios, session, users, ws
 from .config import Settings, get_settings
-from .db import asyncpg_dsn, create_engine, create_sessionmaker
+from .db import WalCheckpointer, asyncpg_dsn, create_engine, create_sessionmaker
 from .errors import ApiError
 from .gctune import GcPacer
 from .notify.app import routers as notify_routers
@@ -157,9 +157,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pacer = GcPacer(settings.gc_full_collect_seconds)
         pacer.start()
         app.state.gc_pacer = pacer
+        checkpointer = WalCheckpointer(str(engine.url.database)) if settings.is_sqlite else None
+        if checkpointer is not None:
+            checkpointer.start()
         try:
             yield
         finally:
+            if checkpointer is not None:
+                await checkpointer.stop()
             await pacer.stop()
             await bots.stop()
             await notify.stop()

@@ -3,7 +3,7 @@
 * `game_created`  - a clock row when the game has a time per decision.
 * `game_joined`   - "opponent joined" / "game started" mails; the first deadline starts.
 * `mail_owed` / `command_stored` / `follow_up` - a command commits alone (its clock restart is
-  part of its write, `CLOCK_RESTART_SQL`); when it owes mails it is marked (`games.mail_owed`) and
+  part of its write, `commandlog.CLOCK_RESTART_SQL`); when it owes mails it is marked (`games.mail_owed`) and
   they follow in their own transaction: "your decision" (with the digest), game over / resigned,
   and a standing order that will settle the new decision suppresses its prompt mail. The mark
   survives a crash; `sweep` finishes what a dead process left.
@@ -24,7 +24,7 @@ from sqlalchemy import event, select, update
 from ..models import Game, GameCommand, GameSeat, User
 from . import compose
 from .models import GameClock, StandingOrders
-from .outbox import QueuedMail, enqueue, enqueue_many
+from .outbox import QueuedMail, enqueue_many
 
 if TYPE_CHECKING:
     from .runtime import Notify
@@ -36,20 +36,6 @@ PENDING_KEY = "vedette_notify_pending"
 DIGEST_ROWS = 500
 DIGEST_OWN_ROWS = 200
 DIGEST_WINDOW = DIGEST_ROWS + DIGEST_OWN_ROWS
-
-# `restart_clock` as one UPDATE, for the command path's single-statement commit:
-# services/commandlog.py PG_APPEND_SQL fills in {game} (the updated game row), {awaiting} (the side
-# whose decision it now is) and {0} (this hook's clock, `Notify.now`). Postgres only;
-# tests/notify/test_quick_clock.py holds the two to the same answers.
-CLOCK_RESTART_SQL = """
-    UPDATE game_clocks SET side = {awaiting}, reminded_at = NULL, overdue_since = NULL,
-        updated_at = {0}::timestamptz,
-        started_at = CASE WHEN {awaiting} IS NULL OR COALESCE(decision_hours, 0) = 0
-                          THEN NULL ELSE {0}::timestamptz END,
-        deadline_at = CASE WHEN {awaiting} IS NULL OR COALESCE(decision_hours, 0) = 0 THEN NULL
-                           ELSE GREATEST({0}::timestamptz, paused_until) + make_interval(hours => decision_hours) END
-    FROM {game} WHERE game_clocks.game_id = {game}.id
-"""
 
 
 def game_info(
@@ -153,21 +139,15 @@ class NotifyHooks:
         session.add(GameClock(game_id=row.id, decision_hours=decision_hours, updated_at=self.rt.now()))
         await session.flush()
 
-    async def game_joined(self, session: Any, row: Game, user: User, side: str) -> None:
-        await self._guarded(session, "join", self._joined, row, user, side)
-
-    async def _joined(self, session: Any, row: Game, user: User, side: str) -> None:
-        now = self.rt.now()
+    async def prepare_join(self, session: Any, row: Game, user: User, side: str) -> list[QueuedMail]:
+        """The join's "opponent joined" / "game started" mails, composed before its write transaction."""
         extra = (side, user)
         info = game_info(row, self.rt.base_url, extra)
-        users = seat_users(row, extra)
         awaiting = row.awaiting_side
-        clock = await session.get(GameClock, row.id, populate_existing=True)
+        clock = await session.get(GameClock, row.id)
         hours = clock.decision_hours if clock is not None else None
-        if clock is not None and hours and awaiting is not None:
-            restart_clock(clock, awaiting, now)
         mails: list[QueuedMail] = []
-        for seat_side, seat_user in users.items():
+        for seat_side, seat_user in seat_users(row, extra).items():
             if seat_side == side:
                 composed = compose.game_started(info, seat_side, awaiting, hours)
                 kind = "game_started"
@@ -175,6 +155,17 @@ class NotifyHooks:
                 composed = compose.opponent_joined(info, seat_side, awaiting, hours)
                 kind = "opponent_joined"
             mails.append(QueuedMail(f"{kind}:{row.id}:{seat_user.id}", seat_user, kind, composed))
+        return mails
+
+    async def game_joined(self, session: Any, row: Game, user: User, side: str, mails: list[QueuedMail]) -> None:
+        await self._guarded(session, "join", self._joined, row, mails)
+
+    async def _joined(self, session: Any, row: Game, mails: list[QueuedMail]) -> None:
+        now = self.rt.now()
+        awaiting = row.awaiting_side
+        clock = await session.get(GameClock, row.id, populate_existing=True)
+        if clock is not None and clock.decision_hours and awaiting is not None:
+            restart_clock(clock, awaiting, now)  # the first deadline starts with the game
         # Both seats' mails in one go (three statements, not three per mail), as a game's end sends them.
         await enqueue_many(session, self.rt.nsettings, mails, game_id=row.id, now=now)
         self._defer(session, wake=True)
@@ -200,9 +191,14 @@ class NotifyHooks:
 
     async def follow_up(self, game_id: str, previous_awaiting: str | None = None) -> bool:
         """Enqueue the mails the game's marked command owes (game over, or "your decision") and clear
-        the mark, in one transaction. Idempotent: mails carry idempotency keys, and a cleared mark
-        means done. `previous_awaiting` None (the sweep): the marked command's own side."""
-        async with self.rt.game_lock(game_id), self.rt.sessionmaker() as session, self.rt.writing(session):
+        the mark. Idempotent: mails carry idempotency keys, and a cleared mark means done.
+        `previous_awaiting` None (the sweep): the marked command's own side.
+
+        The mails are composed first, in a read (a private engine, the digests: a few milliseconds),
+        and written in a short transaction after it that clears the mark by compare-and-set: on the
+        embedded database a write transaction holds SQLite's only write lock, which every command of
+        every game waits for (issue 16)."""
+        async with self.rt.game_lock(game_id), self.rt.sessionmaker() as session:
             row = await session.get(Game, game_id, populate_existing=True)
             if row is None or row.mail_owed is None:
                 return False
@@ -210,32 +206,51 @@ class NotifyHooks:
             entry = await session.scalar(
                 select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq == owed)
             )
+            mails: list[QueuedMail] = []
+            settle = False
+            what = f"command {owed} of game {row.id}"
             if entry is not None:
-                # A private copy: the command path mutates the live engine while this one composes.
-                engine_game = await self.rt.service.private_engine(session, row)
-                what = f"command {entry.seq} of game {row.id}"
-                if row.status == "over":
-                    await self._guarded(session, what, self._game_over, row, engine_game, entry)
-                else:
-                    await self._decision_may_pass(session, row, engine_game, entry,
-                                                  previous_awaiting or entry.side, what)
-            await session.execute(
-                update(Game).where(Game.id == game_id, Game.mail_owed == owed).values(mail_owed=None)
-            )
-            await session.commit()
+                try:
+                    # A private copy: the command path mutates the live engine while this one composes.
+                    engine_game = await self.rt.service.private_engine(session, row)
+                    if row.status == "over":
+                        mails = await self._game_over(session, row, engine_game, entry)
+                    else:
+                        mails, settle = await self._decision_may_pass(
+                            session, row, engine_game, entry, previous_awaiting or entry.side)
+                except Exception:
+                    log.exception("notifications for %s failed; the change commits without them", what)
+                    mails, settle = [], False
+            async with self.rt.writing(session):
+                cleared = await session.execute(
+                    update(Game).where(Game.id == game_id, Game.mail_owed == owed).values(mail_owed=None)
+                )
+                if cleared.rowcount != 1:
+                    return False  # another process followed this command up meanwhile
+                if mails:
+                    await self._guarded(session, what, self._enqueue, mails, row.id)
+                if settle:
+                    self._defer(session, settle=row.id)
+                await session.commit()
         return True
 
+    async def _enqueue(self, session: Any, mails: list[QueuedMail], game_id: str) -> None:
+        await enqueue_many(session, self.rt.nsettings, mails, game_id=game_id, now=self.rt.now())
+        self._defer(session, wake=True)
+
     async def _decision_may_pass(
-        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str, what: str
-    ) -> None:
+        self, session: Any, row: Game, engine_game: Any, entry: GameCommand, previous_awaiting: str
+    ) -> tuple[list[QueuedMail], bool]:
+        """The "your decision" mail the command owes, if the decision passed to an absent player (and
+        True instead when that player's standing orders will settle it)."""
         awaiting = engine_game.awaiting
         if awaiting is None or awaiting == previous_awaiting or awaiting not in {seat.side for seat in row.seats}:
-            return
+            return [], False
         online = await self.rt.presence.is_online(session, row.id, awaiting)
         if online and not self.rt.nsettings.mail_when_online:
-            return
+            return [], False
         clock = await session.get(GameClock, row.id, populate_existing=True)
-        await self._guarded(session, what, self._decision_passes, row, engine_game, entry, clock, awaiting, online)
+        return await self._decision_passes(session, row, engine_game, entry, clock, awaiting, online)
 
     async def sweep(self) -> int:
         """Mails owed by commands whose process stopped before composing them (a crash)."""
@@ -261,9 +276,8 @@ class NotifyHooks:
         assert full is not None
         return full
 
-    async def _game_over(self, session: Any, row: Game, engine_game: Any, entry: GameCommand) -> None:
+    async def _game_over(self, session: Any, row: Game, engine_game: Any, entry: GameCommand) -> list[QueuedMail]:
         row = await self._full_row(session, row)
-        now = self.rt.now()
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         result = engine_game.result
         resigned = entry.command.get("type") == "resign"
@@ -278,28 +292,23 @@ class NotifyHooks:
             else:
                 composed, kind = compose.game_over(info, side, result, digests[side][-40:]), "game_over"
             mails.append(QueuedMail(f"over:{row.id}:{user.id}", user, kind, composed))
-        await enqueue_many(session, self.rt.nsettings, mails, game_id=row.id, now=now)
-        self._defer(session, wake=True)
+        return mails
 
     async def _decision_passes(
         self, session: Any, row: Game, engine_game: Any, entry: GameCommand, clock: GameClock | None,
         awaiting: str, online: bool,
-    ) -> None:
+    ) -> tuple[list[QueuedMail], bool]:
         # An absent player's standing orders may answer the new decision at once: no prompt mail.
         if not online and await self._standing_order_will_answer(session, row.id, engine_game, awaiting):
-            self._defer(session, settle=row.id)
-            return
+            return [], True
         row = await self._full_row(session, row)
-        now = self.rt.now()
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         user = seat_users(row)[awaiting]
         lines = (await self._digests(session, row.id, [awaiting], info, self.rt.filter_events))[awaiting]
         prompt = (engine_game.view(awaiting).get("prompt") or {}).get("text", "")
         deadline = clock.deadline_at if clock is not None and clock.decision_hours else None
         composed = compose.your_decision(info, awaiting, prompt, lines, deadline)
-        await enqueue(session, self.rt.nsettings, key=f"turn:{row.id}:{entry.seq}:{user.id}", user=user,
-                      kind="your_turn", composed=composed, game_id=row.id, now=now)
-        self._defer(session, wake=True)
+        return [QueuedMail(f"turn:{row.id}:{entry.seq}:{user.id}", user, "your_turn", composed)], False
 
     async def _standing_order_will_answer(self, session: Any, game_id: str, engine_game: Any, side: str) -> bool:
         if engine_game.state.decision is None:

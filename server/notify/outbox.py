@@ -5,7 +5,7 @@ Delivery guarantee (honest version):
   A crash before that commit loses both; a crash after it loses neither: the row waits.
 * A worker CLAIMS a row in one short transaction (status "sending", a lease, attempts+1;
   Postgres: SELECT ... FOR UPDATE SKIP LOCKED so two workers never claim the same row;
-  SQLite: writes are serialised and the claim is a compare-and-set), talks SMTP with no
+  SQLite: the claim reads and updates under the database's write lock), talks SMTP with no
   transaction open, then marks it "sent" in a SEPARATE transaction.
 * The one window left: the SMTP server accepted the mail and the process died before
   "sent" committed. After the lease runs out another worker sends it again. That resend
@@ -27,13 +27,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, tuple_, update
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..models import User
+from ..services.commandlog import (
+    parse_sqlite_timestamp,
+    plain_read,
+    plain_transaction,
+    sqlite_timestamp,
+)
 from . import compose
 from .config import NotifySettings
-from .db import Writing, plain_writing
 from .mailer import Mail, Mailer, PermanentMailError, new_message_id
 from .models import FAILED, HELD, PENDING, SENDING, SENT, NotificationPrefs, OutboxMail
 from .tokens import unsubscribe_token
@@ -134,15 +139,16 @@ class OutboxWorker:
         *,
         now: Callable[[], datetime],
         postgres: bool,
-        writing: Writing = plain_writing,
+        sqlite_writer: asyncio.Lock | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
+        # The game service's queue of SQLite writers, which the claims join (None: a worker of its own).
+        self.sqlite_writer = sqlite_writer
         self.settings = settings
         self.secret_key = secret_key
         self.mailer = mailer
         self.now = now
         self.postgres = postgres
-        self.writing = writing
         self.worker_id = f"{socket.gethostname()[:40]}:{uuid.uuid4().hex[:12]}"
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -214,49 +220,43 @@ class OutboxWorker:
     async def claim_batch(self, limit: int, *, look: bool = True) -> list[OutboxMail]:
         """Up to `limit` due rows, oldest first, leased to this worker in one transaction. `look`: see
         first, without a write lock, whether anything is due (an idle poll never takes SQLite's
-        writer lock); a worker woken by a commit that queued mail skips the look."""
+        writer lock); a worker woken by a commit that queued mail skips the look.
+
+        Plain statements, not the ORM (`commandlog.plain_transaction`): a claim is two of them, and on
+        the embedded database its transaction holds SQLite's only write lock, which every command of
+        every game waits for (issue 16). The rows come back as detached `OutboxMail` objects."""
         now = self.now()
         lease = now + timedelta(seconds=self.settings.outbox_lease_seconds)
-        due = (
-            ((OutboxMail.status == PENDING) & (OutboxMail.next_attempt_at <= now))
-            | ((OutboxMail.status == SENDING) & (OutboxMail.lease_until < now))
-        )
+        bind = self._bind()
         if look:
-            async with self.sessionmaker() as session:
-                if await session.scalar(select(OutboxMail.id).where(due).limit(1)) is None:
-                    return []
-        async with self.sessionmaker() as session, self.writing(session):
-            stmt = select(OutboxMail).where(due).order_by(OutboxMail.id).limit(limit)
-            if self.postgres:
-                stmt = stmt.with_for_update(skip_locked=True)
-            rows = list((await session.scalars(stmt)).all())
-            if not rows:
-                await session.rollback()
-                return []
-            seen = [(row.id, row.status, row.attempts) for row in rows]
-            # Each row only as it was read (its status and attempts): under SQLite's writer lock or
-            # Postgres's row locks nobody changes them meanwhile, and a mismatch would claim nothing.
-            done = await session.execute(
-                update(OutboxMail)
-                .where(tuple_(OutboxMail.id, OutboxMail.status, OutboxMail.attempts).in_(seen))
-                .values(status=SENDING, lease_until=lease, claimed_by=self.worker_id,
-                        attempts=OutboxMail.attempts + 1)
-                .execution_options(synchronize_session=False)
+            ts = sqlite_timestamp(now)
+            found = await plain_read(
+                bind,
+                lambda conn: conn.execute(_SQLITE_DUE_ONE, (PENDING, ts, SENDING, ts)).fetchone(),
+                lambda conn: conn.fetchval(_PG_DUE_ONE, PENDING, now, SENDING),
             )
-            if done.rowcount != len(rows):
-                await session.rollback()
+            if found is None:
                 return []
-            await session.commit()
-            for row, (_, previous, attempts) in zip(rows, seen, strict=True):
-                session.expunge(row)  # ours now, whatever the session does on the way out
-                if previous == SENDING:
-                    log.warning("outbox mail %s: lease expired (worker died mid-send?); sending again "
-                                "with the same Message-ID %s", row.id, row.message_id)
-                row.status = SENDING
-                row.attempts = attempts + 1
-                row.claimed_by = self.worker_id
-                row.lease_until = lease
-            return rows
+        claimed = await plain_transaction(
+            bind,
+            lambda conn: _claim_sqlite(conn, now, lease, self.worker_id, limit),
+            lambda conn: _claim_postgres(conn, now, lease, self.worker_id, limit),
+            sqlite_writer=self.sqlite_writer,
+        )
+        rows = []
+        for values, previous in sorted(claimed, key=lambda pair: pair[0]["id"]):
+            row = OutboxMail(**values)
+            if previous == SENDING:
+                log.warning("outbox mail %s: lease expired (worker died mid-send?); sending again "
+                            "with the same Message-ID %s", row.id, row.message_id)
+            rows.append(row)
+        return rows
+
+    def _bind(self) -> Any:
+        bind = self.sessionmaker.kw.get("bind")
+        if bind is None:
+            raise RuntimeError("the outbox worker's sessionmaker must be bound to the app's engine")
+        return bind
 
     def headers_for(self, row: OutboxMail) -> dict[str, str]:
         base = self.settings.public_base_url
@@ -308,31 +308,96 @@ class OutboxWorker:
         await self._finish_many([(row, Outcome(status, error=error, next_attempt=next_attempt))])
 
     async def _finish_many(self, outcomes: list[tuple[OutboxMail, Outcome]]) -> None:
-        """Store the outcomes of claimed rows in one transaction: the sent ones by one statement."""
+        """Store the outcomes of claimed rows in one transaction (plain statements, as the claim).
+        Only rows whose claim we still hold: a row whose lease expired and was re-claimed by another
+        worker is that worker's to finish."""
         now = self.now()
         sent = [(row.id, row.attempts) for row, outcome in outcomes if outcome.status == SENT]
-        async with self.sessionmaker() as session, self.writing(session):
-            # Only rows whose claim we still hold: a row whose lease expired and was re-claimed by
-            # another worker is that worker's to finish.
+        others = [(row, outcome) for row, outcome in outcomes if outcome.status != SENT]
+        worker = self.worker_id
+
+        def sqlite(conn: Any) -> None:
+            ts = sqlite_timestamp(now)
+            conn.executemany(_SQLITE_SENT, [(ts, row_id, attempts, worker) for row_id, attempts in sent])
+            conn.executemany(_SQLITE_OUTCOME, [
+                (o.status, o.error, sqlite_timestamp(o.next_attempt), row.id, row.attempts, worker)
+                for row, o in others
+            ])
+
+        async def postgres(conn: Any) -> None:
             if sent:
-                await session.execute(
-                    update(OutboxMail)
-                    .where(tuple_(OutboxMail.id, OutboxMail.attempts).in_(sent),
-                           OutboxMail.claimed_by == self.worker_id)
-                    .values(status=SENT, lease_until=None, last_error=None, sent_at=now)
-                    .execution_options(synchronize_session=False)
-                )
-            for row, outcome in outcomes:
-                if outcome.status == SENT:
-                    continue
-                values: dict[str, Any] = {"status": outcome.status, "lease_until": None, "last_error": outcome.error}
-                if outcome.next_attempt is not None:
-                    values["next_attempt_at"] = outcome.next_attempt
-                await session.execute(
-                    update(OutboxMail)
-                    .where(OutboxMail.id == row.id, OutboxMail.claimed_by == self.worker_id,
-                           OutboxMail.attempts == row.attempts)
-                    .values(**values)
-                    .execution_options(synchronize_session=False)
-                )
-            await session.commit()
+                await conn.executemany(_PG_SENT, [(now, row_id, attempts, worker) for row_id, attempts in sent])
+            if others:
+                await conn.executemany(_PG_OUTCOME, [
+                    (o.status, o.error, o.next_attempt, row.id, row.attempts, worker) for row, o in others
+                ])
+
+        await plain_transaction(self._bind(), sqlite, postgres, sqlite_writer=self.sqlite_writer)
+
+
+_COLUMNS = (
+    "id", "idempotency_key", "message_id", "user_id", "game_id", "kind", "to_addr", "subject", "body",
+    "status", "attempts", "next_attempt_at", "lease_until", "claimed_by", "last_error", "digest_id",
+    "created_at", "sent_at",
+)
+_TIMESTAMPS = frozenset({"next_attempt_at", "lease_until", "created_at", "sent_at"})
+_DUE = "((status = {0} AND next_attempt_at <= {1}) OR (status = {2} AND lease_until < {3}))"
+_SQLITE_DUE_ONE = "SELECT id FROM outbox WHERE " + _DUE.format("?", "?", "?", "?") + " LIMIT 1"
+_PG_DUE_ONE = "SELECT id FROM outbox WHERE " + _DUE.format("$1", "$2", "$3", "$2") + " LIMIT 1"
+_SQLITE_DUE = (
+    f"SELECT {', '.join(_COLUMNS)} FROM outbox WHERE " + _DUE.format("?", "?", "?", "?") + " ORDER BY id LIMIT ?"
+)
+_PG_CLAIM = (
+    "WITH due AS (SELECT id, status AS previous FROM outbox WHERE " + _DUE.format("$1", "$2", "$3", "$2")
+    + " ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+    " UPDATE outbox SET status = $3, lease_until = $5, claimed_by = $6, attempts = outbox.attempts + 1"
+    f" FROM due WHERE outbox.id = due.id RETURNING {', '.join('outbox.' + c for c in _COLUMNS)}, due.previous"
+)
+_SQLITE_SENT = (
+    "UPDATE outbox SET status = 'sent', lease_until = NULL, last_error = NULL, sent_at = ?"
+    " WHERE id = ? AND attempts = ? AND claimed_by = ?"
+)
+_PG_SENT = (
+    "UPDATE outbox SET status = 'sent', lease_until = NULL, last_error = NULL, sent_at = $1"
+    " WHERE id = $2 AND attempts = $3 AND claimed_by = $4"
+)
+_SQLITE_OUTCOME = (
+    "UPDATE outbox SET status = ?, lease_until = NULL, last_error = ?,"
+    " next_attempt_at = COALESCE(?, next_attempt_at) WHERE id = ? AND attempts = ? AND claimed_by = ?"
+)
+_PG_OUTCOME = (
+    "UPDATE outbox SET status = $1, lease_until = NULL, last_error = $2,"
+    " next_attempt_at = COALESCE($3, next_attempt_at) WHERE id = $4 AND attempts = $5 AND claimed_by = $6"
+)
+
+
+def _claim_sqlite(
+    conn: Any, now: datetime, lease: datetime, worker: str, limit: int
+) -> list[tuple[dict[str, Any], str]]:
+    """The claim under SQLite's write lock (taken by BEGIN IMMEDIATE): nobody changes the rows
+    between this read and the update."""
+    ts = sqlite_timestamp(now)
+    found = conn.execute(_SQLITE_DUE, (PENDING, ts, SENDING, ts, limit)).fetchall()
+    if not found:
+        return []
+    ids = [row[0] for row in found]
+    conn.execute(
+        f"UPDATE outbox SET status = ?, lease_until = ?, claimed_by = ?, attempts = attempts + 1"
+        f" WHERE id IN ({', '.join('?' * len(ids))})",
+        (SENDING, sqlite_timestamp(lease), worker, *ids),
+    )
+    claimed = []
+    for row in found:
+        values = {c: (parse_sqlite_timestamp(v) if c in _TIMESTAMPS else v) for c, v in zip(_COLUMNS, row, strict=True)}
+        previous = values["status"]
+        values.update(status=SENDING, attempts=values["attempts"] + 1, claimed_by=worker, lease_until=lease)
+        claimed.append((values, previous))
+    return claimed
+
+
+async def _claim_postgres(
+    conn: Any, now: datetime, lease: datetime, worker: str, limit: int
+) -> list[tuple[dict[str, Any], str]]:
+    """One statement: the due rows locked (skipping those another worker is claiming) and leased."""
+    records = await conn.fetch(_PG_CLAIM, PENDING, now, SENDING, limit, lease, worker)
+    return [({c: record[c] for c in _COLUMNS}, record["previous"]) for record in records]

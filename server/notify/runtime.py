@@ -62,7 +62,8 @@ class Notify:
         self.hooks = NotifyHooks(self)
         self.clocks = Clocks(self)
         self.worker = OutboxWorker(sessionmaker, nsettings, settings.secret_key, self.mailer,
-                                   now=lambda: self.now(), postgres=self.postgres, writing=self.writing)
+                                   now=lambda: self.now(), postgres=self.postgres,
+                                   sqlite_writer=getattr(service, "_sqlite_writer", None))
         self.scheduler = Scheduler(self)
         self.filter_events = rules().filter_events
         self._tasks: set[asyncio.Task[Any]] = set()

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -42,9 +42,23 @@ from asyncpg.exceptions import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import jsoncodec
-from ..notify.hooks import CLOCK_RESTART_SQL
+from ..db import WAL_AUTOCHECKPOINT_PAGES
 
 _T = TypeVar("_T")
+
+# server/notify/hooks.py `restart_clock` as one UPDATE, for the command path's single-statement commit:
+# services/commandlog.py PG_APPEND_SQL fills in {game} (the updated game row), {awaiting} (the side
+# whose decision it now is) and {0} (the notify hooks' clock, `Notify.now`). Postgres only;
+# tests/notify/test_quick_clock.py holds the two to the same answers.
+CLOCK_RESTART_SQL = """
+    UPDATE game_clocks SET side = {awaiting}, reminded_at = NULL, overdue_since = NULL,
+        updated_at = {0}::timestamptz,
+        started_at = CASE WHEN {awaiting} IS NULL OR COALESCE(decision_hours, 0) = 0
+                          THEN NULL ELSE {0}::timestamptz END,
+        deadline_at = CASE WHEN {awaiting} IS NULL OR COALESCE(decision_hours, 0) = 0 THEN NULL
+                           ELSE GREATEST({0}::timestamptz, paused_until) + make_interval(hours => decision_hours) END
+    FROM {game} WHERE game_clocks.game_id = {game}.id
+"""
 
 
 class CommitConflict(Exception):
@@ -202,6 +216,7 @@ def _sqlite_connection(database: str) -> sqlite3.Connection:
         # Never wait inside SQLite: that would hold the event loop. A busy database raises at once
         # and the write is retried after yielding (`_append_sqlite`).
         conn.execute("PRAGMA busy_timeout=0")
+        conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")  # see server/db.py
         _SQLITE[database] = conn
     return conn
 
@@ -297,6 +312,49 @@ async def plain_write(
     await _sqlite_retrying(write, sqlite_writer)
 
 
+async def plain_transaction(
+    bind: Any, sqlite: Callable[[sqlite3.Connection], _T], postgres: Callable[[Any], Awaitable[_T]],
+    *, sqlite_writer: asyncio.Lock | None = None,
+) -> _T:
+    """A short write transaction of several statements without the ORM, as `plain_write`:
+    `sqlite(conn)` runs synchronously between BEGIN IMMEDIATE and COMMIT on the loop thread's plain
+    connection (never yielding while it holds SQLite's write lock); `postgres(conn)` runs in a
+    transaction on a connection of the command path's driver pool. For the outbox's claims."""
+    if bind.dialect.name == "postgresql":
+        pool = await _pg_pool(bind)
+        async with pool.acquire() as conn, conn.transaction():
+            return await postgres(conn)
+    conn = _sqlite_connection(_sqlite_database(bind))
+
+    def write() -> _T:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = sqlite(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return result
+
+    return await _sqlite_retrying(write, sqlite_writer)
+
+
+async def plain_read(
+    bind: Any, sqlite: Callable[[sqlite3.Connection], _T], postgres: Callable[[Any], Awaitable[_T]],
+) -> _T:
+    """One read without the ORM (the outbox's look for due mail on every poll)."""
+    if bind.dialect.name == "postgresql":
+        pool = await _pg_pool(bind)
+        async with pool.acquire() as conn:
+            return await postgres(conn)
+    return sqlite(_sqlite_connection(_sqlite_database(bind)))
+
+
+def parse_sqlite_timestamp(text: str | None) -> datetime | None:
+    return _parse_ts(text)
+
+
 def sqlite_timestamp(value: datetime | None) -> str | None:
     """A timestamp as the ORM stores it in the embedded database (`UTCDateTime`)."""
     return _ts(value)
@@ -376,6 +434,6 @@ def _restart_clock_sqlite(conn: sqlite3.Connection, w: Append) -> None:
 
 
 __all__ = [
-    "Append", "CommitConflict", "LogRow", "append", "close_pools", "close_sqlite_connections", "plain_write",
-    "sqlite_timestamp",
+    "Append", "CommitConflict", "LogRow", "append", "close_pools", "close_sqlite_connections", "parse_sqlite_timestamp",
+    "plain_read", "plain_transaction", "plain_write", "sqlite_timestamp",
 ]

@@ -242,6 +242,7 @@ class GameService:
             snapshot = _with_contributions(engine_game, {side: contribution})
             row.snapshot = snapshot
             row.initial_snapshot = snapshot
+            row.updated_at = utcnow()  # a join that read the game before this must read it again
             await session.commit()
         self.forget(game_id)
         return {"game": game_id, "side": side, "contribution": contribution, "seed_hash": engine_game.seed_hash}
@@ -250,8 +251,36 @@ class GameService:
         self, session: AsyncSession, user: User, game_id: str, invite_token: str | None,
         contribution: str | None = None,
     ) -> Game:
-        async with self._writing(session):
-            engine_game = await self._join_locked(session, user, game_id, invite_token, contribution)
+        """Take the game's free seat. The row is read, checked and the joiner's mails composed first;
+        the write after it is short and takes the seat by compare-and-set (the game still waiting and
+        unchanged since that read): on the embedded database a write transaction holds SQLite's only
+        write lock, which every command of every game waits for (issue 16)."""
+        for _ in (0, 1):
+            await session.commit()  # a fresh read: not a snapshot older than another writer's commit
+            row = await self.get_row(session, game_id)
+            engine_game, side, values = self._join_plan(row, user, invite_token, contribution)
+            prepared = [await hook.prepare_join(session, row, user, side) for hook in self.hooks]
+            async with self._writing(session):
+                taken = await session.execute(
+                    update(Game)
+                    # `updated_at`: a dice contribution sent meanwhile changed the snapshot this join rewrites.
+                    .where(Game.id == row.id, Game.status == "waiting", Game.updated_at == row.updated_at)
+                    .values(status="active", awaiting_since=values["now"], updated_at=values["now"],
+                            **values["dice"])
+                )
+                if taken.rowcount != 1:
+                    continue  # another join or a contribution came first: read the game again
+                session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=values["now"]))
+                for hook, plan in zip(self.hooks, prepared, strict=True):
+                    await hook.game_joined(session, row, user, side, plan)
+                try:
+                    await session.commit()
+                except IntegrityError:
+                    await session.rollback()
+                    raise ApiError(409, "game_full", "Both seats of this game are taken.") from None
+            break
+        else:
+            raise ApiError(409, "game_full", "The game changed while you joined; try again.")
         self.forget(game_id)
         row = await self.get_row(session, game_id, stateless=True)
         if row.status == "active" and row.version == 0:
@@ -261,11 +290,11 @@ class GameService:
             self.recent.seed(GameMeta.of(row))
         return row
 
-    async def _join_locked(
-        self, session: AsyncSession, user: User, game_id: str, invite_token: str | None,
-        contribution: str | None = None,
-    ) -> Any:
-        row = await self.get_row(session, game_id, for_update=True)
+    def _join_plan(
+        self, row: Game, user: User, invite_token: str | None, contribution: str | None,
+    ) -> tuple[Any, str, dict[str, Any]]:
+        """Whether `user` may take the free seat of `row`: (the started engine, the side, the values
+        the join writes), or the refusal."""
         invited = bool(invite_token) and secrets.compare_digest(
             str(invite_token).encode(), row.invite_token.encode()
         )
@@ -282,7 +311,6 @@ class GameService:
         free = [s for s in self.scenario_of(row).side_order if s not in taken]
         if not free:
             raise ApiError(409, "game_full", "Both seats of this game are taken.")
-        now = utcnow()
         # The joiner's dice contribution, and "" (none) for a creator that has not sent one (docs/dice.md).
         engine_game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
         dice_values: dict[str, Any] = {}
@@ -290,23 +318,7 @@ class GameService:
             missing = {s: "" for s in taken if s not in engine_game.contributions}
             snapshot = _with_contributions(engine_game, {**missing, free[0]: contribution or ""})
             dice_values = {"snapshot": snapshot, "initial_snapshot": snapshot}
-        session.add(GameSeat(game_id=row.id, side=free[0], user_id=user.id, joined_at=now))
-        result = await session.execute(
-            update(Game)
-            .where(Game.id == row.id, Game.status == "waiting")
-            .values(status="active", awaiting_since=now, updated_at=now, **dice_values)
-        )
-        if result.rowcount != 1:  # someone else took the seat first (SQLite multi-process)
-            await session.rollback()
-            raise ApiError(409, "game_full", "Both seats of this game are taken.")
-        for hook in self.hooks:
-            await hook.game_joined(session, row, user, free[0])
-        try:
-            await session.commit()
-        except IntegrityError:
-            await session.rollback()
-            raise ApiError(409, "game_full", "Both seats of this game are taken.") from None
-        return engine_game
+        return engine_game, free[0], {"now": utcnow(), "dice": dice_values}
 
     async def list_games(self, session: AsyncSession, user: User | None) -> tuple[list[Game], list[Game]]:
         mine: list[Game] = []

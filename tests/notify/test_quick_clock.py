@@ -14,8 +14,9 @@ import asyncpg
 import pytest
 
 from server.db import asyncpg_dsn
-from server.notify.hooks import CLOCK_RESTART_SQL, restart_clock
+from server.notify.hooks import restart_clock
 from server.notify.models import GameClock
+from server.services.commandlog import CLOCK_RESTART_SQL
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 FIELDS = ("side", "started_at", "deadline_at", "reminded_at", "overdue_since", "updated_at")

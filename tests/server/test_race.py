@@ -110,3 +110,74 @@ async def test_same_command_id_from_two_connections_applies_once(postgres_settin
     finally:
         for engine in engines:
             await engine.dispose()
+
+
+class _ContributeWhileJoining:
+    """A hook that lets the creator send the dice contribution (on another process) after the joiner
+    read the game and before its write: the join must read the game again, not overwrite it."""
+
+    def __init__(self, act) -> None:  # type: ignore[no-untyped-def]
+        self.act = act
+        self.reads = 0
+
+    async def prepare_join(self, session, row, user, side):  # type: ignore[no-untyped-def]
+        self.reads += 1
+        if self.reads == 1:
+            await self.act()
+
+    async def game_joined(self, session, row, user, side, plan) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+
+async def test_a_contribution_sent_while_the_joiner_reads_the_game_is_kept(settings):
+    engines, makers, services, users = await _setup(settings)
+    mine, theirs = "a1" * 32, "b2" * 32
+    try:
+        async with makers[0]() as session:
+            row = await services[0].create_game(session, users["blue"], "tutorial", "blue", "private")
+
+        async def creator_contributes() -> None:
+            async with makers[1]() as session:
+                await services[1].contribute(session, users["blue"], row.id, mine)
+
+        hook = _ContributeWhileJoining(creator_contributes)
+        services[0].hooks.append(hook)
+        async with makers[0]() as session:
+            joined = await services[0].join_game(session, users["red"], row.id, row.invite_token, theirs)
+        assert joined.status == "active"
+        assert hook.reads == 2  # the compare-and-set refused the first write; the second read saw the contribution
+        async with makers[1]() as session:
+            stored = await session.scalar(select(Game).where(Game.id == row.id))
+            assert stored.snapshot["dice"]["contributions"] == {"blue": mine, "red": theirs}
+            assert stored.initial_snapshot["dice"]["contributions"] == {"blue": mine, "red": theirs}
+    finally:
+        for engine in engines:
+            await engine.dispose()
+
+
+async def test_two_players_joining_one_seat_at_once_one_sits(settings):
+    engines, makers, services, users = await _setup(settings)
+    try:
+        async with makers[0]() as session:
+            third = await accounts.create_user(session, "racethird", "password123", "t@example.org")
+            await session.commit()
+            row = await services[0].create_game(session, users["blue"], "tutorial", "blue", "open")
+
+        async def join(i, user):  # type: ignore[no-untyped-def]
+            async with makers[i]() as session:
+                try:
+                    return await services[i].join_game(session, user, row.id, None)
+                except ApiError as exc:
+                    return exc
+
+        results = await asyncio.gather(join(0, users["red"]), join(1, third))
+        seated = [r for r in results if not isinstance(r, ApiError)]
+        refused = [r for r in results if isinstance(r, ApiError)]
+        assert len(seated) == 1 and len(refused) == 1, results
+        assert (refused[0].status, refused[0].error) == (409, "game_full")
+        async with makers[0]() as session:
+            stored = await services[0].get_row(session, row.id)
+            assert stored.status == "active" and len(stored.seats) == 2
+    finally:
+        for engine in engines:
+            await engine.dispose()

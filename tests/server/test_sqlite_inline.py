@@ -113,3 +113,43 @@ async def test_a_read_transaction_overtaken_by_a_commit_fails_its_write_at_once_
         other.close()
     finally:
         await engine.dispose()
+
+
+async def test_statements_yield_to_the_loop_between_them_except_inside_a_write_transaction(tmp_path: Path) -> None:
+    # Inside a write transaction SQLite's only write lock is held: a yield there lets other tasks run
+    # while every command waits for that lock, stretching the transaction by their turns (issue 16).
+    engine = _engine(tmp_path)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE t (x INTEGER)"))
+        turns = 0
+
+        async def ticker() -> None:
+            nonlocal turns
+            while True:
+                turns += 1
+                await asyncio.sleep(0)
+
+        ticking = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        async with engine.connect() as conn:
+            start = turns
+            for _ in range(5):
+                await conn.execute(text("SELECT count(*) FROM t"))
+            assert turns - start >= 5  # a read: one turn of the loop per statement
+            await conn.commit()
+            await conn.execute(text("INSERT INTO t VALUES (1)"))  # the write lock from here to COMMIT
+            start = turns
+            for value in range(2, 7):
+                await conn.execute(text("INSERT INTO t VALUES (:x)"), {"x": value})
+                await conn.execute(text("SELECT count(*) FROM t"))
+            assert turns == start
+            await conn.commit()
+            start = turns
+            await conn.execute(text("SELECT count(*) FROM t"))
+            assert turns > start  # the transaction's end released the loop again
+        ticking.cancel()
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT count(*) FROM t"))).scalar() == 6
+    finally:
+        await engine.dispose()
