@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +24,8 @@ from sqlalchemy import event, select, update
 
 from ..models import Game, GameCommand, GameSeat, User
 from . import compose
-from .models import GameClock, StandingOrders
-from .outbox import QueuedMail, enqueue_many
+from .models import GameClock, OutboxMail, StandingOrders
+from .outbox import QueuedMail, add_mails, plan_mails
 
 if TYPE_CHECKING:
     from .runtime import Notify
@@ -80,6 +81,14 @@ def restart_clock(clock: GameClock, side: str | None, now: datetime) -> None:
         start = clock.paused_until  # the clock stands still during a pause
     clock.started_at = now
     clock.deadline_at = start + timedelta(hours=clock.decision_hours)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinPlan:
+    """What a join writes for the notifications, prepared before its write transaction."""
+
+    mails: list[OutboxMail | None]
+    clock: GameClock | None
 
 
 class NotifyHooks:
@@ -139,8 +148,9 @@ class NotifyHooks:
         session.add(GameClock(game_id=row.id, decision_hours=decision_hours, updated_at=self.rt.now()))
         await session.flush()
 
-    async def prepare_join(self, session: Any, row: Game, user: User, side: str) -> list[QueuedMail]:
-        """The join's "opponent joined" / "game started" mails, composed before its write transaction."""
+    async def prepare_join(self, session: Any, row: Game, user: User, side: str) -> JoinPlan:
+        """The join's "opponent joined" / "game started" mails, composed and read (the preferences)
+        before its write transaction, and its clock row."""
         extra = (side, user)
         info = game_info(row, self.rt.base_url, extra)
         awaiting = row.awaiting_side
@@ -155,19 +165,19 @@ class NotifyHooks:
                 composed = compose.opponent_joined(info, seat_side, awaiting, hours)
                 kind = "opponent_joined"
             mails.append(QueuedMail(f"{kind}:{row.id}:{seat_user.id}", seat_user, kind, composed))
-        return mails
+        rows = await plan_mails(session, self.rt.nsettings, mails, game_id=row.id, now=self.rt.now())
+        return JoinPlan(rows, clock)
 
-    async def game_joined(self, session: Any, row: Game, user: User, side: str, mails: list[QueuedMail]) -> None:
-        await self._guarded(session, "join", self._joined, row, mails)
+    async def game_joined(self, session: Any, row: Game, user: User, side: str, plan: JoinPlan) -> None:
+        await self._guarded(session, "join", self._joined, row, plan)
 
-    async def _joined(self, session: Any, row: Game, mails: list[QueuedMail]) -> None:
-        now = self.rt.now()
-        awaiting = row.awaiting_side
-        clock = await session.get(GameClock, row.id, populate_existing=True)
+    async def _joined(self, session: Any, row: Game, plan: JoinPlan) -> None:
+        # The clock row read before: a waiting game's clock changes only with the join itself, which the
+        # service's compare-and-set makes this one.
+        clock, awaiting = plan.clock, row.awaiting_side
         if clock is not None and clock.decision_hours and awaiting is not None:
-            restart_clock(clock, awaiting, now)  # the first deadline starts with the game
-        # Both seats' mails in one go (three statements, not three per mail), as a game's end sends them.
-        await enqueue_many(session, self.rt.nsettings, mails, game_id=row.id, now=now)
+            restart_clock(clock, awaiting, self.rt.now())  # the first deadline starts with the game
+        await add_mails(session, plan.mails)  # both seats' mails, with the clock's change, in one flush
         self._defer(session, wake=True)
 
     def mail_owed(
@@ -207,6 +217,7 @@ class NotifyHooks:
                 select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq == owed)
             )
             mails: list[QueuedMail] = []
+            rows: list[OutboxMail | None] = []
             settle = False
             what = f"command {owed} of game {row.id}"
             if entry is not None:
@@ -218,24 +229,25 @@ class NotifyHooks:
                     else:
                         mails, settle = await self._decision_may_pass(
                             session, row, engine_game, entry, previous_awaiting or entry.side)
+                    rows = await plan_mails(session, self.rt.nsettings, mails, game_id=row.id, now=self.rt.now())
                 except Exception:
                     log.exception("notifications for %s failed; the change commits without them", what)
-                    mails, settle = [], False
+                    rows, settle = [], False
             async with self.rt.writing(session):
                 cleared = await session.execute(
                     update(Game).where(Game.id == game_id, Game.mail_owed == owed).values(mail_owed=None)
                 )
                 if cleared.rowcount != 1:
                     return False  # another process followed this command up meanwhile
-                if mails:
-                    await self._guarded(session, what, self._enqueue, mails, row.id)
+                if any(r is not None for r in rows):
+                    await self._guarded(session, what, self._add_mails, rows)
                 if settle:
                     self._defer(session, settle=row.id)
                 await session.commit()
         return True
 
-    async def _enqueue(self, session: Any, mails: list[QueuedMail], game_id: str) -> None:
-        await enqueue_many(session, self.rt.nsettings, mails, game_id=game_id, now=self.rt.now())
+    async def _add_mails(self, session: Any, rows: list[OutboxMail | None]) -> None:
+        await add_mails(session, rows)
         self._defer(session, wake=True)
 
     async def _decision_may_pass(

@@ -81,6 +81,18 @@ async def enqueue_many(
 ) -> list[OutboxMail | None]:
     """`enqueue` for several mails of one cause (a game's end mails both players) in three
     statements whatever their number: the preferences, the keys already queued, the inserts."""
+    rows = await plan_mails(session, settings, mails, game_id=game_id, now=now)
+    await add_mails(session, rows)
+    return rows
+
+
+async def plan_mails(
+    session: AsyncSession, settings: NotifySettings, mails: list[QueuedMail], *, game_id: str | None,
+    now: datetime,
+) -> list[OutboxMail | None]:
+    """The outbox rows `mails` make (None: the user wants no mail, or the cause queued it already),
+    read but not added: a caller that writes by compare-and-set reads before its write transaction
+    and adds them in it (`add_mails`)."""
     user_ids = {mail.user.id for mail in mails}
     prefs = {p.user_id: p for p in (await session.scalars(
         select(NotificationPrefs).where(NotificationPrefs.user_id.in_(user_ids))
@@ -97,7 +109,7 @@ async def enqueue_many(
             rows.append(None)
             continue
         queued.add(key)
-        row = OutboxMail(
+        rows.append(OutboxMail(
             idempotency_key=key,
             message_id=new_message_id(settings),
             user_id=mail.user.id,
@@ -110,12 +122,16 @@ async def enqueue_many(
             attempts=0,
             next_attempt_at=now,
             created_at=now,
-        )
-        session.add(row)
-        rows.append(row)
-    if any(row is not None for row in rows):
-        await session.flush()
+        ))
     return rows
+
+
+async def add_mails(session: AsyncSession, rows: list[OutboxMail | None]) -> None:
+    """Add planned rows to the caller's transaction (written by its flush or commit)."""
+    planned = [row for row in rows if row is not None]
+    if planned:
+        session.add_all(planned)
+        await session.flush()
 
 
 @dataclass(frozen=True, slots=True)
