@@ -8,9 +8,10 @@
   greedy continuation of the rest of the phase (each remaining group among its `CONT_OPTIONS` best
   hexes, best gain first while it gains `MIN_MOVE_GAIN`), then **played out on determinised copies of
   the belief game**: the moves submitted in order (any the engine refuses dropped), the phase ended,
-  the bot's combat phase played by a quick attack policy, and then **the enemy's reply**: it stands and
-  attacks with the same quick policy whatever the moves left within its reach; the position at the
-  start of the bot's next turn is scored. Every candidate is played with the same `MOVE_SAMPLES`
+  the bot's combat phase played by a quick attack policy, and then **the enemy's reply**: it moves by a
+  light greedy policy (`_light_moves`: one scan of its groups on the light copy, then its best moves
+  while they gain; `ENEMY_MOVES`) and attacks with the same quick policy whatever is then within its
+  reach; the position at the start of the bot's next turn is scored. Every candidate is played with the same `MOVE_SAMPLES`
   sequences of imagined dice (common random numbers). Greedy's move is made unless another candidate's
   mean beats it by `MOVE_MARGIN` (so the search is greedy except where its look-ahead clearly
   disagrees). The older evolutionary whole-phase planner (`_plan_move`, `MOVE_MODE = "evolve"`) is kept
@@ -69,6 +70,7 @@ PRUNE = 0.25  # a move adding less than this to its plan is dropped
 MAX_GENERATIONS = 60
 FOLLOW_UP_ATTACKS = 3  # first attacks given a second-level look-ahead
 ENEMY_REPLY = True  # play-outs go on through the enemy's combat phase
+ENEMY_MOVES = True  # ... and the enemy moves first (a light greedy policy) instead of standing
 MOVE_MODE = (
     "improve"  # "improve": greedy's move checked by play-outs; "evolve": whole phases evolved
 )
@@ -258,9 +260,15 @@ class SearchBot(GreedyBot):
                 break
             moves = [] if c is None else continuation(c)
             total = 0.0
+            done = 0
             for sd in seeds:
+                if budget.nodes is None and values and not budget.left():
+                    break  # on the clock, stop within a candidate too (its partial mean is dropped)
                 budget.spend(ROLLOUT_NODES)
                 total += self._play_out(game, side, moves, sd)
+                done += 1
+            if done < len(seeds):
+                break
             values[c] = total / len(seeds)
         chosen = greedy_choice
         best_c = max(values, key=lambda k: values[k])
@@ -494,6 +502,64 @@ class SearchBot(GreedyBot):
         chosen.sort(key=lambda c: -c[0])
         return [c[1] for c in chosen]
 
+    def _light_moves(self, g: Game, who: str) -> list[dict[str, Any]]:
+        """A whole movement phase for `who` on a play-out copy, as greedy would roughly play it: one scan
+        of every group to every reachable hex on the light copy (each group's CONT_OPTIONS best hexes
+        kept), then the best move first, each later move re-scored on the light copy with the earlier ones
+        made, while a move gains more than MIN_MOVE_GAIN. No generator is used (ties by the scan order)."""
+        groups = self._groups(g, who)
+        if not groups:
+            return []
+        losses = loss_points(g)
+        pos = Pos(g)
+        _place_arrivals(g, who, groups, pos)
+        start = {u: pos.units[u].hex for gr in groups for u in gr}
+        base = eval_pos(g, pos, who, losses)
+        per_group: dict[int, list[tuple[float, str, list[str]]]] = {}
+        for gi, gr in enumerate(groups):
+            reach = g.options(who, gr).get("reachable") or {}
+            scored: list[tuple[float, str, list[str]]] = []
+            for dest, r in reach.items():
+                for u in gr:
+                    pos.units[u].hex = dest
+                v = eval_pos(g, pos, who, losses) - base
+                if v > MIN_MOVE_GAIN:
+                    scored.append((v, dest, r["path"]))
+            for u in gr:
+                pos.units[u].hex = start[u]
+            if scored:
+                scored.sort(key=lambda x: -x[0])
+                per_group[gi] = scored[:CONT_OPTIONS]
+        unit_groups = [set(gr) for gr in groups]
+        taken: set[str] = set()
+        moves: list[dict[str, Any]] = []
+        cur = base
+        for _ in range(CONT_STEPS):
+            best: tuple[float, int, int] | None = None
+            for gi, opts in per_group.items():
+                if unit_groups[gi] & taken:
+                    continue
+                for oi, (_solo, dest, _path) in enumerate(opts):
+                    saved = [(u, pos.units[u].hex) for u in groups[gi]]
+                    for u in groups[gi]:
+                        pos.units[u].hex = dest
+                    v = eval_pos(g, pos, who, losses) - cur
+                    for u, h in saved:
+                        pos.units[u].hex = h
+                    if best is None or v > best[0]:
+                        best = (v, gi, oi)
+            if best is None or best[0] <= MIN_MOVE_GAIN:
+                break
+            _, gi, oi = best
+            taken |= unit_groups[gi]
+            for u in groups[gi]:
+                pos.units[u].hex = per_group[gi][oi][1]
+            cur += best[0]
+            moves.append(
+                {"type": "move", "units": list(groups[gi]), "path": list(per_group[gi][oi][2])}
+            )
+        return moves
+
     def _play_out(self, game: Game, side: str, moves: list[dict[str, Any]], seed: int) -> float:
         """Make the moves on a determinised copy (dropping any the engine refuses), end the phase and
         play the coming combat phase with a quick policy and imagined dice; score the result."""
@@ -506,6 +572,7 @@ class SearchBot(GreedyBot):
             if g.state.decision is not None:
                 _settle(g)
         enemy = game.scenario.opponent(side)
+        enemy_moved = False
         try:
             g.submit(side, {"type": "end_phase"})
             for _ in range(80):
@@ -525,7 +592,20 @@ class SearchBot(GreedyBot):
                     continue
                 if not ENEMY_REPLY:
                     break
-                # the enemy's reply: it stands, and attacks what the plan left within its reach
+                # the enemy's reply: it moves (a light greedy policy, if ENEMY_MOVES) and attacks
+                # what is within its reach after that
+                if st.phase == "movement" and ENEMY_MOVES and not enemy_moved:
+                    enemy_moved = True
+                    for cmd in self._light_moves(g, enemy):
+                        try:
+                            g.submit(enemy, cmd)
+                        except ValueError:
+                            continue
+                        if g.state.decision is not None:
+                            _settle(g)
+                        if g.is_over or g.state.phase != "movement" or g.state.active != enemy:
+                            break
+                    continue
                 if st.phase != "combat" or st.ca_stage:
                     g.submit(enemy, {"type": "end_phase"})
                     continue

@@ -390,3 +390,46 @@ def test_standard_search_with_a_node_budget_is_deterministic_and_legal(
             assert _choose(game, game.awaiting, seed=9) == first
             monkeypatch.undo()
     assert n > 20
+
+
+def test_play_outs_simulate_the_enemys_movement(tutorial, monkeypatch):
+    """The movement play-outs carry the enemy through its own movement phase (a light greedy policy on
+    the play-out copy, which is a determinised belief game) before its attacks: its moves are ones the
+    engine accepts, and with ENEMY_MOVES off the enemy only stands, as before."""
+    game = Game.new(tutorial, "pi-seed-0123456789abcdef0")
+    while not (
+        game.state.phase == "movement" and game.state.decision is None and game.state.turn >= 2
+    ):
+        _play_until(game, 1)
+    side = game.awaiting
+    enemy = tutorial.opponent(side)
+    calls: list[tuple[str, str, str, int, int]] = []
+    real = SearchBot._light_moves
+
+    def spy(self, g, who):
+        moves = real(self, g, who)
+        trial = search_mod.copy_game(g)
+        accepted = 0
+        for cmd in moves:
+            try:
+                trial.submit(who, cmd)
+                accepted += 1
+            except IllegalCommand:
+                pass
+            if trial.state.decision is not None:
+                search_mod._settle(trial)
+        calls.append((who, g.state.phase, g.state.active, len(moves), accepted))
+        return moves
+
+    monkeypatch.setattr(SearchBot, "_light_moves", spy)
+    before = game.state.to_json()
+    _choose(game, side)
+    assert game.state.to_json() == before
+    assert calls and all(c[:3] == (enemy, "movement", enemy) for c in calls)
+    assert (
+        sum(c[3] for c in calls) > 0 and sum(c[4] for c in calls) >= sum(c[3] for c in calls) // 2
+    )
+    calls.clear()
+    monkeypatch.setattr(search_mod, "ENEMY_MOVES", False)
+    _choose(game, side)
+    assert calls == []
