@@ -77,9 +77,6 @@ class Settings(BaseSettings):
     # One full garbage collection every this many seconds instead of CPython's automatic ones,
     # which stalled the event loop for 60-300 ms under load (server/gctune.py); 0 keeps the default.
     gc_full_collect_seconds: float = 300.0
-    # While paced: the youngest generation is collected after this many net allocations (CPython: 700),
-    # so that it scans less of what is about to die anyway (server/gctune.py); 0 keeps the default.
-    gc_young_threshold: int = Field(default=20_000, ge=0, le=10_000_000)
     # The computer opponent (issue 15): its time per decision, and the worker processes it thinks in.
     bot_budget_seconds: float = Field(default=1.0, gt=0, le=60)
     bot_workers: int = Field(default=1, ge=1, le=16)

@@ -7,12 +7,8 @@ not CPU, set the p99 latency. So while the app runs:
 
 * everything alive after start-up (modules, classes, routes, the scenarios)
   is frozen out of the collector's scans (`gc.freeze`);
-* young generations are still collected automatically, but the youngest after
-  `young_threshold` net allocations instead of CPython's 700: at 700 a
-  collection came every quarter second under 200 live games and scanned the
-  views, log rows and engine states that were about to die anyway (a young
-  collection every 3 s took 9-16 ms, issue 16); at 20,000 one comes every
-  half minute or so, and most of those objects have died by then;
+* young generations are still collected automatically, as ever: most cyclic
+  garbage (exceptions, tracebacks, sessions) dies there;
 * the automatic oldest-generation pass is switched off and replaced by one
   full collection every `interval` seconds, on the event loop.
 
@@ -38,9 +34,8 @@ _active = 0
 
 
 class GcPacer:
-    def __init__(self, interval: float, young_threshold: int = 0) -> None:
+    def __init__(self, interval: float) -> None:
         self.interval = interval
-        self.young_threshold = young_threshold  # 0: the interpreter's own
         self.collections = 0
         self.last_pause_ms = 0.0
         self._running = False
@@ -61,7 +56,7 @@ class GcPacer:
             gc.freeze()
             _saved_threshold = gc.get_threshold()
             young, middle, _ = _saved_threshold
-            gc.set_threshold(self.young_threshold or young, middle, _NO_AUTOMATIC_FULL_COLLECTION)
+            gc.set_threshold(young, middle, _NO_AUTOMATIC_FULL_COLLECTION)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="vedette-gc-pacer")
 
     async def _run(self) -> None:
