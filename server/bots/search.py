@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,6 +122,45 @@ class Option:
     dest: str | None  # None: stay
     path: list[str]
     solo: float  # evaluation gain of this move alone
+
+
+def _moves_in_turn(
+    game: Game, pos: Pos, side: str, losses: Any, groups: list[list[str]],
+    per_group: dict[int, list[tuple[float, str, list[str]]]], unit_groups: list[set[str]], taken: set[str],
+    cur: float, spend: Callable[[], Any] | None,
+) -> list[tuple[int, int]]:
+    """Greedy's continuation of a movement phase on the light copy: among each untaken group's kept
+    options (best first, none that loses alone), the move adding most to the position, made on `pos`,
+    then the next, while a move gains more than MIN_MOVE_GAIN. Returns (group, option) in order; `pos`
+    and `taken` keep the moves made. `spend` is called once per position scored (the node budget)."""
+    chosen: list[tuple[int, int]] = []
+    for _ in range(CONT_STEPS):
+        best: tuple[float, int, int] | None = None
+        for gi, opts in per_group.items():
+            if unit_groups[gi] & taken:
+                continue
+            for oi, (solo, dest, _path) in enumerate(opts):
+                if solo <= 0.0:
+                    break
+                saved = [(u, pos.units[u].hex) for u in groups[gi]]
+                for u in groups[gi]:
+                    pos.units[u].hex = dest
+                if spend is not None:
+                    spend()
+                v = eval_pos(game, pos, side, losses) - cur
+                for u, h in saved:
+                    pos.units[u].hex = h
+                if best is None or v > best[0]:
+                    best = (v, gi, oi)
+        if best is None or best[0] <= MIN_MOVE_GAIN:
+            break
+        _, gi, oi = best
+        taken |= unit_groups[gi]
+        for u in groups[gi]:
+            pos.units[u].hex = per_group[gi][oi][1]
+        cur += best[0]
+        chosen.append((gi, oi))
+    return chosen
 
 
 class SearchBot(GreedyBot):
@@ -224,31 +264,8 @@ class SearchBot(GreedyBot):
             for u in groups[first[0]]:
                 pos.units[u].hex = per_group[first[0]][first[1]][1]
             cur = eval_pos(game, pos, side, losses)
-            for _ in range(CONT_STEPS):
-                best: tuple[float, int, int] | None = None
-                for gi, opts in per_group.items():
-                    if unit_groups[gi] & taken:
-                        continue
-                    for oi, (solo, dest, _path) in enumerate(opts):
-                        if solo <= 0.0:
-                            break
-                        saved = [(u, pos.units[u].hex) for u in groups[gi]]
-                        for u in groups[gi]:
-                            pos.units[u].hex = dest
-                        budget.spend()
-                        v = eval_pos(game, pos, side, losses) - cur
-                        for u, h in saved:
-                            pos.units[u].hex = h
-                        if best is None or v > best[0]:
-                            best = (v, gi, oi)
-                if best is None or best[0] <= MIN_MOVE_GAIN:
-                    break
-                _, gi, oi = best
-                taken |= unit_groups[gi]
-                for u in groups[gi]:
-                    pos.units[u].hex = per_group[gi][oi][1]
-                cur += best[0]
-                moves.append(cmd_of(gi, oi))
+            steps = _moves_in_turn(game, pos, side, losses, groups, per_group, unit_groups, taken, cur, budget.spend)
+            moves.extend(cmd_of(gi, oi) for gi, oi in steps)
             for u, h in start.items():
                 pos.units[u].hex = h
             return moves
@@ -531,34 +548,11 @@ class SearchBot(GreedyBot):
                 scored.sort(key=lambda x: -x[0])
                 per_group[gi] = scored[:CONT_OPTIONS]
         unit_groups = [set(gr) for gr in groups]
-        taken: set[str] = set()
-        moves: list[dict[str, Any]] = []
-        cur = base
-        for _ in range(CONT_STEPS):
-            best: tuple[float, int, int] | None = None
-            for gi, opts in per_group.items():
-                if unit_groups[gi] & taken:
-                    continue
-                for oi, (_solo, dest, _path) in enumerate(opts):
-                    saved = [(u, pos.units[u].hex) for u in groups[gi]]
-                    for u in groups[gi]:
-                        pos.units[u].hex = dest
-                    v = eval_pos(g, pos, who, losses) - cur
-                    for u, h in saved:
-                        pos.units[u].hex = h
-                    if best is None or v > best[0]:
-                        best = (v, gi, oi)
-            if best is None or best[0] <= MIN_MOVE_GAIN:
-                break
-            _, gi, oi = best
-            taken |= unit_groups[gi]
-            for u in groups[gi]:
-                pos.units[u].hex = per_group[gi][oi][1]
-            cur += best[0]
-            moves.append(
-                {"type": "move", "units": list(groups[gi]), "path": list(per_group[gi][oi][2])}
-            )
-        return moves
+        # Every kept option gains more than MIN_MOVE_GAIN (> 0) alone, so none is cut by its solo gain.
+        steps = _moves_in_turn(g, pos, who, losses, groups, per_group, unit_groups, set(), base, None)
+        return [
+            {"type": "move", "units": list(groups[gi]), "path": list(per_group[gi][oi][2])} for gi, oi in steps
+        ]
 
     def _play_out(self, game: Game, side: str, moves: list[dict[str, Any]], seed: int) -> float:
         """Make the moves on a determinised copy (dropping any the engine refuses), end the phase and
