@@ -115,74 +115,127 @@ def evaluate(game: Game, side: str, losses: dict[str, int] | None = None) -> flo
     return eval_pos(game, Pos(game), side, losses if losses is not None else loss_points(game))
 
 
-def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
+class _Static:
+    """What eval_pos needs of a scenario that never changes during a game: each objective's distance
+    to every hex, each hex's terrain defence for the bot, the verdict of the stacking limit by kinds."""
+
+    __slots__ = ("defence", "objectives", "scenario", "stacking")
+
+    def __init__(self, scenario: Any) -> None:
+        grid = scenario.grid
+        self.scenario = scenario
+        self.objectives = [
+            (o.hex, o.points, o.scorer, {h: grid.distance(h, o.hex) for h in grid.all_hexes()})
+            for o in scenario.victory.objectives
+        ]
+        self.defence: dict[str, int] = {}
+        self.stacking: dict[tuple[Any, ...], bool] = {}
+
+
+_STATIC: dict[int, _Static] = {}
+
+
+def _static(game: Game) -> _Static:
     sc = game.scenario
-    grid = sc.grid
+    s = _STATIC.get(id(sc))
+    if s is None or s.scenario is not sc:  # the id of a scenario collected since may be reused
+        if len(_STATIC) > 64:
+            _STATIC.clear()
+        s = _STATIC[id(sc)] = _Static(sc)
+    return s
+
+
+def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
+    # The hot loop of every bot (thousands of calls per decision): the scenario's fixed facts come
+    # from _static, and each term is computed in the same order as ever so the value is bit-identical.
+    sc = game.scenario
+    static = _static(game)
+    neighbors = sc.grid.neighbors
     enemy = sc.opponent(side)
     turns_left = sc.turns - pos.turn
     occ: dict[str, list[U]] = {}
+    combat: dict[str, list[U]] = {side: [], enemy: []}
+    count: dict[str, dict[str, int]] = {side: {}, enemy: {}}  # a side's combat units per hex
+    attack: dict[str, dict[str, int]] = {side: {}, enemy: {}}  # their attack factors, artillery aside
     for u in pos.units.values():
-        if u.hex is not None:
-            occ.setdefault(u.hex, []).append(u)
+        h = u.hex
+        if h is not None:
+            occ.setdefault(h, []).append(u)
+            if not u.leader:
+                combat[u.side].append(u)
+                n_side = count[u.side]
+                n_side[h] = n_side.get(h, 0) + 1
+                if u.kind.value != "artillery":
+                    a_side = attack[u.side]
+                    a_side[h] = a_side.get(h, 0) + u.attack
     # control as the engine would update it: the only side with combat units in an objective takes it
     control = dict(pos.control)
-    for o in sc.victory.objectives:
-        sides = {u.side for u in occ.get(o.hex, ()) if not u.leader}
+    for ohex, _points, _scorer, _dist in static.objectives:
+        sides = {u.side for u in occ.get(ohex, ()) if not u.leader}
         if len(sides) == 1:
-            control[o.hex] = next(iter(sides))
+            control[ohex] = next(iter(sides))
     score = {side: 0.0, enemy: 0.0}
     pts = dict(losses)
-    for o in sc.victory.objectives:
-        h = control.get(o.hex)
-        if h is not None and (o.scorer is None or o.scorer == h):
-            pts[h] = pts.get(h, 0) + o.points
+    for ohex, points, scorer, _dist in static.objectives:
+        h = control.get(ohex)
+        if h is not None and (scorer is None or scorer == h):
+            pts[h] = pts.get(h, 0) + points
     for s in (side, enemy):
         score[s] += POINT * pts.get(s, 0)
-    combat = {s: [u for u in pos.units.values() if u.side == s and not u.leader and u.hex is not None] for s in (side, enemy)}
     # objectives still to take
     for x in (side, enemy):
         y = sc.opponent(x)
-        for o in sc.victory.objectives:
-            if control.get(o.hex) == x or (o.scorer is not None and o.scorer != x):
+        reach = [(u.hex, u.ma * (turns_left + 1) + 1, 0.5 if u.impaired else 1.0) for u in combat[x]]
+        for ohex, points, scorer, dist in static.objectives:
+            if control.get(ohex) == x or (scorer is not None and scorer != x):
                 continue
             best = 0.0
-            for u in combat[x]:
-                d = grid.distance(u.hex, o.hex)  # type: ignore[arg-type]
-                if d > u.ma * (turns_left + 1) + 1:
+            for uhex, most, factor in reach:
+                d = dist[uhex]
+                if d > most:
                     continue
-                c = 1.0 / (1.0 + d) * (0.5 if u.impaired else 1.0)
-                best = max(best, c)
+                c = 1.0 / (1.0 + d) * factor
+                if c > best:  # noqa: PLR1730 - max() is a call per unit in the hottest loop
+                    best = c
             if best == 0.0:
                 continue
-            guard = sum(1 for u in occ.get(o.hex, ()) if u.side == y and not u.leader)
-            guard_adj = sum(1 for n in grid.neighbors(o.hex) for u in occ.get(n, ()) if u.side == y and not u.leader)
-            score[x] += W_OBJECTIVE * o.points * best / (1.0 + guard + 0.5 * guard_adj)
+            held = count[y]
+            guard = held.get(ohex, 0)
+            guard_adj = sum(held.get(n, 0) for n in neighbors(ohex))
+            score[x] += W_OBJECTIVE * points * best / (1.0 + guard + 0.5 * guard_adj)
     # threat and support, impaired units, lone leaders, stacking. In a side's own combat phase its threat
     # counts for nothing: what it does not realise by attacking now, the enemy moves away from first.
     st = game.state
     spent = st.active if st.phase == "combat" else None
+    stacking, defence = static.stacking, static.defence
     for h, us in occ.items():
         s = us[0].side
-        y = sc.opponent(s)
+        y = enemy if s == side else side
         fighters = [u for u in us if not u.leader]
+        own = count[s]
         if not fighters:
-            if not any(u.side == s and not u.leader for n in grid.neighbors(h) for u in occ.get(n, ())):
+            if not any(n in own for n in neighbors(h)):
                 score[s] -= LONE_LEADER
             continue
-        if not game.ruleset.stacking_ok([u.kind for u in us]):
+        kinds = tuple(u.kind for u in us)
+        ok = stacking.get(kinds)
+        if ok is None:
+            ok = stacking[kinds] = game.ruleset.stacking_ok(list(kinds))
+        if not ok:
             score[s] -= OVERSTACK
         score[s] -= IMPAIRED * sum(1 for u in fighters if u.impaired)
         att = 0
         friends = 0
-        for n in grid.neighbors(h):
-            for u in occ.get(n, ()):
-                if u.side == y and not u.leader and u.kind.value != "artillery":
-                    att += u.attack
-                elif u.side == s and not u.leader:
-                    friends += 1
+        hostile = attack[y]
+        for n in neighbors(h):
+            att += hostile.get(n, 0)
+            friends += own.get(n, 0)
         if att == 0 or y == spent:
             continue
-        dfn = sum(sorted((u.defense for u in fighters), reverse=True)[:2]) + game.ruleset.bot_terrain_defence(sc, h)
+        tdef = defence.get(h)
+        if tdef is None:
+            tdef = defence[h] = game.ruleset.bot_terrain_defence(sc, h)
+        dfn = sum(sorted((u.defense for u in fighters), reverse=True)[:2]) + tdef
         p = bad_chance(att - dfn - min(friends, 2) // 2)
         at_stake = sum(min(u.steps, 2) for u in fighters[:2]) + (1 if any(u.impaired for u in fighters) else 0)
         score[s] -= W_THREAT * p * at_stake

@@ -279,7 +279,7 @@ class SearchBot(GreedyBot):
             total = 0.0
             done = 0
             for sd in seeds:
-                if budget.nodes is None and values and not budget.left():
+                if budget.nodes is None and not budget.left():
                     break  # on the clock, stop within a candidate too (its partial mean is dropped)
                 budget.spend(ROLLOUT_NODES)
                 total += self._play_out(game, side, moves, sd)
@@ -288,6 +288,9 @@ class SearchBot(GreedyBot):
                 break
             values[c] = total / len(seeds)
         chosen = greedy_choice
+        if greedy_choice not in values or len(values) < 2:
+            # on the clock, with time for less than greedy's move and one alternative: greedy's move
+            return end if chosen is None else cmd_of(*chosen)
         best_c = max(values, key=lambda k: values[k])
         if values[best_c] > values[greedy_choice] + MOVE_MARGIN:
             chosen = best_c
