@@ -315,6 +315,33 @@ def test_search_movement_is_greedys_move_when_its_play_outs_never_clearly_disagr
     assert compared >= 6
 
 
+def test_search_movement_on_a_spent_clock_makes_greedys_move_without_a_play_out(tutorial, monkeypatch):
+    """On the clock, a decision whose budget is gone before greedy's move and one alternative are played
+    out makes greedy's move at once: no play-out is started past the budget (the product's 1 s limit)."""
+    game = Game.new(tutorial, "pi-seed-0123456789abcdef0")
+    while not (
+        game.state.phase == "movement" and game.state.decision is None and game.state.turn >= 2
+    ):
+        _play_until(game, 1)
+    side = game.awaiting
+    greedy_cmd = make_bot("greedy").choose(
+        belief_game(game, side, random.Random(1)), side, random.Random(1), 60.0
+    )
+    assert greedy_cmd["type"] == "move"
+    played: list[int] = []
+    real = SearchBot._play_out
+    monkeypatch.setattr(
+        SearchBot, "_play_out", lambda self, *a: played.append(1) or real(self, *a)
+    )
+    spent = SearchBot().choose(
+        belief_game(game, side, random.Random(1)), side, random.Random(1), 1e-9
+    )
+    assert spent == greedy_cmd and played == []
+    # with time to think, the same decision does play out its candidates
+    SearchBot().choose(belief_game(game, side, random.Random(1)), side, random.Random(1), 30.0)
+    assert len(played) >= 2 * search_mod.MOVE_SAMPLES
+
+
 def test_search_movement_overrules_greedy_only_by_its_play_outs(tutorial, monkeypatch):
     """With the margin at zero and the play-outs made to prefer ending the phase, search ends the phase
     where greedy moves: the play-outs, not the scan, decide when they disagree."""
