@@ -306,15 +306,18 @@ async def drop_pg_schema(schema: str) -> None:
     await conn.close()
 
 
-def start_server(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(env: dict[str, str], port: int, workers: int, log: Path,
+                 cpus: str | None = None) -> subprocess.Popen[bytes]:
     if os.environ.get("VEDETTE_BENCH_PROFILE"):
         command = [sys.executable, os.environ["VEDETTE_BENCH_PROFILE"], str(port)]
     else:
-        command = None
-    proc = subprocess.Popen(
         # The server as users run it (`make run` is `vedette serve`), with its transport settings.
-        command or [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                    "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
+        command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                   "--workers", str(workers), "--log-level", "warning", "--no-access-log"]
+    if cpus:  # the server (and every process it starts) on these cores only; taskset is util-linux's
+        command = ["taskset", "-c", cpus, *command]
+    proc = subprocess.Popen(
+        command,
         cwd=ROOT, env={**os.environ, **env}, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
@@ -356,7 +359,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
            "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}
     port = free_port()
     workers = args.workers if args.db == "postgres" else 1
-    proc = start_server(env, port, workers, workdir / "server.log")
+    proc = start_server(env, port, workers, workdir / "server.log", args.server_cpus)
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
     try:
         base = f"http://127.0.0.1:{port}"
         http = httpx.AsyncClient(base_url=base, timeout=60)
@@ -467,6 +472,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "client_loop_lag_ms": summary(client_lags) if client_lags else None,
         "load_average": os.getloadavg()[0],
         "errors": len(errors),
+        "server_cpus": args.server_cpus, "client_cpus": args.client_cpus,
         "bot_games": args.bot_games, "bot_level": args.bot_level if args.bot_games else None,
         "bot_decisions_in_window": bot_moves_in_window if args.bot_games else None,
         "machine": f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}",
@@ -489,6 +495,8 @@ def main() -> None:
     parser.add_argument("--bot-games", type=int, default=0,
                         help="also run N games against the computer beside the measured ones (not measured)")
     parser.add_argument("--bot-level", default="search", choices=["random", "greedy", "search"])
+    parser.add_argument("--server-cpus", help="run the server on these cores only (taskset -c list, e.g. 0)")
+    parser.add_argument("--client-cpus", help="run this client on these cores only (comma list, e.g. 1)")
     parser.add_argument("--probe-bare-commit", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db-url", help=argparse.SUPPRESS)
     parser.add_argument("--schema", help=argparse.SUPPRESS)

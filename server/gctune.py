@@ -8,7 +8,9 @@ not CPU, set the p99 latency. So while the app runs:
 * everything alive after start-up (modules, classes, routes, the scenarios)
   is frozen out of the collector's scans (`gc.freeze`);
 * young generations are still collected automatically, as ever: most cyclic
-  garbage (exceptions, tracebacks, sessions) dies there;
+  garbage (exceptions, tracebacks, sessions) dies there; how many young
+  passes come between two passes of the middle generation is a setting
+  (`middle`), since that pass scans everything the young passes kept;
 * the automatic oldest-generation pass is switched off and replaced by one
   full collection every `interval` seconds, on the event loop.
 
@@ -34,8 +36,10 @@ _active = 0
 
 
 class GcPacer:
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float, middle: int = 0) -> None:
         self.interval = interval
+        # Young passes between two passes of the middle generation (CPython: 10); 0 keeps the interpreter's.
+        self.middle = middle
         self.collections = 0
         self.last_pause_ms = 0.0
         self._running = False
@@ -56,7 +60,7 @@ class GcPacer:
             gc.freeze()
             _saved_threshold = gc.get_threshold()
             young, middle, _ = _saved_threshold
-            gc.set_threshold(young, middle, _NO_AUTOMATIC_FULL_COLLECTION)
+            gc.set_threshold(young, self.middle or middle, _NO_AUTOMATIC_FULL_COLLECTION)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="vedette-gc-pacer")
 
     async def _run(self) -> None:

@@ -71,3 +71,19 @@ def test_interval_zero_leaves_the_collector_alone() -> None:
             await pacer.stop()
 
     assert asyncio.run(scenario()) == (before, False)
+
+
+def test_the_middle_generation_threshold_is_set_while_the_pacer_runs_and_restored_after() -> None:
+    before = gc.get_threshold()
+
+    async def scenario() -> tuple[int, int, int]:
+        pacer = GcPacer(interval=60, middle=2)
+        pacer.start()
+        try:
+            return gc.get_threshold()
+        finally:
+            await pacer.stop()
+
+    during = asyncio.run(scenario())
+    assert during[0] == before[0] and during[1] == 2 and during[2] >= 1_000_000
+    assert gc.get_threshold() == before
