@@ -110,6 +110,10 @@ class Budget:
     def left(self) -> bool:
         return self.fraction_left(1.0)
 
+    def room_for(self, seconds: float) -> bool:
+        """On the clock: True while a step expected to take `seconds` would still end within the budget."""
+        return self.nodes is not None or time.perf_counter() - self.start + seconds < self.span
+
     def fraction_left(self, share: float) -> bool:
         """True while less than `share` of the budget is spent."""
         if self.nodes is not None:
@@ -272,6 +276,7 @@ class SearchBot(GreedyBot):
 
         seeds = [rng.getrandbits(64) for _ in range(MOVE_SAMPLES)]
         values: dict[tuple[int, int] | None, float] = {}
+        last_play_out = 0.0  # seconds the last play-out took (the clock's guess at the next one)
         for c in cands:
             if values and not budget.left():
                 break
@@ -279,10 +284,14 @@ class SearchBot(GreedyBot):
             total = 0.0
             done = 0
             for sd in seeds:
-                if budget.nodes is None and not budget.left():
-                    break  # on the clock, stop within a candidate too (its partial mean is dropped)
+                # on the clock, stop within a candidate too (its partial mean is dropped), and do not
+                # start a play-out that the last one's duration says would end past the budget
+                if budget.nodes is None and not (budget.left() and budget.room_for(last_play_out)):
+                    break
                 budget.spend(ROLLOUT_NODES)
+                started = time.perf_counter()
                 total += self._play_out(game, side, moves, sd)
+                last_play_out = time.perf_counter() - started
                 done += 1
             if done < len(seeds):
                 break

@@ -136,6 +136,9 @@ def test_budget_counts_nodes_or_seconds():
     clock = Budget(60.0, None)
     assert clock.left() and clock.fraction_left(0.01)
     assert not Budget(0.0, None).fraction_left(0.0)
+    # a step expected to outlast what is left of the clock is not started; a node budget has no clock
+    assert clock.room_for(1.0) and not clock.room_for(61.0)
+    assert b.room_for(1e9)
 
 
 # --- legality and play ------------------------------------------------------------------------
