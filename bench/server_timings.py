@@ -92,6 +92,42 @@ def install() -> None:
     gc.callbacks.append(on_gc)
 
 
+STALL_MS = 5.0  # a loop that has not run its 1 ms heartbeat for this long is stalled: sample its stack
+stalls: dict[str, list[float]] = {}  # the stalled loop's innermost frames -> how long each such stall lasted
+
+
+def watch_loop(loop: Any, loop_thread: int) -> None:
+    """A heartbeat on the loop every millisecond and a thread that, when the heartbeat is late by more
+    than STALL_MS, takes the loop thread's stack (a few times per stall) and records the stall's length
+    under the frames it found, so that the loop's longest blocks have names."""
+    beat = [time.perf_counter()]
+
+    def heartbeat() -> None:
+        beat[0] = time.perf_counter()
+        loop.call_later(0.001, heartbeat)
+
+    loop.call_soon_threadsafe(heartbeat)
+
+    def watcher() -> None:
+        seen_beat, key = 0.0, ""
+        while True:
+            time.sleep(0.002)
+            now, last = time.perf_counter(), beat[0]
+            if now - last > STALL_MS / 1000:
+                frame = sys._current_frames().get(loop_thread)
+                names = []
+                while frame is not None and len(names) < 7:
+                    code = frame.f_code
+                    names.append(f"{os.path.basename(code.co_filename)}:{code.co_name}")
+                    frame = frame.f_back
+                if last != seen_beat:  # a new stall: name it by its first sample
+                    seen_beat, key = last, " < ".join(names)
+                    stalls.setdefault(key, []).append(0.0)
+                stalls[key][-1] = now - last
+
+    threading.Thread(target=watcher, daemon=True).start()
+
+
 def quantile_ms(ordered: list[float], fraction: float) -> float:
     return ordered[min(int(len(ordered) * fraction), len(ordered) - 1)] * 1000
 
@@ -105,6 +141,10 @@ def write_report(path: str) -> None:
             p50, p90, p99 = (quantile_ms(window, f) for f in (0.5, 0.9, 0.99))
             lines.append(f"{name}: n={len(window)} p50={p50:.2f} p90={p90:.2f} p99={p99:.2f} "
                          f"max={window[-1] * 1000:.2f} ms")
+    ranked = sorted(stalls.items(), key=lambda kv: -sum(kv[1]))[:15]
+    lines.append(f"loop stalls over {STALL_MS:.0f} ms: {sum(len(v) for v in stalls.values())}")
+    for key, lengths in ranked:
+        lines.append(f"  {len(lengths)} x, max {max(lengths) * 1000:.1f} ms, total {sum(lengths) * 1000:.0f} ms: {key}")
     with open(path, "w") as out:
         out.write("\n".join(lines) + "\n")
 
@@ -125,7 +165,10 @@ def main() -> None:
             write_report(path)
 
     async def serve() -> None:
+        import asyncio
+
         threading.Thread(target=reporter, daemon=True).start()
+        watch_loop(asyncio.get_running_loop(), threading.get_ident())
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                 ws_per_message_deflate=False, http="httptools", access_log=False)
         await uvicorn.Server(config).serve()
