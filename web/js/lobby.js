@@ -306,7 +306,7 @@ function fillScenario(info, s, full, me) {
   const opponentSelect = h("select", { name: "opponent", "aria-label": `Opponent in ${s.title}` }, [
     h("option", { value: "", text: "A person (invite link)" }),
     h("option", { value: "greedy", text: "The computer (greedy)" }),
-    h("option", { value: "search", text: "The computer (searching, stronger)" }),
+    h("option", { value: "search", text: "The computer (searching ahead)" }),
     h("option", { value: "random", text: "The computer (random moves)" }),
   ]);
   const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
