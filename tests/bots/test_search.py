@@ -318,9 +318,9 @@ def test_search_movement_is_greedys_move_when_its_play_outs_never_clearly_disagr
     assert compared >= 6
 
 
-def test_search_movement_on_a_spent_clock_makes_greedys_move_without_a_play_out(tutorial, monkeypatch):
-    """On the clock, a decision whose budget is gone before greedy's move and one alternative are played
-    out makes greedy's move at once: no play-out is started past the budget (the product's 1 s limit)."""
+def _second_turn_movement(tutorial):
+    """A tutorial game at its first movement decision from turn 2 on, the side to move, and greedy's
+    move there (a move, not the phase's end: the search has something to overrule)."""
     game = Game.new(tutorial, "pi-seed-0123456789abcdef0")
     while not (
         game.state.phase == "movement" and game.state.decision is None and game.state.turn >= 2
@@ -331,6 +331,13 @@ def test_search_movement_on_a_spent_clock_makes_greedys_move_without_a_play_out(
         belief_game(game, side, random.Random(1)), side, random.Random(1), 60.0
     )
     assert greedy_cmd["type"] == "move"
+    return game, side, greedy_cmd
+
+
+def test_search_movement_on_a_spent_clock_makes_greedys_move_without_a_play_out(tutorial, monkeypatch):
+    """On the clock, a decision whose budget is gone before greedy's move and one alternative are played
+    out makes greedy's move at once: no play-out is started past the budget (the product's 1 s limit)."""
+    game, side, greedy_cmd = _second_turn_movement(tutorial)
     played: list[int] = []
     real = SearchBot._play_out
     monkeypatch.setattr(
@@ -348,16 +355,7 @@ def test_search_movement_on_a_spent_clock_makes_greedys_move_without_a_play_out(
 def test_search_movement_overrules_greedy_only_by_its_play_outs(tutorial, monkeypatch):
     """With the margin at zero and the play-outs made to prefer ending the phase, search ends the phase
     where greedy moves: the play-outs, not the scan, decide when they disagree."""
-    game = Game.new(tutorial, "pi-seed-0123456789abcdef0")
-    while not (
-        game.state.phase == "movement" and game.state.decision is None and game.state.turn >= 2
-    ):
-        _play_until(game, 1)
-    side = game.awaiting
-    greedy_cmd = make_bot("greedy").choose(
-        belief_game(game, side, random.Random(1)), side, random.Random(1), 60.0
-    )
-    assert greedy_cmd["type"] == "move"
+    game, side, _greedy_move = _second_turn_movement(tutorial)
     monkeypatch.setattr(search_mod, "MOVE_MARGIN", 0.0)
     monkeypatch.setattr(SearchBot, "_play_out", lambda self, g, s, moves, seed: -float(len(moves)))
     assert _choose(game, side, seed=1) == {"type": "end_phase"}
