@@ -247,3 +247,209 @@ def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
 
 def points_now(game: Game) -> dict[str, Any]:
     return loss_points(game)
+
+
+class GroupScan:
+    """`eval_pos` of one group's counters placed at each of many hexes, computed incrementally.
+
+    A movement scan scores every hex a group can reach; each full `eval_pos` walks every unit and every
+    occupied hex, yet moving one group changes only its new hex, that hex's neighbours (their threat,
+    support and lone leaders) and the objectives. The position without the group is evaluated once, term
+    by term and hex by hex; `value(dest)` then recomputes only what the group at `dest` changes. The result
+    equals `eval_pos` with the group's counters at `dest` up to floating-point rounding (the same terms,
+    summed in a different order; `tests/bots/test_evaluate.py` checks it on every shipped Quick Play
+    scenario). The group's counters in `pos` are left where they were."""
+
+    def __init__(self, game: Game, pos: Pos, side: str, losses: dict[str, int], group: list[str]) -> None:
+        sc = game.scenario
+        self.game, self.side, self.losses = game, side, losses
+        self.static = _static(game)
+        self.neighbors = sc.grid.neighbors
+        self.enemy = enemy = sc.opponent(side)
+        self.turns_left = sc.turns - pos.turn
+        st = game.state
+        self.spent = st.active if st.phase == "combat" else None
+        self.control0 = pos.control
+        members = set(group)
+        self.order = {uid: i for i, uid in enumerate(pos.units)}
+        self.movers = [pos.units[u] for u in pos.units if u in members]
+        self.mover_side = self.movers[0].side if self.movers else side
+        occ: dict[str, list[U]] = {}
+        count: dict[str, dict[str, int]] = {side: {}, enemy: {}}
+        attack: dict[str, dict[str, int]] = {side: {}, enemy: {}}
+        combat: dict[str, list[U]] = {side: [], enemy: []}
+        for u in pos.units.values():
+            h = u.hex
+            if h is None or u.uid in members:
+                continue
+            occ.setdefault(h, []).append(u)
+            if not u.leader:
+                combat[u.side].append(u)
+                count[u.side][h] = count[u.side].get(h, 0) + 1
+                if u.kind.value != "artillery":
+                    attack[u.side][h] = attack[u.side].get(h, 0) + u.attack
+        self.occ, self.count, self.attack = occ, count, attack
+        # each side's best reach to each objective without the group (the group's own reach is added per hex)
+        self.best0: dict[str, list[float]] = {}
+        for x in (side, enemy):
+            reach = [(u.hex, u.ma * (self.turns_left + 1) + 1, 0.5 if u.impaired else 1.0) for u in combat[x]]
+            row = []
+            for _ohex, _points, _scorer, dist in self.static.objectives:
+                best = 0.0
+                for uhex, most, factor in reach:
+                    d = dist[uhex]
+                    if d <= most:
+                        best = max(best, 1.0 / (1.0 + d) * factor)
+                row.append(best)
+            self.best0[x] = row
+        self.mover_reach = [
+            (u.ma * (self.turns_left + 1) + 1, 0.5 if u.impaired else 1.0) for u in self.movers if not u.leader
+        ]
+        self.n_fight = sum(1 for u in self.movers if not u.leader)
+        self.n_att = sum(u.attack for u in self.movers if not u.leader and u.kind.value != "artillery")
+        neighbors = self.neighbors
+        # what the objectives' terms are without the group: control, points, each guard's denominator
+        self.objective_hexes = {o[0] for o in self.static.objectives}
+        self.near_objective = [{o[0], *neighbors(o[0])} for o in self.static.objectives]
+        self.control_wo, self.points_wo = self._control_points()
+        self.denominators0 = {
+            y: [
+                1.0 + count[y].get(ohex, 0) + 0.5 * sum(count[y].get(n, 0) for n in neighbors(ohex))
+                for ohex, _p, _s, _d in self.static.objectives
+            ]
+            for y in (side, enemy)
+        }
+        self.hex_terms0 = {h: self._hex_term(h, us) for h, us in occ.items()}
+        self.hex_total0 = sum(self.hex_terms0.values())
+
+    def _hex_term(self, h: str, us: list[U]) -> float:
+        """One occupied hex's terms of eval_pos (lone leader, stacking, impaired, threat), for `side`."""
+        game, side = self.game, self.side
+        neighbors = self.neighbors
+        s = us[0].side
+        y = self.enemy if s == side else side
+        sign = 1.0 if s == side else -1.0
+        own = self.count[s]
+        fighters = [u for u in us if not u.leader]
+        if not fighters:
+            if not any(n in own for n in neighbors(h)):
+                return -sign * LONE_LEADER
+            return 0.0
+        out = 0.0
+        kinds = tuple(u.kind for u in us)
+        stacking = self.static.stacking
+        ok = stacking.get(kinds)
+        if ok is None:
+            ok = stacking[kinds] = game.ruleset.stacking_ok(list(kinds))
+        if not ok:
+            out -= OVERSTACK
+        out -= IMPAIRED * sum(1 for u in fighters if u.impaired)
+        att = 0
+        friends = 0
+        hostile = self.attack[y]
+        for n in neighbors(h):
+            att += hostile.get(n, 0)
+            friends += own.get(n, 0)
+        if att != 0 and y != self.spent:
+            defence = self.static.defence
+            tdef = defence.get(h)
+            if tdef is None:
+                tdef = defence[h] = game.ruleset.bot_terrain_defence(game.scenario, h)
+            dfn = sum(sorted((u.defense for u in fighters), reverse=True)[:2]) + tdef
+            p = bad_chance(att - dfn - min(friends, 2) // 2)
+            at_stake = sum(min(u.steps, 2) for u in fighters[:2]) + (1 if any(u.impaired for u in fighters) else 0)
+            out -= W_THREAT * p * at_stake
+        return sign * out
+
+    def _control_points(self) -> tuple[dict[str, str], float]:
+        """Control as the engine would update it from the current `occ`, and the points term for `side`."""
+        control = dict(self.control0)
+        objectives = self.static.objectives
+        occ = self.occ
+        for ohex, _points, _scorer, _dist in objectives:
+            sides = {u.side for u in occ.get(ohex, ()) if not u.leader}
+            if len(sides) == 1:
+                control[ohex] = next(iter(sides))
+        pts = dict(self.losses)
+        for ohex, points, scorer, _dist in objectives:
+            h = control.get(ohex)
+            if h is not None and (scorer is None or scorer == h):
+                pts[h] = pts.get(h, 0) + points
+        return control, POINT * pts.get(self.side, 0) - POINT * pts.get(self.enemy, 0)
+
+    def value(self, dest: str) -> float:
+        """eval_pos (up to rounding) with the group's counters at `dest`."""
+        side, enemy, ms = self.side, self.enemy, self.mover_side
+        occ, count, attack = self.occ, self.count, self.attack
+        movers = self.movers
+        n_fight, n_att = self.n_fight, self.n_att
+        # place the group (restored below)
+        had = occ.get(dest)
+        occ[dest] = movers if had is None else sorted(had + movers, key=lambda u: self.order[u.uid])
+        c0 = count[ms].get(dest)
+        a0 = attack[ms].get(dest)
+        if n_fight:
+            count[ms][dest] = (c0 or 0) + n_fight
+        if n_att:
+            attack[ms][dest] = (a0 or 0) + n_att
+        try:
+            neighbors = self.neighbors
+            # objectives: control and points, then the ones still to take
+            if dest in self.objective_hexes:
+                control, total = self._control_points()
+            else:
+                control, total = self.control_wo, self.points_wo
+            objectives = self.static.objectives
+            for x in (side, enemy):
+                y = enemy if x == side else side
+                held = count[y]
+                row = self.best0[x]
+                denominators = self.denominators0[y]
+                for i, (ohex, points, scorer, dist) in enumerate(objectives):
+                    if control.get(ohex) == x or (scorer is not None and scorer != x):
+                        continue
+                    best = row[i]
+                    if x == ms:
+                        d = dist[dest]
+                        for most, factor in self.mover_reach:
+                            if d <= most:
+                                best = max(best, 1.0 / (1.0 + d) * factor)
+                    if best == 0.0:
+                        continue
+                    if y == ms and dest in self.near_objective[i]:
+                        guard = held.get(ohex, 0)
+                        guard_adj = sum(held.get(n, 0) for n in neighbors(ohex))
+                        denominator = 1.0 + guard + 0.5 * guard_adj
+                    else:
+                        denominator = denominators[i]
+                    term = W_OBJECTIVE * points * best / denominator
+                    total += term if x == side else -term
+            # the hexes whose terms the group changes: its own and its neighbours
+            hexes = self.hex_total0
+            terms0 = self.hex_terms0
+            for h in (dest, *neighbors(dest)):
+                if h in terms0:
+                    hexes -= terms0[h]
+                us = occ.get(h)
+                if us:
+                    hexes += self._hex_term(h, us)
+            total += hexes
+            for s, hs in self.game.scenario.victory.sudden_death:
+                if all(control.get(h) == s for h in hs):
+                    total += SUDDEN if s == side else -SUDDEN
+            return total
+        finally:
+            if had is None:
+                del occ[dest]
+            else:
+                occ[dest] = had
+            if n_fight:
+                if c0 is None:
+                    del count[ms][dest]
+                else:
+                    count[ms][dest] = c0
+            if n_att:
+                if a0 is None:
+                    del attack[ms][dest]
+                else:
+                    attack[ms][dest] = a0

@@ -48,7 +48,7 @@ from typing import Any
 from server.rules import Game, UnitState
 
 from .belief import copy_game
-from .evaluate import Pos, U, eval_pos, evaluate, loss_points
+from .evaluate import GroupScan, Pos, U, eval_pos, evaluate, loss_points
 from .greedy import MIN_ATTACK_GAIN, MIN_MOVE_GAIN, GreedyBot, ScriptedDice, quickplay_shaped
 from .rollout import generic_search
 from .unseen import UnseenPrior, unseen_prior, unseen_term
@@ -220,18 +220,10 @@ class SearchBot(GreedyBot):
             g = groups[gi]
             reach = game.options(side, g).get("reachable") or {}
             scored: list[tuple[float, str, list[str]]] = []
+            scan = GroupScan(game, pos, side, losses, g) if reach else None
             for dest, r in reach.items():
-                for u in g:
-                    pos.units[u].hex = dest
-                scored.append(
-                    (
-                        eval_pos(game, pos, side, losses) - base + rng.random() * 0.01,
-                        dest,
-                        list(r["path"]),
-                    )
-                )
-            for u in g:
-                pos.units[u].hex = start[u]
+                assert scan is not None
+                scored.append((scan.value(dest) - base + rng.random() * 0.01, dest, list(r["path"])))
             scored.sort(key=lambda x: -x[0])
             if scored:
                 per_group[gi] = scored[:CONT_OPTIONS]
@@ -542,20 +534,17 @@ class SearchBot(GreedyBot):
         losses = loss_points(g)
         pos = Pos(g)
         _place_arrivals(g, who, groups, pos)
-        start = {u: pos.units[u].hex for gr in groups for u in gr}
         base = eval_pos(g, pos, who, losses)
         per_group: dict[int, list[tuple[float, str, list[str]]]] = {}
         for gi, gr in enumerate(groups):
             reach = g.options(who, gr).get("reachable") or {}
             scored: list[tuple[float, str, list[str]]] = []
-            for dest, r in reach.items():
-                for u in gr:
-                    pos.units[u].hex = dest
-                v = eval_pos(g, pos, who, losses) - base
-                if v > MIN_MOVE_GAIN:
-                    scored.append((v, dest, r["path"]))
-            for u in gr:
-                pos.units[u].hex = start[u]
+            if reach:
+                scan = GroupScan(g, pos, who, losses, gr)
+                for dest, r in reach.items():
+                    v = scan.value(dest) - base
+                    if v > MIN_MOVE_GAIN:
+                        scored.append((v, dest, r["path"]))
             if scored:
                 scored.sort(key=lambda x: -x[0])
                 per_group[gi] = scored[:CONT_OPTIONS]
