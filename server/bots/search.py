@@ -220,10 +220,10 @@ class SearchBot(GreedyBot):
             g = groups[gi]
             reach = game.options(side, g).get("reachable") or {}
             scored: list[tuple[float, str, list[str]]] = []
-            scan = GroupScan(game, pos, side, losses, g) if reach else None
-            for dest, r in reach.items():
-                assert scan is not None
-                scored.append((scan.value(dest) - base + rng.random() * 0.01, dest, list(r["path"])))
+            if reach:
+                scan = GroupScan(game, pos, side, losses, g)
+                for dest, r in reach.items():
+                    scored.append((scan.value(dest) - base + rng.random() * 0.01, dest, list(r["path"])))
             scored.sort(key=lambda x: -x[0])
             if scored:
                 per_group[gi] = scored[:CONT_OPTIONS]

@@ -1,7 +1,7 @@
 """Issue 15: `GroupScan` (server/bots/evaluate.py) scores a group's counters at each reachable hex
-incrementally; its values must be `eval_pos`'s (the same terms of the evaluation: 8.x objectives and
-control, the CRT-shaped threat of R6, stacking 5.x) up to floating-point rounding, on every shipped Quick Play
-scenario, in movement and combat phases alike."""
+incrementally; its values must be `eval_pos`'s (the same terms of the evaluation: objectives and their
+control as 14.0 updates it, the CRT-shaped threat of R6, over-stacking (5.0, R4)) up to floating-point
+rounding, in the movement phases of a random game of every shipped Quick Play scenario."""
 
 from __future__ import annotations
 
