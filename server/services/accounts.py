@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -34,6 +35,17 @@ def verify_password(password_hash: str, password: str) -> bool:
         return False
 
 
+# Argon2 is built to be slow (~0.1-0.2 s here) and releases the GIL: on the event loop it would stall
+# every game this process serves for that long on each registration and login (issue 16), so the
+# service hashes and verifies on a worker thread.
+async def hash_password_off_loop(password: str) -> str:
+    return await asyncio.to_thread(hash_password, password)
+
+
+async def verify_password_off_loop(password_hash: str, password: str) -> bool:
+    return await asyncio.to_thread(verify_password, password_hash, password)
+
+
 def token_hash(settings: Settings, token: str) -> str:
     return hmac.new(settings.secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
 
@@ -44,7 +56,7 @@ async def create_user(
     user = User(
         username=username.lower(),
         email=email,
-        password_hash=hash_password(password),
+        password_hash=await hash_password_off_loop(password),
         is_admin=is_admin,
     )
     session.add(user)
@@ -125,10 +137,14 @@ async def login(
             retry_after=settings.login_window_seconds,
         )
     user = await session.scalar(select(User).where(User.username == username.lower()))
-    ok = verify_password(user.password_hash if user else _DUMMY_HASH, password)
+    # No transaction is held while the hash is checked: on SQLite an open write transaction would
+    # keep every game's commands waiting for the database for the whole check.
+    stored_hash = user.password_hash if user else _DUMMY_HASH
+    await session.commit()
+    ok = await verify_password_off_loop(stored_hash, password)
     if user is None or not ok:
-        await session.commit()  # the attempt row stays: it is the failure
-        raise ApiError(401, "bad_credentials", "Unknown username or wrong password.")
+        raise ApiError(401, "bad_credentials", "Unknown username or wrong password.")  # the attempt row stays
+    await begin_write(session)
     # Old failures age out of the window; prune them so the table stays small.
     await session.execute(
         delete(LoginFailure).where(
