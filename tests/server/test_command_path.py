@@ -94,7 +94,7 @@ def _stored(client: TestClient, game_id: str) -> tuple[Any, list[Any], Any, dict
         async with app.state.sessionmaker() as session:
             row = await service.get_row(session, game_id)
             rows = await service.log_rows(session, game_id)
-            stored = (await service.private_engine(session, row)).to_json(include_log=False)
+            stored = (await service.stored_engine(session, row)).to_json(include_log=False)
             return row, rows, service.replay(row, rows), stored
 
     assert client.portal is not None
@@ -390,3 +390,40 @@ def test_a_command_meeting_another_writer_of_the_game_row_is_stored_once_that_wr
     client.portal.call(scenario)
     assert order == ["released", "stored 1"]
     assert pauses == []  # it waited for the other writer, not in retry steps
+
+
+def test_a_private_engine_from_the_cache_equals_the_stored_game_and_shares_nothing_with_the_live_one(
+    pg_client: TestClient,
+) -> None:
+    """`private_engine` (the mails' composer, the computer's turn check) copies this process's cached engine
+    instead of decoding the stored snapshot and replaying the log after it: the copy must be that game,
+    and changing it must leave the live engine as it was."""
+    service = pg_client.app.state.service
+    service.snapshot_every = 4
+    a, b, game = start_game(pg_client)
+    gid = game["id"]
+    rng = random.Random(11)
+    version = 0
+    for _ in range(6):
+        version = _play(pg_client, gid, a, b, version, rng)
+    app = pg_client.app
+
+    async def engines() -> tuple[Any, Any, Any, dict[str, Any]]:
+        async with app.state.sessionmaker() as session:
+            row = await service.get_row(session, gid, light=True)  # as the mails' composer reads it
+            live = service.engines.get(gid, row.version)
+            assert live is not None  # the cached engine this test is about
+            before = live.to_json(include_log=False)
+            private = await service.private_engine(session, row)
+            stored = await service.stored_engine(session, row)
+            return live, private, stored, before
+
+    assert pg_client.portal is not None
+    live, private, stored, before = pg_client.portal.call(engines)
+    assert private is not live
+    assert private.to_json(include_log=False) == stored.to_json(include_log=False) == before
+    assert private.view("blue") == stored.view("blue") and private.view("red") == stored.view("red")
+    side = private.awaiting
+    command = next(iter(private.legal_commands(side)))
+    private.submit(side, command)
+    assert live.to_json(include_log=False) == before
