@@ -261,7 +261,7 @@ def test_digest_preference_sends_at_most_one_mail_per_n_hours(settings, smtp):
             assert r.status_code == 200 and r.json()["mode"] == "digest"
         end_phases_until_not(a, gid, "blue")   # red's turn: held for red's digest
         end_phases_until_not(b, gid, "red")    # blue's turn: held for blue's digest
-        time.sleep(0.4)
+        settle(client)  # the follow-ups that hold the two mails for the digests have run
         assert inbox.messages == []
         assert call(client, rt.scheduler.tick)["digests"] == 2
         inbox.wait_for(2)
@@ -269,6 +269,7 @@ def test_digest_preference_sends_at_most_one_mail_per_n_hours(settings, smtp):
         red_digest = inbox.to(f"{b.username}@example.org")[0]
         assert "Your decision" in mail_body(red_digest)
         end_phases_until_not(a, gid, "blue")   # red again, within the 6 hours
+        settle(client)
         clock.advance(hours=5)
         assert call(client, rt.scheduler.tick)["digests"] == 0
         clock.advance(hours=1)
