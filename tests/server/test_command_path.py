@@ -307,19 +307,25 @@ def test_a_cache_one_status_behind_is_read_again_before_the_command_is_refused(p
     assert service.recent.meta(game["id"]).status == "active"
 
 
+def _played_with_snapshots_every_4(client: TestClient, commands: int, seed: int) -> tuple[Any, Any, str, int, random.Random]:
+    """A new game with the whole state stored every 4 versions, `commands` random commands into it."""
+    client.app.state.service.snapshot_every = 4
+    a, b, game = start_game(client)
+    gid = game["id"]
+    rng = random.Random(seed)
+    version = 0
+    for _ in range(commands):
+        version = _play(client, gid, a, b, version, rng)
+    return a, b, gid, version, rng
+
+
 def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_rebuild_the_game(
     pg_client: TestClient,
 ) -> None:
     """Migration 0005: the command path writes the snapshot every `snapshot_every` versions and at the
     game's end; a process that forgot the game rebuilds it from that snapshot and the log after it."""
     service = pg_client.app.state.service
-    service.snapshot_every = 4
-    a, b, game = start_game(pg_client)
-    gid = game["id"]
-    rng = random.Random(5)
-    version = 0
-    for _ in range(10):
-        version = _play(pg_client, gid, a, b, version, rng)
+    a, b, gid, version, rng = _played_with_snapshots_every_4(pg_client, commands=10, seed=5)
     row, rows, replayed, stored = _stored(pg_client, gid)
     assert (row.version, row.snapshot_version) == (10, 8) and len(rows) == 10
     assert replayed.to_json(include_log=False) == stored
@@ -399,13 +405,7 @@ def test_a_private_engine_from_the_cache_equals_the_stored_game_and_shares_nothi
     instead of decoding the stored snapshot and replaying the log after it: the copy must be that game,
     and changing it must leave the live engine as it was."""
     service = pg_client.app.state.service
-    service.snapshot_every = 4
-    a, b, game = start_game(pg_client)
-    gid = game["id"]
-    rng = random.Random(11)
-    version = 0
-    for _ in range(6):
-        version = _play(pg_client, gid, a, b, version, rng)
+    _a, _b, gid, _version, _rng = _played_with_snapshots_every_4(pg_client, commands=6, seed=11)
     app = pg_client.app
 
     async def engines() -> tuple[Any, Any, Any, dict[str, Any]]:
