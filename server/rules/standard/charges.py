@@ -23,7 +23,7 @@ from ..kernel.hexes import hexside_key
 from ..kernel.state import Phase
 from .context import StdCtx
 from .movement import HALF, Move, check_move, movement_allowance
-from .moving import STACK, Plan, _done, _require_movement, plan
+from .moving import STACK, Plan, _done, _require_movement, capture_trains, plan
 from .scenario import Kind
 from .stacking import STACK_LIMIT, counting_units
 
@@ -125,6 +125,7 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     rule = "9.3(1)" if cavalry else "7.13(3)"
     ctx.emit("charge", f"{rule}: {ctx.names(units)} charge {target}, moving to {path[-1]} ({halves / HALF:g} MP)",
              units=units, path=list(path), target=target, rule=rule)
+    capture_trains(ctx, side, path, f"12.2, {rule}")
 
 
 def validate_charge(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str,

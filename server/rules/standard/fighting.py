@@ -144,6 +144,9 @@ def decide_fow_charge(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any])
         ctx.move_unit(u, path[-1])
     ctx.emit("charge", f"12.4: {ctx.names(units)} charge {target}, moving to {path[-1]}", units=units, path=path,
              target=target, rule="12.4")
+    from .moving import capture_trains
+
+    capture_trains(ctx, side, path, "12.2, 12.4")
     attackers = [u for u in units if ctx.kind(u).is_combat]
     primary = max(attackers, key=lambda u: (_charge_strength(ctx, u), u))  # S47: the strongest unit leads
     cavalry = all(ctx.kind(u) in _CAVALRY for u in attackers)
@@ -235,12 +238,11 @@ def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -
         ctx.move_unit(u, option["hex"])
     ctx.emit("move", f"12.4: {ctx.names(task['units'])} move to {option['hex']}", units=task["units"],
              path=option["path"], rule="12.4")
-    from .movement import trains_captured
+    from .moving import capture_trains
 
     mover = next((ctx.side_of(u) for u in task["units"] if ctx.kind(u).is_combat), None)
-    for t in trains_captured(ctx.sc, ctx.st.units, mover, option["path"]) if mover else []:  # 12.2: normal rules
-        ctx.set_status(t, Status.CAPTURED)
-        ctx.emit("captured", f"12.2, 12.4: {ctx.name(t)} is captured", unit=t, rule="12.2")
+    if mover:  # 12.2: normal rules
+        capture_trains(ctx, mover, option["path"], "12.2, 12.4")
     if ctx.st.phase == Phase.COMBAT.value:
         bind_moved(ctx, task["units"], option["hex"], friendly=task.get("friendly", True))
 

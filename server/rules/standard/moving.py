@@ -428,12 +428,18 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         if march_problem(ctx.sc, ctx.st.units, Move(tuple(movers), tuple(path), 0)) is not None if movers else False:
             nm = ctx.x.setdefault("no_march", [])
             nm.extend(u for u in movers if u not in nm)
-        for t in trains_captured(ctx.sc, ctx.st.units, side, path):
-            ctx.set_status(t, Status.CAPTURED)
-            ctx.emit("captured", f"12.2: {ctx.name(t)} is captured", unit=t, rule="12.2")
+        capture_trains(ctx, side, path, "12.2")
     if off_map:
         for u in units:
             leave_map(ctx, u, "4.1")
+
+
+def capture_trains(ctx: StdCtx, side: str, path: Sequence[str], rule: str) -> None:
+    """12.2: a move of `side`'s combat units (a charge's or a fortune of war's too) captures the enemy trains in
+    the hexes it enters; check_move lets it enter only a hex the trains hold alone."""
+    for t in trains_captured(ctx.sc, ctx.st.units, side, path):
+        ctx.set_status(t, Status.CAPTURED)
+        ctx.emit("captured", f"{rule}: {ctx.name(t)} is captured", unit=t, rule="12.2")
 
 
 def leave_map(ctx: StdCtx, uid: str, rule: str) -> None:

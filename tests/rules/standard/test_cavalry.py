@@ -65,6 +65,19 @@ def no_square(game: Game) -> list[dict[str, Any]]:
     return events
 
 
+def test_9_3_1_12_2_a_charge_moving_into_the_enemy_trains_hex_captures_them() -> None:
+    from .play import new_game
+
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    data["setup"] = [dict(s, hex="0604") if s["unit"] == "r-tr" else s for s in data["setup"]]
+    game = new_game(data, [])
+    events = game.submit("blue", CHARGE_MOVE)
+    assert game.state.units["b-cav"].hex == "0604"
+    assert game.state.units["r-tr"].status == "captured"
+    assert any(e["type"] == "captured" and e["unit"] == "r-tr" for e in events)
+
+
 def test_9_3_a_charge_routs_the_defender_with_a_step_loss_after_the_target_fails_its_check() -> None:
     game = charged(dice=[1, 6, 4, 6])  # the chargers pass; r-1 fails (disrupted): 4 x 2 - 5 = +3: die 4 = Dr -> Dm
     events = game.submit("blue", CHARGE)

@@ -156,6 +156,28 @@ def test_12_4_a_fortunes_charge_moves_as_a_charge_attacks_at_once_and_is_doubled
     assert combat_["differential"] == 5 * 2 - 5 and combat_["result"] == "Dm(Ax)"
 
 
+def test_12_4_12_2_a_fortunes_charge_into_the_enemy_trains_hex_captures_them() -> None:
+    """Found by the arena's invariant check (2026-11-26): the charge's move left the trains on the map in the
+    charging unit's hex, both sides in one hex."""
+    data = ground()
+    unit(data, "r-1", "0704", side="red", kind="infantry", formation="7", full={"cf": 1, "mr": 4, "ma": 4},
+         reduced={"cf": 1, "mr": 3, "ma": 4})
+    add_infantry(data, "r-2", "0308", formation="7", side="red")
+    add_infantry(data, "b-3", "0306")
+    data["setup"] = [dict(s, hex="0307") if s["unit"] == "r-tr" else s for s in data["setup"]]
+    game = combat(data, [6, 6])  # b-1 routs r-1: a fortune of war for blue
+    submit(game, "blue", ATTACK)
+    choose(game, "red", decision(game)["options"][0]["id"])
+    choose(game, "blue", "stay")
+    choose(game, "blue", "charge:0306")
+    assert "b-3:0306-0307>0308" in [o["id"] for o in decision(game)["options"]]
+    load(game, [1, 3, 1, 1])
+    events = game.submit("blue", {"type": "choose", "option": "b-3:0306-0307>0308"})
+    assert game.state.units["b-3"].hex == "0307"
+    assert game.state.units["r-tr"].status == "captured"
+    assert any(e["type"] == "captured" and e["unit"] == "r-tr" for e in events)
+
+
 # --- 12.4: units a fortune moves in a combat phase (S48) -----------------------------------------------------------
 def test_12_4_a_stack_moved_next_to_the_enemy_in_the_combat_phase_must_attack_even_an_attacked_hex() -> None:
     import random
