@@ -210,8 +210,8 @@ class NotifyHooks:
         embedded database a write transaction holds SQLite's only write lock, which every command of
         every game waits for (issue 16)."""
         async with self.rt.game_lock(game_id), self.rt.sessionmaker() as session:
-            # Without the large JSON columns (the scenario alone took ~14 ms to decode at each game's
-            # end, in one step of the loop): `private_engine` reads what it needs when the engine is
+            # Without the large JSON columns (the scenario and both snapshots, decoded in one step of the
+            # loop at each game's end; issue 16): `private_engine` reads what it needs when the engine is
             # not cached.
             try:
                 row = await self.rt.service.get_row(session, game_id, light=True)
