@@ -21,8 +21,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 
 def quantile_ms(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(int(len(ordered) * fraction), len(ordered) - 1)] * 1000, 1)
+    from bench_server import percentile
+
+    return round(percentile(values, fraction * 100) * 1000, 1)
 
 
 async def main() -> None:

@@ -39,7 +39,7 @@ from .combat import attack_problem, defence_problem, pre_combat_result
 from .context import StdCtx
 from .crt import Result, crt_result
 from .movement import ma_dice, movement_allowance, printed_side
-from .moving import leave_map
+from .moving import capture_trains, leave_map
 from .phases import recover
 from .results import (
     DISRUPT,
@@ -144,8 +144,6 @@ def decide_fow_charge(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any])
         ctx.move_unit(u, path[-1])
     ctx.emit("charge", f"12.4: {ctx.names(units)} charge {target}, moving to {path[-1]}", units=units, path=path,
              target=target, rule="12.4")
-    from .moving import capture_trains
-
     capture_trains(ctx, side, path, "12.2, 12.4")
     attackers = [u for u in units if ctx.kind(u).is_combat]
     primary = max(attackers, key=lambda u: (_charge_strength(ctx, u), u))  # S47: the strongest unit leads
@@ -238,8 +236,6 @@ def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -
         ctx.move_unit(u, option["hex"])
     ctx.emit("move", f"12.4: {ctx.names(task['units'])} move to {option['hex']}", units=task["units"],
              path=option["path"], rule="12.4")
-    from .moving import capture_trains
-
     mover = next((ctx.side_of(u) for u in task["units"] if ctx.kind(u).is_combat), None)
     if mover:  # 12.2: normal rules
         capture_trains(ctx, mover, option["path"], "12.2, 12.4")
