@@ -8,16 +8,19 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    Column,
     DateTime,
     ForeignKey,
     Index,
     Integer,
     String,
+    Table,
     TypeDecorator,
     UniqueConstraint,
+    join,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
 
 def utcnow() -> datetime:
@@ -81,41 +84,79 @@ class LoginFailure(Base):
     __table_args__ = (Index("ix_login_failures_key_failed_at", "key", "failed_at"),)
 
 
-class Game(Base):
-    __tablename__ = "games"
+# A game's row holds what every command changes or the lobby lists; its large documents (the scenario
+# and the stored states, tens of kilobytes) live in `game_states`, one row per game (migration 0007).
+# The embedded database rewrites a whole row, overflow pages and all, whenever one of its columns
+# changes size, and every command changes the row's `awaiting_side`, `version` and `updated_at`: with
+# the documents in it, each command wrote about six pages more (issue 16, docs/benchmarks.md).
+games_table = Table(
+    "games",
+    Base.metadata,
+    Column("id", String(32), primary_key=True),
+    Column("scenario_id", String(64), nullable=False),
+    Column("created_by", Integer, ForeignKey("users.id"), nullable=False),
+    Column("visibility", String(16), nullable=False),  # "private" | "open"
+    Column("status", String(16), nullable=False, index=True),  # "waiting" | "active" | "over"
+    Column("invite_token", String(64), nullable=False, unique=True),
+    Column("watch_token", String(64), nullable=False, unique=True),
+    Column("version", Integer, nullable=False, default=0),
+    Column("awaiting_side", String(32), nullable=True),
+    Column("awaiting_since", UTCDateTime(), nullable=True),
+    Column("result", JSON, nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("updated_at", UTCDateTime(), nullable=False, default=utcnow),
+    # The seq of a command whose mails are still owed (migration 0004; services/commandlog.py).
+    Column("mail_owed", Integer, nullable=True, index=True),
+    # The creation quota counts a creator's recent games (migration 0006).
+    Index("ix_games_created_by_created_at", "created_by", "created_at"),
+)
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    scenario_id: Mapped[str] = mapped_column(String(64))
+game_states_table = Table(
+    "game_states",
+    Base.metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     # The scenario as it was when the game began, so later edits to the file
     # never break a game that runs for weeks.
-    scenario_json: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    visibility: Mapped[str] = mapped_column(String(16))  # "private" | "open"
-    status: Mapped[str] = mapped_column(String(16), index=True)  # "waiting" | "active" | "over"
-    invite_token: Mapped[str] = mapped_column(String(64), unique=True)
-    watch_token: Mapped[str] = mapped_column(String(64), unique=True)
-    version: Mapped[int] = mapped_column(Integer, default=0)
+    Column("scenario_json", JSON, nullable=False),
     # Full engine state including the secret seed: never leaves the server.
-    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    Column("snapshot", JSON, nullable=False),
     # The version `snapshot` holds: the command path stores it every `snapshot_every` commands and at
     # the end; the log rows after it replay to `version` (migration 0005, `GameService.engine_at`).
-    snapshot_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    initial_snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
-    awaiting_side: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    awaiting_since: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    # The seq of a command whose mails are still owed (migration 0004; services/commandlog.py).
-    mail_owed: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    Column("snapshot_version", Integer, nullable=False, default=0, server_default="0"),
+    Column("initial_snapshot", JSON, nullable=False),
+)
+
+
+class Game(Base):
+    """One game: its `games` row and its `game_states` row, loaded and stored as one object (the ORM
+    writes only the table whose columns changed). Statements that change many games at once name
+    `games_table` or `game_states_table`: an UPDATE cannot target the join."""
+
+    __table__ = join(games_table, game_states_table)
+
+    id: Mapped[str] = column_property(games_table.c.id, game_states_table.c.game_id)
+    scenario_id: Mapped[str]
+    scenario_json: Mapped[dict[str, Any]]
+    created_by: Mapped[int]
+    visibility: Mapped[str]
+    status: Mapped[str]
+    invite_token: Mapped[str]
+    watch_token: Mapped[str]
+    version: Mapped[int]
+    snapshot: Mapped[dict[str, Any]]
+    snapshot_version: Mapped[int]
+    initial_snapshot: Mapped[dict[str, Any]]
+    awaiting_side: Mapped[str | None]
+    awaiting_since: Mapped[datetime | None]
+    result: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    mail_owed: Mapped[int | None]
 
     # Joined, so loading a game (even FOR UPDATE OF games) is one query.
     seats: Mapped[list[GameSeat]] = relationship(
         back_populates="game", lazy="joined", order_by="GameSeat.side"
     )
-
-    # The creation quota counts a creator's recent games (migration 0006).
-    __table_args__ = (Index("ix_games_created_by_created_at", "created_by", "created_at"),)
 
 
 class GameSeat(Base):

@@ -15,7 +15,7 @@ from server.services.games import apply_logged
 def stored_game(conn: sqlite3.Connection, game_id: str, scenario: Any | None = None) -> Game:
     """The engine Game at the row's version; `scenario` parsed from the row when not given."""
     scenario_json, snapshot, at = conn.execute(
-        "SELECT scenario_json, snapshot, snapshot_version FROM games WHERE id = ?", (game_id,)
+        "SELECT scenario_json, snapshot, snapshot_version FROM game_states WHERE game_id = ?", (game_id,)
     ).fetchone()
     tail = conn.execute(
         "SELECT side, command FROM game_commands WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, at)

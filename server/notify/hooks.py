@@ -24,6 +24,7 @@ from sqlalchemy import event, select, update
 
 from ..errors import ApiError
 from ..models import Game, GameCommand, GameSeat, User
+from ..models import games_table as GAMES
 from . import compose
 from .models import GameClock, OutboxMail, StandingOrders
 from .outbox import QueuedMail, add_mails, plan_mails
@@ -242,7 +243,7 @@ class NotifyHooks:
                     rows, settle = [], False
             async with self.rt.writing(session):
                 cleared = await session.execute(
-                    update(Game).where(Game.id == game_id, Game.mail_owed == owed).values(mail_owed=None)
+                    update(GAMES).where(GAMES.c.id == game_id, GAMES.c.mail_owed == owed).values(mail_owed=None)
                 )
                 if cleared.rowcount != 1:
                     return False  # another process followed this command up meanwhile

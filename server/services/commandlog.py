@@ -5,9 +5,9 @@ atomic write, the same on both databases:
 
 * the game row moves from n to n + 1 only if it is still at n and in the expected status
   (`UPDATE games ... WHERE id = ? AND version = n AND status = ?`): of racing writers, in this
-  process or another, exactly one moves it; the whole state (`snapshot`, `snapshot_version`) is
-  written with it only every N commands and at the game's end (migration 0005): in between the
-  log row is the write-ahead log a loading process replays;
+  process or another, exactly one moves it; the whole state (`game_states.snapshot`, `snapshot_version`,
+  migrations 0005 and 0007) is written with it only every N commands and at the game's end: in
+  between the log row is the write-ahead log a loading process replays;
 * the log row (game, seq n + 1, side, command id, command, events) is inserted in the same
   transaction, and the unique (game, seq) and (game, side, command id) indexes back the
   compare-and-set up;
@@ -102,15 +102,16 @@ class Append:
 
 PG_APPEND_SQL = """
 WITH g AS (
-    UPDATE games SET version = $3, snapshot = COALESCE($4::json, snapshot),
-        snapshot_version = CASE WHEN $4::json IS NULL THEN snapshot_version ELSE $3 END,
-        updated_at = $5::timestamptz,
+    UPDATE games SET version = $3, updated_at = $5::timestamptz,
         awaiting_since = CASE WHEN awaiting_side IS DISTINCT FROM $6::text
                               THEN $5::timestamptz ELSE awaiting_since END,
         awaiting_side = $6::text, status = $12::text, result = $13::json,
         mail_owed = CASE WHEN $14::boolean THEN $3 ELSE mail_owed END
     WHERE id = $1 AND version = $2 AND status = $15::text
     RETURNING id, awaiting_since
+), s AS (
+    UPDATE game_states SET snapshot = $4::json, snapshot_version = $3
+    FROM g WHERE game_states.game_id = g.id AND $4::json IS NOT NULL
 ), c AS (
     INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)
     SELECT id, $3, $7, $8, $9, $10::json, $11::json, $5::timestamptz FROM g
@@ -366,33 +367,30 @@ async def _busy_pause(seconds: float) -> None:
 
 
 _SQLITE_APPEND = (
-    "UPDATE games SET version = ?,{snapshot} updated_at = ?,"
+    "UPDATE games SET version = ?, updated_at = ?,"
     " awaiting_since = CASE WHEN awaiting_side IS ? THEN awaiting_since ELSE ? END,"
     " awaiting_side = ?, status = ?, result = ?,"
     " mail_owed = CASE WHEN ? THEN ? ELSE mail_owed END"
     " WHERE id = ? AND version = ? AND status = ? RETURNING awaiting_since"
 )
-_SQLITE_APPEND_KEEP = _SQLITE_APPEND.format(snapshot="")
-_SQLITE_APPEND_SNAPSHOT = _SQLITE_APPEND.format(snapshot=" snapshot = ?, snapshot_version = ?,")
+_SQLITE_STORE_SNAPSHOT = "UPDATE game_states SET snapshot = ?, snapshot_version = ? WHERE game_id = ?"
 
 
 def _write_sqlite(conn: sqlite3.Connection, w: Append) -> datetime | None:
     now = _ts(w.now)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if w.snapshot is None:
-            sql, snapshot_args = _SQLITE_APPEND_KEEP, ()
-        else:
-            sql, snapshot_args = _SQLITE_APPEND_SNAPSHOT, (jsoncodec.dumps(w.snapshot), w.version + 1)
         cur = conn.execute(
-            sql,
-            (w.version + 1, *snapshot_args, now, w.awaiting, now, w.awaiting, w.status,
+            _SQLITE_APPEND,
+            (w.version + 1, now, w.awaiting, now, w.awaiting, w.status,
              None if w.result is None else jsoncodec.dumps(w.result), w.mail_owed, w.version + 1,
              w.game_id, w.version, w.expected_status),
         )
         moved = cur.fetchone()
         if moved is None:
             raise CommitConflict
+        if w.snapshot is not None:
+            conn.execute(_SQLITE_STORE_SNAPSHOT, (jsoncodec.dumps(w.snapshot), w.version + 1, w.game_id))
         try:
             conn.execute(
                 "INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)"

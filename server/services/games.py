@@ -30,6 +30,8 @@ from .. import jsoncodec
 from ..db import begin_write
 from ..errors import ApiError, not_found
 from ..models import Game, GameCommand, GameSeat, SpectatorConnection, User, utcnow
+from ..models import game_states_table as GAME_STATES
+from ..models import games_table as GAMES
 from . import commandlog
 from .access import Viewer, require_seat
 from .commandlog import Append, CommitConflict, LogRow
@@ -61,7 +63,7 @@ def _game_row_statement(deferred: tuple[str, ...], *, for_update: bool) -> Any:
         .execution_options(populate_existing=True)
     )
     if for_update:
-        stmt = stmt.with_for_update(of=Game)
+        stmt = stmt.with_for_update(of=GAMES)
     return stmt
 
 
@@ -278,14 +280,17 @@ class GameService:
             prepared = [await hook.prepare_join(session, row, user, side) for hook in self.hooks]
             async with self._writing(session):
                 taken = await session.execute(
-                    update(Game)
+                    update(GAMES)
                     # `updated_at`: a dice contribution sent meanwhile changed the snapshot this join rewrites.
-                    .where(Game.id == row.id, Game.status == "waiting", Game.updated_at == row.updated_at)
-                    .values(status="active", awaiting_since=values["now"], updated_at=values["now"],
-                            **values["dice"])
+                    .where(GAMES.c.id == row.id, GAMES.c.status == "waiting", GAMES.c.updated_at == row.updated_at)
+                    .values(status="active", awaiting_since=values["now"], updated_at=values["now"])
                 )
                 if taken.rowcount != 1:
                     continue  # another join or a contribution came first: read the game again
+                if values["dice"]:
+                    await session.execute(
+                        update(GAME_STATES).where(GAME_STATES.c.game_id == row.id).values(**values["dice"])
+                    )
                 session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=values["now"]))
                 for hook, plan in zip(self.hooks, prepared, strict=True):
                     await hook.game_joined(session, row, user, side, plan)

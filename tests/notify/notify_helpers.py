@@ -179,10 +179,7 @@ def outbox_rows(client: TestClient) -> list[Any]:
 
 def force_seed(client: TestClient, game_id: str, seed: str) -> None:
     """Give a not-yet-played game a known dice seed (tests only)."""
-    from sqlalchemy import update
-
     from server.db import begin_write
-    from server.models import Game
     from server.services.engine import rules
 
     app = client.app
@@ -195,8 +192,7 @@ def force_seed(client: TestClient, game_id: str, seed: str) -> None:
             assert row.version == 0
             fresh = rules().Game.new(service.scenario_of(row), seed)
             snapshot = fresh.to_json()
-            await session.execute(update(Game).where(Game.id == game_id).values(
-                snapshot=snapshot, initial_snapshot=snapshot, awaiting_side=fresh.awaiting))
+            row.snapshot, row.initial_snapshot, row.awaiting_side = snapshot, snapshot, fresh.awaiting
             await session.commit()
         service.engines.drop(game_id)
 

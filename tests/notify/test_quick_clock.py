@@ -43,9 +43,9 @@ async def _sql(settings: Any) -> list[dict[str, Any]]:
             "INSERT INTO users (id, username, email, password_hash, is_admin, created_at) "
             "VALUES (1, 'clockwatcher', 'c@example.org', 'x', false, $1)", NOW)
         await conn.execute(
-            "INSERT INTO games (id, scenario_id, scenario_json, created_by, visibility, status, invite_token, "
-            "watch_token, version, snapshot, initial_snapshot, created_at, updated_at) VALUES "
-            "('g', 'tutorial', '{}', 1, 'open', 'active', 'i', 'w', 0, '{}', '{}', $1, $1)", NOW)
+            "INSERT INTO games (id, scenario_id, created_by, visibility, status, invite_token, "
+            "watch_token, version, created_at, updated_at) VALUES "
+            "('g', 'tutorial', 1, 'open', 'active', 'i', 'w', 0, $1, $1)", NOW)
         restart = CLOCK_RESTART_SQL.format("$3", game="g0", awaiting="$2::text")
         statement = f"WITH g0 AS (SELECT $1::text AS id), q AS ({restart}) SELECT 1"
         results = []
@@ -86,9 +86,9 @@ def test_sqlite_command_write_restarts_the_clock_like_restart_clock(sqlite_templ
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("INSERT INTO users (id, username, email, password_hash, is_admin, created_at) "
                  "VALUES (1, 'clockwatcher', 'c@example.org', 'x', 0, ?)", (_ts(NOW),))
-    conn.execute("INSERT INTO games (id, scenario_id, scenario_json, created_by, visibility, status, invite_token, "
-                 "watch_token, version, snapshot, initial_snapshot, created_at, updated_at) VALUES "
-                 "('g', 'tutorial', '{}', 1, 'open', 'active', 'i', 'w', 0, '{}', '{}', ?, ?)", (_ts(NOW), _ts(NOW)))
+    conn.execute("INSERT INTO games (id, scenario_id, created_by, visibility, status, invite_token, "
+                 "watch_token, version, created_at, updated_at) VALUES "
+                 "('g', 'tutorial', 1, 'open', 'active', 'i', 'w', 0, ?, ?)", (_ts(NOW), _ts(NOW)))
     deadlines = set()
     for hours, paused_until, side in CASES:
         conn.execute("DELETE FROM game_clocks")

@@ -37,3 +37,59 @@ def test_migration_0006_indexes_the_creation_quota_and_steps_back_cleanly(tmp_pa
     assert "ix_games_created_by_created_at" not in _indexes(database)
     upgrade_head(settings)
     assert "ix_games_created_by_created_at" in _indexes(database)
+
+
+def _seed_revision_0006(database: Path) -> None:
+    """One user and one game at revision 0006, its documents on the games row, with a seat and a log row."""
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("INSERT INTO users (id, username, email, password_hash, is_admin, created_at) "
+                     "VALUES (1, 'mover', 'm@example.org', 'x', 0, '2026-11-27 00:00:00.000000')")
+        conn.execute(
+            "INSERT INTO games (id, scenario_id, scenario_json, created_by, visibility, status, invite_token,"
+            " watch_token, version, snapshot, snapshot_version, initial_snapshot, created_at, updated_at)"
+            " VALUES ('g1', 'tutorial', '{\"title\": \"T\"}', 1, 'open', 'active', 'i', 'w', 3,"
+            " '{\"at\": 2}', 2, '{\"at\": 0}', '2026-11-27 00:00:00.000000', '2026-11-27 00:00:00.000000')")
+        conn.execute("INSERT INTO game_seats (game_id, side, user_id, joined_at)"
+                     " VALUES ('g1', 'blue', 1, '2026-11-27 00:00:00.000000')")
+        conn.execute("INSERT INTO game_commands (game_id, seq, side, user_id, command_id, command, events, created_at)"
+                     " VALUES ('g1', 3, 'blue', 1, 'c3', '{}', '[]', '2026-11-27 00:00:00.000000')")
+
+
+def _columns(database: Path, table: str) -> set[str]:
+    with sqlite3.connect(database) as conn:
+        return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _counts(database: Path) -> tuple[int, int]:
+    with sqlite3.connect(database) as conn:
+        seats = conn.execute("SELECT count(*) FROM game_seats").fetchone()[0]
+        log = conn.execute("SELECT count(*) FROM game_commands").fetchone()[0]
+        return seats, log
+
+
+def test_migration_0007_moves_the_documents_to_game_states_and_back_keeping_seats_and_log(tmp_path: Path) -> None:
+    database = tmp_path / "migrate.db"
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{database}")
+    command.upgrade(alembic_config(settings), "0006")
+    _seed_revision_0006(database)
+
+    upgrade_head(settings)
+    assert {"scenario_json", "snapshot", "snapshot_version", "initial_snapshot"}.isdisjoint(_columns(database, "games"))
+    with sqlite3.connect(database) as conn:
+        moved = conn.execute("SELECT scenario_json, snapshot, snapshot_version, initial_snapshot FROM game_states"
+                             " WHERE game_id = 'g1'").fetchone()
+    assert moved == ('{"title": "T"}', '{"at": 2}', 2, '{"at": 0}')
+    # Dropping the columns in place, not by copying the table: a copy under foreign keys cascades.
+    assert _counts(database) == (1, 1)
+
+    command.downgrade(alembic_config(settings), "0006")
+    assert "game_states" not in {row[0] for row in sqlite3.connect(database).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    with sqlite3.connect(database) as conn:
+        back = conn.execute("SELECT scenario_json, snapshot, snapshot_version, initial_snapshot, version FROM games"
+                            " WHERE id = 'g1'").fetchone()
+    assert back == ('{"title": "T"}', '{"at": 2}', 2, '{"at": 0}', 3)
+    assert _counts(database) == (1, 1)
+    upgrade_head(settings)
+    assert _counts(database) == (1, 1)
