@@ -693,6 +693,17 @@ class GameService:
         await session.commit()
         return await self.get_row(session, game_id, stateless=True)
 
+    async def resign_live(self, session: AsyncSession, game_id: str, user: User | None) -> int:
+        """A player's resignation from a websocket; returns the game's version after it. A game in
+        progress that this process holds live takes the command path with no read of the row (a game's
+        last command then costs what any command costs); a waiting game, or one this process does not
+        hold, takes `resign`."""
+        meta = self.recent.meta(game_id)
+        if user is None or meta is None or meta.status != "active":
+            return (await self.resign(session, game_id, user)).version
+        answer, _ = await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
+        return int(answer["version"])
+
     # ------------------------------------------------------------- spectators
 
     async def add_spectator(self, session: AsyncSession, connection_id: str, game_id: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import random
+import sys
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -39,12 +40,15 @@ class ReadSpy:
 
     def __init__(self, client: TestClient) -> None:
         self.calls = 0
+        self.callers: list[str] = []  # who read, for the failure message
         self.active = False  # counts only while a command is on its way (not the tests' own reads)
         service = client.app.state.service
         original = service.get_row
 
         async def counting(*args: Any, **kwargs: Any) -> Any:
-            self.calls += self.active
+            if self.active:
+                self.calls += 1
+                self.callers.append(sys._getframe(1).f_code.co_name)
             return await original(*args, **kwargs)
 
         service.get_row = counting
@@ -427,3 +431,32 @@ def test_a_private_engine_from_the_cache_equals_the_stored_game_and_shares_nothi
     command = next(iter(private.legal_commands(side)))
     private.submit(side, command)
     assert live.to_json(include_log=False) == before
+
+
+def test_a_websocket_resignation_of_a_live_game_is_stored_by_one_write_without_reading_it(
+    pg_client: TestClient,
+) -> None:
+    """3.4 resignation from the page: the game's last command takes the command path as any other
+    (no read of the game row), is acknowledged with the new version and ends the game for both."""
+    a, b, game = start_game(pg_client)
+    gid = game["id"]
+    spy = ReadSpy(pg_client)
+    with a.ws(gid) as ws_a, b.ws(gid) as ws_b:
+        for ws in (ws_a, ws_b):
+            assert ws.receive_json()["type"] == "snapshot"
+        spy.active = True
+        ws_a.send_json({"type": "resign", "command_id": "resign-1"})
+        ack = ws_a.receive_json()
+        while ack["type"] != "ack":
+            ack = ws_a.receive_json()
+        spy.active = False
+        assert ack == {"type": "ack", "status": "resigned", "version": 1, "command_id": "resign-1"}
+        patch = ws_b.receive_json()
+        assert patch["type"] == "patch" and patch["version"] == 1
+    # The game-over mails composed after the commit read the light row (`NotifyHooks.follow_up`); the
+    # resignation itself reads nothing.
+    assert [caller for caller in spy.callers if caller != "follow_up"] == [], spy.callers
+    row, rows, replayed, stored = _stored(pg_client, gid)
+    assert row.status == "over" and row.version == 1 and [r.command for r in rows] == [{"type": "resign"}]
+    assert replayed.to_json(include_log=False) == stored
+    assert row.result == replayed.result

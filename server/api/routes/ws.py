@@ -205,10 +205,9 @@ async def _handle(
     try:
         async with LazySession(app.state.sessionmaker, app.state.engine) as session:
             if kind == "resign":
-                row = await service.resign(session, conn.game_id, user)
-                conn.send({"type": "ack", "status": "resigned", "version": row.version,
-                           "command_id": command_id})
-                await hub.publish(row.id, row.version)
+                version = await service.resign_live(session, conn.game_id, user)
+                conn.send({"type": "ack", "status": "resigned", "version": version, "command_id": command_id})
+                await hub.publish(conn.game_id, version)
                 return
             if kind == "command":
                 request = CommandRequest.model_validate(body)
