@@ -41,3 +41,19 @@ def test_registration_and_login_hash_and_verify_on_a_worker_thread(client, monke
     assert [kind for kind, _ in calls].count("hash") >= 1
     assert [kind for kind, _ in calls].count("verify") >= 3
     assert not any(on_loop for _, on_loop in calls), calls
+
+
+def test_the_creation_quota_counts_an_accounts_games_only_up_to_the_limit(client):
+    """The creation quota (issue 12, `check_game_quota`) asks whether a limit is reached: it counts at most that
+    many games, so an account with thousands of games costs no scan of them all per game created."""
+    player = Player(client, "counted")
+    for _ in range(4):
+        assert player.post("/api/games", json={"scenario": "tutorial", "side": "blue"}).status_code == 201
+    user_id = player.get("/api/me").json()["id"]
+    app = client.app
+
+    async def count(limit):
+        async with app.state.sessionmaker() as session:
+            return await accounts._count_up_to(session, limit, accounts.GAMES.c.created_by == user_id)
+
+    assert [client.portal.call(count, limit) for limit in (0, 3, 4, 10)] == [0, 3, 4, 4]
