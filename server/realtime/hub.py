@@ -97,6 +97,10 @@ class GameHub:
         self.change_listeners: list[Any] = []
         # Spectator counts per game, re-read only when a presence change is announced.
         self._spectators: dict[str, int] = {}
+        # When each game's count last changed other than by the heartbeat (a tick of `_presence_clock`):
+        # the heartbeat's recount, read before such a change, is older than it and must not replace it.
+        self._presence_clock = 0
+        self._presence_changed: dict[str, int] = {}
         self.instance = uuid.uuid4().hex[:16]
         self._peers: dict[str, float] = {}  # other hubs on the channel: id -> when last heard
         self._peer_beat: asyncio.Task[None] | None = None
@@ -184,7 +188,7 @@ class GameHub:
                     continue
                 if event.message == RESYNC:
                     for game_id in list(self._connections):
-                        self._spectators.pop(game_id, None)
+                        self._note_spectators(game_id, None)
                         self._spawn(self.refresh(game_id))
                     continue
                 game_id, _, rest = event.message.partition(":")
@@ -192,7 +196,7 @@ class GameHub:
                     self._changed(game_id)
                 if game_id in self._connections:
                     if rest.endswith(":presence"):
-                        self._spectators.pop(game_id, None)
+                        self._note_spectators(game_id, None)
                         self._spawn(self.refresh(game_id))
                         continue
                     version = rest.partition(":")[0]
@@ -216,8 +220,11 @@ class GameHub:
                 # Recounted, not forgotten: a crashed process's watchers age out of the counts
                 # here, and the next command's push needs no read of its own.
                 watched = list(self._connections)
+                counted_at = self._presence_clock
                 counts = await self.service.spectator_counts(session, watched)
             for game_id, count in counts.items():
+                if self._presence_changed.get(game_id, 0) > counted_at:
+                    continue  # a spectator came or went while this count was read: it is out of date
                 if game_id in self._connections and self._spectators.get(game_id) != count:
                     known = game_id in self._spectators
                     self._spectators[game_id] = count
@@ -228,6 +235,16 @@ class GameHub:
             self._spectators.clear()
         for observer in self.observers:
             await observer.heartbeat([c for conns in self._connections.values() for c in conns])
+
+    def _note_spectators(self, game_id: str, count: int | None) -> None:
+        """A spectator count from a read newer than any heartbeat on its way, or None: forgotten (a
+        presence change), to be read again by the next push."""
+        self._presence_clock += 1
+        self._presence_changed[game_id] = self._presence_clock
+        if count is None:
+            self._spectators.pop(game_id, None)
+        else:
+            self._spectators[game_id] = count
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -252,7 +269,7 @@ class GameHub:
         processes' through the broadcaster (only if another hub is listening; never awaited by the
         caller, so a command's answer does not wait for the notice's round trip)."""
         if presence:
-            self._spectators.pop(game_id, None)
+            self._note_spectators(game_id, None)
         else:
             self._changed(game_id)
         if game_id in self._connections:
@@ -295,6 +312,7 @@ class GameHub:
                 self._connections.pop(conn.game_id, None)
                 self._locks.pop(conn.game_id, None)
                 self._spectators.pop(conn.game_id, None)
+                self._presence_changed.pop(conn.game_id, None)
         if conn.viewer.role == "spectator":
             try:
                 async with self.sessionmaker() as session:
@@ -312,13 +330,14 @@ class GameHub:
                 # the opponent connecting): the row's large JSON columns are then not read at all.
                 loaded = await self.service.load_for_views(session, conn.game_id)
                 # A game at version 0 has no log row yet (its first command is seq 1).
-                rows = await self.service.log_rows(session, conn.game_id) if loaded.row.version else []
+                rows = (await self.service.log_rows(session, conn.game_id, upto=loaded.row.version)
+                        if loaded.row.version else [])
                 spectators = self._spectators.get(conn.game_id)
                 if spectators is None or conn.viewer.role == "spectator":
                     # Counted when not known here, or when a spectator arrives (a seat's arrival does
                     # not change it; the heartbeat recounts every watched game anyway).
                     spectators = await self.service.spectator_count(session, conn.game_id)
-                    self._spectators[conn.game_id] = spectators
+                    self._note_spectators(conn.game_id, spectators)
             view = plain(build_view(loaded.row, loaded.engine, conn.viewer, spectators=spectators))
             entries = build_log_entries(loaded.row, rows, conn.viewer, loaded.scenario)
             conn.last_view = view
@@ -361,10 +380,12 @@ class GameHub:
             else:
                 async with self.sessionmaker() as session:
                     loaded = await self.service.load_for_views(session, game_id)
-                    db_rows = await self.service.log_rows(session, game_id, after=after)
+                    # Up to the row's version: a command committed between the two reads must not put
+                    # its log entry in a frame that still names the older version.
+                    db_rows = await self.service.log_rows(session, game_id, after=after, upto=loaded.row.version)
                     if spectators is None:
                         spectators = await self.service.spectator_count(session, game_id)
-                        self._spectators[game_id] = spectators
+                        self._note_spectators(game_id, spectators)
                 row, engine, rows, scenario = GameMeta.of(loaded.row), loaded.engine, db_rows, loaded.scenario
                 if row.status == "active":
                     self.service.recent.seed(row)  # another process's change: our next command may be quick

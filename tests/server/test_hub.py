@@ -66,8 +66,10 @@ class FakeService:
         )
         return SimpleNamespace(row=row, engine=FakeEngine(self.db_version), scenario=None)
 
-    async def log_rows(self, _session: Any, _game_id: str, *, after: int = 0) -> list[Row]:
-        return [Row(seq) for seq in range(after + 1, self.db_version + 1)]
+    async def log_rows(self, _session: Any, _game_id: str, *, after: int = 0, upto: int | None = None) -> list[Row]:
+        # `log_version`: a command another process committed after the row was read.
+        newest = getattr(self, "log_version", self.db_version)
+        return [Row(seq) for seq in range(after + 1, (newest if upto is None else min(upto, newest)) + 1)]
 
     async def spectator_count(self, _session: Any, _game_id: str) -> int:
         return 0
@@ -151,3 +153,61 @@ def test_a_spectator_count_change_is_pushed_at_the_same_version() -> None:
 
 async def _three(_session: Any, _game_id: str) -> int:
     return 3
+
+
+class CountingService(FakeService):
+    """`spectator_counts` answers `stale`; while it is being read, `meanwhile` runs (a spectator
+    arriving, whose own fresher count the hub notes)."""
+
+    def __init__(self, stale: int, meanwhile: Any = None) -> None:
+        super().__init__(db_version=7)
+        self.stale = stale
+        self.meanwhile = meanwhile
+
+    async def touch_spectators(self, _session: Any, _ids: list[str]) -> None:
+        return None
+
+    async def spectator_counts(self, _session: Any, game_ids: list[str]) -> dict[str, int]:
+        if self.meanwhile is not None:
+            self.meanwhile()
+        return dict.fromkeys(game_ids, self.stale)
+
+
+def test_a_heartbeat_recount_read_before_a_spectator_arrived_does_not_replace_the_newer_count() -> None:
+    service = CountingService(stale=0)
+    hub, conn = connected_hub(service, version=7)
+    # The spectator's arrival is counted (1) while the heartbeat's read, begun before it, says 0.
+    service.meanwhile = lambda: hub._note_spectators(GAME, 1)
+
+    asyncio.run(hub._heartbeat_once())
+
+    assert hub._spectators[GAME] == 1
+    assert not hub._tasks and conn.queue.empty()  # no push of the stale count
+
+
+def test_a_heartbeat_recount_that_differs_is_pushed() -> None:
+    service = CountingService(stale=2)
+    hub, conn = connected_hub(service, version=7)
+
+    async def beat_and_settle() -> None:
+        await hub._heartbeat_once()
+        await asyncio.gather(*list(hub._tasks))
+
+    asyncio.run(beat_and_settle())
+
+    assert hub._spectators[GAME] == 2
+    assert conn.queue.get_nowait()["patch"] == [{"op": "replace", "path": "/spectators", "value": 2}]
+
+
+def test_a_command_committed_between_the_row_read_and_the_log_read_stays_out_of_the_frame() -> None:
+    """Another process commits version 9 after this one read the row at 8 but before it read the log:
+    the frame names version 8 and carries the log up to 8 only (version 9 comes with its own notice)."""
+    service = FakeService(db_version=8)
+    service.log_version = 9  # type: ignore[attr-defined]
+    hub, conn = connected_hub(service, version=7)
+
+    asyncio.run(hub.refresh(GAME, 8))
+
+    message = conn.queue.get_nowait()
+    assert message["version"] == 8
+    assert [entry["seq"] for entry in message["log"]] == [8]

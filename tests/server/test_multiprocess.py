@@ -56,7 +56,7 @@ async def _play(url_a: str, url_b: str, game_id: str, tokens: dict[str, str]) ->
             got = [await recv(blue), await recv(blue)]
             assert {m["type"] for m in got} == {"ack", "patch"}, got
             patch = await recv(red)
-            assert patch["type"] == "patch" and patch["version"] == 1
+            assert patch["type"] == "patch" and patch["version"] == 1, patch
             red_view = jsonpatch.apply_patch(red_view, patch["patch"])
             spectator_patch = await recv(spectator)
             spectator_view = jsonpatch.apply_patch(spectator_view, spectator_patch["patch"])
