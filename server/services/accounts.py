@@ -173,7 +173,7 @@ async def check_game_quota(session: AsyncSession, settings: Settings, user: User
     waiting = await _count_up_to(
         session, settings.max_waiting_games, GAMES.c.created_by == user.id, GAMES.c.status == "waiting"
     )
-    if (waiting or 0) >= settings.max_waiting_games:
+    if waiting >= settings.max_waiting_games:
         raise ApiError(
             429,
             "too_many_waiting_games",
@@ -185,7 +185,7 @@ async def check_game_quota(session: AsyncSession, settings: Settings, user: User
     recent = await _count_up_to(
         session, settings.games_per_hour, GAMES.c.created_by == user.id, GAMES.c.created_at > hour_ago
     )
-    if (recent or 0) >= settings.games_per_hour:
+    if recent >= settings.games_per_hour:
         raise ApiError(
             429,
             "too_many_games",

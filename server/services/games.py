@@ -679,29 +679,30 @@ class GameService:
         )
 
     async def resign(self, session: AsyncSession, game_id: str, user: User | None) -> Game:
-        """Resign (the rules core ends the game for the opponent), or call off a game nobody joined."""
+        """Resign, or call off a game nobody joined (`resign_version`); the game's row after it."""
+        await self.resign_version(session, game_id, user)
+        await session.commit()  # a fresh read: the command was written outside this session's transaction
+        return await self.get_row(session, game_id, stateless=True)
+
+    async def resign_version(self, session: AsyncSession, game_id: str, user: User | None) -> int:
+        """Resign (the rules core ends the game for the opponent), or call off a game nobody joined;
+        returns the game's version after it. A game in progress that this process holds live takes the
+        command path with no read of its row (a game's last command costs what any command costs)."""
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
+        meta = self.recent.meta(game_id)
+        if meta is not None and meta.status == "active":
+            answer, _ = await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
+            return int(answer["version"])
         row = await self.get_row(session, game_id, light=True)
         if row.status == "waiting":
             require_seat(row, user)
             command = {"type": "adjudicate", "winner": None, "reason": "abandoned before the second player joined"}
-            await self.referee(session, game_id, command, user_id=user.id, command_id=uuid.uuid4().hex,
-                               expected_version=row.version, expected_status="waiting")
+            answer, _ = await self.referee(session, game_id, command, user_id=user.id, command_id=uuid.uuid4().hex,
+                                           expected_version=row.version, expected_status="waiting")
         else:
-            await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
+            answer, _ = await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
         await session.commit()
-        return await self.get_row(session, game_id, stateless=True)
-
-    async def resign_live(self, session: AsyncSession, game_id: str, user: User | None) -> int:
-        """A player's resignation from a websocket; returns the game's version after it. A game in
-        progress that this process holds live takes the command path with no read of the row (a game's
-        last command then costs what any command costs); a waiting game, or one this process does not
-        hold, takes `resign`."""
-        meta = self.recent.meta(game_id)
-        if user is None or meta is None or meta.status != "active":
-            return (await self.resign(session, game_id, user)).version
-        answer, _ = await self.submit(session, game_id, user, dict(RESIGN_COMMAND), None, None)
         return int(answer["version"])
 
     # ------------------------------------------------------------- spectators

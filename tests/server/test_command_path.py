@@ -228,6 +228,8 @@ def test_a_game_ending_command_commits_first_and_its_mails_follow(pg_client: Tes
     gid = game["id"]
     resigned = a.post(f"/api/games/{gid}/resign")
     assert resigned.status_code == 200, resigned.text
+    # The answer is the game as the resignation left it, read after the command's own write.
+    assert (resigned.json()["status"], resigned.json()["version"]) == ("over", 1), resigned.json()
     runtime = pg_client.app.state.notify
     assert pg_client.portal is not None
     pg_client.portal.call(runtime.wait_idle)

@@ -205,7 +205,7 @@ async def _handle(
     try:
         async with LazySession(app.state.sessionmaker, app.state.engine) as session:
             if kind == "resign":
-                version = await service.resign_live(session, conn.game_id, user)
+                version = await service.resign_version(session, conn.game_id, user)
                 conn.send({"type": "ack", "status": "resigned", "version": version, "command_id": command_id})
                 await hub.publish(conn.game_id, version)
                 return
