@@ -35,22 +35,39 @@ def make_patch(old: Any, new: Any) -> list[dict[str, Any]]:
     return ops
 
 
+def _same_children(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    if len(old) != len(new):
+        return False
+    get = old.get
+    for key, value in new.items():
+        if get(key, _MISSING) is not value:
+            return False
+    return True
+
+
+_MISSING = object()
+
+
 def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
+    if old is new:  # the same object (a unit the views share from one command to the next)
+        return
     if type(old) is type(new) and isinstance(old, dict):
         # Most of a view is unchanged by one command: comparing a whole unchanged subtree in C is
         # far cheaper than walking it key by key. Python's == takes True for 1, JSON does not, so
-        # an equal subtree is confirmed by its JSON text before it is skipped.
-        if old == new and _same_json(old, new):
+        # an equal subtree is confirmed by its JSON text before it is skipped, unless every child is
+        # the very same object.
+        if old == new and (_same_children(old, new) or _same_json(old, new)):
             return
         for key, value in old.items():
             if key not in new:
                 ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
         for key, value in new.items():
-            child = f"{path}/{_escape(key)}"
             if key not in old:
-                ops.append({"op": "add", "path": child, "value": value})
+                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
             else:
-                _diff(old[key], value, child, ops)
+                previous = old[key]
+                if previous is not value:
+                    _diff(previous, value, f"{path}/{_escape(key)}", ops)
         return
     # bool is a subclass of int: compare types too, so True -> 1 is still a change
     if type(old) is type(new) and old == new:

@@ -53,6 +53,16 @@ class Frame(dict[str, Any]):
         return self._text
 
 
+def _detached(view: dict[str, Any]) -> dict[str, Any]:
+    """A view the connections may keep as their last one: a JSON-shaped copy of everything but its
+    units, which `build_views(share_units=True)` made as read-only objects of plain JSON values,
+    kept from one command to the next while unchanged (so the next patch skips them by identity)."""
+    units = view["units"]
+    rest = plain({k: v for k, v in view.items() if k != "units"})
+    rest["units"] = dict(units)
+    return rest  # type: ignore[no-any-return]
+
+
 def frame_text(message: dict[str, Any]) -> str:
     return message.text if isinstance(message, Frame) else jsoncodec.dumps(message)
 
@@ -338,7 +348,8 @@ class GameHub:
                     # not change it; the heartbeat recounts every watched game anyway).
                     spectators = await self.service.spectator_count(session, conn.game_id)
                     self._note_spectators(conn.game_id, spectators)
-            view = plain(build_view(loaded.row, loaded.engine, conn.viewer, spectators=spectators))
+            view = _detached(build_view(loaded.row, loaded.engine, conn.viewer, spectators=spectators,
+                                        share_units=True))
             entries = build_log_entries(loaded.row, rows, conn.viewer, loaded.scenario)
             conn.last_view = view
             conn.last_version = loaded.row.version
@@ -395,8 +406,8 @@ class GameHub:
             kinds: dict[tuple[str, str | None], Viewer] = {}
             for conn in conns:
                 kinds.setdefault((conn.viewer.role, conn.viewer.side), conn.viewer)
-            built = build_views(row, engine, list(kinds.values()), spectators=spectators)
-            views = {key: plain(view) for key, view in zip(kinds, built, strict=True)}
+            built = build_views(row, engine, list(kinds.values()), spectators=spectators, share_units=True)
+            views = {key: _detached(view) for key, view in zip(kinds, built, strict=True)}
             frames: dict[tuple[Any, ...], Frame | None] = {}
             for conn in conns:
                 key = (conn.viewer.role, conn.viewer.side)

@@ -68,9 +68,11 @@ def build_view(
     *,
     spectators: int,
     version: int | None = None,
+    share_units: bool = False,
 ) -> dict[str, Any]:
     """What `viewer` may see of the game at `version` (default: the row's current version)."""
-    return build_views(game_row, engine_game, [viewer], spectators=spectators, version=version)[0]
+    return build_views(game_row, engine_game, [viewer], spectators=spectators, version=version,
+                       share_units=share_units)[0]
 
 
 def build_views(
@@ -80,11 +82,15 @@ def build_views(
     *,
     spectators: int,
     version: int | None = None,
+    share_units: bool = False,
 ) -> list[dict[str, Any]]:
-    """`build_view` for several viewers at once (the rules core shares their common parts)."""
+    """`build_view` for several viewers at once (the rules core shares their common parts;
+    `share_units`: the units that look the same to all are shared, read-only objects, see
+    `rules.kernel.views.build_views`)."""
+    cores = engine_game.views([v.engine_viewer for v in viewers], share_units=share_units)
     return [
         _dress(dict(core), game_row, engine_game, viewer, spectators, version)
-        for core, viewer in zip(engine_game.views([v.engine_viewer for v in viewers]), viewers, strict=True)
+        for core, viewer in zip(cores, viewers, strict=True)
     ]
 
 

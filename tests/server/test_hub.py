@@ -27,8 +27,8 @@ class FakeEngine:
     def view(self, viewer: str) -> dict[str, Any]:
         return {"viewer": viewer, "turn": self.version}
 
-    def views(self, viewers: list[str]) -> list[dict[str, Any]]:
-        return [self.view(v) for v in viewers]
+    def views(self, viewers: list[str], *, share_units: bool = False) -> list[dict[str, Any]]:
+        return [{**self.view(v), "units": {}} for v in viewers]
 
 
 @dataclass

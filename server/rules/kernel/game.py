@@ -56,6 +56,8 @@ class Game:
         self._checkpoint: dict[str, Any] | None = None
         self._base_version = 0  # commands before `log` when the log was left out of the snapshot
         self._barrier = "there is nothing to take back"  # why undo stops at the checkpoint
+        # Unit id, or (unit id, viewer) -> (its fields, the view built for them): views.build_views(share_units=True).
+        self._unit_views: dict[str | tuple[str, str], tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     # --- construction ------------------------------------------------------------
     @classmethod
@@ -360,11 +362,12 @@ class Game:
 
         return build_view(self, viewer)
 
-    def views(self, viewers: list[str]) -> list[dict[str, Any]]:
-        """`view(v)` for each of `viewers`, with what they share worked out once."""
+    def views(self, viewers: list[str], *, share_units: bool = False) -> list[dict[str, Any]]:
+        """`view(v)` for each of `viewers`, with what they share worked out once (`share_units`:
+        see `views.build_views`)."""
         from .views import build_views
 
-        return build_views(self, viewers)
+        return build_views(self, viewers, share_units=share_units)
 
     def to_json(self, include_log: bool = True) -> dict[str, Any]:
         """The complete state, seed included: for the server's database only. Without the log (which the

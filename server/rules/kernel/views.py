@@ -140,14 +140,36 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
     return out
 
 
+def _kept_unit_view(game: Game, viewer: str | None, uid: str, s: Any) -> dict[str, Any]:
+    """`unit_view`, as the object built the last time the unit's fields were the same for this
+    viewer (None: a unit that looks the same to every viewer), kept on the game; else a new one.
+    Unchanged units are then the same objects from one command's views to the next, which the
+    server's patches skip by identity instead of comparing them."""
+    key = (s.hex, s.status, s.reduced, s.disrupted, s.ineffective, s.moved, s.charging, s.attacked,
+           s.entry_turn, s.entry_hex, s.provisional)
+    cache = game._unit_views
+    slot = uid if viewer is None else (uid, viewer)
+    hit = cache.get(slot)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    # For a unit that looks the same to all, the viewer given to `unit_view` makes no difference.
+    view = unit_view(game, "" if viewer is None else viewer, uid)
+    cache[slot] = (key, view)
+    return view
+
+
 def build_view(game: "Game", viewer: str) -> dict[str, Any]:
     return build_views(game, [viewer])[0]
 
 
-def build_views(game: "Game", viewers: list[str]) -> list[dict[str, Any]]:
+def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) -> list[dict[str, Any]]:
     """Each viewer's view of the current state, in `viewers`' order. What is the same for every
     viewer (the prompt, the score, undo rights, the dice, and every unit that looks the same to all)
-    is worked out once for the batch: the server builds both players' views after every command."""
+    is worked out once for the batch: the server builds both players' views after every command.
+
+    `share_units`: each unit that looks the same to every viewer is one object, shared by the
+    viewers and kept from call to call while the unit is unchanged (`_shared_unit_view`); the
+    caller must treat those objects as read-only. Otherwise every view has its own copies."""
     sc = game.scenario
     st = game.state
     ctx = game._ctx()
@@ -171,18 +193,19 @@ def build_views(game: "Game", viewers: list[str]) -> list[dict[str, Any]]:
     # unit is off the map or gone (`unit_visible`, `_masked_gone`), or it stands at a provisional
     # set-up hex (3.2).
     same_for_all = not sc.hide_enemy_reinforcements
-    shared_units: dict[str, dict[str, Any]] = {}
+    shared_units = {
+        uid: _kept_unit_view(game, None, uid, s) for uid, s in st.units.items()
+        if not s.provisional and (same_for_all or s.status not in _PER_VIEWER)
+    }
     out = []
     for viewer in viewers:
         units: dict[str, Any] = {}
         for uid, s in st.units.items():
-            if not s.provisional and (same_for_all or s.status not in _PER_VIEWER):
-                cached = shared_units.get(uid)
-                if cached is None:
-                    cached = shared_units[uid] = unit_view(game, viewer, uid)
-                units[uid] = dict(cached)
+            shared = shared_units.get(uid)
+            if shared is not None:
+                units[uid] = shared if share_units else dict(shared)
             elif unit_visible(game, viewer, uid):
-                units[uid] = unit_view(game, viewer, uid)
+                units[uid] = _kept_unit_view(game, viewer, uid, s) if share_units else unit_view(game, viewer, uid)
         view: dict[str, Any] = {
             "scenario": sc.id, "ruleset": game.ruleset.name, "viewer": viewer,
             "turn": st.turn, "turns": sc.turns, "turn_label": sc.turn_label(st.turn),
@@ -221,11 +244,29 @@ def hidden_reinforcements(sc: "Scenario") -> dict[str, str]:
 def unit_defs_for(sc: "Scenario", visible_units: Iterable[str]) -> dict[str, Any]:
     """The definitions of visible units that the public scenario (`scenario_json_for`) leaves out,
     e.g. an enemy reinforcement once it has entered the map, so a client can draw its counter."""
-    hidden = hidden_reinforcements(sc)
-    if not hidden:
+    if not sc.hide_enemy_reinforcements:
         return {}
-    wanted = {u for u in visible_units if u in hidden}
-    return {u["id"]: u for u in sc.raw.get("units", []) if isinstance(u, dict) and u.get("id") in wanted}
+    defs = _hidden_unit_defs(sc)
+    wanted = {u for u in visible_units if u in defs}
+    return {uid: d for uid, d in defs.items() if uid in wanted}  # in the scenario file's order
+
+
+# Scenario (by identity) -> its hidden reinforcements' definitions, read once: views ask after every
+# command. Scenarios are few and long-lived; the bound only keeps a test run's throwaway ones in check.
+_HIDDEN_DEFS: dict[int, tuple[Scenario, dict[str, Any]]] = {}
+_HIDDEN_DEFS_BOUND = 64
+
+
+def _hidden_unit_defs(sc: Scenario) -> dict[str, Any]:
+    entry = _HIDDEN_DEFS.get(id(sc))
+    if entry is not None and entry[0] is sc:
+        return entry[1]
+    hidden = hidden_reinforcements(sc)
+    defs = {u["id"]: u for u in sc.raw.get("units", []) if isinstance(u, dict) and u.get("id") in hidden}
+    if len(_HIDDEN_DEFS) >= _HIDDEN_DEFS_BOUND:
+        _HIDDEN_DEFS.clear()
+    _HIDDEN_DEFS[id(sc)] = (sc, defs)
+    return defs
 
 
 def scenario_json_for(sc: "Scenario", viewer: str) -> dict[str, Any]:

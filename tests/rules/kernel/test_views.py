@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from position import Position, attack
 
 from server.rules import Game, filter_events, seed_hash
@@ -199,9 +201,54 @@ def test_views_built_together_equal_each_built_alone() -> None:
         player = RandomPlayer(rng)
         for step in range(300):
             if step % 7 == 0 or game.is_over:
-                assert game.views(viewers) == [game.view(v) for v in viewers], (path.name, step)
+                alone = [game.view(v) for v in viewers]
+                assert game.views(viewers) == alone, (path.name, step)
+                assert game.views(viewers, share_units=True) == alone, (path.name, step)
             if game.is_over:
                 break
             side = game.awaiting
             assert side is not None
             game.submit(side, player.choose(game, side))
+
+
+def test_shared_unit_views_are_kept_while_the_unit_is_unchanged_and_rebuilt_when_it_changes() -> None:
+    """`share_units=True` (the server's fan-out): a unit that looks the same to all is one object in
+    every viewer's view, and the same object at the next call while its visible fields are unchanged,
+    so the server's patches skip it by identity; a unit that moved is a new object. Without it, every
+    view has copies of its own that a caller may change without touching the next view."""
+    game = Game.new(_tutorial(), SEED)
+    while game.state.phase == "setup":
+        game.submit(game.awaiting, {"type": "end_phase"})
+    side = game.awaiting
+    before = game.views([*game.scenario.side_order, "spectator"], share_units=True)
+    mover, path = _a_legal_move(game, side)
+    assert all(v["units"][mover] is before[0]["units"][mover] for v in before)  # one object for all viewers
+    game.submit(side, {"type": "move", "units": [mover], "path": path})
+    after = game.views([*game.scenario.side_order, "spectator"], share_units=True)
+    assert after[0]["units"][mover] is not before[0]["units"][mover]
+    assert after[0]["units"][mover]["hex"] == path[-1]
+    # (units off the map in this scenario look different to each side: built for each viewer, every time)
+    unchanged = [u for u, s in game.state.units.items() if u != mover and s.on_map and before[0]["units"][u] == after[0]["units"][u]]
+    assert unchanged and all(after[0]["units"][u] is before[0]["units"][u] for u in unchanged)
+
+    own = game.views([side])[0]
+    own["units"][mover]["hex"] = "9999"
+    assert game.views([side])[0]["units"][mover]["hex"] == path[-1]
+    assert game.views([side], share_units=True)[0]["units"][mover]["hex"] == path[-1]
+
+
+def _tutorial() -> Any:
+    import json
+    from pathlib import Path
+
+    from server.rules import parse_scenario
+
+    path = Path(__file__).resolve().parents[3] / "scenarios" / "tutorial.json"
+    return parse_scenario(json.loads(path.read_text()), path.name)
+
+
+def _a_legal_move(game: Game, side: str) -> tuple[str, list[str]]:
+    for command in game.legal_commands(side):
+        if command.get("type") == "move" and len(command["units"]) == 1:
+            return command["units"][0], list(command["path"])
+    raise AssertionError("no legal move")
