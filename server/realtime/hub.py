@@ -274,16 +274,28 @@ class GameHub:
 
     # --------------------------------------------------------- connections
 
-    async def publish(self, game_id: str, version: int, *, presence: bool = False) -> None:
+    async def publish(
+        self, game_id: str, version: int, *, presence: bool = False, actor: ViewerConnection | None = None,
+    ) -> None:
         """Tell every viewer of `game_id` that it changed: this process's own viewers directly, other
         processes' through the broadcaster (only if another hub is listening; never awaited by the
-        caller, so a command's answer does not wait for the notice's round trip)."""
+        caller, so a command's answer does not wait for the notice's round trip).
+
+        `actor`: the connection whose command made the change. Its viewers' patches are then queued
+        before this returns, the actor's last, so that the opponent's update goes out first and does
+        not wait behind the actor's own messages (its patch, then the answer the caller sends)."""
         if presence:
             self._note_spectators(game_id, None)
         else:
             self._changed(game_id)
         if game_id in self._connections:
-            self._spawn(self.refresh(game_id, None if presence else version))
+            if actor is not None and not presence:
+                try:
+                    await self.refresh(game_id, version, last=actor)
+                except Exception:  # the command is stored: its viewers catch up on their next snapshot
+                    log.exception("hub refresh failed for game %s", game_id)
+            else:
+                self._spawn(self.refresh(game_id, None if presence else version))
         if self.broadcast.backend_name == "memory" or not self.has_peers():
             return
         message = f"{game_id}:{version}:presence" if presence else f"{game_id}:{version}"
@@ -369,13 +381,16 @@ class GameHub:
             return None
         return meta, engine, rows, scenario
 
-    async def refresh(self, game_id: str, version: int | None = None) -> None:
-        """Bring every connection watching `game_id` up to date; `version` is the one announced.
+    async def refresh(self, game_id: str, version: int | None = None, *, last: ViewerConnection | None = None) -> None:
+        """Bring every connection watching `game_id` up to date; `version` is the one announced;
+        `last`, a connection to serve after the others (`publish`'s actor).
 
         When this process committed that version itself, the state, the log rows and the
         engine are still in its caches and nothing is read back; otherwise one light read."""
         async with self._lock(game_id):
-            conns = [c for c in self._connections.get(game_id, ()) if c.last_view is not None]
+            conns = [c for c in self._connections.get(game_id, ()) if c.last_view is not None and c is not last]
+            if last is not None and last.last_view is not None and last in self._connections.get(game_id, ()):
+                conns.append(last)
             if not conns:
                 return
             after = min(c.last_version for c in conns)

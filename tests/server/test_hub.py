@@ -211,3 +211,28 @@ def test_a_command_committed_between_the_row_read_and_the_log_read_stays_out_of_
     message = conn.queue.get_nowait()
     assert message["version"] == 8
     assert [entry["seq"] for entry in message["log"]] == [8]
+
+
+def test_a_players_command_queues_the_opponents_patch_first_and_before_publish_returns() -> None:
+    """The websocket route publishes a command with its connection as the actor, then sends the answer:
+    every viewer's patch is queued by then (no task left to run), the actor's last, so the opponent's
+    update is written before the mover's patch and answer (issue 16: command -> opponent's update)."""
+    service = FakeService(db_version=6)
+    hub, mover = connected_hub(service, version=6)
+    hub.broadcast = SimpleNamespace(backend_name="memory")  # type: ignore[assignment]
+    order: list[str] = []
+    opponent = ViewerConnection(GAME, Viewer("seat", "red", 2))
+    watcher = ViewerConnection(GAME, Viewer("spectator", None, None))
+    for name, conn in (("mover", mover), ("opponent", opponent), ("watcher", watcher)):
+        conn.last_version = 6
+        conn.last_view = plain(build_view(meta(6), FakeEngine(6), conn.viewer, spectators=0))
+        conn.send = (lambda message, name=name, send=conn.send: order.append(name) or send(message))  # type: ignore[method-assign]
+        hub._connections[GAME].add(conn)
+    service.recent.put(meta(7), Row(7))
+    service.engines.put(GAME, 7, FakeEngine(7))
+
+    asyncio.run(hub.publish(GAME, 7, actor=mover))
+
+    assert sorted(order[:2]) == ["opponent", "watcher"] and order[2:] == ["mover"]
+    assert all(c.queue.get_nowait()["version"] == 7 for c in (mover, opponent, watcher))
+    assert service.reads == 0

@@ -206,8 +206,8 @@ async def _handle(
         async with LazySession(app.state.sessionmaker, app.state.engine) as session:
             if kind == "resign":
                 version = await service.resign_version(session, conn.game_id, user)
+                await hub.publish(conn.game_id, version, actor=conn)
                 conn.send({"type": "ack", "status": "resigned", "version": version, "command_id": command_id})
-                await hub.publish(conn.game_id, version)
                 return
             if kind == "command":
                 request = CommandRequest.model_validate(body)
@@ -232,6 +232,8 @@ async def _handle(
         conn.send(_error(500, "internal_error", "The server failed on this message.",
                          command_id=command_id))
         return
-    conn.send({"type": "ack", **answer})
     if applied:
-        await hub.publish(conn.game_id, answer["version"])
+        # The viewers' patches first (the opponent's before the mover's), then the answer: the
+        # opponent's update waits behind neither the answer's frame nor the mover's patch.
+        await hub.publish(conn.game_id, answer["version"], actor=conn)
+    conn.send({"type": "ack", **answer})
