@@ -124,6 +124,27 @@ class Barrier:
         await self.all_arrived.wait()
 
 
+class PageSocket:
+    """A player's websocket as the page opens it (`batch=1`, web/js/ui/socket.js): `recv` gives one
+    message at a time, with the time its frame arrived; a server that does not batch (an older commit)
+    sends one message per frame, which reads the same."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.pending: list[dict[str, Any]] = []
+        self.arrived = 0.0
+
+    async def recv(self) -> tuple[float, dict[str, Any]]:
+        if not self.pending:
+            frame = json.loads(await self.ws.recv())
+            self.arrived = time.perf_counter()
+            self.pending = frame["messages"] if frame.get("type") == "batch" else [frame]
+        return self.arrived, self.pending.pop(0)
+
+    async def send(self, text: str) -> None:
+        await self.ws.send(text)
+
+
 class Seat:
     def __init__(self, side: str) -> None:
         self.side = side
@@ -146,12 +167,12 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
         if first:
             await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
         first_side, second_side = SIDES
-        async with websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens[first_side]}", max_size=None, open_timeout=120) as ws_first, \
-                websockets.connect(f"{ws_url}/ws/games/{game_id}?token={tokens[second_side]}", max_size=None, open_timeout=120) as ws_second:
-            sockets = {first_side: ws_first, second_side: ws_second}
+        async with websockets.connect(f"{ws_url}/ws/games/{game_id}?batch=1&token={tokens[first_side]}", max_size=None, open_timeout=120) as ws_first, \
+                websockets.connect(f"{ws_url}/ws/games/{game_id}?batch=1&token={tokens[second_side]}", max_size=None, open_timeout=120) as ws_second:
+            sockets = {first_side: PageSocket(ws_first), second_side: PageSocket(ws_second)}
             seats = {first_side: Seat(first_side), second_side: Seat(second_side)}
             for side, ws in sockets.items():
-                hello = json.loads(await ws.recv())
+                _, hello = await ws.recv()
                 seats[side].view, seats[side].version = hello["view"], hello["version"]
             if first:
                 connecting.release()
@@ -170,9 +191,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                     # opponent's patch is not made to wait behind the mover's own messages.
                     arrived = 0.0
                     while seats[other].version <= version:
-                        raw = await sockets[other].recv()
-                        arrived = time.perf_counter()
-                        message = json.loads(raw)
+                        arrived, message = await sockets[other].recv()
                         if message["type"] == "patch":
                             seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
                             seats[other].version = message["version"]
@@ -186,9 +205,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                 ack_ms = None
                 got_patch = False
                 while not (ack_ms is not None and got_patch):
-                    raw = await sockets[mover].recv()
-                    arrived = time.perf_counter()
-                    message = json.loads(raw)
+                    arrived, message = await sockets[mover].recv()
                     if message["type"] == "ack":
                         ack_ms = (arrived - t0) * 1000
                     elif message["type"] == "patch":

@@ -75,6 +75,9 @@ class ViewerConnection:
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     last_view: dict[str, Any] | None = None
     last_version: int = -1
+    # The client reads `{"type": "batch", "messages": [...]}` frames (asked for with `?batch=1`): the
+    # messages queued together go out in one frame, one socket write (`server/api/routes/ws.py`).
+    batch: bool = False
 
     def send(self, message: dict[str, Any]) -> bool:
         if self.queue.qsize() >= MAX_QUEUED_MESSAGES:

@@ -8,7 +8,29 @@ import uuid
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from server_helpers import Player, apply_patch, pick_command, secret_seed, server_game, start_game
+
+
+class Unbatching:
+    """A test client's websocket opened with `batch=1`: `receive_json` gives one message at a time,
+    as the page's socket does (web/js/ui/socket.js), and `frames` keeps what each frame carried."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.pending: list[dict[str, Any]] = []
+        self.frames: list[list[str]] = []
+
+    def receive_json(self) -> dict[str, Any]:
+        if not self.pending:
+            frame = self.ws.receive_json()
+            self.pending = frame["messages"] if frame["type"] == "batch" else [frame]
+            assert self.pending, frame
+            self.frames.append([m["type"] for m in self.pending])
+        return self.pending.pop(0)
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.ws.send_json(message)
 
 
 def _receive_until(ws: Any, kinds: set[str], count: int) -> list[dict[str, Any]]:
@@ -20,7 +42,10 @@ def _receive_until(ws: Any, kinds: set[str], count: int) -> list[dict[str, Any]]
     return out
 
 
-def test_two_clients_play_a_full_turn(client):
+@pytest.mark.parametrize("batch", [False, True], ids=["one-message-per-frame", "batch"])
+def test_two_clients_play_a_full_turn(client, batch):
+    """With `batch=1` (the page's socket) the same messages come, and a command's own patch and its
+    answer, queued together, come in one frame."""
     blue, red, game = start_game(client, side="blue")
     game_id = game["id"]
     seats = {"blue": blue, "red": red}
@@ -29,8 +54,11 @@ def test_two_clients_play_a_full_turn(client):
     spectator = Player(client, "watcher")
     all_messages: dict[str, list[str]] = {"blue": [], "red": [], "spectator": []}
 
-    with blue.ws(game_id) as ws_blue, red.ws(game_id) as ws_red, ExitStack() as later:
+    extra = {"batch": "1"} if batch else {}
+    with blue.ws(game_id, **extra) as ws_blue, red.ws(game_id, **extra) as ws_red, ExitStack() as later:
         sockets = {"blue": ws_blue, "red": ws_red}
+        if batch:
+            sockets = {side: Unbatching(ws) for side, ws in sockets.items()}
         views: dict[str, dict[str, Any]] = {}
         for side, ws in sockets.items():
             hello = ws.receive_json()
@@ -77,6 +105,10 @@ def test_two_clients_play_a_full_turn(client):
                 assert [e["seq"] for e in message["log"]] == [version]
         else:
             raise AssertionError("no full turn within 200 commands")
+        if batch:
+            # Every command's answer came in the same frame as its mover's patch, the patch first.
+            mover_frames = [f for ws in sockets.values() for f in ws.frames if "ack" in f]
+            assert mover_frames and all(f == ["patch", "ack"] for f in mover_frames), mover_frames
         assert views["blue"]["turn"] > start_turn or engine_game.is_over
 
         # Patched views equal fresh snapshots, and each is that viewer's own view.

@@ -17,7 +17,8 @@ export class GameSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = new URLSearchParams(this.query).toString();
+    // batch=1: messages the server queued together come in one frame (docs/api.md), unpacked below.
+    const q = new URLSearchParams({ ...this.query, batch: "1" }).toString();
     return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}${q ? "?" + q : ""}`;
   }
 
@@ -43,6 +44,10 @@ export class GameSocket {
       try {
         msg = JSON.parse(ev.data);
       } catch (_) {
+        return;
+      }
+      if (msg && msg.type === "batch" && Array.isArray(msg.messages)) {
+        for (const one of msg.messages) this.onMessage(one);
         return;
       }
       this.onMessage(msg);
