@@ -167,9 +167,9 @@ def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) 
     viewer (the prompt, the score, undo rights, the dice, and every unit that looks the same to all)
     is worked out once for the batch: the server builds both players' views after every command.
 
-    `share_units`: each unit that looks the same to every viewer is one object, shared by the
-    viewers and kept from call to call while the unit is unchanged (`_shared_unit_view`); the
-    caller must treat those objects as read-only. Otherwise every view has its own copies."""
+    `share_units`: each unit's view is kept from call to call while the unit is unchanged
+    (`_kept_unit_view`), and a unit that looks the same to every viewer is one object in all their
+    views; the caller must treat those objects as read-only. Otherwise every view has its own copies."""
     sc = game.scenario
     st = game.state
     ctx = game._ctx()
