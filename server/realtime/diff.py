@@ -35,7 +35,11 @@ def make_patch(old: Any, new: Any) -> list[dict[str, Any]]:
     return ops
 
 
+_MISSING = object()
+
+
 def _same_children(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether every child of `new` is the very object `old` holds under the same key."""
     if len(old) != len(new):
         return False
     get = old.get
@@ -43,9 +47,6 @@ def _same_children(old: dict[str, Any], new: dict[str, Any]) -> bool:
         if get(key, _MISSING) is not value:
             return False
     return True
-
-
-_MISSING = object()
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:

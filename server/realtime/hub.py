@@ -57,9 +57,8 @@ def _detached(view: dict[str, Any]) -> dict[str, Any]:
     """A view the connections may keep as their last one: a JSON-shaped copy of everything but its
     units, which `build_views(share_units=True)` made as read-only objects of plain JSON values,
     kept from one command to the next while unchanged (so the next patch skips them by identity)."""
-    units = view["units"]
     rest = plain({k: v for k, v in view.items() if k != "units"})
-    rest["units"] = dict(units)
+    rest["units"] = view["units"]  # a dict build_views made for this view alone: no copy needed
     return rest  # type: ignore[no-any-return]
 
 

@@ -116,7 +116,7 @@ async def _send_loop(websocket: WebSocket, conn: ViewerConnection) -> None:
         while True:
             message = await conn.queue.get()
             if message is None:
-                await websocket.close(code=CLOSE_TOO_SLOW, reason="fell behind; reconnect")
+                await _close_too_slow(websocket)
                 return
             if not conn.batch or conn.queue.empty():
                 await websocket.send_text(frame_text(message))
@@ -133,10 +133,15 @@ async def _send_loop(websocket: WebSocket, conn: ViewerConnection) -> None:
                 texts.append(frame_text(queued))
             await websocket.send_text('{"type":"batch","messages":[' + ",".join(texts) + "]}")
             if closing:
-                await websocket.close(code=CLOSE_TOO_SLOW, reason="fell behind; reconnect")
+                await _close_too_slow(websocket)
                 return
     except (WebSocketDisconnect, RuntimeError):
         return
+
+
+async def _close_too_slow(websocket: WebSocket) -> None:
+    """The hub gave up on this client (MAX_QUEUED_MESSAGES behind): it reconnects for a snapshot."""
+    await websocket.close(code=CLOSE_TOO_SLOW, reason="fell behind; reconnect")
 
 
 async def _receive_loop(
