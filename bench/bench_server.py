@@ -1,9 +1,11 @@
 """Server benchmark: N concurrent games, two websocket clients each, issuing commands.
 
 Measures command->ack (the sender's round trip) and command->opponent-patch
-(the other player's push) p50/p99, commands/s, and - in the same run, on the
-same database - the bare INSERT+COMMIT round trip the command path builds on:
-paced through the measured window from a process of its own, and back to back
+(the other player's push) p50/p99, commands/s, and - in the same run - the two
+floors under them: the bare INSERT+COMMIT round trip on the same database, and
+the bare websocket relay (bench/bare_relay.py: a server that forwards a player's
+frame to the other and does nothing else, on the same transport). Both are paced
+through the measured window from processes of their own, and timed back to back
 before and after it.
 
     .venv/bin/python bench/bench_server.py --db postgres --games 200 --seconds 30
@@ -32,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bare_relay  # bench/bare_relay.py, beside this file (the script's own directory is on sys.path)
 import httpx
 import jsonpatch
 
@@ -377,9 +380,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     workers = args.workers if args.db == "postgres" else 1
     proc = start_server(env, port, workers, workdir / "server.log", args.server_cpus)
+    relay = None
     if args.client_cpus:
         os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
     try:
+        relay, relay_port = bare_relay.start_server()
         base = f"http://127.0.0.1:{port}"
         http = httpx.AsyncClient(base_url=base, timeout=60)
         tokens = {}
@@ -419,6 +424,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             started_before_run[0] += 1
             return await new_game()
         commit_before = await bare_commit_latency(database_url, schema)
+        relay_before = await bare_relay.relay_latency(relay_port)
         acks: list[float] = []
         pushes: list[float] = []
         errors: list[str] = []
@@ -437,6 +443,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 raise RuntimeError([t.exception() for t in tasks if t.done()][0])
             await asyncio.sleep(0.1)
         probe = start_commit_probe(database_url, schema, args.seconds)
+        relay_probe = bare_relay.start_probe(relay_port, args.seconds)
         cpu_before = cpu_seconds(proc.pid)
         client_cpu_before = time.process_time()
         start = time.monotonic()
@@ -450,13 +457,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for task in bot_tasks:
             task.cancel()
         commit_during = json.loads((await asyncio.to_thread(probe.communicate, None, 120))[0] or b"[]")
+        relay_during = json.loads((await asyncio.to_thread(relay_probe.communicate, None, 120))[0] or b"[]")
         elapsed = time.monotonic() - start
         server_cpu = cpu_seconds(proc.pid) - cpu_before
         client_cpu = time.process_time() - client_cpu_before
         lag_probe.cancel()
         commit_after = await bare_commit_latency(database_url, schema)
+        relay_after = await bare_relay.relay_latency(relay_port)
         await http.aclose()
     finally:
+        if relay is not None:
+            relay.terminate()
+            relay.wait(10)
         proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(15)
@@ -482,6 +494,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # before and after the window (the database's best case: a hot backend).
         "bare_insert_commit_ms": summary(commit_during),
         "bare_insert_commit_back_to_back_ms": summary(commits),
+        # The bare websocket relay (bench/bare_relay.py): a frame from one player's socket to the
+        # other's through a server that does nothing else, on the same transport - paced as the bare
+        # commit in the window, and back to back before and after it.
+        "bare_relay_ms": summary(relay_during),
+        "bare_relay_back_to_back_ms": summary(relay_before + relay_after),
         "server_cpu_ms_per_command": round(server_cpu * 1000 / max(1, sum(counts)), 2),
         # The load generator shares the machine: past about one core it, not the server, sets the pace.
         "client_cpu_percent": round(100 * client_cpu / elapsed, 1),

@@ -77,9 +77,12 @@ class Settings(BaseSettings):
     # One full garbage collection every this many seconds instead of CPython's automatic ones,
     # which stalled the event loop for 60-300 ms under load (server/gctune.py); 0 keeps the default.
     gc_full_collect_seconds: float = 300.0
-    # Young collections between two of the middle generation while the pacer runs (CPython: 10); 0 keeps
-    # the interpreter's. Fewer means shorter, more frequent middle passes (docs/benchmarks.md, session 10).
-    gc_middle_threshold: int = Field(default=0, ge=0, le=1000)
+    # While the pacer runs: net allocations between two young collections (CPython: 700), and young
+    # collections between two of the middle generation (CPython: 10); 0 keeps the interpreter's. Lower means
+    # shorter, more frequent passes: at CPython's values a serving process's young pass took 3-6 ms and its
+    # middle pass 12-15 ms under load (server/gctune.py; docs/benchmarks.md, session 15).
+    gc_young_threshold: int = Field(default=100, ge=0, le=100_000)
+    gc_middle_threshold: int = Field(default=3, ge=0, le=1000)
     # The computer opponent (issue 15): its time per decision, and the worker processes it thinks in.
     bot_budget_seconds: float = Field(default=1.0, gt=0, le=60)
     bot_workers: int = Field(default=1, ge=1, le=16)

@@ -8,9 +8,16 @@ not CPU, set the p99 latency. So while the app runs:
 * everything alive after start-up (modules, classes, routes, the scenarios)
   is frozen out of the collector's scans (`gc.freeze`);
 * young generations are still collected automatically, as ever: most cyclic
-  garbage (exceptions, tracebacks, sessions) dies there; how many young
-  passes come between two passes of the middle generation is a setting
-  (`middle`), since that pass scans everything the young passes kept;
+  garbage (exceptions, tracebacks, sessions) dies there. How often is a
+  setting (`young`, `middle`), because a pass holds the loop for as long as
+  it takes to scan the objects that have survived since the last one: the
+  young threshold counts allocations net of deallocations, and a serving
+  process frees old objects (the views a command replaces) as fast as it
+  makes new ones, so at CPython's 700 a young pass came only about once a
+  second under load and scanned 6,000-8,000 survivors - views, awaiting
+  coroutines, futures - for 3-6 ms, and the middle generation's pass after
+  ten of them 12-15 ms (issue 16, docs/benchmarks.md session 15). Passes ten
+  times as often scan a tenth as much each;
 * the automatic oldest-generation pass is switched off and replaced by one
   full collection every `interval` seconds, on the event loop.
 
@@ -36,10 +43,12 @@ _active = 0
 
 
 class GcPacer:
-    def __init__(self, interval: float, middle: int = 0) -> None:
+    def __init__(self, interval: float, middle: int = 0, young: int = 0) -> None:
         self.interval = interval
         # Young passes between two passes of the middle generation (CPython: 10); 0 keeps the interpreter's.
         self.middle = middle
+        # Net allocations between two young passes (CPython: 700); 0 keeps the interpreter's.
+        self.young = young
         self.collections = 0
         self.last_pause_ms = 0.0
         self._running = False
@@ -60,7 +69,7 @@ class GcPacer:
             gc.freeze()
             _saved_threshold = gc.get_threshold()
             young, middle, _ = _saved_threshold
-            gc.set_threshold(young, self.middle or middle, _NO_AUTOMATIC_FULL_COLLECTION)
+            gc.set_threshold(self.young or young, self.middle or middle, _NO_AUTOMATIC_FULL_COLLECTION)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="vedette-gc-pacer")
 
     async def _run(self) -> None:

@@ -154,7 +154,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.broadcast = broadcast
         app.state.hub = hub
-        pacer = GcPacer(settings.gc_full_collect_seconds, settings.gc_middle_threshold)
+        pacer = GcPacer(settings.gc_full_collect_seconds, settings.gc_middle_threshold, settings.gc_young_threshold)
         pacer.start()
         app.state.gc_pacer = pacer
         checkpointer = WalCheckpointer(str(engine.url.database)) if settings.is_sqlite else None

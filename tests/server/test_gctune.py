@@ -87,3 +87,25 @@ def test_the_middle_generation_threshold_is_set_while_the_pacer_runs_and_restore
     during = asyncio.run(scenario())
     assert during[0] == before[0] and during[1] == 2 and during[2] >= 1_000_000
     assert gc.get_threshold() == before
+
+
+def test_the_young_generation_threshold_is_set_while_the_pacer_runs_and_restored_after() -> None:
+    before = gc.get_threshold()
+
+    async def scenario() -> tuple[int, int, int]:
+        pacer = GcPacer(interval=60, middle=3, young=100)
+        pacer.start()
+        try:
+            return gc.get_threshold()
+        finally:
+            await pacer.stop()
+
+    assert asyncio.run(scenario())[:2] == (100, 3)
+    assert gc.get_threshold() == before
+
+
+def test_the_service_collects_young_objects_more_often_than_cpython_by_default() -> None:
+    from server.config import Settings
+
+    settings = Settings()
+    assert (settings.gc_young_threshold, settings.gc_middle_threshold) == (100, 3)
