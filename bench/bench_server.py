@@ -40,8 +40,9 @@ import jsonpatch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-# VEDETTE_BENCH_SAMPLES=FILE writes every (time, opponent patch ms) pair there, to see when the slow ones happen.
-SAMPLES: list[tuple[float, float]] | None = [] if os.environ.get("VEDETTE_BENCH_SAMPLES") else None
+# VEDETTE_BENCH_SAMPLES=FILE writes every (time done, opponent patch ms, time sent) there, to see when the slow
+# ones happen; both times are CLOCK_MONOTONIC, which a server-side harness's `time.monotonic()` shares.
+SAMPLES: list[tuple[float, float, float]] | None = [] if os.environ.get("VEDETTE_BENCH_SAMPLES") else None
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
 
@@ -166,6 +167,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
 
     done = 0
     first = True
+    last_t0 = [0.0]  # when the last timed command was sent (for SAMPLES)
     while True:
         if first:
             await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
@@ -201,6 +203,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                     return (arrived - t0) * 1000
 
                 t0 = time.perf_counter()
+                last_t0[0] = t0
                 await sockets[mover].send(json.dumps({
                     "type": "command", "command": command, "expected_version": version,
                     "command_id": secrets.token_hex(8)}))
@@ -242,7 +245,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                 acks.append(timed[0])
                 pushes.append(timed[1])
                 if SAMPLES is not None:
-                    SAMPLES.append((round(time.monotonic(), 4), round(timed[1], 2)))
+                    SAMPLES.append((round(time.monotonic(), 4), round(timed[1], 2), last_t0[0]))
                 done += 1
             if outcome != "over" or new_game is None or time.monotonic() >= deadline[0]:
                 if teardown is not None:
