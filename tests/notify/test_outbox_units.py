@@ -260,3 +260,13 @@ def test_digests_start_after_each_sides_last_decision_in_person_from_one_read():
     assert "r4" in text["blue"] and "b5" in text["blue"] and "b3" not in text["blue"]  # 5 was a standing order
     assert "r6" not in text["red"] and "b5" not in text["red"]  # red last decided at 6: nothing since
     assert "b1" in text["green"] and "r6" in text["green"]  # never decided in person: everything
+
+
+def test_message_ids_are_unique_and_carry_the_senders_domain():
+    from server.notify.mailer import new_message_id
+
+    ids = {new_message_id(notify_settings_for(25)) for _ in range(50)}
+    assert len(ids) == 50
+    assert all(i.startswith("<") and i.endswith("@vedette.test>") for i in ids)
+    bare = new_message_id(notify_settings_for(25, mail_from=""))
+    assert bare.endswith("@vedette.localhost>")
