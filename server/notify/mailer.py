@@ -9,9 +9,9 @@ import smtplib
 import ssl
 from collections import deque
 from dataclasses import dataclass, field
-from functools import lru_cache
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid, parseaddr
+from functools import lru_cache
 from typing import Protocol
 
 from ..models import utcnow
