@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,25 @@ def start_server() -> tuple[subprocess.Popen[bytes], int]:
     raise RuntimeError("the bare relay did not start")
 
 
+async def timed_rounds(one: Callable[[int], Awaitable[object]], n: int = 300,
+                       pause: tuple[float, float] | None = None, seconds: float | None = None,
+                       seed: int = 11) -> list[float]:
+    """How long each `await one(i)` takes, ms: `n` back to back (`pause` None), or one every `pause`
+    seconds (uniform) for `seconds`, as a game's commands arrive. The bare floors' common loop."""
+    rng = random.Random(seed)
+    out: list[float] = []
+    stop = time.monotonic() + seconds if seconds is not None else None
+    i = 0
+    while (i < n) if stop is None else (time.monotonic() < stop):
+        if pause is not None:
+            await asyncio.sleep(rng.uniform(*pause))
+        start = time.perf_counter()
+        await one(i)
+        out.append((time.perf_counter() - start) * 1000)
+        i += 1
+    return out
+
+
 async def relay_latency(port: int, n: int = 300, pause: tuple[float, float] | None = None,
                         seconds: float | None = None) -> list[float]:
     """Sender's frame -> receiver's arrival, ms: back to back (`pause` None), or one every `pause`
@@ -94,22 +114,15 @@ async def relay_latency(port: int, n: int = 300, pause: tuple[float, float] | No
 
     pair = os.urandom(6).hex()
     base = f"ws://127.0.0.1:{port}/relay/{pair}"
-    rng = random.Random(11)
-    out: list[float] = []
     async with websockets.connect(f"{base}/b", max_size=None) as receiver, \
             websockets.connect(f"{base}/a", max_size=None) as sender:
         await asyncio.sleep(0.05)  # the receiver registered before the first frame
-        stop = time.monotonic() + seconds if seconds is not None else None
-        i = 0
-        while (i < n) if stop is None else (time.monotonic() < stop):
-            if pause is not None:
-                await asyncio.sleep(rng.uniform(*pause))
-            start = time.perf_counter()
+
+        async def relay_one(i: int) -> None:
             await sender.send(json.dumps({"type": "patch", "i": i, "payload": PAYLOAD}))
             json.loads(await receiver.recv())  # decoded, as the bench's players decode a patch
-            out.append((time.perf_counter() - start) * 1000)
-            i += 1
-    return out
+
+        return await timed_rounds(relay_one, n, pause, seconds)
 
 
 def start_probe(port: int, seconds: float) -> subprocess.Popen[bytes]:

@@ -70,26 +70,19 @@ async def bare_commit_latency(database_url: str, schema: str | None, n: int = 30
     from server.db import create_engine
 
     engine = create_engine(Settings(database_url=database_url, db_schema=schema))
-    out = []
-    rng = random.Random(7)
     try:
         async with engine.connect() as conn:
             await conn.execute(text("CREATE TABLE IF NOT EXISTS bench_commit (id INTEGER, payload TEXT)"))
             await conn.commit()
             payload = "x" * 2000  # about a snapshot's order of magnitude
-            stop = time.monotonic() + seconds if seconds is not None else None
-            i = 0
-            while (i < n) if stop is None else (time.monotonic() < stop):
-                if pause is not None:
-                    await asyncio.sleep(rng.uniform(*pause))
-                start = time.perf_counter()
+
+            async def commit_one(i: int) -> None:
                 await conn.execute(text("INSERT INTO bench_commit VALUES (:i, :p)"), {"i": i, "p": payload})
                 await conn.commit()
-                out.append((time.perf_counter() - start) * 1000)
-                i += 1
+
+            return await bare_relay.timed_rounds(commit_one, n, pause, seconds, seed=7)
     finally:
         await engine.dispose()
-    return out
 
 
 def start_commit_probe(database_url: str, schema: str | None, seconds: float) -> subprocess.Popen[bytes]:
