@@ -66,11 +66,49 @@ def frame_text(message: dict[str, Any]) -> str:
     return message.text if isinstance(message, Frame) else jsoncodec.dumps(message)
 
 
+class SendBacklog:
+    """How many messages wait in this process's connection queues for their senders to take them.
+
+    A command's frames go out from each connection's sender task, which runs when the event loop
+    reaches it. A second command whose frame arrived in the same turn of the loop was ahead of it, and
+    its handling (about a millisecond) came between the first command and its opponent's update: on the
+    200-game benchmark that wait was the largest share of the slowest updates' way out (issue 16,
+    docs/benchmarks.md session 15). So a command that finds messages waiting lets the loop run once
+    before it is handled (`let_senders_run`): the senders already woken go first."""
+
+    waiting = 0
+
+
+class CountedQueue(asyncio.Queue[dict[str, Any] | None]):
+    """A connection's outgoing queue, counted in `SendBacklog` as messages go in and out (asyncio's
+    `_put` / `_get` hooks, which every put and get goes through)."""
+
+    def _put(self, item: dict[str, Any] | None) -> None:
+        super()._put(item)
+        SendBacklog.waiting += 1
+
+    def _get(self) -> dict[str, Any] | None:
+        SendBacklog.waiting -= 1
+        return super()._get()  # type: ignore[no-any-return]
+
+    def discard(self) -> None:
+        """Drop what is still queued (the connection is gone): it no longer waits for anyone."""
+        while not self.empty():
+            self.get_nowait()
+
+
+async def let_senders_run() -> None:
+    """One turn of the loop when messages wait for their senders, so that they go out before the
+    caller's work (see `SendBacklog`); nothing otherwise."""
+    if SendBacklog.waiting > 0:
+        await asyncio.sleep(0)
+
+
 @dataclass(eq=False)
 class ViewerConnection:
     game_id: str
     viewer: Viewer
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: CountedQueue = field(default_factory=CountedQueue)
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     last_view: dict[str, Any] | None = None
     last_version: int = -1

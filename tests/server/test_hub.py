@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
-from server.realtime.hub import GameHub, ViewerConnection, plain
+from server.realtime.hub import GameHub, SendBacklog, ViewerConnection, let_senders_run, plain
 from server.services.access import Viewer
 from server.services.engine import EngineCache, RecentCache, ScenarioCache
 from server.services.views import GameMeta, build_view
@@ -236,3 +236,53 @@ def test_a_players_command_queues_the_opponents_patch_first_and_before_publish_r
     assert sorted(order[:2]) == ["opponent", "watcher"] and order[2:] == ["mover"]
     assert all(c.queue.get_nowait()["version"] == 7 for c in (mover, opponent, watcher))
     assert service.reads == 0
+
+
+def test_queued_messages_are_counted_until_their_sender_takes_them_or_the_connection_goes() -> None:
+    async def scenario() -> list[int]:
+        before = SendBacklog.waiting
+        conn = ViewerConnection(GAME, Viewer("seat", "blue", 1))
+        seen = []
+        conn.send({"type": "patch", "version": 1})
+        conn.send({"type": "ack", "version": 1})
+        seen.append(SendBacklog.waiting - before)
+        conn.queue.get_nowait()
+        seen.append(SendBacklog.waiting - before)
+        conn.queue.discard()
+        seen.append(SendBacklog.waiting - before)
+        return seen
+
+    assert asyncio.run(scenario()) == [2, 1, 0]
+
+
+def test_a_command_lets_the_senders_already_woken_go_first_and_waits_for_nothing_otherwise() -> None:
+    """Issue 16: a second command handled before the first one's frames went out delayed its opponent's
+    update by a whole handling (docs/benchmarks.md, session 15)."""
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        conn = ViewerConnection(GAME, Viewer("seat", "red", 2))
+        order: list[str] = []
+
+        async def sender() -> None:
+            while True:
+                message = await conn.queue.get()
+                order.append(f"sent {message['version']}")
+
+        task = asyncio.create_task(sender())
+        await asyncio.sleep(0)  # the sender now waits on its empty queue
+        conn.send({"type": "patch", "version": 1})  # the first command's update: its sender is woken
+        await let_senders_run()
+        order.append("second command handled")
+        with_backlog = list(order)
+
+        order.clear()
+        asyncio.get_running_loop().call_soon(order.append, "other work")
+        await let_senders_run()  # nothing waits: no turn of the loop
+        order.append("third command handled")
+        without_backlog = list(order)
+        task.cancel()
+        return with_backlog, without_backlog
+
+    with_backlog, without_backlog = asyncio.run(scenario())
+    assert with_backlog == ["sent 1", "second command handled"]
+    assert without_backlog == ["third command handled"]

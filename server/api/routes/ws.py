@@ -17,7 +17,7 @@ from ...config import Settings
 from ...db import LazySession
 from ...errors import ApiError
 from ...models import User
-from ...realtime.hub import GameHub, ViewerConnection, frame_text
+from ...realtime.hub import GameHub, ViewerConnection, frame_text, let_senders_run
 from ...schemas import CommandRequest, UndoRequest
 from ...services import accounts
 from ...services.access import resolve_viewer
@@ -104,6 +104,7 @@ async def game_socket(
         sender.cancel()
         with suppress(asyncio.CancelledError, Exception):
             await sender
+        conn.queue.discard()
         await hub.detach(conn)
 
 
@@ -187,6 +188,7 @@ async def _receive_loop(
         if not isinstance(message, dict):
             conn.send(_error(422, "invalid_message", "A message is a JSON object with a \"type\"."))
             continue
+        await let_senders_run()  # another command's waiting frames go out before this one is handled
         await _handle(message, conn, user, service, hub, app)
 
 
