@@ -12,9 +12,10 @@ import asyncio
 import logging
 import time
 import uuid
+import weakref
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -67,29 +68,33 @@ def frame_text(message: dict[str, Any]) -> str:
 
 
 class SendBacklog:
-    """How many messages wait in this process's connection queues for their senders to take them.
+    """The connection queues of this process that hold messages their senders have not taken yet.
 
     A command's frames go out from each connection's sender task, which runs when the event loop
     reaches it. A second command whose frame arrived in the same turn of the loop was ahead of it, and
     its handling (about a millisecond) came between the first command and its opponent's update: on the
     200-game benchmark that wait was the largest share of the slowest updates' way out (issue 16,
     docs/benchmarks.md session 15). So a command that finds messages waiting lets the loop run once
-    before it is handled (`let_senders_run`): the senders already woken go first."""
+    before it is handled (`let_senders_run`): the senders already woken go first.
 
-    waiting = 0
+    Held weakly: a queue dropped with messages in it (a connection gone) leaves the set with it."""
+
+    queues: ClassVar[weakref.WeakSet[CountedQueue]] = weakref.WeakSet()
 
 
 class CountedQueue(asyncio.Queue[dict[str, Any] | None]):
-    """A connection's outgoing queue, counted in `SendBacklog` as messages go in and out (asyncio's
-    `_put` / `_get` hooks, which every put and get goes through)."""
+    """A connection's outgoing queue, in `SendBacklog` while it holds messages (asyncio's `_put` /
+    `_get` hooks, which every put and get goes through)."""
 
     def _put(self, item: dict[str, Any] | None) -> None:
         super()._put(item)
-        SendBacklog.waiting += 1
+        SendBacklog.queues.add(self)
 
     def _get(self) -> dict[str, Any] | None:
-        SendBacklog.waiting -= 1
-        return super()._get()  # type: ignore[no-any-return]
+        item: dict[str, Any] | None = super()._get()
+        if self.empty():
+            SendBacklog.queues.discard(self)
+        return item
 
     def discard(self) -> None:
         """Drop what is still queued (the connection is gone): it no longer waits for anyone."""
@@ -100,7 +105,7 @@ class CountedQueue(asyncio.Queue[dict[str, Any] | None]):
 async def let_senders_run() -> None:
     """One turn of the loop when messages wait for their senders, so that they go out before the
     caller's work (see `SendBacklog`); nothing otherwise."""
-    if SendBacklog.waiting > 0:
+    if SendBacklog.queues:
         await asyncio.sleep(0)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -238,26 +240,35 @@ def test_a_players_command_queues_the_opponents_patch_first_and_before_publish_r
     assert service.reads == 0
 
 
-def test_queued_messages_are_counted_until_their_sender_takes_them_or_the_connection_goes() -> None:
-    async def scenario() -> list[int]:
-        before = SendBacklog.waiting
+def test_a_queue_is_in_the_backlog_while_it_holds_messages(monkeypatch: Any) -> None:
+    monkeypatch.setattr(SendBacklog, "queues", weakref.WeakSet())  # other tests' connections stay out of it
+
+    async def scenario() -> list[bool]:
         conn = ViewerConnection(GAME, Viewer("seat", "blue", 1))
-        seen = []
+        seen = [conn.queue in SendBacklog.queues]
         conn.send({"type": "patch", "version": 1})
         conn.send({"type": "ack", "version": 1})
-        seen.append(SendBacklog.waiting - before)
+        seen.append(conn.queue in SendBacklog.queues)
         conn.queue.get_nowait()
-        seen.append(SendBacklog.waiting - before)
+        seen.append(conn.queue in SendBacklog.queues)
+        conn.queue.get_nowait()
+        seen.append(conn.queue in SendBacklog.queues)
+        conn.send({"type": "patch", "version": 2})
         conn.queue.discard()
-        seen.append(SendBacklog.waiting - before)
+        seen.append(conn.queue in SendBacklog.queues)
+        conn.send({"type": "patch", "version": 3})
+        del conn  # a connection dropped with a message queued does not stay in the backlog
+        gc.collect()
+        seen.append(bool(SendBacklog.queues))
         return seen
 
-    assert asyncio.run(scenario()) == [2, 1, 0]
+    assert asyncio.run(scenario()) == [False, True, True, False, False, False]
 
 
-def test_a_command_lets_the_senders_already_woken_go_first_and_waits_for_nothing_otherwise() -> None:
+def test_a_command_lets_the_senders_already_woken_go_first_and_waits_for_nothing_otherwise(monkeypatch: Any) -> None:
     """Issue 16: a second command handled before the first one's frames went out delayed its opponent's
     update by a whole handling (docs/benchmarks.md, session 15)."""
+    monkeypatch.setattr(SendBacklog, "queues", weakref.WeakSet())  # other tests' connections stay out of it
 
     async def scenario() -> tuple[list[str], list[str]]:
         conn = ViewerConnection(GAME, Viewer("seat", "red", 2))
