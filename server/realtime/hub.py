@@ -79,16 +79,17 @@ class SendBacklog:
 
     Held weakly: a queue dropped with messages in it (a connection gone) leaves the set with it."""
 
-    queues: ClassVar[weakref.WeakSet[CountedQueue]] = weakref.WeakSet()
+    queues: ClassVar[weakref.WeakSet[OutgoingQueue]] = weakref.WeakSet()
 
 
-class CountedQueue(asyncio.Queue[dict[str, Any] | None]):
+class OutgoingQueue(asyncio.Queue[dict[str, Any] | None]):
     """A connection's outgoing queue, in `SendBacklog` while it holds messages (asyncio's `_put` /
     `_get` hooks, which every put and get goes through)."""
 
     def _put(self, item: dict[str, Any] | None) -> None:
+        if self.empty():  # joins the backlog once, not on every put (a weak reference each time)
+            SendBacklog.queues.add(self)
         super()._put(item)
-        SendBacklog.queues.add(self)
 
     def _get(self) -> dict[str, Any] | None:
         item: dict[str, Any] | None = super()._get()
@@ -113,7 +114,7 @@ async def let_senders_run() -> None:
 class ViewerConnection:
     game_id: str
     viewer: Viewer
-    queue: CountedQueue = field(default_factory=CountedQueue)
+    queue: OutgoingQueue = field(default_factory=OutgoingQueue)
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     last_view: dict[str, Any] | None = None
     last_version: int = -1
