@@ -57,10 +57,16 @@ class Frame(dict[str, Any]):
 def _detached(view: dict[str, Any]) -> dict[str, Any]:
     """A view the connections may keep as their last one: a JSON-shaped copy of everything but its
     units, which `build_views(share_units=True)` made as read-only objects of plain JSON values,
-    kept from one command to the next while unchanged (so the next patch skips them by identity)."""
-    rest = plain({k: v for k, v in view.items() if k != "units"})
+    kept from one command to the next while unchanged (so the next patch skips them by identity), and
+    its unit definitions (`unit_defs_for`: read-only scenario data, the same object while unchanged)."""
+    rest = plain({k: v for k, v in view.items() if k not in _KEPT_AS_BUILT})
     rest["units"] = view["units"]  # a dict build_views made for this view alone: no copy needed
+    if "unit_defs" in view:  # scenario data, the same object while the visible units are the same
+        rest["unit_defs"] = view["unit_defs"]
     return rest  # type: ignore[no-any-return]
+
+
+_KEPT_AS_BUILT = frozenset({"units", "unit_defs"})
 
 
 def frame_text(message: dict[str, Any]) -> str:

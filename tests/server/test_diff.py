@@ -57,3 +57,13 @@ def test_an_identical_child_is_not_compared_at_all():
     assert make_patch({"units": {"a": shared, "b": {"hex": "0101"}}},
                       {"units": {"a": shared, "b": {"hex": "0102"}}}) == [
         {"op": "replace", "path": "/units/b/hex", "value": "0102"}]
+
+
+def test_the_same_keys_in_another_order_are_still_matched_by_key():
+    # The differ pairs children by position only when both dicts list the same keys in the same order;
+    # here the order differs and one shared small int sits at the other key's position.
+    old = {"a": 1, "b": 2, "c": {"hex": "0101"}}
+    new = {"b": 1, "a": 1, "c": {"hex": "0102"}}
+    patch = make_patch(old, new)
+    assert jsonpatch.apply_patch(old, patch) == new
+    assert {"op": "replace", "path": "/b", "value": 1} in patch

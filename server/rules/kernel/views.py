@@ -246,27 +246,39 @@ def unit_defs_for(sc: "Scenario", visible_units: Iterable[str]) -> dict[str, Any
     e.g. an enemy reinforcement once it has entered the map, so a client can draw its counter."""
     if not sc.hide_enemy_reinforcements:
         return {}
-    defs = _hidden_unit_defs(sc)
-    wanted = {u for u in visible_units if u in defs}
-    return {uid: d for uid, d in defs.items() if uid in wanted}  # in the scenario file's order
+    defs, by_wanted = _hidden_unit_defs(sc)
+    wanted = frozenset(u for u in visible_units if u in defs)
+    known = by_wanted.get(wanted)
+    if known is None:
+        known = {uid: d for uid, d in defs.items() if uid in wanted}  # in the scenario file's order
+        if len(by_wanted) >= _DEFS_SUBSETS_BOUND:
+            by_wanted.clear()
+        by_wanted[wanted] = known
+    # The same object for the same visible units: views keep it from one command to the next, so the
+    # server's patch skips it by identity (issue 16). Read-only, like the scenario it comes from.
+    return known
 
 
 # Scenario (by identity) -> its hidden reinforcements' definitions, read once: views ask after every
 # command. Scenarios are few and long-lived; the bound only keeps a test run's throwaway ones in check.
-_HIDDEN_DEFS: dict[int, tuple[Scenario, dict[str, Any]]] = {}
+# With each, the definitions already handed out for each set of visible ones (a handful per game: the
+# set grows as reinforcements enter).
+_HIDDEN_DEFS: dict[int, tuple[Scenario, dict[str, Any], dict[frozenset[str], dict[str, Any]]]] = {}
 _HIDDEN_DEFS_BOUND = 64
+_DEFS_SUBSETS_BOUND = 256
 
 
-def _hidden_unit_defs(sc: Scenario) -> dict[str, Any]:
+def _hidden_unit_defs(sc: Scenario) -> tuple[dict[str, Any], dict[frozenset[str], dict[str, Any]]]:
     entry = _HIDDEN_DEFS.get(id(sc))
     if entry is not None and entry[0] is sc:
-        return entry[1]
+        return entry[1], entry[2]
     hidden = hidden_reinforcements(sc)
     defs = {u["id"]: u for u in sc.raw.get("units", []) if isinstance(u, dict) and u.get("id") in hidden}
     if len(_HIDDEN_DEFS) >= _HIDDEN_DEFS_BOUND:
         _HIDDEN_DEFS.clear()
-    _HIDDEN_DEFS[id(sc)] = (sc, defs)
-    return defs
+    by_wanted: dict[frozenset[str], dict[str, Any]] = {}
+    _HIDDEN_DEFS[id(sc)] = (sc, defs, by_wanted)
+    return defs, by_wanted
 
 
 def scenario_json_for(sc: "Scenario", viewer: str) -> dict[str, Any]:

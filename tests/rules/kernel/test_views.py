@@ -167,6 +167,18 @@ def test_the_view_carries_the_definition_of_a_visible_unit_the_public_scenario_l
     assert set(game.view("blue")["unit_defs"]) == {"bx", "rx"} and set(game.view("spectator")["unit_defs"]) == {"rx"}
 
 
+def test_the_unit_definitions_stay_one_object_while_the_visible_units_stay_the_same() -> None:
+    # The server's patch skips an unchanged part of a view by identity; the definitions of the hidden
+    # reinforcements a viewer sees are the same object until another one comes into view.
+    game = hidden_game()
+    first = game.view("blue")["unit_defs"]
+    assert game.view("blue")["unit_defs"] is first
+    assert game.view("red")["unit_defs"] is not first and set(game.view("red")["unit_defs"]) == {"rx"}
+    game.state.units["rx"].status, game.state.units["rx"].hex = "map", "1004"
+    entered = game.view("blue")["unit_defs"]
+    assert entered is not first and set(entered) == {"bx", "rx"} and set(first) == {"bx"}
+
+
 def test_3_2_undoing_a_secret_placement_tells_the_opponent_nothing_of_it() -> None:
     from server.rules import parse_scenario
 
