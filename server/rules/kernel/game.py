@@ -39,6 +39,7 @@ class Game:
         self.scenario = scenario
         self.ruleset = ruleset or find_ruleset(state.ruleset)
         self._seed = seed
+        self._seed_hash = seed_hash(seed)  # in every view after every command: hashed once (issue 16)
         self.state = state
         self.log = log  # every accepted command, undo included, with its dice
         if dice_scheme not in SCHEMES:
@@ -161,7 +162,7 @@ class Game:
 
     @property
     def seed_hash(self) -> str:
-        return seed_hash(self._seed)
+        return self._seed_hash
 
     def submit(self, side: str, command: Any) -> list[dict[str, Any]]:
         """Validate a command from `side` and apply it; IllegalCommand leaves the game untouched."""
