@@ -17,7 +17,7 @@ import uuid
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -620,9 +620,11 @@ class GameService:
             command=command, events=events, created_at=now,
         )
         self.engines.put(game_id, new_version, engine_game)
-        self.recent.put(replace(
-            meta, version=new_version, status=write.status, awaiting_since=since,
-            result=write.result if over else meta.result,
+        # Built whole rather than by dataclasses.replace, which reads the class's fields on every call.
+        self.recent.put(GameMeta(
+            id=meta.id, version=new_version, status=write.status, visibility=meta.visibility,
+            awaiting_since=since, result=write.result if over else meta.result,
+            seat_names=meta.seat_names, seat_ids=meta.seat_ids,
         ), entry)
         if mail_owed:
             for hook in self.hooks:

@@ -17,7 +17,7 @@ from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice,
 from .edition import Edition, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .model import ScenarioModel
-from .state import GameState, Phase, Status, UnitState
+from .state import GameState, Phase, StateSnapshot, Status, UnitState
 
 MAX_COMMAND_KEYS = 16
 # Every field the kernel's own commands may carry besides "type"; an edition adds its commands'
@@ -54,7 +54,9 @@ class Game:
         # Undo goes back at most to the last checkpoint (a die roll, a reveal, an opponent's action or a new
         # phase), so only the state there and the own commands since are kept.
         self._stack: list[dict[str, Any]] = []
-        self._checkpoint: dict[str, Any] | None = None
+        # The state undo goes back to: saved JSON (a loaded game's), or a command's own snapshot of the state
+        # before it (`GameState.snapshot`).
+        self._checkpoint: dict[str, Any] | StateSnapshot | None = None
         # True when the checkpoint is the current state itself, not yet serialised: a command that rolls
         # dice or changes the phase leaves it so, and the next command's own snapshot of the state before it
         # (which `submit` takes anyway) becomes the checkpoint. One serialisation of the whole state per
@@ -181,7 +183,7 @@ class Game:
         if self.awaiting != side:
             who = self.scenario.sides[self.awaiting or side].name
             raise NotYourDecision(f"it is {who}'s decision now, not yours")
-        snapshot = self.state.to_json()
+        snapshot = self.state.snapshot()
         if self._checkpoint_is_state:  # nothing has changed the state since: this is the checkpoint
             self._checkpoint, self._checkpoint_is_state = snapshot, False
         dice_before = self._dice.count
@@ -208,13 +210,17 @@ class Game:
 
     def _settle_checkpoint(self) -> None:
         if self._checkpoint_is_state:
-            self._checkpoint, self._checkpoint_is_state = self.state.to_json(), False
+            self._checkpoint, self._checkpoint_is_state = self.state.snapshot(), False
 
     def _checkpoint_json(self) -> dict[str, Any] | None:
-        return self.state.to_json() if self._checkpoint_is_state else self._checkpoint
+        if self._checkpoint_is_state:
+            return self.state.to_json()
+        if isinstance(self._checkpoint, StateSnapshot):
+            return self._checkpoint.to_json()
+        return self._checkpoint
 
-    def _restore(self, snapshot: dict[str, Any], dice_before: int) -> None:
-        self.state = GameState.from_json(snapshot)
+    def _restore(self, snapshot: StateSnapshot, dice_before: int) -> None:
+        self.state = GameState.restore(snapshot)
         if isinstance(self._dice, LoadedDice):
             if self._dice.count != dice_before:
                 raise AssertionError("a test command failed after rolling loaded dice; the dice cannot be put back")
@@ -232,8 +238,9 @@ class Game:
         return [self.state.turn, self.state.phase, self.state.active]
 
     @staticmethod
-    def _phase_key_of(snapshot: dict[str, Any]) -> list[Any]:
-        return [snapshot["turn"], snapshot["phase"], snapshot["active"]]
+    def _phase_key_of(snapshot: StateSnapshot) -> list[Any]:
+        rest = snapshot.rest
+        return [rest["turn"], rest["phase"], rest["active"]]
 
     # --- undo (issue: back to the last die roll, reveal or opponent action) -------------------
     def can_undo(self, side: str) -> bool:
@@ -263,7 +270,8 @@ class Game:
         base_state = self._checkpoint
         keep = self._stack[:-1]
         undone = self._stack[-1]
-        self.state = GameState.from_json(base_state)
+        self.state = (GameState.restore(base_state) if isinstance(base_state, StateSnapshot)
+                      else GameState.from_json(base_state))
         self._dice.count = self.state.dice_count
         for entry in keep:
             ctx = self._ctx()

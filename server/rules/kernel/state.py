@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 
 class Phase(str, Enum):
@@ -65,6 +66,21 @@ class UnitState:
 
 
 _UNIT_FIELDS = frozenset(f.name for f in fields(UnitState))  # read once: fields() is slow, and runs per unit
+_UNIT_FIELD_ORDER = tuple(f.name for f in fields(UnitState))
+_unit_values = attrgetter(*_UNIT_FIELD_ORDER)  # a unit's fields as a tuple, in field order, read in C
+
+
+class StateSnapshot(NamedTuple):
+    """The state at one moment, to go back to (`GameState.restore`) or to save (`to_json`): each unit's
+    fields as a tuple, and the rest as `GameState.to_json` gives it. `Game.submit` takes one before every
+    command; tuples are made twice as fast as the units' JSON objects (issue 16)."""
+
+    units: tuple[tuple[Any, ...], ...]
+    rest: dict[str, Any]  # "units" is None here, in its place
+
+    def to_json(self) -> dict[str, Any]:
+        names = _UNIT_FIELD_ORDER
+        return {**self.rest, "units": {values[0]: dict(zip(names, values)) for values in self.units}}
 
 
 @dataclass
@@ -96,11 +112,22 @@ class GameState:
     extra: dict[str, Any] = field(default_factory=dict)  # the edition's own bookkeeping (JSON values only)
 
     def to_json(self) -> dict[str, Any]:
+        return self._json_with({uid: u.to_json() for uid, u in self.units.items()})
+
+    def snapshot(self) -> StateSnapshot:
+        return StateSnapshot(tuple(map(_unit_values, self.units.values())), self._json_with(None))
+
+    @classmethod
+    def restore(cls, snapshot: StateSnapshot) -> GameState:
+        units = {values[0]: UnitState(*values) for values in snapshot.units}
+        return cls(units=units, **{k: _deep_copy_json(v) for k, v in snapshot.rest.items() if k != "units"})
+
+    def _json_with(self, units: Any) -> dict[str, Any]:
         # Flat fields are copied shallowly; only the nested procedure data needs a deep copy.
         return {
             "scenario": self.scenario, "ruleset": self.ruleset, "turn": self.turn, "phase": self.phase,
             "active": self.active,
-            "units": {uid: u.to_json() for uid, u in self.units.items()},
+            "units": units,
             "squares": dict(self.squares), "replacements": dict(self.replacements), "control": dict(self.control),
             "decision": _deep_copy_json(self.decision), "tasks": _deep_copy_json(self.tasks),
             "combat": _deep_copy_json(self.combat),

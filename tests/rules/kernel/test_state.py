@@ -19,6 +19,21 @@ def test_state_round_trips_through_json_mid_game():
     assert GameState.from_json(data).to_json() == data
 
 
+def test_a_snapshot_restores_the_state_and_saves_as_its_json():
+    # Game.submit's snapshot before every command (undo and refusals go back to it) in its fast form.
+    import orjson
+
+    game = play_random_game(find_scenario("hougoumont"), seed=5, max_commands=120)
+    data = game.state.to_json()
+    snap = game.state.snapshot()
+    assert orjson.dumps(snap.to_json()) == orjson.dumps(data)  # the same JSON, keys in the same order
+    restored = GameState.restore(snap)
+    assert restored.to_json() == data
+    restored.units[next(iter(restored.units))].hex = "9999"  # a restored state shares nothing with it
+    restored.control["x"] = "y"
+    assert GameState.restore(snap).to_json() == data and snap.to_json() == data
+
+
 def test_game_round_trips_through_to_json_and_continues_identically():
     from server.rules import Game
 
