@@ -59,8 +59,8 @@ class Game:
         self._checkpoint: dict[str, Any] | StateSnapshot | None = None
         # True when the checkpoint is the current state itself, not yet serialised: a command that rolls
         # dice or changes the phase leaves it so, and the next command's own snapshot of the state before it
-        # (which `submit` takes anyway) becomes the checkpoint. One serialisation of the whole state per
-        # such command instead of two (issue 16: the second was 5% of the server's CPU under load).
+        # (which `submit` takes anyway) becomes the checkpoint: one copy of the whole state per such command
+        # instead of two (issue 16).
         self._checkpoint_is_state = False
         self._base_version = 0  # commands before `log` when the log was left out of the snapshot
         self._barrier = "there is nothing to take back"  # why undo stops at the checkpoint

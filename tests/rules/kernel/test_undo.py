@@ -122,13 +122,18 @@ def test_undo_survives_a_save_and_load() -> None:
     assert loaded.state.units["b1"].hex == "0304"
 
 
+def at_red_movement():
+    """Blue's whole turn ended: red's movement phase has just begun (a phase change sets a checkpoint)."""
+    game = movement_game()
+    game.submit("blue", {"type": "end_phase"})
+    game.submit("blue", {"type": "end_phase"})  # combat -> red movement
+    return game, game.state.to_json()
+
+
 def test_undo_goes_back_to_the_state_a_phase_change_left() -> None:
     # The checkpoint a phase change sets is the state it left, serialised only when the next command
     # (or a save) needs it (Game._checkpoint_is_state): the same position either way.
-    game = movement_game()
-    game.submit("blue", {"type": "end_phase"})
-    game.submit("blue", {"type": "end_phase"})  # combat -> red movement: a new checkpoint
-    at_phase_change = game.state.to_json()
+    game, at_phase_change = at_red_movement()
     assert game.to_json()["checkpoint"] == at_phase_change
     move(game, "r1", ["0604", "0704"], side="red")
     assert game.to_json()["checkpoint"] == at_phase_change
@@ -137,10 +142,7 @@ def test_undo_goes_back_to_the_state_a_phase_change_left() -> None:
 
 
 def test_a_game_saved_at_a_phase_change_keeps_its_checkpoint() -> None:
-    game = movement_game()
-    game.submit("blue", {"type": "end_phase"})
-    game.submit("blue", {"type": "end_phase"})
-    at_phase_change = game.state.to_json()
+    game, at_phase_change = at_red_movement()
     loaded = Game.from_json(game.scenario, game.to_json())
     move(loaded, "r1", ["0604", "0704"], side="red")
     undo(loaded, "red")
@@ -148,10 +150,7 @@ def test_a_game_saved_at_a_phase_change_keeps_its_checkpoint() -> None:
 
 
 def test_a_refused_command_after_a_phase_change_leaves_the_checkpoint() -> None:
-    game = movement_game()
-    game.submit("blue", {"type": "end_phase"})
-    game.submit("blue", {"type": "end_phase"})
-    at_phase_change = game.state.to_json()
+    game, at_phase_change = at_red_movement()
     with pytest.raises(IllegalCommand):
         move(game, "r1", ["0604", "0904"], side="red")  # not adjacent steps: refused, state untouched
     assert game.state.to_json() == at_phase_change
@@ -161,10 +160,7 @@ def test_a_refused_command_after_a_phase_change_leaves_the_checkpoint() -> None:
 
 
 def test_a_referee_result_after_a_phase_change_keeps_the_checkpoint_before_it() -> None:
-    game = movement_game()
-    game.submit("blue", {"type": "end_phase"})
-    game.submit("blue", {"type": "end_phase"})
-    at_phase_change = game.state.to_json()
+    game, at_phase_change = at_red_movement()
     game.end_by_referee("blue", "a claimed win on an expired deadline")
     assert game.is_over
     assert game.to_json()["checkpoint"] == at_phase_change
