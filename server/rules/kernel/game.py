@@ -50,6 +50,7 @@ class Game:
         self._contributions: dict[str, str] = (
             {s: "" for s in scenario.side_order} if contributions is None
             else {s: check_contribution(v) for s, v in contributions.items() if s in scenario.sides})
+        self._dice_ready = self._all_contributed()  # asked before every command and view: kept, not recounted
         self._dice: Dice = dice or SeededDice(self._dice_key(), state.dice_count)
         # Undo goes back at most to the last checkpoint (a die roll, a reveal, an opponent's action or a new
         # phase), so only the state there and the own commands since are kept.
@@ -91,6 +92,9 @@ class Game:
     @property
     def dice_ready(self) -> bool:
         """Both seats' contributions are in (always, for a game of the old scheme)."""
+        return self._dice_ready
+
+    def _all_contributed(self) -> bool:
         return self._dice_scheme == LEGACY_SCHEME or all(s in self._contributions for s in self.scenario.side_order)
 
     @property
@@ -112,6 +116,7 @@ class Game:
         if self.version or self.state.dice_count or self.log:
             raise ValueError("contributions come before the first command")
         self._contributions[side] = check_contribution(value)
+        self._dice_ready = self._all_contributed()
         if self.dice_ready and isinstance(self._dice, SeededDice):
             self._dice = SeededDice(self._dice_key(), self.state.dice_count)
 
