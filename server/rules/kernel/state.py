@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 
@@ -67,7 +67,17 @@ class UnitState:
 
 _UNIT_FIELDS = frozenset(f.name for f in fields(UnitState))  # read once: fields() is slow, and runs per unit
 _UNIT_FIELD_ORDER = tuple(f.name for f in fields(UnitState))
-_unit_values = attrgetter(*_UNIT_FIELD_ORDER)  # a unit's fields as a tuple, in field order, read in C
+
+
+def _units_values(units: Iterable[UnitState]) -> tuple[tuple[Any, ...], ...]:
+    """Each unit's fields as a tuple, in field order (`_UNIT_FIELD_ORDER`; a test holds the two together).
+    Spelled out rather than `operator.attrgetter(*names)`: CPython 3.11's specialised attribute loads in a
+    tuple display take half the time (13 against 26 us for 80 units, issue 16)."""
+    return tuple([
+        (u.id, u.hex, u.status, u.reduced, u.disrupted, u.ineffective, u.moved, u.start_ezoc, u.charging,
+         u.attacked, u.entry_turn, u.entry_hex, u.provisional)
+        for u in units
+    ])
 
 
 class StateSnapshot(NamedTuple):
@@ -115,7 +125,7 @@ class GameState:
         return self._json_with({uid: u.to_json() for uid, u in self.units.items()})
 
     def snapshot(self) -> StateSnapshot:
-        return StateSnapshot(tuple(map(_unit_values, self.units.values())), self._json_with(None))
+        return StateSnapshot(_units_values(self.units.values()), self._json_with(None))
 
     @classmethod
     def restore(cls, snapshot: StateSnapshot) -> GameState:

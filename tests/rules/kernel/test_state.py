@@ -65,3 +65,13 @@ def test_snapshot_without_the_log_stays_small_and_reloads_with_the_log_from_else
         light.record()
     with pytest.raises(ValueError, match="commands but the snapshot is at version"):
         Game.from_json(sc, compact, log=played.log[:-1])
+
+
+def test_a_snapshot_keeps_every_unit_field_in_its_declared_order():
+    # GameState.snapshot spells the fields out (issue 16); each field a distinct value, so a swap or a
+    # missing field shows, which a played game's many False fields would hide.
+    names = [f.name for f in fields(UnitState)]
+    unit = UnitState(**{name: f"value-{name}" for name in names})
+    state = GameState(scenario="s", ruleset="r", turn=1, phase="movement", active="blue", units={unit.id: unit})
+    assert state.snapshot().units == (tuple(f"value-{name}" for name in names),)
+    assert GameState.restore(state.snapshot()).units[unit.id] == unit
