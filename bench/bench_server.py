@@ -37,6 +37,7 @@ from typing import Any
 import bare_relay  # bench/bare_relay.py, beside this file (the script's own directory is on sys.path)
 import httpx
 import jsonpatch
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -121,6 +122,14 @@ class Barrier:
         await self.all_arrived.wait()
 
 
+def apply_in_place(view: dict[str, Any], patch: list[dict[str, Any]]) -> Any:
+    """A patch applied to the view it patches, as the page does (web/js: the view is the page's own).
+    jsonpatch's default deep-copies the whole view first, 0.35 ms for a Hougoumont view against 0.03 ms
+    in place: two per command, it was the load generator's largest cost, and its loop's stalls showed
+    in the measured latencies (docs/benchmarks.md, session 17)."""
+    return jsonpatch.apply_patch(view, patch, in_place=True)
+
+
 class PageSocket:
     """A player's websocket as the page opens it (`batch=1`, web/js/ui/socket.js): `recv` gives one
     message at a time, with the time its frame arrived; a server that does not batch (an older commit)
@@ -133,7 +142,7 @@ class PageSocket:
 
     async def recv(self) -> tuple[float, dict[str, Any]]:
         if not self.pending:
-            frame = json.loads(await self.ws.recv())
+            frame = orjson.loads(await self.ws.recv())
             self.arrived = time.perf_counter()
             self.pending = frame["messages"] if frame.get("type") == "batch" else [frame]
         return self.arrived, self.pending.pop(0)
@@ -191,7 +200,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                     while seats[other].version <= version:
                         arrived, message = await sockets[other].recv()
                         if message["type"] == "patch":
-                            seats[other].view = jsonpatch.apply_patch(seats[other].view, message["patch"])
+                            seats[other].view = apply_in_place(seats[other].view, message["patch"])
                             seats[other].version = message["version"]
                     return (arrived - t0) * 1000
 
@@ -208,7 +217,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
                     if message["type"] == "ack":
                         ack_ms = (arrived - t0) * 1000
                     elif message["type"] == "patch":
-                        seats[mover].view = jsonpatch.apply_patch(seats[mover].view, message["patch"])
+                        seats[mover].view = apply_in_place(seats[mover].view, message["patch"])
                         seats[mover].version = message["version"]
                         got_patch = message["version"] > version
                     elif message["type"] == "error":
@@ -269,7 +278,7 @@ async def play_against_computer(base: str, token: str, args: argparse.Namespace,
                                               "expected_version": version, "command_id": secrets.token_hex(8)}))
                 message = json.loads(await ws.recv())
                 if message["type"] == "patch":
-                    view = jsonpatch.apply_patch(view, message["patch"])
+                    view = apply_in_place(view, message["patch"])
                     bot_moves[0] += sum(1 for entry in message.get("log", []) if entry.get("side") == SIDES[1])
                     version = message["version"]
                 elif message["type"] == "snapshot":
