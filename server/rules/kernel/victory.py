@@ -26,6 +26,7 @@ def update_control(ctx: Context) -> None:
 
 # Status values as plain strings (an enum member's `.value` is a descriptor call; `points` runs for
 # every view after every command).
+_MAP = Status.MAP.value
 _CAPTURED = Status.CAPTURED.value
 _DEAD = Status.DEAD.value
 _LOST = frozenset({Status.ELIMINATED.value, Status.DEAD.value})
@@ -45,6 +46,8 @@ def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
     defs = ctx.sc.units
     for uid, s in ctx.st.units.items():
         status = s.status
+        if status == _MAP and not s.reduced:
+            continue  # most units, most of the game: nothing to score (runs for every view of every command)
         d = defs[uid]
         enemy = second if d.side == first else first
         if d.kind.is_combat:

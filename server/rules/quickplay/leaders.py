@@ -61,6 +61,8 @@ def check_lone_leaders(ctx: Ctx, watch: set[str]) -> None:
         candidates.add(h)
         candidates.update(grid.neighbors(h))
     for h in sorted(candidates):
+        if not ctx.units_at(h):
+            continue  # no unit, no lone leader: most of the hexes around a move
         for side in ctx.sc.side_order:
             if is_lone(ctx, h, side) and _adjacent_enemy_combat(ctx, h, side):
                 flee(ctx, h, side)
