@@ -60,9 +60,13 @@ def check_lone_leaders(ctx: Ctx, watch: set[str]) -> None:
     for h in watch:
         candidates.add(h)
         candidates.update(grid.neighbors(h))
-    for h in sorted(candidates):
-        if not ctx.units_at(h):
-            continue  # no unit, no lone leader: most of the hexes around a move
+    # Only a hex that holds a leader can hold a lone one: most hexes around a move hold none. A leader
+    # that flees goes to a hex that already holds a friendly combat unit (or is captured), so no hex
+    # left out here gains a leader during the loop.
+    occupied = ctx.occupancy()
+    for h in sorted(h for h in candidates if h in occupied):
+        if not any(ctx.is_leader(u) for u in ctx.units_at(h)):
+            continue
         for side in ctx.sc.side_order:
             if is_lone(ctx, h, side) and _adjacent_enemy_combat(ctx, h, side):
                 flee(ctx, h, side)

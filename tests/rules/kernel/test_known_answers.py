@@ -1,0 +1,42 @@
+"""Known answers, python-chess's perft habit: seeded random games of every shipped scenario, their
+command counts and final states pinned (R11: the same seed and commands give the same game).
+
+A change meant to make the rules core faster, not different (issue 16), must leave every one of these
+as it is. A deliberate rules change updates the pins, and its commit says why."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from server.rules.kernel.randomplayer import play_random_game
+from server.rules_cli import find_scenario
+
+# (scenario, seed, commands in the log, sha256 of the final state's JSON with sorted keys), from
+# `play_random_game` on 2026-11-27 (issue 16); the same under other PYTHONHASHSEEDs and at 8d61cbb.
+PINNED = [
+    ("tutorial", 1, 102, "e243b9f632a28bbfdc82d74a1e2349f62d8c717cc4db57b4daaca2cf905aa97f"),
+    ("tutorial", 2, 107, "dd829c26f0126188efce27915602e00461af44f54b5a475c07429b7255e4f680"),
+    ("tutorial", 3, 113, "c1d37b9246b53c2d1ef11e2fd75d293363f003d7617c5adb26cdfe93a788a14f"),
+    ("hougoumont", 1, 148, "6390df57be5fc2178f90e67724150336d2675765148dbc5c08e1dcbe0cd9e960"),
+    ("hougoumont", 2, 207, "19b41d1e54a1e622365f75a9ffa2d8587be838950927e0f2208de10978240e3d"),
+    ("hougoumont", 3, 183, "705ab10ddcd91708c0196db567de008e71f27ce5cb6c58559a2ed295e0bc7890"),
+    ("salem-church", 1, 213, "3e83532e844cb5aa65f80f0801032a127170fc2f2adb6a62afb8d1413b9dc8c9"),
+    ("salem-church", 2, 247, "064f7b602edae2a9c18d261cce47a2550b1c1c3bfcccd750f7dc2b36ba0b4e4e"),
+    ("salem-church", 3, 219, "c22e8ef99f38d5acb17b815dd29564416b82ea27ca8094815da0ac42174e1979"),
+    ("standard-tutorial", 1, 104, "996c40ec41f5f47bca84a83d6b2e991b7d17beabe4930856a09eddfa60a6ca09"),
+    ("standard-tutorial", 2, 80, "0030fbefd73a9d5604ff867176e784d6431a966bd05e7b5e6d9e629123f7e64c"),
+    ("standard-tutorial", 3, 95, "6618338b22715a015262a0e74ae08630943c2871d4d74d511292b8819ed48bb0"),
+]
+
+
+@pytest.mark.parametrize(("scenario", "seed", "commands", "digest"), PINNED,
+                         ids=[f"{s}-{seed}" for s, seed, _, _ in PINNED])
+def test_r11_a_seeded_random_game_ends_in_its_pinned_position(scenario: str, seed: int, commands: int,
+                                                               digest: str) -> None:
+    game = play_random_game(find_scenario(scenario), seed=seed)
+    assert game.is_over
+    assert len(game.log) == commands
+    assert hashlib.sha256(json.dumps(game.to_json(), sort_keys=True).encode()).hexdigest() == digest
