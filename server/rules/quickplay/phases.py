@@ -10,6 +10,8 @@ from ..kernel.scenario import UnitKind
 from ..kernel.state import Phase, Status
 from ..kernel.views import SECRET_REINFORCEMENTS, audience
 
+_ON_MAP = Status.MAP.value
+_ELIMINATED = Status.ELIMINATED.value
 
 # --- set-up (3.2) -----------------------------------------------------------------
 def setup_sides(ctx: Ctx) -> list[str]:
@@ -192,7 +194,14 @@ def recover_problem(ctx: Ctx, side: str, uid: str) -> tuple[str, str] | None:
 
 
 def recovery_possible(ctx: Ctx, side: str) -> bool:
-    return any(recover_problem(ctx, side, uid) is None for uid in ctx.sc.side_units[side] if not ctx.is_leader(uid))
+    if ctx.st.replacements.get(side, 0) <= 0:
+        return False  # recover_problem's first refusal for every unit, found once
+    units = ctx.st.units
+    # Only an eliminated unit or a reduced one on the map can be without a problem (recover_problem);
+    # the others are passed over before it is asked (issue 16: it runs at every recovery phase's start).
+    return any(recover_problem(ctx, side, uid) is None for uid in ctx.sc.side_units[side]
+               if not ctx.is_leader(uid) and (units[uid].status == _ELIMINATED
+                                              or (units[uid].status == _ON_MAP and units[uid].reduced)))
 
 
 def supporting_leader(ctx: Ctx, uid: str, used: set[str], requested: str | None = None) -> str | None:
@@ -308,16 +317,18 @@ def counterattack_eligible(ctx: Ctx, phasing: str) -> list[str]:
     """R8: non-phasing units exerting a ZOC on a phasing unit at the start of the combat phase."""
     other = ctx.enemy(phasing)
     phasing_hexes = {ctx.u(u).hex for u in ctx.side_units_on_map(phasing) if not ctx.is_leader(u)}
-    # The hexes whose units exert a ZOC on some phasing unit, found once per phasing hex (not once
-    # per pair of units: on a large map this was most of the server's time per command).
-    sources = {src for h in phasing_hexes if h is not None for src in ctx.zoc_sources(h, phasing)}
+    # A unit that exerts a ZOC is eligible when a hex it projects that ZOC into (`zoc_targets`, its
+    # neighbours the terrain lets it reach: the same table `zoc_sources` reads from the other side)
+    # holds a phasing unit. Asked once per non-phasing unit, not once per phasing hex and neighbour
+    # (issue 16: on a large map this was a few percent of a command's handling).
+    targets = ctx.sc.zoc_targets
     out = []
     for uid in ctx.side_units_on_map(other):
         if not ctx.exerts_zoc(uid):
             continue
         hex_ = ctx.u(uid).hex
         assert hex_ is not None
-        if hex_ in sources:
+        if not phasing_hexes.isdisjoint(targets[hex_]):
             out.append(uid)
     return sorted(out)
 
