@@ -19,8 +19,8 @@ from typing import Any
 
 from server.rules import Game, parse_scenario
 from server.rules.kernel.core import Ctx
-from server.rules.kernel.game import initial_state
 from server.rules.kernel.edition import find_ruleset
+from server.rules.kernel.game import initial_state
 from server.rules.kernel.scenario import Scenario
 from server.rules.kernel.state import Phase
 
@@ -307,3 +307,23 @@ def combat_result(events: list[dict[str, Any]]) -> dict[str, Any]:
 
 def unit(game: Game, uid: str) -> Any:
     return game.state.units[uid]
+
+
+def random_play_contexts(scenarios: tuple[str, ...] = ("tutorial", "hougoumont", "salem-church"),
+                         seeds: range = range(4)) -> Any:
+    """The rules context after every command of seeded random games of the shipped Quick Play battles: the
+    positions real play reaches, for checking a fast rule function against its plain definition."""
+    import random
+
+    from server.rules.kernel.randomplayer import RandomPlayer
+    from server.rules_cli import find_scenario
+
+    for name in scenarios:
+        scenario = find_scenario(name)
+        for seed in seeds:
+            game, player = Game.new(scenario, f"fast-and-plain-{seed:04d}"), RandomPlayer(random.Random(seed))
+            while not game.is_over:
+                side = game.awaiting
+                assert side is not None
+                game.submit(side, player.choose(game, side))
+                yield ctx_of(game)

@@ -176,3 +176,23 @@ def test_r8_a_counterattack_move_out_of_a_square_leaves_no_stale_square() -> Non
     assert unit(game, "r1").hex == "0504"
     assert all(unit(game, u).hex == h for h, u in game.state.squares.items())
     assert "0604" not in game.state.squares  # no infantry is left there to hold it
+
+
+def test_r8_eligibility_agrees_with_the_zone_of_control_sources_in_positions_of_random_play() -> None:
+    # counterattack_eligible asks each non-phasing unit whether its ZOC reaches a phasing unit (issue 16);
+    # it must name the units the plain definition names: those in a hex that exerts a ZOC on a phasing unit.
+    from position import random_play_contexts
+
+    from server.rules.quickplay.phases import counterattack_eligible
+
+    asked = named = 0
+    for ctx in random_play_contexts():
+        for phasing in ctx.sc.side_order:
+            other = ctx.enemy(phasing)
+            hexes = {ctx.u(u).hex for u in ctx.side_units_on_map(phasing) if not ctx.is_leader(u)}
+            sources = {src for h in hexes if h is not None for src in ctx.zoc_sources(h, phasing)}
+            plain = sorted(u for u in ctx.side_units_on_map(other) if ctx.exerts_zoc(u) and ctx.u(u).hex in sources)
+            assert counterattack_eligible(ctx, phasing) == plain
+            asked += 1
+            named += bool(plain)
+    assert asked > 1000 and named > 0

@@ -201,3 +201,21 @@ def test_11_4_a_captured_unit_never_returns() -> None:
         game.submit("blue", {"type": "recover", "unit": "b1"})
     assert exc.value.rule == "11.4"
     assert unit(game, "b1").status == "captured" and game.state.replacements["blue"] == 1
+
+
+def test_11_4_recovery_possible_agrees_with_asking_every_unit_in_positions_of_random_play() -> None:
+    # recovery_possible passes over units that cannot recover before asking recover_problem (issue 16);
+    # it must answer as asking every unit would.
+    from position import random_play_contexts
+
+    from server.rules.quickplay.phases import recover_problem, recovery_possible
+
+    asked = possible = 0
+    for ctx in random_play_contexts():
+        for side in ctx.sc.side_order:
+            plain = any(recover_problem(ctx, side, uid) is None
+                        for uid in ctx.sc.side_units[side] if not ctx.is_leader(uid))
+            assert recovery_possible(ctx, side) == plain
+            asked += 1
+            possible += plain
+    assert asked > 1000 and possible > 0  # the positions include some where a unit can recover
