@@ -71,6 +71,9 @@ def install() -> None:
     wrap_async(ws, "_handle", "command", only=lambda message, *_a, **_k: message.get("type") == "command")
     wrap_async(commandlog, "append", "append")
     wrap_sync(commandlog, "_write_sqlite", "sqlite_transaction")
+    from server.db import WalCheckpointer
+
+    wrap_sync(WalCheckpointer, "checkpoint", "wal_checkpoint")
     writing = GameService._writing
 
     @asynccontextmanager
@@ -92,8 +95,9 @@ def install() -> None:
     gc.callbacks.append(on_gc)
 
 
-STALL_MS = 5.0  # a loop that has not run its 1 ms heartbeat for this long is stalled: sample its stack
-stalls: dict[str, list[float]] = {}  # the stalled loop's innermost frames -> how long each such stall lasted
+STALL_MS = float(os.environ.get("STALL_MS", "5"))  # a loop that has not run its 1 ms heartbeat for this long is stalled: sample its stack
+stalls: dict[str, list[float]] = {}
+stall_spans: list[list[float]] = []  # [start, length] of every stall, to compare with the WAL checkpoints  # the stalled loop's innermost frames -> how long each such stall lasted
 
 
 def watch_loop(loop: Any, loop_thread: int) -> None:
@@ -123,7 +127,9 @@ def watch_loop(loop: Any, loop_thread: int) -> None:
                 if last != seen_beat:  # a new stall: name it by its first sample
                     seen_beat, key = last, " < ".join(names)
                     stalls.setdefault(key, []).append(0.0)
+                    stall_spans.append([last, 0.0])
                 stalls[key][-1] = now - last
+                stall_spans[-1][1] = now - last
 
     threading.Thread(target=watcher, daemon=True).start()
 
@@ -143,6 +149,10 @@ def write_report(path: str) -> None:
                          f"max={window[-1] * 1000:.2f} ms")
     ranked = sorted(stalls.items(), key=lambda kv: -sum(kv[1]))[:15]
     lines.append(f"loop stalls over {STALL_MS:.0f} ms: {sum(len(v) for v in stalls.values())}")
+    checkpoints = timings.get("wal_checkpoint", [])
+    during = sum(1 for start, length in stall_spans
+                 if any(c < start + length and start < c + d for c, d in checkpoints))
+    lines.append(f"  of which {during} overlap a WAL checkpoint ({len(checkpoints)} checkpoints in all)")
     for key, lengths in ranked:
         lines.append(f"  {len(lengths)} x, max {max(lengths) * 1000:.1f} ms, total {sum(lengths) * 1000:.0f} ms: {key}")
     with open(path, "w") as out:

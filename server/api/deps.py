@@ -17,7 +17,9 @@ from ..services import accounts
 from ..services.games import GameService
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
+    # `async def`, though nothing here awaits: FastAPI runs a plain `def` dependency on its thread pool,
+    # a hand-off to another thread and back on every request (issue 16's lifecycle profile).
     settings: Settings = request.app.state.settings
     return settings
 
@@ -27,17 +29,17 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-def get_service(request: Request) -> GameService:
+async def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
 
 
-def get_hub(request: Request) -> GameHub:
+async def get_hub(request: Request) -> GameHub:
     hub: GameHub = request.app.state.hub
     return hub
 
 
-def get_registry(request: Request) -> ScenarioRegistry:
+async def get_registry(request: Request) -> ScenarioRegistry:
     registry: ScenarioRegistry = request.app.state.scenarios
     return registry
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, select, update
+from sqlalchemy import bindparam, event, select, update
 
 from ..errors import ApiError
 from ..models import Game, GameCommand, GameSeat, User
@@ -39,6 +39,21 @@ PENDING_KEY = "vedette_notify_pending"
 DIGEST_ROWS = 500
 DIGEST_OWN_ROWS = 200
 DIGEST_WINDOW = DIGEST_ROWS + DIGEST_OWN_ROWS
+
+# A command's follow-up reads and writes these on every game's end and every decision passed by mail;
+# built once (see services/games.py `_GAME_ROW`).
+_LOGGED_COMMAND = select(GameCommand).where(
+    GameCommand.game_id == bindparam("game_id"), GameCommand.seq == bindparam("seq")
+)
+_CLEAR_MAIL_OWED = (
+    update(GAMES).where(GAMES.c.id == bindparam("game_id"), GAMES.c.mail_owed == bindparam("owed"))
+    .values(mail_owed=None)
+)
+# Only what a digest reads of a log row (`compose.digest_lines`), as plain rows: not ORM objects.
+_LATEST_COMMANDS = (
+    select(GameCommand.seq, GameCommand.side, GameCommand.events).where(GameCommand.game_id == bindparam("game_id"))
+    .order_by(GameCommand.seq.desc()).limit(DIGEST_WINDOW)
+)
 
 
 def game_info(
@@ -221,20 +236,21 @@ class NotifyHooks:
             if row.mail_owed is None:
                 return False
             owed = row.mail_owed
-            entry = await session.scalar(
-                select(GameCommand).where(GameCommand.game_id == game_id, GameCommand.seq == owed)
-            )
+            entry = await session.scalar(_LOGGED_COMMAND, {"game_id": game_id, "seq": owed})
             mails: list[QueuedMail] = []
             rows: list[OutboxMail | None] = []
             settle = False
             what = f"command {owed} of game {row.id}"
             if entry is not None:
                 try:
-                    # A private copy: the command path mutates the live engine while this one composes.
-                    engine_game = await self.rt.service.private_engine(session, row)
                     if row.status == "over":
+                        # The shared engine: nothing changes a finished game's state, so the copy below
+                        # (the whole state through JSON, at every game's end) is not needed.
+                        engine_game = await self.rt.service.engine_at(session, row)
                         mails = await self._game_over(session, row, engine_game, entry)
                     else:
+                        # A private copy: the command path mutates the live engine while this one composes.
+                        engine_game = await self.rt.service.private_engine(session, row)
                         mails, settle = await self._decision_may_pass(
                             session, row, engine_game, entry, previous_awaiting or entry.side)
                     rows = await plan_mails(session, self.rt.nsettings, mails, game_id=row.id, now=self.rt.now())
@@ -242,9 +258,7 @@ class NotifyHooks:
                     log.exception("notifications for %s failed; the change commits without them", what)
                     rows, settle = [], False
             async with self.rt.writing(session):
-                cleared = await session.execute(
-                    update(GAMES).where(GAMES.c.id == game_id, GAMES.c.mail_owed == owed).values(mail_owed=None)
-                )
+                cleared = await session.execute(_CLEAR_MAIL_OWED, {"game_id": game_id, "owed": owed})
                 if cleared.rowcount != 1:
                     return False  # another process followed this command up meanwhile
                 if any(r is not None for r in rows):
@@ -345,10 +359,7 @@ class NotifyHooks:
         its latest `DIGEST_OWN_ROWS` rows; at most `DIGEST_ROWS` rows), as its own log shows it.
         One read of the game's latest `DIGEST_WINDOW` rows serves every side: in a longer game, a
         side that has not decided in person within them is told of the window's first rows."""
-        latest = list((await session.scalars(
-            select(GameCommand).where(GameCommand.game_id == game_id)
-            .order_by(GameCommand.seq.desc()).limit(DIGEST_WINDOW)
-        )).all())
+        latest = list((await session.execute(_LATEST_COMMANDS, {"game_id": game_id})).all())
         digests = {}
         for side in sides:
             since, own = 0, 0

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..models import User
@@ -86,6 +86,13 @@ async def enqueue_many(
     return rows
 
 
+# `plan_mails`'s two reads (every join, every game's end), built once (see services/games.py `_GAME_ROW`).
+_PREFS_OF = select(NotificationPrefs).where(NotificationPrefs.user_id.in_(bindparam("user_ids", expanding=True)))
+_QUEUED_KEYS = select(OutboxMail.idempotency_key).where(
+    OutboxMail.idempotency_key.in_(bindparam("keys", expanding=True))
+)
+
+
 async def plan_mails(
     session: AsyncSession, settings: NotifySettings, mails: list[QueuedMail], *, game_id: str | None,
     now: datetime,
@@ -94,13 +101,9 @@ async def plan_mails(
     read but not added: a caller that writes by compare-and-set reads before its write transaction
     and adds them in it (`add_mails`)."""
     user_ids = {mail.user.id for mail in mails}
-    prefs = {p.user_id: p for p in (await session.scalars(
-        select(NotificationPrefs).where(NotificationPrefs.user_id.in_(user_ids))
-    )).all()}
+    prefs = {p.user_id: p for p in (await session.scalars(_PREFS_OF, {"user_ids": list(user_ids)})).all()}
     keys = [mail.key[:200] for mail in mails]
-    queued = set((await session.scalars(
-        select(OutboxMail.idempotency_key).where(OutboxMail.idempotency_key.in_(keys))
-    )).all())
+    queued = set((await session.scalars(_QUEUED_KEYS, {"keys": keys})).all())
     rows: list[OutboxMail | None] = []
     for mail, key in zip(mails, keys, strict=True):
         user_prefs = prefs.get(mail.user.id)

@@ -157,12 +157,23 @@ async def login(
     return user, token
 
 
-async def _count_up_to(session: AsyncSession, limit: int, *where: Any) -> int:
-    """How many of the account's games match `where`, counted only up to `limit`: the quota asks
-    whether the limit is reached, and an account with thousands of games (a benchmark's, a busy
-    admin's) must not cost a scan of all of them on every game it creates (issue 16)."""
-    matching = select(GAMES.c.id).where(*where).limit(limit).subquery()
-    return int(await session.scalar(select(func.count()).select_from(matching)) or 0)
+def _games_counted_up_to(*where: Any) -> Any:
+    """How many games match `where`, counted only up to the bound `limit`: the quota asks whether
+    the limit is reached, and an account with thousands of games (a benchmark's, a busy admin's)
+    must not cost a scan of all of them on every game it creates (issue 16)."""
+    matching = select(GAMES.c.id).where(*where).limit(bindparam("limit")).subquery()
+    return select(func.count()).select_from(matching)
+
+
+# The quota's two counts, built once (see services/games.py `_GAME_ROW`).
+_WAITING_GAMES = _games_counted_up_to(GAMES.c.created_by == bindparam("user_id"), GAMES.c.status == "waiting")
+_GAMES_SINCE = _games_counted_up_to(
+    GAMES.c.created_by == bindparam("user_id"), GAMES.c.created_at > bindparam("since")
+)
+
+
+async def _count_up_to(session: AsyncSession, statement: Any, limit: int, **params: Any) -> int:
+    return int(await session.scalar(statement, {"limit": limit, **params}) or 0)
 
 
 async def check_game_quota(session: AsyncSession, settings: Settings, user: User) -> None:
@@ -170,9 +181,7 @@ async def check_game_quota(session: AsyncSession, settings: Settings, user: User
     `games_per_hour` games in the last hour. Admins have no quota."""
     if user.is_admin:
         return
-    waiting = await _count_up_to(
-        session, settings.max_waiting_games, GAMES.c.created_by == user.id, GAMES.c.status == "waiting"
-    )
+    waiting = await _count_up_to(session, _WAITING_GAMES, settings.max_waiting_games, user_id=user.id)
     if waiting >= settings.max_waiting_games:
         raise ApiError(
             429,
@@ -182,9 +191,7 @@ async def check_game_quota(session: AsyncSession, settings: Settings, user: User
             retry_after=60,
         )
     hour_ago = utcnow() - timedelta(hours=1)
-    recent = await _count_up_to(
-        session, settings.games_per_hour, GAMES.c.created_by == user.id, GAMES.c.created_at > hour_ago
-    )
+    recent = await _count_up_to(session, _GAMES_SINCE, settings.games_per_hour, user_id=user.id, since=hour_ago)
     if recent >= settings.games_per_hour:
         raise ApiError(
             429,

@@ -25,6 +25,7 @@ from sqlalchemy import bindparam, delete, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import jsoncodec
 from ..db import begin_write
@@ -73,6 +74,29 @@ _GAME_ROW = {
     (deferred, for_update): _game_row_statement(deferred, for_update=for_update)
     for deferred in ((), _STATELESS, _LIGHT) for for_update in (False, True)
 }
+
+
+# The lifecycle's other statements, built once for the same reason (a join, a handshake, a repeated
+# command id); each is executed with its bound values.
+_TAKE_FREE_SEAT = (
+    update(GAMES)
+    # `updated_at`: a dice contribution sent meanwhile changed the snapshot this join rewrites.
+    .where(GAMES.c.id == bindparam("game_id"), GAMES.c.status == "waiting",
+           GAMES.c.updated_at == bindparam("read_updated_at"))
+    .values(status="active", awaiting_since=bindparam("now"), updated_at=bindparam("now"))
+)
+_SET_STARTING_SNAPSHOTS = (
+    # Not "game_id": an UPDATE reserves its columns' names for their new values.
+    update(GAME_STATES).where(GAME_STATES.c.game_id == bindparam("of_game"))
+    .values(snapshot=bindparam("started_snapshot"), initial_snapshot=bindparam("started_snapshot"))
+)
+_COMMAND_BY_ID = select(GameCommand).where(
+    GameCommand.game_id == bindparam("game_id"), GameCommand.side == bindparam("side"),
+    GameCommand.command_id == bindparam("command_id"),
+)
+_LIVE_SPECTATORS = select(func.count()).select_from(SpectatorConnection).where(
+    SpectatorConnection.game_id == bindparam("game_id"), SpectatorConnection.seen_at > bindparam("since"),
+)
 
 
 class GameService:
@@ -235,17 +259,25 @@ class GameService:
             initial_snapshot=snapshot,
             awaiting_side=engine_game.awaiting,
             awaiting_since=now,
+            result=None,
             created_at=now,
             updated_at=now,
+            mail_owed=None,
+            snapshot_version=0,
         )
+        seat = GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now)
         # A write transaction from the start (SQLite: the request already read the session user).
         async with self._writing(session):
             session.add(row)
-            session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now))
+            session.add(seat)
             for hook in self.hooks:
                 await hook.game_created(session, row, decision_hours=decision_hours)
             await session.commit()
-        return await self.get_row(session, row.id, stateless=True)
+        # The row as written, with its one seat: nobody else can have changed a game its creator has not
+        # yet shared, so it is not read back (a read decoded the whole scenario again; issue 16).
+        set_committed_value(seat, "user", user)
+        set_committed_value(row, "seats", [seat])
+        return row
 
     async def contribute(self, session: AsyncSession, user: User, game_id: str, contribution: str) -> dict[str, Any]:
         """A seat's own random contribution to the dice (R11, docs/dice.md), sent after it has seen the
@@ -280,18 +312,16 @@ class GameService:
             prepared = [await hook.prepare_join(session, row, user, side) for hook in self.hooks]
             async with self._writing(session):
                 taken = await session.execute(
-                    update(GAMES)
-                    # `updated_at`: a dice contribution sent meanwhile changed the snapshot this join rewrites.
-                    .where(GAMES.c.id == row.id, GAMES.c.status == "waiting", GAMES.c.updated_at == row.updated_at)
-                    .values(status="active", awaiting_since=values["now"], updated_at=values["now"])
+                    _TAKE_FREE_SEAT, {"game_id": row.id, "read_updated_at": row.updated_at, "now": values["now"]}
                 )
                 if taken.rowcount != 1:
                     continue  # another join or a contribution came first: read the game again
-                if values["dice"]:
+                if values["dice"] is not None:
                     await session.execute(
-                        update(GAME_STATES).where(GAME_STATES.c.game_id == row.id).values(**values["dice"])
+                        _SET_STARTING_SNAPSHOTS, {"of_game": row.id, "started_snapshot": values["dice"]}
                     )
-                session.add(GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=values["now"]))
+                seat = GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=values["now"])
+                session.add(seat)
                 for hook, plan in zip(self.hooks, prepared, strict=True):
                     await hook.game_joined(session, row, user, side, plan)
                 try:
@@ -302,13 +332,19 @@ class GameService:
             break
         else:
             raise ApiError(409, "game_full", "The game changed while you joined; try again.")
+        # The row after the join is the row read before it with the join's own changes: the compare-and-set
+        # took the seat only if nothing had changed the game since that read, and nothing else changes a
+        # game before its first command (which needs both seats). Not read back (issue 16).
+        set_committed_value(seat, "user", user)
+        _set_committed(row, status="active", awaiting_since=values["now"], updated_at=values["now"],
+                       seats=sorted([*row.seats, seat], key=lambda s: s.side))
+        if values["dice"] is not None:
+            _set_committed(row, snapshot=values["dice"], initial_snapshot=values["dice"])
         self.forget(game_id)
-        row = await self.get_row(session, game_id, stateless=True)
-        if row.status == "active" and row.version == 0:
-            # The process now holds the started game (the engine is the stored snapshot's): the computer's
-            # check and the players' first snapshots need no read of their own.
-            self.engines.put(game_id, 0, engine_game)
-            self.recent.seed(GameMeta.of(row))
+        # The process now holds the started game (the engine is the stored snapshot's): the computer's
+        # check and the players' first snapshots need no read of their own.
+        self.engines.put(game_id, row.version, engine_game)
+        self.recent.seed(GameMeta.of(row))
         return row
 
     def _join_plan(
@@ -334,12 +370,11 @@ class GameService:
             raise ApiError(409, "game_full", "Both seats of this game are taken.")
         # The joiner's dice contribution, and "" (none) for a creator that has not sent one (docs/dice.md).
         engine_game = rules().Game.from_json(self.scenario_of(row), row.snapshot)
-        dice_values: dict[str, Any] = {}
+        started_snapshot: dict[str, Any] | None = None  # the game's first snapshot, with every contribution
         if engine_game.dice_scheme != LEGACY_DICE:
             missing = {s: "" for s in taken if s not in engine_game.contributions}
-            snapshot = _with_contributions(engine_game, {**missing, free[0]: contribution or ""})
-            dice_values = {"snapshot": snapshot, "initial_snapshot": snapshot}
-        return engine_game, free[0], {"now": utcnow(), "dice": dice_values}
+            started_snapshot = _with_contributions(engine_game, {**missing, free[0]: contribution or ""})
+        return engine_game, free[0], {"now": utcnow(), "dice": started_snapshot}
 
     async def list_games(self, session: AsyncSession, user: User | None) -> tuple[list[Game], list[Game]]:
         mine: list[Game] = []
@@ -648,6 +683,16 @@ class GameService:
             return False
         return meta.visibility == "open" or user.is_admin or any(uid == user.id for _, uid in meta.seat_ids)
 
+    def live_seat(self, game_id: str, user: User | None) -> Viewer | None:
+        """The seat `user` holds in the live game this process serves, without a read: a seat, once
+        taken, is never given up or changed, so the live game's seats are the row's. None: not known
+        here (ask the row, `access.resolve_viewer`, which also answers spectators and admins)."""
+        meta = self.recent.meta(game_id) if user is not None else None
+        if meta is None or user is None:
+            return None
+        side = next((side for side, uid in meta.seat_ids if uid == user.id), None)
+        return Viewer("seat", side, user.id) if side is not None else None
+
     def forget(self, game_id: str) -> None:
         """Drop this process's live state of a game (changed outside the command path, or unsure)."""
         self.engines.drop(game_id)
@@ -659,11 +704,7 @@ class GameService:
         """The command `side` sent earlier with this id. Ids are each seat's own (unique per game,
         side and id): the other seat's command with the same id is not this one, and is never
         answered to this seat."""
-        return await session.scalar(
-            select(GameCommand).where(
-                GameCommand.game_id == game_id, GameCommand.side == side, GameCommand.command_id == command_id
-            )
-        )
+        return await session.scalar(_COMMAND_BY_ID, {"game_id": game_id, "side": side, "command_id": command_id})
 
     async def _answer_after_race(
         self, session: AsyncSession, game_id: str, side: str, command_id: str, user_id: int | None, scenario: Any
@@ -747,18 +788,17 @@ class GameService:
         return counts
 
     async def spectator_count(self, session: AsyncSession, game_id: str) -> int:
-        count = await session.scalar(
-            select(func.count())
-            .select_from(SpectatorConnection)
-            .where(
-                SpectatorConnection.game_id == game_id,
-                SpectatorConnection.seen_at > utcnow() - SPECTATOR_TTL,
-            )
-        )
+        count = await session.scalar(_LIVE_SPECTATORS, {"game_id": game_id, "since": utcnow() - SPECTATOR_TTL})
         return int(count or 0)
 
 
 LEGACY_DICE = "vedette-dice-1"
+
+
+def _set_committed(row: Game, **values: Any) -> None:
+    """Set a loaded row's attributes to what the database now holds, without marking them changed."""
+    for name, value in values.items():
+        set_committed_value(row, name, value)
 
 
 def _with_contributions(engine_game: Any, contributions: dict[str, str]) -> dict[str, Any]:

@@ -242,8 +242,8 @@ def test_digests_start_after_each_sides_last_decision_in_person_from_one_read():
     reads = []
 
     class Session:
-        async def scalars(self, statement: Any) -> Any:
-            reads.append(statement)
+        async def execute(self, statement: Any, params: dict[str, Any]) -> Any:
+            reads.append((statement, params))
 
             class Result:
                 def all(self) -> list[Row]:

@@ -54,6 +54,6 @@ def test_the_creation_quota_counts_an_accounts_games_only_up_to_the_limit(client
 
     async def count(limit):
         async with app.state.sessionmaker() as session:
-            return await accounts._count_up_to(session, limit, accounts.GAMES.c.created_by == user_id)
+            return await accounts._count_up_to(session, accounts._WAITING_GAMES, limit, user_id=user_id)
 
     assert [client.portal.call(count, limit) for limit in (0, 3, 4, 10)] == [0, 3, 4, 4]

@@ -83,8 +83,12 @@ async def game_socket(
             user = await accounts.user_for_token(
                 session, settings, token or websocket.cookies.get(settings.session_cookie)
             )
-            row = await service.get_row(session, game_id, light=True)  # who may watch or play: no state
-            viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
+            # A player of a game this process serves live is known without a read (as a seat always
+            # sees its own side, even an admin's); anyone else, from the row: no state.
+            viewer = service.live_seat(game_id, user)
+            if viewer is None:
+                row = await service.get_row(session, game_id, light=True)
+                viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     except ApiError:
         await websocket.close(code=CLOSE_NOT_FOUND, reason="no such game")
         return
