@@ -407,24 +407,29 @@ class GameHub:
     async def send_snapshot(self, conn: ViewerConnection) -> None:
         async with self._lock(conn.game_id):
             async with self.sessionmaker() as session:
-                # The cached engine and scenario when this process holds the game (a player's second tab,
-                # the opponent connecting): the row's large JSON columns are then not read at all.
-                loaded = await self.service.load_for_views(session, conn.game_id)
+                # The live game when this process holds it and the database confirms its version (the
+                # opponent connecting, a second tab): no read of the row at all. Else the row, without
+                # its large JSON columns when the engine and scenario are cached (`load_for_views`).
+                held = await self.service.held_live(session.bind, conn.game_id)
+                if held is not None:
+                    row, engine, scenario = held
+                else:
+                    loaded = await self.service.load_for_views(session, conn.game_id)
+                    row, engine, scenario = loaded.row, loaded.engine, loaded.scenario
                 # A game at version 0 has no log row yet (its first command is seq 1).
-                rows = (await self.service.log_rows(session, conn.game_id, upto=loaded.row.version)
-                        if loaded.row.version else [])
+                rows = (await self.service.log_rows(session, conn.game_id, upto=row.version)
+                        if row.version else [])
                 spectators = self._spectators.get(conn.game_id)
                 if spectators is None or conn.viewer.role == "spectator":
                     # Counted when not known here, or when a spectator arrives (a seat's arrival does
                     # not change it; the heartbeat recounts every watched game anyway).
                     spectators = await self.service.spectator_count(session, conn.game_id)
                     self._note_spectators(conn.game_id, spectators)
-            view = _detached(build_view(loaded.row, loaded.engine, conn.viewer, spectators=spectators,
-                                        share_units=True))
-            entries = build_log_entries(loaded.row, rows, conn.viewer, loaded.scenario)
+            view = _detached(build_view(row, engine, conn.viewer, spectators=spectators, share_units=True))
+            entries = build_log_entries(row, rows, conn.viewer, scenario)
             conn.last_view = view
-            conn.last_version = loaded.row.version
-            message = {"type": "snapshot", "version": loaded.row.version, "view": view, "log": plain(entries)}
+            conn.last_version = row.version
+            message = {"type": "snapshot", "version": row.version, "view": view, "log": plain(entries)}
             conn.queue.put_nowait(message)
 
     def _local_state(self, game_id: str, version: int | None, after: int) -> tuple[Any, Any, list[Any], Any] | None:

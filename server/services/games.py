@@ -94,6 +94,11 @@ _COMMAND_BY_ID = select(GameCommand).where(
     GameCommand.game_id == bindparam("game_id"), GameCommand.side == bindparam("side"),
     GameCommand.command_id == bindparam("command_id"),
 )
+_INSERT_GAME = GAMES.insert()
+_INSERT_GAME_STATE = GAME_STATES.insert()
+_INSERT_SEAT = GameSeat.__table__.insert()
+_SQLITE_VERSION_AND_STATUS = "SELECT version, status FROM games WHERE id = ?"
+_PG_VERSION_AND_STATUS = "SELECT version, status FROM games WHERE id = $1"
 _LIVE_SPECTATORS = select(func.count()).select_from(SpectatorConnection).where(
     SpectatorConnection.game_id == bindparam("game_id"), SpectatorConnection.seen_at > bindparam("since"),
 )
@@ -184,6 +189,28 @@ class GameService:
             return await self.load(session, game_id)
         return LoadedGame(row, scenario, engine)
 
+    async def held_live(self, bind: Any, game_id: str) -> tuple[GameMeta, Any, Any] | None:
+        """This process's live game (its row's state, the engine at that version, the scenario), when the
+        database confirms that the game is still at that version and status: a new viewer's snapshot then
+        reads one pair of numbers, not the row, its seats and their users (issue 16). Only a game in
+        progress or over qualifies: each change of either moves the version on, whereas a waiting game
+        changes without one (a join, a dice contribution). None: read the row (`load_for_views`)."""
+        meta = self.recent.meta(game_id)
+        if meta is None or meta.status not in ("active", "over") or not meta.seat_ids:
+            return None
+        engine_game = self.engines.get(game_id, meta.version)
+        scenario = self.scenarios.peek(game_id)
+        if engine_game is None or scenario is None:
+            return None
+        stored = await commandlog.plain_read(
+            bind,
+            lambda conn: conn.execute(_SQLITE_VERSION_AND_STATUS, (game_id,)).fetchone(),
+            lambda conn: conn.fetchrow(_PG_VERSION_AND_STATUS, game_id),
+        )
+        if stored is None or (stored[0], stored[1]) != (meta.version, meta.status):
+            return None
+        return meta, engine_game, scenario
+
     async def load(self, session: AsyncSession, game_id: str) -> LoadedGame:
         row = await self.get_row(session, game_id)
         loaded = LoadedGame(row, self.scenario_of(row), await self.engine_at(session, row))
@@ -268,8 +295,11 @@ class GameService:
         seat = GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now)
         # A write transaction from the start (SQLite: the request already read the session user).
         async with self._writing(session):
-            session.add(row)
-            session.add(seat)
+            # Three INSERTs of the row's values, not the ORM's unit of work, which cost more than they do
+            # (issue 16); `row` and `seat` stay objects of this request only (not in the session).
+            await session.execute(_INSERT_GAME, _values(row, GAMES))
+            await session.execute(_INSERT_GAME_STATE, _values(row, GAME_STATES, game_id="id"))
+            await session.execute(_INSERT_SEAT, _values(seat, GameSeat.__table__))
             for hook in self.hooks:
                 await hook.game_created(session, row, decision_hours=decision_hours)
             await session.commit()
@@ -793,6 +823,12 @@ class GameService:
 
 
 LEGACY_DICE = "vedette-dice-1"
+
+
+def _values(obj: Any, table: Any, **renamed: str) -> dict[str, Any]:
+    """`obj`'s value of every column of `table` (an INSERT's parameters); `renamed`: a column whose
+    attribute has another name (the state's `game_id` is the game's `id`)."""
+    return {column.key: getattr(obj, renamed.get(column.key, column.key)) for column in table.columns}
 
 
 def _set_committed(row: Game, **values: Any) -> None:

@@ -270,3 +270,33 @@ def test_message_ids_are_unique_and_carry_the_senders_domain():
     assert all(i.startswith("<") and i.endswith("@vedette.test>") for i in ids)
     bare = new_message_id(notify_settings_for(25, mail_from=""))
     assert bare.endswith("@vedette.localhost>")
+
+
+def test_add_mails_writes_every_value_plan_mails_fills_in():
+    """server/notify/outbox.py: `add_mails` inserts the planned rows' values by a fixed list of columns
+    (`_PLANNED`), not through the ORM; a value `plan_mails` fills in but the list lacks would be lost."""
+    from server.notify.outbox import _PLANNED, QueuedMail, add_mails, plan_mails
+
+    writes = []
+
+    class Session:
+        async def scalars(self, statement: Any, params: dict[str, Any]) -> Any:
+            class Result:
+                def all(self) -> list[Any]:
+                    return []  # no preferences stored, no mail queued yet
+            return Result()
+
+        async def execute(self, statement: Any, params: list[dict[str, Any]]) -> None:
+            writes.append((statement, params))
+
+    user = User(id=7, username="ann", email="ann@example.org", password_hash="x", is_admin=False)
+    mails = [QueuedMail("over:g:7", user, "game_over", compose.Composed("Subject", "Body"))]
+    now = datetime(2026, 11, 27, tzinfo=UTC)
+    rows = asyncio.run(plan_mails(Session(), notify_settings_for(25), mails, game_id="g", now=now))
+    filled = {column.key for column in OutboxMail.__table__.columns if getattr(rows[0], column.key) is not None}
+    assert filled == set(_PLANNED)
+    asyncio.run(add_mails(Session(), rows))
+    [(statement, params)] = writes
+    assert statement.table is OutboxMail.__table__
+    assert params == [{name: getattr(rows[0], name) for name in _PLANNED}]
+    assert params[0]["to_addr"] == "ann@example.org" and params[0]["status"] == PENDING
