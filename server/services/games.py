@@ -528,7 +528,7 @@ class GameService:
         stored_command = dict(UNDO_COMMAND) if undo else command
         return await self._command(
             session, game_id, user.id, None, stored_command, expected_version, command_id or uuid.uuid4().hex,
-            note_events=note_events,
+            note_events=note_events, fresh_id=command_id is None,
         )
 
     async def referee(
@@ -574,6 +574,7 @@ class GameService:
         *,
         note_events: list[dict[str, Any]] | None = None,
         expected_status: str = "active",
+        fresh_id: bool = False,
     ) -> tuple[dict[str, Any], bool]:
         """THE command path, for every command on both databases (docs/engine-contract.md, "The command
         path"): judged by the rules core against this process's live game, then stored by one
@@ -591,7 +592,9 @@ class GameService:
                 # A command applied before moved the version on, so a repeat can only come with a
                 # stale expected_version (or none); at the current version the unique index on
                 # (game, side, command_id) catches any reuse.
-                if expected_version is None or expected_version != meta.version:
+                # `fresh_id`: the service made the id up for this call (a resignation by the page's button,
+                # say): no earlier command can carry it, so there is nothing to look up.
+                if not fresh_id and (expected_version is None or expected_version != meta.version):
                     earlier = self.recent.command(game_id, side, command_id)
                     if earlier is None:
                         earlier = await self._find_command(session, game_id, side, command_id)

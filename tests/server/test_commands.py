@@ -129,3 +129,30 @@ def test_waiting_game_refuses_commands_and_can_be_abandoned(client):
     assert refused.status_code == 409 and refused.json()["error"] == "game_not_started"
     done = solo.post(f"/api/games/{game['id']}/resign").json()
     assert done["status"] == "over" and "abandoned" in done["result"]["reason"]
+
+
+def test_a_repeat_is_looked_up_only_for_an_id_the_client_chose(client, monkeypatch):
+    """Issue 16: a repeated command id is answered from the log; an id the service made up itself (a
+    resignation by the page's button sends none) cannot have been used before, so the log is not searched."""
+    a, b, game = start_game(client)
+    gid = game["id"]
+    service = client.app.state.service
+    looked_up = []
+    find = service._find_command
+
+    async def counting(session, game_id, side, command_id):
+        looked_up.append(command_id)
+        return await find(session, game_id, side, command_id)
+
+    monkeypatch.setattr(service, "_find_command", counting)
+    mover, _waiter = _mover(client, gid, a, b)
+    side = "blue" if mover is a else "red"
+    command = pick_command(client, gid, side, random.Random(2))
+    first = _send(mover, gid, command, 0, "chosen-id")
+    service.recent.drop(gid)  # the repeat must come from the log, not from this process's memory
+    again = _send(mover, gid, command, 0, "chosen-id")
+    assert again.status_code == 200 and again.json() == first.json()
+    assert looked_up == ["chosen-id"]
+    assert a.post(f"/api/games/{gid}/resign").status_code == 200
+    assert looked_up == ["chosen-id"]
+    assert a.get(f"/api/games/{gid}").json()["game"]["status"] == "over"
