@@ -194,7 +194,8 @@ class NotifyHooks:
         clock, awaiting = plan.clock, row.awaiting_side
         if clock is not None and clock.decision_hours and awaiting is not None:
             restart_clock(clock, awaiting, self.rt.now())  # the first deadline starts with the game
-        await add_mails(session, plan.mails)  # both seats' mails, with the clock's change, in one flush
+        # Both seats' mails; the clock's change is flushed with the guard's savepoint.
+        await add_mails(session, plan.mails)
         self._defer(session, wake=True)
 
     def mail_owed(
