@@ -32,7 +32,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+sys.path.insert(0, str(ROOT / "bench"))
 
 
 def next_command(view: dict[str, Any], side: str) -> dict[str, Any]:
@@ -44,10 +44,10 @@ def next_command(view: dict[str, Any], side: str) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from bench_server import bench_database, drop_pg_schema
+
     from server import jsoncodec
-    from server.config import Settings
-    from server.db import LazySession, asyncpg_dsn, create_engine, create_sessionmaker
-    from server.migrate import upgrade_head
+    from server.db import LazySession, create_engine, create_sessionmaker
     from server.models import User
     from server.realtime.broadcast import Broadcast, MemoryBackend
     from server.realtime.hub import GameHub, ViewerConnection, frame_text
@@ -55,19 +55,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from server.services.access import Viewer
     from server.services.games import GameService
 
-    schema = None
-    if args.db == "postgres":
-        import asyncpg
-
-        schema = f"vedette_cpb_{secrets.token_hex(3)}"
-        conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
-        await conn.execute(f'CREATE SCHEMA "{schema}"')
-        await conn.close()
-        url = PG_URL
-    else:
-        url = f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='vedette-cpb-')}/bench.db"
-    settings = Settings(database_url=url, db_schema=schema)
-    await asyncio.to_thread(upgrade_head, settings)
+    settings, schema = await bench_database(args.db, "vedette_cpb", Path(tempfile.mkdtemp(prefix="vedette-cpb-")))
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
     service = GameService(load_scenarios(settings.scenarios_dir))
@@ -150,11 +138,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await hub.stop()
         await engine.dispose()
         if schema:
-            import asyncpg
-
-            conn = await asyncpg.connect(asyncpg_dsn(PG_URL))
-            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            await conn.close()
+            await drop_pg_schema(schema)
         _ = jsoncodec
 
 

@@ -33,19 +33,11 @@ SETTLE = 0.05  # seconds after each stage, so that its follow-ups (mails, presen
 async def run(args: argparse.Namespace) -> dict[str, object]:
     import httpx
     import websockets
-    from bench_server import PG_URL, cpu_seconds, drop_pg_schema, free_port, pg_schema, start_server
-
-    from server.config import Settings
-    from server.migrate import upgrade_head
+    from bench_server import bench_database, cpu_seconds, drop_pg_schema, free_port, start_server
 
     workdir = Path(tempfile.mkdtemp(prefix="vedette-lifecycle-"))
-    schema = None
-    if args.db == "postgres":
-        schema = await pg_schema("vedette_life")
-        url = PG_URL
-    else:
-        url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
-    await asyncio.to_thread(upgrade_head, Settings(database_url=url, db_schema=schema))
+    settings, schema = await bench_database(args.db, "vedette_life", workdir)
+    url = settings.database_url
     env = {"DATABASE_URL": url, "VEDETTE_DB_SCHEMA": schema or "",
            "VEDETTE_NOTIFY_CHANNEL": f"life_{secrets.token_hex(3)}",
            "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}

@@ -29,23 +29,14 @@ WARMUP = 50
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
-    from server.config import Settings
+    from bench_server import bench_database, drop_pg_schema
+
     from server.db import create_engine, create_sessionmaker
-    from server.migrate import upgrade_head
     from server.models import User
     from server.scenarios import load_scenarios
     from server.services.games import GameService
 
-    schema = None
-    if args.db == "postgres":
-        from bench_server import PG_URL, drop_pg_schema, pg_schema
-
-        schema = await pg_schema("vedette_lobby")
-        url = PG_URL
-    else:
-        url = f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp(prefix='vedette-lobby-')) / 'bench.db'}"
-    settings = Settings(database_url=url, db_schema=schema)
-    await asyncio.to_thread(upgrade_head, settings)
+    settings, schema = await bench_database(args.db, "vedette_lobby", Path(tempfile.mkdtemp(prefix="vedette-lobby-")))
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
     service = GameService(load_scenarios(settings.scenarios_dir))

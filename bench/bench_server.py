@@ -321,6 +321,19 @@ async def pg_schema(prefix: str) -> str:
     return schema
 
 
+async def bench_database(db: str, prefix: str, workdir: Path) -> tuple[Any, str | None]:
+    """A fresh, migrated database for one bench run: its Settings, and the Postgres schema made for it
+    (drop it with `drop_pg_schema`), or None for a SQLite file in `workdir`."""
+    from server.config import Settings
+    from server.migrate import upgrade_head
+
+    schema = await pg_schema(prefix) if db == "postgres" else None
+    url = PG_URL if schema is not None else f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+    settings = Settings(database_url=url, db_schema=schema)
+    await asyncio.to_thread(upgrade_head, settings)
+    return settings, schema
+
+
 async def drop_pg_schema(schema: str) -> None:
     import asyncpg
 
@@ -363,18 +376,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     global SIDES
     scenario = json.loads((ROOT / "scenarios" / f"{args.scenario}.json").read_text())
     SIDES = tuple(scenario.get("side_order") or list(scenario["sides"]))[:2]  # type: ignore[assignment]
-    from server.config import Settings
-    from server.migrate import upgrade_head
-
     workdir = Path(tempfile.mkdtemp(prefix="vedette-bench-"))
-    schema = None
-    if args.db == "postgres":
-        schema = await pg_schema("vedette_bench")
-        database_url = PG_URL
-    else:
-        database_url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
-    settings = Settings(database_url=database_url, db_schema=schema)
-    await asyncio.to_thread(upgrade_head, settings)
+    settings, schema = await bench_database(args.db, "vedette_bench", workdir)
+    database_url = settings.database_url
     # Each worker holds an ORM pool and the command path's driver pool: shared out so that N workers
     # stay inside Postgres's default 100 connections (the bench's own probe needs some too).
     env = {"DATABASE_URL": database_url, "VEDETTE_DB_SCHEMA": schema or "",
