@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -20,6 +20,7 @@ from ..db import begin_write
 from ..errors import ApiError
 from ..models import LoginFailure, User, UserSession, utcnow
 from ..models import games_table as GAMES
+from .commandlog import parse_sqlite_timestamp, plain_read
 
 _hasher = PasswordHasher()
 # Verifying against this when the user does not exist keeps the timing alike.
@@ -94,6 +95,45 @@ async def user_for_token(session: AsyncSession, settings: Settings, token: str |
     if row is None or row.expires_at <= utcnow():
         return None
     return row.user
+
+
+# The websocket handshake's lookup without the ORM: one plain statement on the command path's own
+# connection (services/commandlog.py `plain_read`), for a handshake that needs no other read.
+_PLAIN_TOKEN_USER = (
+    "SELECT u.id, u.username, u.email, u.is_admin, u.created_at, s.expires_at"
+    " FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = {0}"
+)
+
+
+async def user_for_token_plain(bind: Any, settings: Settings, token: str | None) -> User | None:
+    """`user_for_token` without an ORM session (issue 16: the session and its two mapped objects cost
+    a millisecond of a player's websocket handshake, which reads nothing else when this process serves
+    the game live). The same rules: an unknown, over-long or expired token is nobody. The `User` is
+    built from the row and belongs to no session: for reading who it is (its id, name and admin flag),
+    never to be added to one; it has no password hash."""
+    if not token or len(token) > 200:
+        return None
+    digest = token_hash(settings, token)
+
+    def sqlite(conn: Any) -> Any:
+        return conn.execute(_PLAIN_TOKEN_USER.format("?"), (digest,)).fetchone()
+
+    async def postgres(conn: Any) -> Any:
+        return await conn.fetchrow(_PLAIN_TOKEN_USER.format("$1"), digest)
+
+    row = await plain_read(bind, sqlite, postgres)
+    if row is None:
+        return None
+    uid, username, email, is_admin, created_at, expires_at = tuple(row)
+    if isinstance(expires_at, str):  # the embedded database stores timestamps as text (`UTCDateTime`)
+        expires_at, created_at = parse_sqlite_timestamp(expires_at), parse_sqlite_timestamp(created_at)
+    if expires_at is None or _aware(expires_at) <= utcnow():
+        return None
+    return User(id=uid, username=username, email=email, is_admin=bool(is_admin), created_at=_aware(created_at))
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 async def end_session(session: AsyncSession, settings: Settings, token: str) -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
-from server_helpers import PASSWORD, Player
+import pytest
+from server_helpers import PASSWORD, Player, start_game
+from starlette.websockets import WebSocketDisconnect
 
+from server.api.routes.ws import CLOSE_NOT_FOUND
 from server.services import accounts
 
 
@@ -57,3 +61,58 @@ def test_the_creation_quota_counts_an_accounts_games_only_up_to_the_limit(client
             return await accounts._count_up_to(session, accounts._WAITING_GAMES, limit, user_id=user_id)
 
     assert [client.portal.call(count, limit) for limit in (0, 3, 4, 10)] == [0, 3, 4, 4]
+
+
+def _both_lookups(client, token):
+    """The ORM lookup (every HTTP route) and the plain one (the websocket handshake), for one token."""
+    app = client.app
+    settings = app.state.settings
+
+    async def ask():
+        async with app.state.sessionmaker() as session:
+            orm = await accounts.user_for_token(session, settings, token)
+        plain = await accounts.user_for_token_plain(app.state.engine, settings, token)
+        return orm, plain
+
+    return client.portal.call(ask)
+
+
+def test_the_handshakes_plain_token_lookup_names_the_same_account_as_the_orm_lookup(client):
+    """`user_for_token_plain` (issue 16: a player's websocket handshake opens no ORM session) finds the
+    account the ORM lookup finds, with the same id, name, address, admin flag and creation time."""
+    player = Player(client, "plainly")
+    orm, plain = _both_lookups(client, player.token)
+    assert orm is not None and plain is not None
+    for column in ("id", "username", "email", "is_admin", "created_at"):
+        assert getattr(plain, column) == getattr(orm, column), column
+    assert plain.created_at.tzinfo is not None
+
+
+def test_the_plain_token_lookup_refuses_what_the_orm_lookup_refuses(client):
+    """Unknown, empty, over-long and expired tokens are nobody, by either lookup; and a player whose
+    session has expired is a stranger to its own private game at the websocket handshake, even while this
+    process serves the game live."""
+    player, _other, game = start_game(client)
+    app = client.app
+
+    async def expire():
+        from sqlalchemy import update
+
+        from server.models import UserSession
+
+        async with app.state.sessionmaker() as session:
+            await session.execute(update(UserSession).where(UserSession.user_id == player.id)
+                                  .values(expires_at=accounts.utcnow() - timedelta(seconds=1)))
+            await session.commit()
+
+    for token in ("no-such-token", "", None, "x" * 201):
+        assert _both_lookups(client, token) == (None, None), token
+    assert all(found is not None for found in _both_lookups(client, player.token))
+    with player.ws(game["id"]) as ws:
+        assert ws.receive_json()["view"]["game"]["you"] == "blue"
+    client.portal.call(expire)
+    assert _both_lookups(client, player.token) == (None, None)
+    assert player.get("/api/me").status_code == 401
+    with pytest.raises(WebSocketDisconnect) as refused, player.ws(game["id"]) as ws:
+        ws.receive_json()
+    assert refused.value.code == CLOSE_NOT_FOUND

@@ -79,14 +79,16 @@ async def game_socket(
         await websocket.close(code=CLOSE_FORBIDDEN_ORIGIN, reason="origin not allowed")
         return
     try:
-        async with app.state.sessionmaker() as session:
-            user = await accounts.user_for_token(
-                session, settings, token or websocket.cookies.get(settings.session_cookie)
-            )
-            # A player of a game this process serves live is known without a read (as a seat always
-            # sees its own side, even an admin's); anyone else, from the row: no state.
-            viewer = service.live_seat(game_id, user)
-            if viewer is None:
+        # Who it is, by one plain statement: a player of a game this process serves live needs no other
+        # read, so the handshake then opens no ORM session at all (issue 16).
+        user = await accounts.user_for_token_plain(
+            app.state.engine, settings, token or websocket.cookies.get(settings.session_cookie)
+        )
+        # A player of a game this process serves live is known without a read (as a seat always
+        # sees its own side, even an admin's); anyone else, from the row: no state.
+        viewer = service.live_seat(game_id, user)
+        if viewer is None:
+            async with app.state.sessionmaker() as session:
                 row = await service.get_row(session, game_id, light=True)
                 viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     except ApiError:
