@@ -294,6 +294,15 @@ async def loop_lag(lags: list[float], deadline: list[float]) -> None:
         lags.append((time.perf_counter() - before) * 1000 - 1.0)
 
 
+def cpu_steal_ticks() -> tuple[int, int]:
+    """(steal, all) clock ticks of every CPU since boot (Linux /proc/stat): the share the hypervisor took."""
+    try:
+        fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
 def cpu_seconds(pid: int) -> float:
     """User+system CPU of a process and its children (Linux /proc), to put latencies in context."""
     total = 0.0
@@ -454,6 +463,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         probe = start_commit_probe(database_url, schema, args.seconds)
         relay_probe = bare_relay.start_probe(relay_port, args.seconds)
         cpu_before = cpu_seconds(proc.pid)
+        steal_before = cpu_steal_ticks()
         client_cpu_before = time.process_time()
         start = time.monotonic()
         deadline[0] = start + args.seconds
@@ -469,6 +479,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         relay_during = json.loads((await asyncio.to_thread(relay_probe.communicate, None, 120))[0] or b"[]")
         elapsed = time.monotonic() - start
         server_cpu = cpu_seconds(proc.pid) - cpu_before
+        steal_after = cpu_steal_ticks()
         client_cpu = time.process_time() - client_cpu_before
         lag_probe.cancel()
         commit_after = await bare_commit_latency(database_url, schema)
@@ -514,6 +525,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # How late the bench's own event loop ran (1 ms sleeps): a latency is only as exact as this.
         "client_loop_lag_ms": summary(client_lags) if client_lags else None,
         "load_average": os.getloadavg()[0],
+        # Time the hypervisor gave to other guests in the window (all CPUs): a noisy VM's runs are not comparable.
+        "steal_percent": round(100 * (steal_after[0] - steal_before[0]) / max(1, steal_after[1] - steal_before[1]), 1),
         "errors": len(errors),
         "server_cpus": args.server_cpus, "client_cpus": args.client_cpus,
         "bot_games": args.bot_games, "bot_level": args.bot_level if args.bot_games else None,
