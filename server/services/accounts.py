@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -115,25 +115,25 @@ async def user_for_token_plain(bind: Any, settings: Settings, token: str | None)
         return None
     digest = token_hash(settings, token)
 
-    def sqlite(conn: Any) -> Any:
-        return conn.execute(_PLAIN_TOKEN_USER.format("?"), (digest,)).fetchone()
+    def sqlite(conn: Any) -> tuple[Any, ...] | None:
+        found = conn.execute(_PLAIN_TOKEN_USER.format("?"), (digest,)).fetchone()
+        if found is None:
+            return None
+        # The embedded database keeps timestamps as text (`UTCDateTime`); Postgres's driver gives them aware.
+        *columns, created_at, expires_at = found
+        return (*columns, parse_sqlite_timestamp(created_at), parse_sqlite_timestamp(expires_at))
 
-    async def postgres(conn: Any) -> Any:
-        return await conn.fetchrow(_PLAIN_TOKEN_USER.format("$1"), digest)
+    async def postgres(conn: Any) -> tuple[Any, ...] | None:
+        found = await conn.fetchrow(_PLAIN_TOKEN_USER.format("$1"), digest)
+        return None if found is None else tuple(found)
 
     row = await plain_read(bind, sqlite, postgres)
     if row is None:
         return None
-    uid, username, email, is_admin, created_at, expires_at = tuple(row)
-    if isinstance(expires_at, str):  # the embedded database stores timestamps as text (`UTCDateTime`)
-        expires_at, created_at = parse_sqlite_timestamp(expires_at), parse_sqlite_timestamp(created_at)
-    if expires_at is None or _aware(expires_at) <= utcnow():
+    uid, username, email, is_admin, created_at, expires_at = row
+    if expires_at is None or expires_at <= utcnow():
         return None
-    return User(id=uid, username=username, email=email, is_admin=bool(is_admin), created_at=_aware(created_at))
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return User(id=uid, username=username, email=email, is_admin=bool(is_admin), created_at=created_at)
 
 
 async def end_session(session: AsyncSession, settings: Settings, token: str) -> None:
