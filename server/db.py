@@ -110,6 +110,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA busy_timeout=0")
         # No checkpoint inside a commit: `WalCheckpointer` runs them on a thread of their own.
         cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
+        cursor.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT_BYTES}")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
@@ -126,17 +127,36 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
 # on a thread instead; any other connection (the CLI, a test) keeps SQLite's default.
 WAL_AUTOCHECKPOINT_PAGES = 0
 
+# SQLite writes the log from its start again only once a checkpoint has copied all of it, and
+# never makes the file smaller by itself: past this size it is cut back to it when it starts over.
+WAL_SIZE_LIMIT_BYTES = 64 << 20
+
+# A log longer than this many frames (about `WAL_SIZE_LIMIT_BYTES`) means the checkpoints have not
+# caught up with the writes for a while: `WalCheckpointer` then copies the rest while this process's
+# writers wait.
+WAL_CATCH_UP_FRAMES = WAL_SIZE_LIMIT_BYTES // (4096 + 24)
+
 
 class WalCheckpointer:
     """Keeps the embedded database's write-ahead log short, off the event loop: every `interval`
     seconds, once the log has grown past `min_bytes`, a PASSIVE checkpoint on a thread with its
     own connection (it never waits for readers or writers, and SQLite runs it without the GIL).
-    Durability is unchanged: a committed transaction is in the log, which the next open replays."""
+    Durability is unchanged: a committed transaction is in the log, which the next open replays.
 
-    def __init__(self, database: str, *, interval: float = 1.0, min_bytes: int = 1 << 20) -> None:
+    Under steady writes a passive checkpoint never ends with the whole log copied (commands commit
+    while it runs), and SQLite starts the log over only after one has: the log then grew without
+    bound, 20 MB a second under a bench's load (issue 16). So once a pass finds the log longer than
+    `catch_up_frames`, a second pass runs while this process's writers (`writer`, the lock every
+    SQLite writer of the service takes or waits for) wait: it copies only what came during the first,
+    a few milliseconds' work, after which the next commit starts the log from its beginning."""
+
+    def __init__(self, database: str, *, interval: float = 1.0, min_bytes: int = 1 << 20,
+                 writer: asyncio.Lock | None = None, catch_up_frames: int = WAL_CATCH_UP_FRAMES) -> None:
         self.database = database
         self.interval = interval
         self.min_bytes = min_bytes
+        self.writer = writer
+        self.catch_up_frames = catch_up_frames
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -170,7 +190,10 @@ class WalCheckpointer:
             if self.wal_bytes() < self.min_bytes:
                 continue
             try:
-                await asyncio.to_thread(self.checkpoint)
+                _busy, frames, _done = await asyncio.to_thread(self.checkpoint)
+                if self.writer is not None and frames > self.catch_up_frames:
+                    async with self.writer:
+                        await asyncio.to_thread(self.checkpoint)
             except sqlite3.Error:
                 log.warning("WAL checkpoint of %s failed; trying again in %.1f s", self.database, self.interval,
                             exc_info=True)

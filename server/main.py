@@ -157,7 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pacer = GcPacer(settings.gc_full_collect_seconds, settings.gc_middle_threshold, settings.gc_young_threshold)
         pacer.start()
         app.state.gc_pacer = pacer
-        checkpointer = WalCheckpointer(str(engine.url.database)) if settings.is_sqlite else None
+        checkpointer = (WalCheckpointer(str(engine.url.database), writer=service.sqlite_writer)
+                        if settings.is_sqlite else None)
         if checkpointer is not None:
             checkpointer.start()
         try:

@@ -63,7 +63,7 @@ class Notify:
         self.clocks = Clocks(self)
         self.worker = OutboxWorker(sessionmaker, nsettings, settings.secret_key, self.mailer,
                                    now=lambda: self.now(), postgres=self.postgres,
-                                   sqlite_writer=getattr(service, "_sqlite_writer", None))
+                                   sqlite_writer=getattr(service, "sqlite_writer", None))
         self.scheduler = Scheduler(self)
         self.filter_events = rules().filter_events
         self._tasks: set[asyncio.Task[Any]] = set()

@@ -121,7 +121,9 @@ class GameService:
         self.recent = RecentCache()
         # Called inside the service's transactions, before COMMIT (server/notify/hooks.py).
         self.hooks: list[Any] = []
-        self._sqlite_writer = asyncio.Lock()
+        # Every SQLite write transaction of this process takes this lock or waits for it (the lobby
+        # holds it across its awaits; commands and plain writes queue behind it).
+        self.sqlite_writer = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # ---------------------------------------------------------------- loading
@@ -502,7 +504,7 @@ class GameService:
     ) -> None:
         """One small write without the ORM (`commandlog.plain_write`), queued behind this process's
         SQLite writers as a command is."""
-        await commandlog.plain_write(bind, sqlite, postgres, sqlite_writer=self._sqlite_writer)
+        await commandlog.plain_write(bind, sqlite, postgres, sqlite_writer=self.sqlite_writer)
 
     @asynccontextmanager
     async def _writing(self, session: AsyncSession) -> AsyncIterator[None]:
@@ -511,7 +513,7 @@ class GameService:
         of up to 100 ms. Commands do not come here: they take `commandlog.append`."""
         # End whatever read transaction the request had: a write must start as one.
         await session.commit()
-        lock = self._sqlite_writer if session.bind.dialect.name == "sqlite" else None
+        lock = self.sqlite_writer if session.bind.dialect.name == "sqlite" else None
         if lock is not None:
             await lock.acquire()
         try:
@@ -698,7 +700,7 @@ class GameService:
             awaiting=awaiting, result=engine_game.result if over else None, mail_owed=mail_owed, now=now,
         )
         try:
-            since = await commandlog.append(session, write, sqlite_writer=self._sqlite_writer)
+            since = await commandlog.append(session, write, sqlite_writer=self.sqlite_writer)
         except CommitConflict:
             self.forget(game_id)
             return await self._answer_after_race(session, game_id, side, command_id, user_id, scenario)

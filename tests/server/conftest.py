@@ -137,6 +137,12 @@ def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
+def embedded_settings(sqlite_template: Path, tmp_path: Path) -> Settings:
+    """The embedded database alone, for what only SQLite has (its write-ahead log, say)."""
+    return sqlite_settings(sqlite_template, tmp_path)
+
+
+@pytest.fixture
 def postgres_settings(pg_schema: str) -> Settings:
     return pg_settings(pg_schema)
 

@@ -1,0 +1,60 @@
+"""`server/services/commandlog.py` on the embedded database (issue 16): what one command's write puts
+into SQLite's write-ahead log, which every commit writes page by page."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+from fastapi.testclient import TestClient
+from server_helpers import _run, start_game
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.config import Settings
+from server.db import create_engine
+from server.main import create_app
+from server.services import commandlog
+
+WAL_FRAME = 24 + 4096  # a frame's header and one page of the default size
+
+
+def _append(game_id: str, version: int, *, status: str, mail_owed: bool) -> commandlog.Append:
+    return commandlog.Append(
+        game_id=game_id, version=version, expected_status="active", status=status, side="blue", user_id=None,
+        command_id=f"c{version}", command={"type": "end_phase"}, events=[{"type": "phase_ended"}], snapshot=None,
+        awaiting="red", result=None, mail_owed=mail_owed, now=datetime.now(UTC),
+    )
+
+
+def test_a_command_that_keeps_the_games_status_writes_no_index_page_of_the_games_table(
+    embedded_settings: Settings,
+) -> None:
+    # SQLite rewrites an index entry whenever its column is SET, even to the value it had: naming
+    # `status` and `mail_owed` in every command's UPDATE put two more pages into every commit.
+    settings = embedded_settings
+    with TestClient(create_app(settings)) as client:
+        _blue, _red, game = start_game(client)
+    database = str(settings.database_url).split("///", 1)[1]
+    engine = create_engine(settings)
+
+    async def frames_of(write: commandlog.Append) -> int:
+        before = os.path.getsize(f"{database}-wal") if os.path.exists(f"{database}-wal") else 0
+        async with AsyncSession(engine) as session:
+            await commandlog.append(session, write)
+        return (os.path.getsize(f"{database}-wal") - before) // WAL_FRAME
+
+    try:
+        _run(frames_of(_append(game["id"], 0, status="active", mail_owed=False)))  # opens the log
+        same_status = _run(frames_of(_append(game["id"], 1, status="active", mail_owed=False)))
+        ending = _run(frames_of(_append(game["id"], 2, status="over", mail_owed=True)))
+        conn = commandlog._sqlite_connection(database)
+        row = conn.execute("SELECT version, status, mail_owed, awaiting_side FROM games WHERE id = ?",
+                           (game["id"],)).fetchone()
+    finally:
+        commandlog.close_sqlite_connections()
+        _run(engine.dispose())
+    # The games row's page, the log row's page and its two unique indexes' pages (game and seq; game,
+    # side and command id): nothing of `ix_games_status` or `ix_games_mail_owed`.
+    assert same_status == 4
+    assert ending >= same_status + 2  # the game's end does change both indexed columns
+    assert row == (3, "over", 3, "red")
