@@ -152,6 +152,7 @@ async def test_under_steady_writes_the_checkpointer_has_the_log_start_over_inste
     # SQLite starts the log over only after one has: under a bench's steady load the log grew by
     # 20 MB a second (issue 16). Past `catch_up_frames` a second pass runs while the writers wait.
     import asyncio
+    import itertools
     import os
 
     from sqlalchemy import text
@@ -182,7 +183,7 @@ async def test_under_steady_writes_the_checkpointer_has_the_log_start_over_inste
             await asyncio.sleep(0)
         await checkpointer.stop()
         log_lengths = [frames for _busy, frames, _done in passes]
-        assert any(later < earlier for earlier, later in zip(log_lengths, log_lengths[1:])), log_lengths
+        assert any(later < earlier for earlier, later in itertools.pairwise(log_lengths)), log_lengths
         assert largest < 12 << 20, largest  # not the 40 MB written
         plain = commandlog._sqlite_connection(str(database))
         assert plain.execute("SELECT count(*) FROM t").fetchone()[0] == 5000
