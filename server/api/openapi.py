@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from ..schemas import ErrorBody
-from .deps import get_admin, get_current_user
+from .deps import get_admin, get_current_player, get_current_user
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
@@ -75,7 +75,7 @@ def _depends_on(dependant: Any, target: Any) -> bool:
 
 def route_errors(route: APIRoute, method: str) -> set[int]:
     codes = {400}
-    if _depends_on(route.dependant, get_current_user):
+    if _depends_on(route.dependant, get_current_user) or _depends_on(route.dependant, get_current_player):
         codes.add(401)
     if _depends_on(route.dependant, get_admin):
         codes.add(403)

@@ -64,7 +64,8 @@ def test_the_creation_quota_counts_an_accounts_games_only_up_to_the_limit(client
 
 
 def _both_lookups(client, token):
-    """The ORM lookup (every HTTP route) and the plain one (the websocket handshake), for one token."""
+    """The ORM lookup (the account routes) and the plain one (the websocket handshake and the game
+    routes), for one token."""
     app = client.app
     settings = app.state.settings
 
@@ -91,7 +92,7 @@ def test_the_handshakes_plain_token_lookup_names_the_same_account_as_the_orm_loo
 def test_the_plain_token_lookup_refuses_what_the_orm_lookup_refuses(client):
     """Unknown, empty, over-long and expired tokens are nobody, by either lookup; and a player whose
     session has expired is a stranger to its own private game at the websocket handshake, even while this
-    process serves the game live."""
+    process serves the game live, and on the game routes."""
     player, _other, game = start_game(client)
     app = client.app
 
@@ -113,6 +114,10 @@ def test_the_plain_token_lookup_refuses_what_the_orm_lookup_refuses(client):
     client.portal.call(expire)
     assert _both_lookups(client, player.token) == (None, None)
     assert player.get("/api/me").status_code == 401
+    # The game routes find who acts by the plain lookup: the expired session is nobody there too.
+    assert player.post("/api/games", json={"scenario": "tutorial", "side": "blue"}).status_code == 401
+    assert player.get(f"/api/games/{game['id']}").status_code == 404  # a stranger to the private game
+    assert player.get("/api/games").json()["mine"] == []
     with pytest.raises(WebSocketDisconnect) as refused, player.ws(game["id"]) as ws:
         ws.receive_json()
     assert refused.value.code == CLOSE_NOT_FOUND

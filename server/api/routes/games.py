@@ -32,10 +32,10 @@ from ...services.views import (
     build_view,
 )
 from ..deps import (
-    CurrentUser,
+    CurrentPlayer,
     HubDep,
     InviteToken,
-    OptionalUser,
+    OptionalPlayer,
     ServiceDep,
     SessionDep,
     SettingsDep,
@@ -59,7 +59,7 @@ def _links(base_url: str | None, row: Game) -> dict[str, str]:
 async def create_game(
     body: GameCreate,
     request: Request,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     settings: SettingsDep,
@@ -80,7 +80,7 @@ async def create_game(
 
 
 @router.get("", response_model=GameList)
-async def list_games(user: OptionalUser, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+async def list_games(user: OptionalPlayer, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
     """Your games (whose decision is awaited, since when, results), open games to join (with the time per
     decision a joiner commits to and the ruleset), and open games in progress or finished, to watch or replay."""
     mine, open_games = await service.list_games(session, user)
@@ -103,7 +103,7 @@ async def list_games(user: OptionalUser, session: SessionDep, service: ServiceDe
 @router.post("/{game_id}/join", response_model=GameSummary)
 async def join_game(
     game_id: str,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     hub: HubDep,
@@ -121,7 +121,7 @@ async def join_game(
 async def contribute(
     game_id: str,
     body: ContributionRequest,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     hub: HubDep,
@@ -145,7 +145,7 @@ async def _viewer_state(
 @router.get("/{game_id}", response_model=GameDetail)
 async def get_game(
     game_id: str,
-    user: OptionalUser,
+    user: OptionalPlayer,
     session: SessionDep,
     service: ServiceDep,
     watch: WatchToken = None,
@@ -165,7 +165,7 @@ async def get_game(
 @router.get("/{game_id}/options")
 async def get_options(
     game_id: str,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     units: Annotated[str, Query(max_length=2000, description="Comma-separated unit ids")] = "",
@@ -190,7 +190,7 @@ async def get_options(
 @router.get("/{game_id}/preview")
 async def get_preview(
     game_id: str,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     command: Annotated[str, Query(max_length=4000, description="An attack or bombard command as JSON")],
@@ -220,7 +220,7 @@ async def get_preview(
 async def post_command(
     game_id: str,
     body: CommandRequest,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     hub: HubDep,
@@ -239,7 +239,7 @@ async def post_command(
 async def post_undo(
     game_id: str,
     body: UndoRequest,
-    user: CurrentUser,
+    user: CurrentPlayer,
     session: SessionDep,
     service: ServiceDep,
     hub: HubDep,
@@ -256,7 +256,7 @@ async def post_undo(
 
 @router.post("/{game_id}/resign", response_model=GameSummary)
 async def resign(
-    game_id: str, user: CurrentUser, session: SessionDep, service: ServiceDep, hub: HubDep
+    game_id: str, user: CurrentPlayer, session: SessionDep, service: ServiceDep, hub: HubDep
 ) -> dict[str, Any]:
     await _visible(session, service, game_id, user)
     row = await service.resign(session, game_id, user)
@@ -276,7 +276,7 @@ async def _visible(session: Any, service: Any, game_id: str, user: User) -> None
 @router.get("/{game_id}/history")
 async def history(
     game_id: str,
-    user: OptionalUser,
+    user: OptionalPlayer,
     session: SessionDep,
     service: ServiceDep,
     at: Annotated[int | None, Query(ge=0, description="Version to rebuild")] = None,
@@ -308,7 +308,7 @@ async def history(
 @router.get("/{game_id}/record")
 async def record(
     game_id: str,
-    user: OptionalUser,
+    user: OptionalPlayer,
     session: SessionDep,
     service: ServiceDep,
     watch: WatchToken = None,
