@@ -165,6 +165,16 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
 _PG_POOLS: dict[tuple[str, str, int], tuple[asyncio.AbstractEventLoop, Any]] = {}
 
 
+async def _keep_session(_connection: Any) -> None:
+    """The pool's reset of a released connection, which does nothing more. asyncpg's own reset sent
+    `SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL` on every release, a second
+    round trip that each command's acknowledgement waited for (`Pool.fetchrow` releases before it
+    returns; issue 16). This pool's connections keep no session state to undo: every statement runs in
+    autocommit or in a transaction block that ends before release, and nothing here sets a variable,
+    listens, opens a cursor or takes an advisory lock. A transaction left open is still rolled back
+    by asyncpg before this is called."""
+
+
 async def _pg_pool(bind: Any) -> Any:
     """The command path's asyncpg pool for this engine's database, on the running event loop: the driver
     directly, without the ORM pool's checkout machinery (a greenlet hand-off and its events cost more
@@ -180,7 +190,7 @@ async def _pg_pool(bind: Any) -> Any:
     if held is None or held[0] is not loop:  # none yet, or one of a closed loop that had the same id
         made = await asyncpg.create_pool(
             dsn, min_size=0, max_size=size, max_inactive_connection_lifetime=60.0,
-            server_settings=server_settings or None,
+            server_settings=server_settings or None, reset=_keep_session,
         )
         current = _PG_POOLS.get(key)
         if current is not None and current[0] is loop:  # another request made one meanwhile

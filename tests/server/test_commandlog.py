@@ -1,11 +1,12 @@
-"""`server/services/commandlog.py` on the embedded database (issue 16): what one command's write puts
-into SQLite's write-ahead log, which every commit writes page by page."""
+"""`server/services/commandlog.py` (issue 16): what one command's write puts into SQLite's write-ahead log,
+which every commit writes page by page, and what a command costs Postgres in round trips."""
 
 from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
 
+import pytest
 from fastapi.testclient import TestClient
 from server_helpers import _run, start_game
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -58,3 +59,28 @@ def test_a_command_that_keeps_the_games_status_writes_no_index_page_of_the_games
     assert same_status == 4
     assert ending >= same_status + 2  # the game's end does change both indexed columns
     assert row == (3, "over", 3, "red")
+
+
+@pytest.mark.postgres
+def test_a_command_path_connection_goes_back_to_its_pool_without_a_statement_of_its_own(
+    postgres_settings: Settings,
+) -> None:
+    # asyncpg's default reset sent a query on every release, which `Pool.fetchrow` awaits before it
+    # returns: a second round trip inside every command's acknowledgement.
+    async def statements_sent() -> list[str]:
+        engine = create_engine(postgres_settings)
+        sent: list[str] = []
+        try:
+            pool = await commandlog._pg_pool(engine)
+            async with pool.acquire() as connection:  # the pool's one connection, from now on logged
+                connection.add_query_logger(lambda logged: sent.append(logged.query))
+            assert (await pool.fetchrow("SELECT 1 AS one"))["one"] == 1
+            async with pool.acquire() as connection, connection.transaction():
+                await connection.execute("SELECT 2")
+            assert await pool.fetchval("SELECT 3") == 3
+            return sent
+        finally:
+            await commandlog.close_pools()
+            await engine.dispose()
+
+    assert _run(statements_sent()) == ["SELECT 1 AS one", "BEGIN;", "SELECT 2", "COMMIT;", "SELECT 3"]
