@@ -84,3 +84,31 @@ def test_a_command_path_connection_goes_back_to_its_pool_without_a_statement_of_
             await engine.dispose()
 
     assert _run(statements_sent()) == ["SELECT 1 AS one", "BEGIN;", "SELECT 2", "COMMIT;", "SELECT 3"]
+
+
+@pytest.mark.postgres
+def test_a_command_path_statement_answers_before_its_connection_is_back_in_the_pool(
+    postgres_settings: Settings,
+) -> None:
+    # asyncpg returns a connection to its pool in a task of its own; waiting for it cost the command
+    # two or three turns of the event loop, each as long as whatever else the loop ran meanwhile.
+    import asyncio
+
+    async def idle_counts() -> list[int]:
+        engine = create_engine(postgres_settings)
+        try:
+            pool = await commandlog._pg_pool(engine)
+            counts = []
+            for _ in range(20):
+                assert (await commandlog._fetchrow(pool, "SELECT 1 AS one"))["one"] == 1
+                counts.append(pool.get_idle_size())  # answered: its connection is still on its way back
+                for _turn in range(3):
+                    await asyncio.sleep(0)
+                counts.append(pool.get_idle_size())  # and back, for the next statement
+            counts.append(pool.get_size())  # one connection served them all: none was lost
+            return counts
+        finally:
+            await commandlog.close_pools()
+            await engine.dispose()
+
+    assert _run(idle_counts()) == [0, 1] * 20 + [1]
