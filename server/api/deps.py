@@ -70,10 +70,14 @@ async def get_optional_user(request: Request, session: SessionDep, settings: Set
 OptionalUser = Annotated[User | None, Depends(get_optional_user)]
 
 
-async def get_current_user(user: OptionalUser) -> User:
+def _signed_in(user: User | None) -> User:
     if user is None:
         raise unauthorized()
     return user
+
+
+async def get_current_user(user: OptionalUser) -> User:
+    return _signed_in(user)
 
 
 CurrentUser = Annotated[User, Depends(get_current_user)]
@@ -92,9 +96,7 @@ OptionalPlayer = Annotated[User | None, Depends(get_optional_player)]
 
 
 async def get_current_player(user: OptionalPlayer) -> User:
-    if user is None:
-        raise unauthorized()
-    return user
+    return _signed_in(user)
 
 
 CurrentPlayer = Annotated[User, Depends(get_current_player)]
