@@ -29,7 +29,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -163,19 +164,26 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
     return since
 
 
-async def _fetchrow(pool: Any, sql: str, *args: Any) -> Any:
-    """`pool.fetchrow`, without waiting for the connection to go back to the pool. asyncpg returns it
-    in a task of its own (`asyncio.shield`), so the caller resumed only two or three turns of the event
-    loop later, each as long as whatever the loop ran meanwhile: under the 200-game load, 2-3 ms of the
-    slowest commands' 7 ms, while the lobby's requests ran (issue 16). The connection is free for the
-    next command once its release has run, a turn later."""
+@asynccontextmanager
+async def _connection(pool: Any) -> AsyncIterator[Any]:
+    """A connection of the command path's pool, given back without waiting for it. asyncpg returns a
+    connection in a task of its own (`asyncio.shield`), so `async with pool.acquire()` and the pool's
+    `fetchrow`/`execute` resumed their caller only two or three turns of the event loop later, each as
+    long as whatever the loop ran meanwhile: under the 200-game load, 2-3 ms of the slowest commands'
+    7 ms, while the lobby's requests ran (issue 16). The connection is free for the next user once its
+    release has run, a turn later; a transaction block opened on it ends before then."""
     connection = await pool.acquire()
     try:
-        return await connection.fetchrow(sql, *args)
+        yield connection
     finally:
         releasing = asyncio.ensure_future(pool.release(connection))
         _RELEASING.add(releasing)
         releasing.add_done_callback(_released)
+
+
+async def _fetchrow(pool: Any, sql: str, *args: Any) -> Any:
+    async with _connection(pool) as connection:
+        return await connection.fetchrow(sql, *args)
 
 
 _RELEASING: set[asyncio.Future[Any]] = set()  # held until done: the loop keeps only weak references to tasks
@@ -232,7 +240,7 @@ async def close_pools() -> None:
     """Close the command path's driver pools of the running event loop (the app's shutdown)."""
     running = asyncio.get_running_loop()
     pending = [task for task in _RELEASING if task.get_loop() is running]
-    if pending:  # connections on their way back to a pool (`_fetchrow`)
+    if pending:  # connections on their way back to a pool (`_connection`)
         await asyncio.gather(*pending, return_exceptions=True)
     loop = id(running)
     for key in [k for k in _PG_POOLS if k[2] == loop]:
@@ -336,8 +344,8 @@ async def plain_write(
     the per-connection bookkeeping that every game's players cause (presence rows)."""
     if bind.dialect.name == "postgresql":
         sql, args = postgres
-        pool = await _pg_pool(bind)
-        await pool.execute(sql, *args)
+        async with _connection(await _pg_pool(bind)) as conn:
+            await conn.execute(sql, *args)
         return
     conn = _sqlite_connection(_sqlite_database(bind))
     sql, args = sqlite
@@ -364,8 +372,7 @@ async def plain_transaction(
     connection (never yielding while it holds SQLite's write lock); `postgres(conn)` runs in a
     transaction on a connection of the command path's driver pool. For the outbox's claims."""
     if bind.dialect.name == "postgresql":
-        pool = await _pg_pool(bind)
-        async with pool.acquire() as conn, conn.transaction():
+        async with _connection(await _pg_pool(bind)) as conn, conn.transaction():
             return await postgres(conn)
     conn = _sqlite_connection(_sqlite_database(bind))
 
@@ -388,8 +395,7 @@ async def plain_read(
 ) -> _T:
     """One read without the ORM (the outbox's look for due mail on every poll)."""
     if bind.dialect.name == "postgresql":
-        pool = await _pg_pool(bind)
-        async with pool.acquire() as conn:
+        async with _connection(await _pg_pool(bind)) as conn:
             return await postgres(conn)
     return sqlite(_sqlite_connection(_sqlite_database(bind)))
 

@@ -4,7 +4,9 @@ which every commit writes page by page, and what a command costs Postgres in rou
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,6 +17,8 @@ from server.config import Settings
 from server.db import create_engine
 from server.main import create_app
 from server.services import commandlog
+
+_T = TypeVar("_T")
 
 WAL_FRAME = 24 + 4096  # a frame's header and one page of the default size
 
@@ -61,29 +65,38 @@ def test_a_command_that_keeps_the_games_status_writes_no_index_page_of_the_games
     assert row == (3, "over", 3, "red")
 
 
+def _on_command_pool(settings: Settings, use: Callable[[Any, Any], Awaitable[_T]]) -> _T:
+    """`use(pool, engine)` with the command path's Postgres pool for `settings`, closed afterwards."""
+
+    async def run() -> _T:
+        engine = create_engine(settings)
+        try:
+            return await use(await commandlog._pg_pool(engine), engine)
+        finally:
+            await commandlog.close_pools()
+            await engine.dispose()
+
+    return _run(run())
+
+
 @pytest.mark.postgres
 def test_a_command_path_connection_goes_back_to_its_pool_without_a_statement_of_its_own(
     postgres_settings: Settings,
 ) -> None:
     # asyncpg's default reset sent a query on every release, which `Pool.fetchrow` awaits before it
     # returns: a second round trip inside every command's acknowledgement.
-    async def statements_sent() -> list[str]:
-        engine = create_engine(postgres_settings)
+    async def statements_sent(pool: Any, _engine: Any) -> list[str]:
         sent: list[str] = []
-        try:
-            pool = await commandlog._pg_pool(engine)
-            async with pool.acquire() as connection:  # the pool's one connection, from now on logged
-                connection.add_query_logger(lambda logged: sent.append(logged.query))
-            assert (await pool.fetchrow("SELECT 1 AS one"))["one"] == 1
-            async with pool.acquire() as connection, connection.transaction():
-                await connection.execute("SELECT 2")
-            assert await pool.fetchval("SELECT 3") == 3
-            return sent
-        finally:
-            await commandlog.close_pools()
-            await engine.dispose()
+        async with pool.acquire() as connection:  # the pool's one connection, from now on logged
+            connection.add_query_logger(lambda logged: sent.append(logged.query))
+        assert (await pool.fetchrow("SELECT 1 AS one"))["one"] == 1
+        async with pool.acquire() as connection, connection.transaction():
+            await connection.execute("SELECT 2")
+        assert await pool.fetchval("SELECT 3") == 3
+        return sent
 
-    assert _run(statements_sent()) == ["SELECT 1 AS one", "BEGIN;", "SELECT 2", "COMMIT;", "SELECT 3"]
+    assert _on_command_pool(postgres_settings, statements_sent) == [
+        "SELECT 1 AS one", "BEGIN;", "SELECT 2", "COMMIT;", "SELECT 3"]
 
 
 @pytest.mark.postgres
@@ -91,24 +104,29 @@ def test_a_command_path_statement_answers_before_its_connection_is_back_in_the_p
     postgres_settings: Settings,
 ) -> None:
     # asyncpg returns a connection to its pool in a task of its own; waiting for it cost the command
-    # two or three turns of the event loop, each as long as whatever else the loop ran meanwhile.
+    # two or three turns of the event loop, each as long as whatever else the loop ran meanwhile. The
+    # command's write and the plain reads and writes beside it (handshakes, presence, the outbox) alike.
     import asyncio
 
-    async def idle_counts() -> list[int]:
-        engine = create_engine(postgres_settings)
-        try:
-            pool = await commandlog._pg_pool(engine)
-            counts = []
-            for _ in range(20):
-                assert (await commandlog._fetchrow(pool, "SELECT 1 AS one"))["one"] == 1
+    async def one(conn: Any) -> int:
+        return int(await conn.fetchval("SELECT 1"))
+
+    async def idle_counts(pool: Any, engine: Any) -> list[int]:
+        statements = (
+            lambda: commandlog._fetchrow(pool, "SELECT 1 AS one"),
+            lambda: commandlog.plain_read(engine, lambda _conn: 1, one),
+            lambda: commandlog.plain_write(engine, ("", ()), ("SELECT 1", ())),
+            lambda: commandlog.plain_transaction(engine, lambda _conn: 1, one),
+        )
+        counts = []
+        for _ in range(5):
+            for statement in statements:
+                await statement()
                 counts.append(pool.get_idle_size())  # answered: its connection is still on its way back
                 for _turn in range(3):
                     await asyncio.sleep(0)
                 counts.append(pool.get_idle_size())  # and back, for the next statement
-            counts.append(pool.get_size())  # one connection served them all: none was lost
-            return counts
-        finally:
-            await commandlog.close_pools()
-            await engine.dispose()
+        counts.append(pool.get_size())  # one connection served them all: none was lost
+        return counts
 
-    assert _run(idle_counts()) == [0, 1] * 20 + [1]
+    assert _on_command_pool(postgres_settings, idle_counts) == [0, 1] * 20 + [1]
