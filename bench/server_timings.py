@@ -105,9 +105,15 @@ def watch_loop(loop: Any, loop_thread: int) -> None:
     than STALL_MS, takes the loop thread's stack (a few times per stall) and records the stall's length
     under the frames it found, so that the loop's longest blocks have names."""
     beat = [time.perf_counter()]
+    due = [beat[0]]
 
     def heartbeat() -> None:
-        beat[0] = time.perf_counter()
+        beat[0] = now = time.perf_counter()
+        # How late the beat ran (`loop_late`): how long the loop was busy with other callbacks (libuv's
+        # timers have a resolution of a millisecond, so about 1 ms of it is the timer's).
+        record("loop_late", due[0])
+        timings["loop_late"][-1] = (now, now - due[0])
+        due[0] = now + 0.001
         loop.call_later(0.001, heartbeat)
 
     loop.call_soon_threadsafe(heartbeat)
@@ -147,6 +153,8 @@ def write_report(path: str) -> None:
             p50, p90, p99 = (quantile_ms(window, f) for f in (0.5, 0.9, 0.99))
             lines.append(f"{name}: n={len(window)} p50={p50:.2f} p90={p90:.2f} p99={p99:.2f} "
                          f"max={window[-1] * 1000:.2f} ms")
+    late = [d for t, d in timings.get("loop_late", []) if t > now - WINDOW_S]
+    lines.append("loop_late over 3 / 6 / 10 ms: " + " / ".join(str(sum(d > ms / 1000 for d in late)) for ms in (3, 6, 10)))
     ranked = sorted(stalls.items(), key=lambda kv: -sum(kv[1]))[:15]
     lines.append(f"loop stalls over {STALL_MS:.0f} ms: {sum(len(v) for v in stalls.values())}")
     checkpoints = timings.get("wal_checkpoint", [])

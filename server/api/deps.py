@@ -54,6 +54,11 @@ WatchToken = Annotated[str | None, Query(max_length=64, description="The game's 
 InviteToken = Annotated[str | None, Query(max_length=64, description="The game's invite token")]
 
 
+async def commands_first(service: ServiceDep) -> None:
+    """A lobby request starts once the players' commands in flight have finished (services/priority.py)."""
+    await service.commands.yield_to_commands()
+
+
 def session_token(request: Request, settings: Settings) -> str | None:
     """The bearer token (scripts) or, failing that, the session cookie (browsers)."""
     header = request.headers.get("authorization", "")

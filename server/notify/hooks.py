@@ -237,6 +237,8 @@ class NotifyHooks:
             if row.mail_owed is None:
                 return False
             owed = row.mail_owed
+            gate = self.rt.service.commands  # the players' commands first, between the steps below
+            await gate.yield_to_commands()
             entry = await session.scalar(_LOGGED_COMMAND, {"game_id": game_id, "seq": owed})
             mails: list[QueuedMail] = []
             rows: list[OutboxMail | None] = []
@@ -258,6 +260,7 @@ class NotifyHooks:
                 except Exception:
                     log.exception("notifications for %s failed; the change commits without them", what)
                     rows, settle = [], False
+            await gate.yield_to_commands()
             async with self.rt.writing(session):
                 cleared = await session.execute(_CLEAR_MAIL_OWED, {"game_id": game_id, "owed": owed})
                 if cleared.rowcount != 1:

@@ -37,6 +37,7 @@ from . import commandlog
 from .access import Viewer, require_seat
 from .commandlog import Append, CommitConflict, LogRow
 from .engine import EngineCache, RecentCache, ScenarioCache, rules
+from .priority import CommandGate
 from .views import GameMeta, build_command_answer
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,8 @@ class GameService:
         # holds it across its awaits; commands and plain writes queue behind it).
         self.sqlite_writer = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # The commands in flight, which the lobby's steps let finish first (`priority.py`).
+        self.commands = CommandGate()
 
     # ---------------------------------------------------------------- loading
 
@@ -317,6 +320,7 @@ class GameService:
             snapshot_version=0,
         )
         seat = GameSeat(game_id=row.id, side=side, user_id=user.id, joined_at=now)
+        await self.commands.yield_to_commands()
         # A write transaction from the start (SQLite: the request already read the session user).
         async with self._writing(session):
             # Three INSERTs of the row's values, not the ORM's unit of work, which cost more than they do
@@ -362,8 +366,11 @@ class GameService:
         for _ in (0, 1):
             await session.commit()  # a fresh read: not a snapshot older than another writer's commit
             row = await self.get_row(session, game_id)
+            await self.commands.yield_to_commands()  # between the join's steps: `priority.py`
             engine_game, side, values = self._join_plan(row, user, invite_token, contribution)
+            await self.commands.yield_to_commands()
             prepared = [await hook.prepare_join(session, row, user, side) for hook in self.hooks]
+            await self.commands.yield_to_commands()
             async with self._writing(session):
                 taken = await session.execute(
                     _TAKE_FREE_SEAT, {"game_id": row.id, "read_updated_at": row.updated_at, "now": values["now"]}
@@ -386,6 +393,7 @@ class GameService:
             break
         else:
             raise ApiError(409, "game_full", "The game changed while you joined; try again.")
+        await self.commands.yield_to_commands()  # the write is over: the rest is a step of its own
         # The row after the join is the row read before it with the join's own changes: the compare-and-set
         # took the seat only if nothing had changed the game since that read, and nothing else changes a
         # game before its first command (which needs both seats). Not read back (issue 16).

@@ -4,7 +4,7 @@ import secrets
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 
 from ...errors import ApiError
 from ...models import Game, User
@@ -40,9 +40,11 @@ from ..deps import (
     SessionDep,
     SettingsDep,
     WatchToken,
+    commands_first,
 )
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+# Every game route lets the websocket commands in flight finish first (services/priority.py).
+router = APIRouter(prefix="/api/games", tags=["games"], dependencies=[Depends(commands_first)])
 
 
 def _links(base_url: str | None, row: Game) -> dict[str, str]:

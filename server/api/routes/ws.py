@@ -99,6 +99,7 @@ async def game_socket(
         await websocket.close(code=CLOSE_TRY_AGAIN, reason="server busy; retry")
         return
     await websocket.accept()
+    await service.commands.yield_to_commands()  # the viewer's snapshot after the commands in flight
     conn = ViewerConnection(game_id, viewer, batch=batch == "1")
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:
@@ -113,6 +114,8 @@ async def game_socket(
         conn.queue.discard()
         await hub.detach(conn)
 
+
+COMMAND_TYPES = frozenset({"command", "undo", "resign"})
 
 # At most this many queued messages in one batch frame (a client that fell behind gets several).
 MAX_BATCH = 32
@@ -194,8 +197,13 @@ async def _receive_loop(
         if not isinstance(message, dict):
             conn.send(_error(422, "invalid_message", "A message is a JSON object with a \"type\"."))
             continue
-        await let_senders_run()  # another command's waiting frames go out before this one is handled
-        await _handle(message, conn, user, service, hub, app)
+        if message.get("type") in COMMAND_TYPES:
+            # Counted in flight from here to its answer: the lobby's steps wait for it (`priority.py`).
+            with service.commands.command():
+                await let_senders_run()  # another command's waiting frames go out before this one is handled
+                await _handle(message, conn, user, service, hub, app)
+        else:
+            await _handle(message, conn, user, service, hub, app)
 
 
 def _frame_too_large(settings: Settings) -> dict[str, Any]:
@@ -222,7 +230,7 @@ async def _handle(
     if kind == "snapshot":
         await hub.send_snapshot(conn)
         return
-    if kind not in ("command", "undo", "resign"):
+    if kind not in COMMAND_TYPES:
         conn.send(_error(
             422, "unknown_message_type",
             f"Unknown message type {kind!r}; use command, undo, resign, snapshot or ping.",
