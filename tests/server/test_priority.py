@@ -211,3 +211,31 @@ def test_a_join_does_not_write_while_a_command_is_in_flight(client, patient_gate
         return seen
 
     assert client.portal.call(scenario) == ["while the command was in flight: waiting", "after the join: active"]
+
+
+def test_every_command_counts_in_flight_not_only_the_websockets(client, monkeypatch) -> None:
+    """A command through the HTTP route (as a bot's, a referee's) is in flight while it is judged."""
+    import random
+
+    from server.services import games
+    from server_helpers import pick_command, server_game, start_game
+
+    a, b, game = start_game(client)
+    service = client.app.state.service
+    seen: list[int] = []
+    apply = games.apply_logged
+
+    def counting(*args: Any) -> Any:
+        seen.append(service.commands.in_flight)
+        return apply(*args)
+
+    monkeypatch.setattr(games, "apply_logged", counting)
+    engine_game, _ = server_game(client, game["id"])
+    side = engine_game.awaiting
+    awaiting = a if side == "blue" else b  # `start_game`: the creator is blue
+    command = pick_command(client, game["id"], side, random.Random(5))
+    answer = awaiting.post(f"/api/games/{game['id']}/commands", json={"command": command, "command_id": "http-1",
+                                                                           "expected_version": engine_game.version})
+    assert answer.status_code == 200, answer.text
+    assert seen == [1]
+    assert service.commands.in_flight == 0
