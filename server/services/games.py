@@ -608,86 +608,105 @@ class GameService:
         expected_status: str = "active",
         fresh_id: bool = False,
     ) -> tuple[dict[str, Any], bool]:
+        """A command in flight for the lobby, which lets it finish first (`priority.py`): a bot's, an HTTP
+        client's and a referee's as well as the websocket's (which counts from its frame on)."""
+        with self.commands.command():
+            return await self._judge_and_store(
+                session, game_id, user_id, referee_side, command, expected_version, command_id,
+                note_events=note_events, expected_status=expected_status, fresh_id=fresh_id,
+            )
+
+    async def _judge_and_store(
+        self,
+        session: AsyncSession,
+        game_id: str,
+        user_id: int | None,
+        referee_side: str | None,
+        command: dict[str, Any],
+        expected_version: int | None,
+        command_id: str,
+        *,
+        note_events: list[dict[str, Any]] | None = None,
+        expected_status: str = "active",
+        fresh_id: bool = False,
+    ) -> tuple[dict[str, Any], bool]:
         """THE command path, for every command on both databases (docs/engine-contract.md, "The command
         path"): judged by the rules core against this process's live game, then stored by one
         compare-and-set write (`commandlog.append`). If another process moved the game first, the
         write stores nothing, this process re-reads the game, and the answer is what the new state
         says (the first answer of a repeated command id, else 409 with the current version)."""
-        # In flight for the lobby, which lets it finish first (`priority.py`): a bot's, an HTTP client's
-        # and a referee's commands as well as the websocket's (which counts from the frame on).
-        with self.commands.command():
-            async with self._game_lock(game_id):
-                for attempt in (0, 1):
-                    meta, _, scenario = await self.live_game(session, game_id)
-                    side = referee_side or next((s for s, uid in meta.seat_ids if uid == user_id), None)
-                    if side is None:  # the routes answered strangers to a private game already (404)
-                        raise ApiError(403, "not_a_player", "Only the game's two players may send commands.")
-                    viewer = Viewer("seat", side, user_id)
+        async with self._game_lock(game_id):
+            for attempt in (0, 1):
+                meta, _, scenario = await self.live_game(session, game_id)
+                side = referee_side or next((s for s, uid in meta.seat_ids if uid == user_id), None)
+                if side is None:  # the routes answered strangers to a private game already (404)
+                    raise ApiError(403, "not_a_player", "Only the game's two players may send commands.")
+                viewer = Viewer("seat", side, user_id)
 
-                    # A command applied before moved the version on, so a repeat can only come with a
-                    # stale expected_version (or none); at the current version the unique index on
-                    # (game, side, command_id) catches any reuse.
-                    # `fresh_id`: the service made the id up for this call (a resignation by the page's button,
-                    # say): no earlier command can carry it, so there is nothing to look up.
-                    if not fresh_id and (expected_version is None or expected_version != meta.version):
-                        earlier = self.recent.command(game_id, side, command_id)
-                        if earlier is None:
-                            earlier = await self._find_command(session, game_id, side, command_id)
-                        if earlier is not None:
-                            return build_command_answer(earlier, viewer, scenario), False
+                # A command applied before moved the version on, so a repeat can only come with a
+                # stale expected_version (or none); at the current version the unique index on
+                # (game, side, command_id) catches any reuse.
+                # `fresh_id`: the service made the id up for this call (a resignation by the page's button,
+                # say): no earlier command can carry it, so there is nothing to look up.
+                if not fresh_id and (expected_version is None or expected_version != meta.version):
+                    earlier = self.recent.command(game_id, side, command_id)
+                    if earlier is None:
+                        earlier = await self._find_command(session, game_id, side, command_id)
+                    if earlier is not None:
+                        return build_command_answer(earlier, viewer, scenario), False
 
-                    # Every 409 of a command carries the game's current version: a client that raced
-                    # another command (which may have ended the game) knows where to resynchronise.
-                    if meta.status != expected_status:
-                        if attempt == 0:
-                            # Before refusing, read the row itself: a reader that loaded the game just before a
-                            # join (or an end) committed may have left this process's cache one status behind.
-                            self.forget(game_id)
-                            continue
-                        if meta.status == "waiting":
-                            raise ApiError(409, "game_not_started", "The game waits for its second player.",
-                                           version=meta.version)
-                        if meta.status == "over":
-                            raise ApiError(409, "game_over", "The game is over.", result=meta.result,
-                                           version=meta.version)
-                        raise ApiError(409, "game_started", "The game has started; resign instead.", version=meta.version)
-                    if expected_version is not None and expected_version != meta.version:
-                        if expected_version > meta.version and attempt == 0:
-                            self.forget(game_id)  # another process is ahead of this one: catch up, judge again
-                            continue
-                        raise ApiError(
-                            409, "stale_version",
-                            f"The game is at version {meta.version}, not {expected_version}; refresh and decide again.",
-                            version=meta.version,
-                        )
-
-                    engine_game = self.engines.take(game_id, meta.version)
-                    if engine_game is None:  # dropped meanwhile (e.g. a lobby change): read it again
+                # Every 409 of a command carries the game's current version: a client that raced
+                # another command (which may have ended the game) knows where to resynchronise.
+                if meta.status != expected_status:
+                    if attempt == 0:
+                        # Before refusing, read the row itself: a reader that loaded the game just before a
+                        # join (or an end) committed may have left this process's cache one status behind.
                         self.forget(game_id)
                         continue
-                    previous_awaiting = engine_game.awaiting
-                    try:
-                        events = apply_logged(engine_game, side, command)
-                    except rules().IllegalCommand as exc:
-                        # The rules core leaves the state untouched on refusal: keep the object.
-                        self.engines.put(game_id, meta.version, engine_game)
-                        if attempt == 0 and await self._moved_elsewhere(session, game_id, meta.version):
-                            self.forget(game_id)  # judged against a state another process has replaced
-                            continue
-                        error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
-                        raise ApiError(422, error.get("error", "illegal_command"), exc.message, rule=exc.rule) from None
-                    except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
-                        self.forget(game_id)
-                        log.exception("rules core failed on %s command in game %s", side, game_id)
-                        raise ApiError(
-                            422, "illegal_command",
-                            f"The rules core could not apply this command ({type(exc).__name__}).", rule="commands",
-                        ) from None
-                    return await self._store(
-                        session, meta, scenario, engine_game, side, user_id, viewer, command, command_id,
-                        [*note_events, *events] if note_events else events, previous_awaiting, expected_status,
+                    if meta.status == "waiting":
+                        raise ApiError(409, "game_not_started", "The game waits for its second player.",
+                                       version=meta.version)
+                    if meta.status == "over":
+                        raise ApiError(409, "game_over", "The game is over.", result=meta.result,
+                                       version=meta.version)
+                    raise ApiError(409, "game_started", "The game has started; resign instead.", version=meta.version)
+                if expected_version is not None and expected_version != meta.version:
+                    if expected_version > meta.version and attempt == 0:
+                        self.forget(game_id)  # another process is ahead of this one: catch up, judge again
+                        continue
+                    raise ApiError(
+                        409, "stale_version",
+                        f"The game is at version {meta.version}, not {expected_version}; refresh and decide again.",
+                        version=meta.version,
                     )
-            raise ApiError(409, "stale_version", "The game changed while this command was judged; try again.")
+
+                engine_game = self.engines.take(game_id, meta.version)
+                if engine_game is None:  # dropped meanwhile (e.g. a lobby change): read it again
+                    self.forget(game_id)
+                    continue
+                previous_awaiting = engine_game.awaiting
+                try:
+                    events = apply_logged(engine_game, side, command)
+                except rules().IllegalCommand as exc:
+                    # The rules core leaves the state untouched on refusal: keep the object.
+                    self.engines.put(game_id, meta.version, engine_game)
+                    if attempt == 0 and await self._moved_elsewhere(session, game_id, meta.version):
+                        self.forget(game_id)  # judged against a state another process has replaced
+                        continue
+                    error = exc.to_json() if hasattr(exc, "to_json") else {"error": "illegal_command"}
+                    raise ApiError(422, error.get("error", "illegal_command"), exc.message, rule=exc.rule) from None
+                except Exception as exc:  # a rules-core bug must not become a 500 or a stored command
+                    self.forget(game_id)
+                    log.exception("rules core failed on %s command in game %s", side, game_id)
+                    raise ApiError(
+                        422, "illegal_command",
+                        f"The rules core could not apply this command ({type(exc).__name__}).", rule="commands",
+                    ) from None
+                return await self._store(
+                    session, meta, scenario, engine_game, side, user_id, viewer, command, command_id,
+                    [*note_events, *events] if note_events else events, previous_awaiting, expected_status,
+                )
+        raise ApiError(409, "stale_version", "The game changed while this command was judged; try again.")
 
     async def _store(
         self, session: AsyncSession, meta: GameMeta, scenario: Any, engine_game: Any, side: str,

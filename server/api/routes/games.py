@@ -43,7 +43,7 @@ from ..deps import (
     commands_first,
 )
 
-# Every game route lets the websocket commands in flight finish first (services/priority.py).
+# Every game route lets the commands in flight finish first (services/priority.py).
 router = APIRouter(prefix="/api/games", tags=["games"], dependencies=[Depends(commands_first)])
 
 
