@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from server_helpers import Player
+from server_helpers import Player, pick_command, server_game, start_game
 
 from server.api.routes import ws
+from server.services import games
 from server.services.priority import CommandGate
 
 
@@ -215,11 +217,6 @@ def test_a_join_does_not_write_while_a_command_is_in_flight(client, patient_gate
 
 def test_every_command_counts_in_flight_not_only_the_websockets(client, monkeypatch) -> None:
     """A command through the HTTP route (as a bot's, a referee's) is in flight while it is judged."""
-    import random
-
-    from server.services import games
-    from server_helpers import pick_command, server_game, start_game
-
     a, b, game = start_game(client)
     service = client.app.state.service
     seen: list[int] = []
