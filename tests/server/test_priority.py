@@ -118,7 +118,7 @@ class _Socket:
         return self.frames.pop(0) if self.frames else {"type": "websocket.disconnect"}
 
 
-def test_the_websocket_counts_a_command_in_flight_until_it_is_answered(monkeypatch, embedded_settings) -> None:
+def test_the_websocket_counts_a_seats_command_in_flight_until_it_is_answered(monkeypatch, embedded_settings) -> None:
     from server.realtime.hub import ViewerConnection
     from server.services.access import Viewer
     from server.services.games import GameService
@@ -132,13 +132,16 @@ def test_the_websocket_counts_a_command_in_flight_until_it_is_answered(monkeypat
     monkeypatch.setattr(ws, "_handle", handle)
     frames = [json.dumps({"type": kind, "command_id": "c"}) for kind in ("ping", "command", "snapshot", "undo", "resign")]
 
-    async def main() -> None:
-        conn = ViewerConnection("g", Viewer(role="seat", side="blue"))
-        await ws._receive_loop(_Socket(frames), conn, None, embedded_settings, service, None, None)  # type: ignore[arg-type]
+    async def main(viewer: Viewer) -> None:
+        conn = ViewerConnection("g", viewer)
+        await ws._receive_loop(_Socket(list(frames)), conn, None, embedded_settings, service, None, None)  # type: ignore[arg-type]
 
-    _run(main())
+    _run(main(Viewer(role="seat", side="blue")))
     assert seen == {"ping": 0, "command": 1, "snapshot": 0, "undo": 1, "resign": 1}
     assert service.commands.in_flight == 0
+    # A spectator's commands are refused, and hold up nothing, however many it sends.
+    _run(main(Viewer(role="spectator")))
+    assert seen == {"ping": 0, "command": 0, "snapshot": 0, "undo": 0, "resign": 0}
 
 
 @pytest.fixture

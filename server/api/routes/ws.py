@@ -197,8 +197,9 @@ async def _receive_loop(
         if not isinstance(message, dict):
             conn.send(_error(422, "invalid_message", "A message is a JSON object with a \"type\"."))
             continue
-        if message.get("type") in COMMAND_TYPES:
+        if message.get("type") in COMMAND_TYPES and conn.viewer.role == "seat":
             # Counted in flight from here to its answer: the lobby's steps wait for it (`priority.py`).
+            # A spectator's is refused at once, and must not hold up the lobby however many it sends.
             with service.commands.command():
                 await let_senders_run()  # another command's waiting frames go out before this one is handled
                 await _handle(message, conn, user, service, hub, app)
