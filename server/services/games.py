@@ -11,15 +11,16 @@ re-reads it. Mails a command owes follow its commit (`NotifyHooks.command_stored
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import uuid
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, delete, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +42,8 @@ from .priority import CommandGate
 from .views import GameMeta, build_command_answer
 
 log = logging.getLogger(__name__)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 SPECTATOR_TTL = timedelta(seconds=90)
 UNDO_COMMAND = {"type": "undo"}
@@ -106,6 +109,21 @@ _PLAIN_LOG_ROWS = (
 )
 _MAX_SEQ = 2**31 - 1  # the column's (Postgres integer) largest value: "no upper bound"
 _PLAIN_LIVE_SPECTATORS = "SELECT count(*) FROM spectator_connections WHERE game_id = {0} AND seen_at > {1}"
+
+
+def _in_flight(
+    method: Callable[Concatenate[GameService, _P], Coroutine[Any, Any, _R]],
+) -> Callable[Concatenate[GameService, _P], Coroutine[Any, Any, _R]]:
+    """The command counts in flight while `method` judges and stores it, for the lobby, which lets it finish
+    first (`priority.py`): a bot's, an HTTP client's and a referee's as well as the websocket's (which counts
+    from its frame on)."""
+
+    @functools.wraps(method)
+    async def counted(self: GameService, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self.commands.command():
+            return await method(self, *args, **kwargs)
+
+    return counted
 
 
 class GameService:
@@ -594,29 +612,8 @@ class GameService:
         self.recent.seed(meta)
         return meta, await self.engine_at(session, row), self.scenario_of(row)
 
+    @_in_flight
     async def _command(
-        self,
-        session: AsyncSession,
-        game_id: str,
-        user_id: int | None,
-        referee_side: str | None,
-        command: dict[str, Any],
-        expected_version: int | None,
-        command_id: str,
-        *,
-        note_events: list[dict[str, Any]] | None = None,
-        expected_status: str = "active",
-        fresh_id: bool = False,
-    ) -> tuple[dict[str, Any], bool]:
-        """A command in flight for the lobby, which lets it finish first (`priority.py`): a bot's, an HTTP
-        client's and a referee's as well as the websocket's (which counts from its frame on)."""
-        with self.commands.command():
-            return await self._judge_and_store(
-                session, game_id, user_id, referee_side, command, expected_version, command_id,
-                note_events=note_events, expected_status=expected_status, fresh_id=fresh_id,
-            )
-
-    async def _judge_and_store(
         self,
         session: AsyncSession,
         game_id: str,
