@@ -15,7 +15,7 @@ from .dice import Dice
 from .errors import IllegalCommand
 from .model import ScenarioModel
 from .scenario import Factors, LeaderFactors, Scenario, UnitDef, UnitKind
-from .state import GameState, Status, UnitState
+from .state import STATUS_MAP, GameState, Status, UnitState
 from .views import tag_event
 
 if TYPE_CHECKING:
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-_ON_MAP = Status.MAP.value
 _LEADER = UnitKind.LEADER
 
 
@@ -94,7 +93,7 @@ class Context:
         if self._occ is None:
             occ: dict[str, list[str]] = {}
             for uid, s in self.st.units.items():
-                if s.status == _ON_MAP and s.hex is not None:
+                if s.status == STATUS_MAP and s.hex is not None:
                     occ.setdefault(s.hex, []).append(uid)
             self._occ = occ
         return self._occ
@@ -119,12 +118,12 @@ class Context:
         return bool(self.combat_units_at(hex_, side))
 
     def side_units_on_map(self, side: str) -> list[str]:
-        return [uid for uid in self.sc.side_units[side] if self.st.units[uid].status == Status.MAP.value]
+        return [uid for uid in self.sc.side_units[side] if self.st.units[uid].status == STATUS_MAP]
 
     # --- zones of control (6.0) -------------------------------------------
     def exerts_zoc(self, uid: str) -> bool:
         s = self.st.units[uid]
-        return s.status == _ON_MAP and not s.disrupted and not s.ineffective and self.is_combat(uid)
+        return s.status == STATUS_MAP and not s.disrupted and not s.ineffective and self.is_combat(uid)
 
     def zoc_of(self, side: str) -> frozenset[str]:
         """Hexes into which `side`'s units project a zone of control (6.1, 6.3)."""

@@ -17,7 +17,7 @@ from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice,
 from .edition import Edition, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .model import ScenarioModel
-from .state import GameState, Phase, StateSnapshot, Status, UnitState
+from .state import PHASE_OVER, STATUS_OFFBOARD, GameState, StateSnapshot, UnitState
 
 MAX_COMMAND_KEYS = 16
 # Every field the kernel's own commands may carry besides "type"; an edition adds its commands'
@@ -152,7 +152,7 @@ class Game:
     @property
     def awaiting(self) -> str | None:
         st = self.state
-        if st.phase == Phase.OVER.value:
+        if st.phase == PHASE_OVER:
             return None
         if st.decision is not None:
             side: str = st.decision["side"]
@@ -161,7 +161,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.state.phase == Phase.OVER.value
+        return self.state.phase == PHASE_OVER
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -355,7 +355,7 @@ class Game:
             guard += 1
             if guard > 100000:
                 raise AssertionError("the task driver is not making progress")
-            if st.phase == Phase.OVER.value:
+            if st.phase == PHASE_OVER:
                 st.decision = None
                 st.tasks = []
                 break
@@ -507,7 +507,7 @@ def setup_units(scenario: ScenarioModel) -> dict[str, UnitState]:
         units[p.unit] = UnitState(id=p.unit, hex=p.hex, reduced=p.reduced, disrupted=p.disrupted,
                                   ineffective=p.ineffective)
     for r in scenario.reinforcements:
-        units[r.unit] = UnitState(id=r.unit, hex=None, status=Status.OFFBOARD.value, entry_turn=r.turn, entry_hex=r.hex)
+        units[r.unit] = UnitState(id=r.unit, hex=None, status=STATUS_OFFBOARD, entry_turn=r.turn, entry_hex=r.hex)
     return dict(sorted(units.items()))
 
 

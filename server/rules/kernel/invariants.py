@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .state import Status
+from .state import STATUS_MAP, Status
 
 if TYPE_CHECKING:
     from .game import Game
@@ -20,7 +20,7 @@ def check_invariants(game: "Game", events: list[dict[str, Any]], phase_before: t
     occupied: dict[str, list[str]] = {}
     for uid, s in st.units.items():
         d = sc.units[uid]
-        on_map = s.status == Status.MAP.value
+        on_map = s.status == STATUS_MAP
         if on_map != (s.hex is not None):
             problems.append(f"{uid}: status {s.status} with hex {s.hex}")
         if s.hex is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 
 class Phase(str, Enum):
@@ -26,14 +26,29 @@ class Status(str, Enum):
     DEAD = "dead"  # eliminated for good: failed step recovery, or a leader lost (10.0)
 
 
-_MAP = Status.MAP.value
+# The plain strings the state stores, for the rules' loops: on CPython 3.11 each read of
+# `Status.MAP.value` runs enum's property, two Python-level calls, and the rules made about seventy
+# such reads per command (issue 16's profile).
+PHASE_SETUP: Final = Phase.SETUP.value
+PHASE_MOVEMENT: Final = Phase.MOVEMENT.value
+PHASE_RECOVERY: Final = Phase.RECOVERY.value
+PHASE_COMBAT: Final = Phase.COMBAT.value
+PHASE_OVER: Final = Phase.OVER.value
+STATUS_MAP: Final = Status.MAP.value
+STATUS_OFFBOARD: Final = Status.OFFBOARD.value
+STATUS_RETURNING: Final = Status.RETURNING.value
+STATUS_ELIMINATED: Final = Status.ELIMINATED.value
+STATUS_CAPTURED: Final = Status.CAPTURED.value
+STATUS_REMOVED: Final = Status.REMOVED.value
+STATUS_DEAD: Final = Status.DEAD.value
+
 
 
 @dataclass(slots=True)
 class UnitState:
     id: str
     hex: str | None
-    status: str = Status.MAP.value
+    status: str = STATUS_MAP
     reduced: bool = False
     disrupted: bool = False
     ineffective: bool = False
@@ -47,7 +62,7 @@ class UnitState:
 
     @property
     def on_map(self) -> bool:
-        return self.status == _MAP  # a plain str: Status.MAP.value costs an enum lookup, on every unit, every command
+        return self.status == STATUS_MAP  # a plain str: Status.MAP.value costs an enum lookup, on every unit, every command
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from .core import Context
-from .state import Status
+from .state import (
+    STATUS_CAPTURED,
+    STATUS_DEAD,
+    STATUS_ELIMINATED,
+    STATUS_MAP,
+    STATUS_RETURNING,
+)
 
 
 def update_control(ctx: Context) -> None:
@@ -24,14 +30,9 @@ def update_control(ctx: Context) -> None:
                 ctx.emit("control", f"14.0: {ctx.sc.sides[side].name} takes {obj.name}", hex=obj.hex, side=side)
 
 
-# Status values as plain strings (an enum member's `.value` is a descriptor call; `points` runs for
-# every view after every command).
-_MAP = Status.MAP.value
-_CAPTURED = Status.CAPTURED.value
-_DEAD = Status.DEAD.value
-_LOST = frozenset({Status.ELIMINATED.value, Status.DEAD.value})
-_LOST_OR_RETURNING = _LOST | {Status.RETURNING.value}
-_REDUCIBLE = (Status.MAP.value, Status.RETURNING.value)
+_LOST = frozenset({STATUS_ELIMINATED, STATUS_DEAD})
+_LOST_OR_RETURNING = _LOST | {STATUS_RETURNING}
+_REDUCIBLE = (STATUS_MAP, STATUS_RETURNING)
 
 
 def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
@@ -46,21 +47,21 @@ def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
     defs = ctx.sc.units
     for uid, s in ctx.st.units.items():
         status = s.status
-        if status == _MAP and not s.reduced:
+        if status == STATUS_MAP and not s.reduced:
             continue  # most units, most of the game: nothing to score (runs for every view of every command)
         d = defs[uid]
         enemy = second if d.side == first else first
         if d.kind.is_combat:
-            if status == _CAPTURED:
+            if status == STATUS_CAPTURED:
                 out[enemy] += v.unit_captured
             elif status in lost:
                 out[enemy] += v.step_eliminated * d.steps
             elif s.reduced and status in _REDUCIBLE:
                 out[enemy] += v.step_eliminated
         elif d.kind.value == "leader":
-            if status == _CAPTURED:
+            if status == STATUS_CAPTURED:
                 out[enemy] += v.leader_captured
-            elif status == _DEAD:
+            elif status == STATUS_DEAD:
                 out[enemy] += v.leader_eliminated
     return out
 

@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .state import GameState, Phase, Status
+from .state import (
+    PHASE_OVER,
+    STATUS_DEAD,
+    STATUS_ELIMINATED,
+    STATUS_OFFBOARD,
+    STATUS_RETURNING,
+    GameState,
+)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -30,14 +37,10 @@ ADMIN = "admin"
 SECRET_SETUP = "setup"  # a 'w/1' placement before the side finishes its set-up (3.2, V23)
 SECRET_REINFORCEMENTS = "reinforcements"  # off-map units and their schedule, 11.4 outcomes
 
-_GONE = (Status.ELIMINATED.value, Status.DEAD.value, Status.RETURNING.value)
-# Status values as plain strings: an enum member's `.value` costs a descriptor call, and views
-# read them for every unit of every viewer after every command.
-_ELIMINATED = Status.ELIMINATED.value
-_OFFBOARD = Status.OFFBOARD.value
-_OFF_TABLE = (Status.OFFBOARD.value, Status.RETURNING.value)
-_PER_VIEWER = frozenset({Status.OFFBOARD.value, *_GONE})  # statuses whose look depends on the viewer
-_OFF_MAP_HIDDEN = (Status.OFFBOARD.value, Status.RETURNING.value)
+_GONE = (STATUS_ELIMINATED, STATUS_DEAD, STATUS_RETURNING)
+_OFF_TABLE = (STATUS_OFFBOARD, STATUS_RETURNING)
+_PER_VIEWER = frozenset({STATUS_OFFBOARD, *_GONE})  # statuses whose look depends on the viewer
+_OFF_MAP_HIDDEN = (STATUS_OFFBOARD, STATUS_RETURNING)
 _UNIT_FIELDS = ("unit", "units", "attackers", "defenders", "support", "artillery")
 
 
@@ -69,7 +72,7 @@ def hidden_from_opponent(sc: "Scenario", st: GameState, uid: str) -> bool:
     status = st.units[uid].status
     if status in _OFF_MAP_HIDDEN:
         return True
-    return status == Status.DEAD.value and sc.units[uid].kind.is_combat
+    return status == STATUS_DEAD and sc.units[uid].kind.is_combat
 
 
 def _named_units(event: Mapping[str, Any]) -> Iterable[str]:
@@ -106,7 +109,7 @@ def unit_visible(game: "Game", viewer: str, uid: str) -> bool:
     side = sc.units[uid].side
     if _sees_everything(viewer) or viewer == side:
         return True
-    return not (sc.hide_enemy_reinforcements and s.status == _OFFBOARD)
+    return not (sc.hide_enemy_reinforcements and s.status == STATUS_OFFBOARD)
 
 
 def _masked_gone(viewer: str, side: str, sc: "Scenario", st: GameState, uid: str) -> bool:
@@ -121,7 +124,7 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
     s = game.state.units[uid]
     side = sc.units[uid].side
     if _masked_gone(viewer, side, sc, game.state, uid):
-        return {"hex": None, "status": _ELIMINATED, "reduced": False, "disrupted": False,
+        return {"hex": None, "status": STATUS_ELIMINATED, "reduced": False, "disrupted": False,
                 "ineffective": False, "moved": False, "charging": None, "attacked": False}
     out: dict[str, Any] = {
         "hex": s.hex, "status": s.status, "reduced": s.reduced, "disrupted": s.disrupted,
@@ -174,7 +177,7 @@ def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) 
     st = game.state
     ctx = game._ctx()
     prompt: dict[str, Any] | None
-    if st.phase == Phase.OVER.value:
+    if st.phase == PHASE_OVER:
         prompt = None
     elif st.decision is not None:
         d = st.decision

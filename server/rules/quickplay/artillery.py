@@ -8,7 +8,7 @@ from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.hexes import line_of_sight
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Status
+from ..kernel.state import STATUS_MAP
 
 
 def has_los(ctx: Ctx, a: str, b: str) -> bool:
@@ -28,7 +28,7 @@ def bombard_problem(ctx: Ctx, side: str, uid: str, target: str) -> tuple[str, st
     s = ctx.u(uid)
     if ctx.kind(uid) is not UnitKind.ARTILLERY:
         return "8.4", f"{name} is not artillery"
-    if s.status != Status.MAP.value or s.hex is None:
+    if s.status != STATUS_MAP or s.hex is None:
         return "8.4", f"{name} is not on the map"
     if s.attacked:
         return "7.1(3)", f"{name} has already fired or attacked this combat phase"
@@ -118,7 +118,7 @@ def run_bombard_unit(ctx: Ctx, task: dict[str, Any]) -> None:
     assert b is not None
     uid = task["unit"]
     s = ctx.u(uid)
-    if s.status != Status.MAP.value or s.hex != b["target"]:
+    if s.status != STATUS_MAP or s.hex != b["target"]:
         return
     diff, notes = bombard_differential(ctx, b, uid)
     combat_die, morale_die = ctx.roll(2, f"bombardment of {ctx.name(uid)}", ["combat die", "morale die"], "8.4", unit=uid)
@@ -161,7 +161,7 @@ def run_bombard_unit(ctx: Ctx, task: dict[str, Any]) -> None:
             step_loss(ctx, None, uid, "8.4")
     elif letter == "m":
         step_loss(ctx, None, uid, "8.4")
-        if not passed and ctx.u(uid).status == Status.MAP.value:
+        if not passed and ctx.u(uid).status == STATUS_MAP:
             ctx.disrupt_or_ineffective(uid, "7.8")
             retreat(3, True)
 

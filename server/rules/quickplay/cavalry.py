@@ -30,7 +30,7 @@ from . import combat
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, STATUS_MAP
 
 TASKS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {}
 DECISIONS: dict[str, Callable[[Ctx, dict[str, Any], dict[str, Any]], None]] = {}
@@ -91,7 +91,7 @@ def parse_charge_move(ctx: Ctx, side: str, uids: list[str], path: list[str], tar
     name = ctx.name(cav)
     ctx.require(ctx.kind(cav) is UnitKind.CAVALRY, "9.2", f"{name} is not cavalry: only cavalry charges")
     s = ctx.u(cav)
-    ctx.require(s.status == Status.MAP.value and s.hex is not None, rule, f"{name} must start its charge on the map")
+    ctx.require(s.status == STATUS_MAP and s.hex is not None, rule, f"{name} must start its charge on the map")
     ctx.require(not s.ineffective, "9.2", f"{name} is ineffective and cannot charge")
     start = s.hex
     assert start is not None
@@ -132,7 +132,7 @@ def _charger_problem(ctx: Ctx, side: str, uid: str, target: str | None) -> tuple
     s = ctx.u(uid)
     if ctx.kind(uid) is not UnitKind.CAVALRY:
         return "9.2", f"{name} is not cavalry"
-    if s.status != Status.MAP.value or s.hex is None:
+    if s.status != STATUS_MAP or s.hex is None:
         return "9.2", f"{name} is not on the map"
     if target is None or s.charging != target:
         return "9.2 step 1", f"{name} did not make a charge move against {target} this turn"
@@ -171,7 +171,7 @@ def parse_charge(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
         ctx.require(ldr in ctx.sc.units and ctx.is_leader(ldr) and ctx.side_of(ldr) == side, "10.0",
                     f"{ldr} is not one of your leaders")
         ls = ctx.u(ldr)
-        ctx.require(ls.status == Status.MAP.value and not ls.ineffective, "10.0", f"{ctx.name(ldr)} cannot lead now")
+        ctx.require(ls.status == STATUS_MAP and not ls.ineffective, "10.0", f"{ctx.name(ldr)} cannot lead now")
         rider = next((u for u in chargers if ctx.u(u).hex == ls.hex and ctx.helps(ldr, u)), None)
         ctx.require(rider is not None, "10.0", f"{ctx.name(ldr)} is not with a charging unit of its formation")
         assert rider is not None
@@ -214,7 +214,7 @@ def _set_charger(ctx: Ctx, c: dict[str, Any], charger: str) -> None:
     ldr = c.get("charge_leaders", {}).get(charger)
     if ldr is not None:
         ls = ctx.u(ldr)
-        if ls.status == Status.MAP.value and not ls.ineffective and ls.hex == ctx.u(charger).hex:
+        if ls.status == STATUS_MAP and not ls.ineffective and ls.hex == ctx.u(charger).hex:
             c["leader_to"][ldr] = charger
             c["morale_from"][ldr] = charger
     ctx.u(charger).attacked = True
@@ -245,7 +245,7 @@ def _pop_next(ctx: Ctx, c: dict[str, Any]) -> str | None:
 def _moot_queue(ctx: Ctx, c: dict[str, Any]) -> None:
     """R9: cavalry declared against a hex whose defenders are gone makes no charge this phase."""
     for u in c["queue"]:
-        if ctx.u(u).status == Status.MAP.value:
+        if ctx.u(u).status == STATUS_MAP:
             ctx.emit("no_charge", f"9.2: the defenders of {c['target']} are gone: {ctx.name(u)} makes no charge this phase",
                      unit=u, target=c["target"], rule="9.2")
     c["queue"] = []
@@ -254,7 +254,7 @@ def _moot_queue(ctx: Ctx, c: dict[str, Any]) -> None:
 def _flip(ctx: Ctx, uid: str) -> None:
     """9.2 step 6: charges and advances done, the charging unit flips to its ineffective side in its final hex."""
     s = ctx.u(uid)
-    if s.status != Status.MAP.value or s.ineffective:
+    if s.status != STATUS_MAP or s.ineffective:
         return
     s.ineffective = True
     ctx.dirty()
@@ -300,7 +300,7 @@ def _task_morale(ctx: Ctx, task: dict[str, Any]) -> None:
     if "defenders" not in c or not ctx.combat_units_at(c["target"], c["defender"]):
         st.tasks.append({"t": "charge_after"})
         return
-    if s.status != Status.MAP.value or s.ineffective:
+    if s.status != STATUS_MAP or s.ineffective:
         st.tasks.append({"t": "charge_next_morale"})
         return
     rating = combat.morale_rating(ctx, c, charger)
@@ -349,7 +349,7 @@ def _task_step3(ctx: Ctx, task: dict[str, Any]) -> None:
     st.tasks.append({"t": "charge_resolve"})
     dp = c.get("def_primary")
     target = c["target"]
-    if dp is None or ctx.u(dp).status != Status.MAP.value or ctx.u(dp).hex != target:
+    if dp is None or ctx.u(dp).status != STATUS_MAP or ctx.u(dp).hex != target:
         return
     if target in st.squares:
         ctx.emit("no_check", f"9.2 step 3: {ctx.name(dp)} is in square and does not check morale against the charge",
@@ -407,7 +407,7 @@ def _task_resolve(ctx: Ctx, task: dict[str, Any]) -> None:
     charger = c["primary"]
     s = ctx.u(charger)
     if (not c.get("defenders") or not ctx.combat_units_at(c["target"], c["defender"])
-            or s.status != Status.MAP.value or s.ineffective):
+            or s.status != STATUS_MAP or s.ineffective):
         ctx.emit("combat_void", "9.2: nothing is left to charge; the charge lapses", rule="9.2")
         ctx.st.tasks.append({"t": "charge_after"})
         return
@@ -423,7 +423,7 @@ def _task_after(ctx: Ctx, task: dict[str, Any]) -> None:
     s = ctx.u(charger)
     routed = (c.get("result") == "Dm" and c.get("loser") == c["defender"] and bool(c.get("rout"))
               and not ctx.combat_units_at(c["target"], c["defender"]))
-    if routed and s.status == Status.MAP.value and not s.ineffective:
+    if routed and s.status == STATUS_MAP and not s.ineffective:
         if c["charge_no"] == 1:
             _moot_queue(ctx, c)
         more = "and charge once more" if c["charge_no"] == 1 else "but may not charge a third time"
@@ -449,7 +449,7 @@ def _advance_hexes(ctx: Ctx, uid: str, step: int, target: str) -> list[str]:
 @_task("charge_advance")
 def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     u = task["unit"]
-    if ctx.u(u).status != Status.MAP.value:
+    if ctx.u(u).status != STATUS_MAP:
         return
     hexes = _advance_hexes(ctx, u, task["step"], task["target"])
     if not hexes:
@@ -487,7 +487,7 @@ def _task_follow_up(ctx: Ctx, task: dict[str, Any]) -> None:
     c = _combat(ctx)
     u = task["unit"]
     s = ctx.u(u)
-    if c["charge_no"] >= 2 or s.status != Status.MAP.value or s.ineffective:
+    if c["charge_no"] >= 2 or s.status != STATUS_MAP or s.ineffective:
         if c["charge_no"] >= 2:
             ctx.emit("no_third_charge", f"9.2 step 6: {ctx.name(u)} has won twice and may not charge a third time",
                      unit=u, rule="9.2 step 6")
@@ -562,14 +562,14 @@ def legal_charge_moves(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     from . import movement
 
     st = ctx.st
-    if st.phase != Phase.MOVEMENT.value or st.active != side or st.decision is not None:
+    if st.phase != PHASE_MOVEMENT or st.active != side or st.decision is not None:
         return []
     grid = ctx.sc.grid
     enemy = ctx.enemy(side)
     out: list[dict[str, Any]] = []
     for uid in ctx.sc.side_units[side]:
         s = ctx.u(uid)
-        if (ctx.kind(uid) is not UnitKind.CAVALRY or s.status != Status.MAP.value or s.hex is None or s.moved
+        if (ctx.kind(uid) is not UnitKind.CAVALRY or s.status != STATUS_MAP or s.hex is None or s.moved
                 or s.charging is not None or s.ineffective or not _open(ctx, s.hex)):
             continue
         start = s.hex
@@ -616,7 +616,7 @@ def charge_preview(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
 
 def legal_charges(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     st = ctx.st
-    if st.phase != Phase.COMBAT.value or st.active != side or st.decision is not None or st.ca_stage:
+    if st.phase != PHASE_COMBAT or st.active != side or st.decision is not None or st.ca_stage:
         return []
     by_target: dict[str, list[str]] = {}
     for u in unresolved(ctx, side):

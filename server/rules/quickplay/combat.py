@@ -14,7 +14,7 @@ from typing import Any
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Status
+from ..kernel.state import STATUS_MAP
 
 CF_RECIPIENTS = (UnitKind.INFANTRY, UnitKind.BATTALION, UnitKind.CAVALRY)  # 10.0(3)
 
@@ -192,7 +192,7 @@ def morale_rating(ctx: Ctx, c: dict[str, Any], uid: str) -> int:
     value = ctx.mr(uid)
     side = ctx.side_of(uid)
     for ldr, rec in c.get("morale_from", {}).items():
-        if rec == uid and ctx.side_of(ldr) == side and ctx.u(ldr).status == Status.MAP.value:
+        if rec == uid and ctx.side_of(ldr) == side and ctx.u(ldr).status == STATUS_MAP:
             value += ctx.leader_factors(ldr).morale
     if side == c["defender"] and c["target"] in ctx.st.squares and any(_is_cavalry(ctx, u) for u in c["attackers"]):
         value += 2
@@ -222,7 +222,7 @@ def check_attacker(ctx: Ctx, side: str, uid: str, target: str, counter: bool = F
     name = ctx.name(uid)
     ctx.require(uid in ctx.sc.units and ctx.side_of(uid) == side, "7.1", f"{uid} is not one of your units")
     ctx.require(not ctx.is_leader(uid), "7.2", f"{name} is a leader: leaders add factors but do not attack alone")
-    ctx.require(s.status == Status.MAP.value, "7.1", f"{name} is not on the map")
+    ctx.require(s.status == STATUS_MAP, "7.1", f"{name} is not on the map")
     ctx.require(not s.ineffective, "11.2", f"{name} is ineffective and cannot attack")
     ctx.require(not s.attacked, "7.1(3)", f"{name} has already attacked this combat phase")
     ctx.require(s.charging is None or counter, "9.2", f"{name} declared a charge; it attacks only by charging")
@@ -274,7 +274,7 @@ def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     for ldr in leaders:
         ctx.require(ldr in ctx.sc.units and ctx.is_leader(ldr) and ctx.side_of(ldr) == side, "10.0", f"{ldr} is not one of your leaders")
         ls = ctx.u(ldr)
-        ctx.require(ls.status == Status.MAP.value and ls.hex in by_hex, "10.0", f"{ctx.name(ldr)} is not with the attacking units")
+        ctx.require(ls.status == STATUS_MAP and ls.hex in by_hex, "10.0", f"{ctx.name(ldr)} is not with the attacking units")
         ctx.require(not ls.ineffective, "10.0", f"{ctx.name(ldr)} is ineffective")
         ctx.require(ls.hex not in seen_hexes, "7.1(1)", "one leader per hex takes part")
         seen_hexes.add(ls.hex or "")
@@ -477,7 +477,7 @@ def apply_result(ctx: Ctx, c: dict[str, Any], letter: str, passed: bool, loser_s
         converted = []
         for units in groups.values():
             for u in units:
-                if ctx.is_leader(u) or ctx.u(u).status != Status.MAP.value:
+                if ctx.is_leader(u) or ctx.u(u).status != STATUS_MAP:
                     continue
                 changed = ctx.disrupt_or_ineffective(u, "7.5")
                 if not changed and convert:
@@ -497,7 +497,7 @@ def apply_result(ctx: Ctx, c: dict[str, Any], letter: str, passed: bool, loser_s
         ctx.emit("exchange", "7.6: exchange: the primary unit on each side loses a step", rule="7.6")
         winner_primary = c["def_primary"] if loser_side == c["attacker"] else c["primary"]
         step_loss(ctx, c, primary, "7.6")
-        if winner_primary and ctx.u(winner_primary).status == Status.MAP.value:
+        if winner_primary and ctx.u(winner_primary).status == STATUS_MAP:
             step_loss(ctx, c, winner_primary, "7.6")
     elif letter == "x" and passed:
         step_loss(ctx, c, primary, "7.6")

@@ -12,7 +12,7 @@ from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.scenario import Scenario, UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, PHASE_SETUP, STATUS_MAP, Phase
 from ..kernel.views import SECRET_SETUP, audience
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
@@ -21,7 +21,7 @@ def start(ctx: Ctx) -> None:
     """A new game begins with the set-up of 'within' placements (3.2) or the first player's movement phase (3.3)."""
     sides = phases.setup_sides(ctx)
     if sides:
-        ctx.st.phase = Phase.SETUP.value
+        ctx.st.phase = PHASE_SETUP
         ctx.st.active = sides[0]
         ctx.emit("phase", f"3.2: {ctx.sc.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
     else:
@@ -53,7 +53,7 @@ def _task_combat_resolve(ctx: Ctx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
     if not ctx.combat_units_at(c["target"], c["defender"]) or not any(
-        ctx.u(u).status == Status.MAP.value for u in c["attackers"]
+        ctx.u(u).status == STATUS_MAP for u in c["attackers"]
     ):
         ctx.emit("combat_void", "7.2: nothing is left to fight; the combat lapses", rule="7.2")
         ctx.st.tasks.append({"t": "combat_end"})
@@ -108,10 +108,10 @@ DECISIONS.update(cavalry.DECISIONS)
 # --- commands ---------------------------------------------------------------------------
 def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     st = ctx.st
-    if st.phase == Phase.SETUP.value:
+    if st.phase == PHASE_SETUP:
         phases.finish_setup_side(ctx, side)
         return
-    if st.phase == Phase.COMBAT.value:
+    if st.phase == PHASE_COMBAT:
         pending = cavalry.unresolved(ctx, side)
         if pending:
             raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
@@ -205,12 +205,12 @@ def cmd_charge(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
 
 def _combat_open(ctx: Ctx, side: str) -> None:
     st = ctx.st
-    ctx.require(st.phase == Phase.COMBAT.value and st.active == side, "7.1", "attacks are made only in your own combat phase")
+    ctx.require(st.phase == PHASE_COMBAT and st.active == side, "7.1", "attacks are made only in your own combat phase")
     ctx.require(not st.ca_stage, "7.3", "the combat phase is ending: counterattacks are being made")
 
 def cmd_recover(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     st = ctx.st
-    ctx.require(st.phase == Phase.RECOVERY.value and st.active == side, "11.4", "step recovery happens in your recovery phase")
+    ctx.require(st.phase == PHASE_RECOVERY and st.active == side, "11.4", "step recovery happens in your recovery phase")
     uid = cmd.get("unit")
     ctx.require(isinstance(uid, str), "11.4", "name the unit in 'unit'")
     assert isinstance(uid, str)

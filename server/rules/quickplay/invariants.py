@@ -7,7 +7,7 @@ from ..kernel.core import Ctx
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, STATUS_MAP
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -24,14 +24,14 @@ def check_quickplay_invariants(game: Game, events: list[dict[str, Any]], phase_b
             problems.append(f"{uid}: a {d.kind.value} marked disrupted (only brigades/regiments disrupt)")
         if s.ineffective and d.kind is UnitKind.INFANTRY:
             problems.append(f"{uid}: a brigade marked ineffective (brigades disrupt instead)")
-        if s.status == Status.MAP.value and s.hex is not None:
+        if s.status == STATUS_MAP and s.hex is not None:
             occupied.setdefault(s.hex, []).append(uid)
     for hex_, unit in st.squares.items():
         if st.units[unit].hex != hex_:
             problems.append(f"square at {hex_} formed by {unit}, which is elsewhere")
     now = (st.turn, st.phase, st.active)
-    ended_phase = phase_before != now and phase_before[1] in (Phase.MOVEMENT.value, Phase.COMBAT.value)
-    if ended_phase and st.phase != Phase.OVER.value:
+    ended_phase = phase_before != now and phase_before[1] in (PHASE_MOVEMENT, PHASE_COMBAT)
+    if ended_phase and st.phase != PHASE_OVER:
         # R4: a hex over-stacked when the phase ended was penalised then. Its units may already have recovered
         # in an automatic recovery phase run by the same command (11.3), so the proof is the penalty event.
         penalised = {e.get("hex") for e in events if e.get("type") == "overstacked"}

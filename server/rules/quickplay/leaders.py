@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..kernel.core import Ctx
-from ..kernel.state import Status
+from ..kernel.state import STATUS_MAP, Status
 
 
 def is_lone(ctx: Ctx, hex_: str, side: str) -> bool:
@@ -82,7 +82,7 @@ def check_lone_leaders_after_move(ctx: Ctx, mover: str, path: list[str], start: 
 def leader_casualty_checks(ctx: Ctx, leaders: list[str]) -> None:
     """10.0: every leader that added its combat factor rolls two dice; 2 or 12 eliminates it."""
     for ldr in leaders:
-        if ctx.u(ldr).status != Status.MAP.value:
+        if ctx.u(ldr).status != STATUS_MAP:
             continue
         a, b = ctx.roll(2, f"leader check for {ctx.name(ldr)}", ["die", "die"], "10.0", unit=ldr)
         if ctx.rs.leader_lost(a + b):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from . import artillery, cavalry, combat, movement, phases
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_COMBAT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Phase
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -84,7 +84,7 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
 def can_end_phase(game: "Game", side: str) -> bool:
     """9.2: the combat phase may not end while declared charges are still to be made."""
     st = game.state
-    return not (st.phase == Phase.COMBAT.value and cavalry.unresolved(Ctx.of(game), side))
+    return not (st.phase == PHASE_COMBAT and cavalry.unresolved(Ctx.of(game), side))
 
 
 def _square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
@@ -115,9 +115,9 @@ def _movable_groups(game: "Game", ctx: Any, side: str) -> list[list[str]]:
         s = st.units[uid]
         if s.moved or s.charging is not None:
             continue
-        if s.status == Status.MAP.value and s.hex is not None:
+        if s.status == STATUS_MAP and s.hex is not None:
             by_hex.setdefault(s.hex, []).append(uid)
-        elif s.status in (Status.OFFBOARD.value, Status.RETURNING.value) and s.entry_turn is not None and s.entry_turn <= st.turn:
+        elif s.status in (STATUS_OFFBOARD, STATUS_RETURNING) and s.entry_turn is not None and s.entry_turn <= st.turn:
             groups.append([uid])
     for hex_, uids in sorted(by_hex.items()):
         if hex_ in st.squares:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING
 
 HALF = 2  # half-MP units per MP
 
@@ -62,7 +62,7 @@ def build_group(ctx: Ctx, side: str, uids: list[str]) -> MoveGroup:
         ctx.require(uid in ctx.sc.units, "4.1", f"there is no unit '{uid}'")
         ctx.require(ctx.side_of(uid) == side, "4.1", f"{ctx.name(uid)} is not yours to move")
     states = [st.units[u] for u in uids]
-    entering = [s for s in states if s.status in (Status.OFFBOARD.value, Status.RETURNING.value)]
+    entering = [s for s in states if s.status in (STATUS_OFFBOARD, STATUS_RETURNING)]
     if entering:
         ctx.require(len(entering) == len(states), "4.5", "reinforcements enter on their own, not with units already on the map")
         for s in entering:
@@ -73,7 +73,7 @@ def build_group(ctx: Ctx, side: str, uids: list[str]) -> MoveGroup:
         start = None
     else:
         for s in states:
-            ctx.require(s.status == Status.MAP.value, "4.1", f"{ctx.name(s.id)} is not on the map")
+            ctx.require(s.status == STATUS_MAP, "4.1", f"{ctx.name(s.id)} is not on the map")
         hexes = {s.hex for s in states}
         ctx.require(len(hexes) == 1, "4.1", "units moving together must start in the same hex")
         start = states[0].hex
@@ -386,8 +386,8 @@ def apply_move(ctx: Ctx, group: MoveGroup, path: list[str], cost: int) -> None:
     start_ezoc = group.starts_in_ezoc
     for uid in group.uids:
         s = st.units[uid]
-        if s.status != Status.MAP.value:
-            s.status = Status.MAP.value
+        if s.status != STATUS_MAP:
+            s.status = STATUS_MAP
             s.entry_turn = None
         s.hex = dest
         s.moved = True
@@ -410,7 +410,7 @@ def apply_move(ctx: Ctx, group: MoveGroup, path: list[str], cost: int) -> None:
 
 
 def movement_phase_open(ctx: Ctx, side: str) -> None:
-    ctx.require(ctx.st.phase == Phase.MOVEMENT.value, "3.3", "units move only in their own movement phase")
+    ctx.require(ctx.st.phase == PHASE_MOVEMENT, "3.3", "units move only in their own movement phase")
     ctx.require(ctx.st.active == side, "3.3", "it is not your movement phase")
 
 

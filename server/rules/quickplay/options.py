@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import (
+    PHASE_COMBAT,
+    PHASE_MOVEMENT,
+    PHASE_RECOVERY,
+    PHASE_SETUP,
+    STATUS_ELIMINATED,
+    STATUS_MAP,
+)
 from . import artillery, cavalry, combat, movement, phases
 
 if TYPE_CHECKING:
@@ -34,11 +41,11 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     if game.awaiting != side or st.decision is not None:
         out["decision"] = st.decision is not None
         return out
-    if st.phase == Phase.SETUP.value and st.active == side:
+    if st.phase == PHASE_SETUP and st.active == side:
         out["placements"] = setup_placements(ctx, side, units)
-    if st.phase == Phase.RECOVERY.value and st.active == side:
+    if st.phase == PHASE_RECOVERY and st.active == side:
         out["recovery"] = recovery_candidates(ctx, side)
-    if st.phase == Phase.MOVEMENT.value and st.active == side and units:
+    if st.phase == PHASE_MOVEMENT and st.active == side and units:
         try:
             group = movement.build_group(ctx, side, units)
         except IllegalCommand as e:
@@ -51,7 +58,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
             out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
         hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
         out["squares"] = [c for c in _square_commands(game, ctx, side) if c["hex"] in hexes]
-    if st.phase == Phase.COMBAT.value and st.active == side and not st.ca_stage:
+    if st.phase == PHASE_COMBAT and st.active == side and not st.ca_stage:
         out["attacks"] = attack_previews(game, ctx, side, units)
         out["bombard"] = bombard_previews(game, ctx, side, units)
         out["charges"] = [c for c in cavalry.legal_charges(ctx, side)
@@ -83,8 +90,8 @@ def recovery_candidates(ctx: Ctx, side: str) -> list[dict[str, Any]]:
             continue
         s = ctx.u(uid)
         d = ctx.d(uid)
-        eliminated = s.status == Status.ELIMINATED.value
-        if not eliminated and not (s.status == Status.MAP.value and d.steps == 2 and s.reduced):
+        eliminated = s.status == STATUS_ELIMINATED
+        if not eliminated and not (s.status == STATUS_MAP and d.steps == 2 and s.reduced):
             continue
         problem = phases.recover_problem(ctx, side, uid)
         row: dict[str, Any] = {"unit": uid, "eliminated": eliminated, "hex": s.hex, "ok": problem is None}
@@ -221,7 +228,7 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     st = game.state
     if not isinstance(cmd, dict) or cmd.get("type") not in ("attack", "bombard"):
         raise IllegalCommand("7.0", "only an attack or a bombardment can be previewed")
-    if game.awaiting != side or st.decision is not None or st.phase != Phase.COMBAT.value or st.active != side:
+    if game.awaiting != side or st.decision is not None or st.phase != PHASE_COMBAT or st.active != side:
         return {"legal": False, "rule": "7.0", "message": "attacks are made in your own combat phase, with no decision pending",
                 "command": cmd}
     if st.ca_stage:

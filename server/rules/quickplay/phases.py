@@ -7,11 +7,18 @@ from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Phase, Status
+from ..kernel.state import (
+    PHASE_OVER,
+    PHASE_SETUP,
+    STATUS_DEAD,
+    STATUS_ELIMINATED,
+    STATUS_MAP,
+    STATUS_RETURNING,
+    Phase,
+)
 from ..kernel.views import SECRET_REINFORCEMENTS, audience
 
-_ON_MAP = Status.MAP.value
-_ELIMINATED = Status.ELIMINATED.value
+_ELIMINATED = STATUS_ELIMINATED
 
 # --- set-up (3.2) -----------------------------------------------------------------
 def setup_sides(ctx: Ctx) -> list[str]:
@@ -36,7 +43,7 @@ def placement_hexes(ctx: Ctx, uid: str) -> list[str]:
 
 
 def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
-    ctx.require(ctx.st.phase == Phase.SETUP.value and ctx.st.active == side, "3.2", "units are placed only during your set-up")
+    ctx.require(ctx.st.phase == PHASE_SETUP and ctx.st.active == side, "3.2", "units are placed only during your set-up")
     uid, hex_ = cmd.get("unit"), cmd.get("hex")
     ctx.require(isinstance(uid, str) and uid in ctx.sc.units and ctx.side_of(uid) == side, "3.2", f"{uid} is not one of your units")
     assert isinstance(uid, str)
@@ -147,7 +154,7 @@ def end_of_turn(ctx: Ctx) -> bool:
 def finish_game(ctx: Ctx, result: dict[str, Any]) -> None:
     st = ctx.st
     st.result = result
-    st.phase = Phase.OVER.value
+    st.phase = PHASE_OVER
     st.decision = None
     st.tasks = []
     ctx.emit("game_over", f"3.4: {result['reason']}", result=result)
@@ -179,9 +186,9 @@ def recover_problem(ctx: Ctx, side: str, uid: str) -> tuple[str, str] | None:
         return "11.4", f"{ctx.name(uid)} has already tried to recover this phase"
     s = st.units[uid]
     d = ctx.d(uid)
-    if s.status == Status.ELIMINATED.value:
+    if s.status == STATUS_ELIMINATED:
         return None
-    if s.status != Status.MAP.value:
+    if s.status != STATUS_MAP:
         return "11.4", f"{ctx.name(uid)} is neither on the map nor eliminated"
     if not (d.steps == 2 and s.reduced):
         return "11.4", f"{ctx.name(uid)} has no lost step to recover"
@@ -201,7 +208,7 @@ def recovery_possible(ctx: Ctx, side: str) -> bool:
     # the others are passed over before it is asked (issue 16: it runs at every recovery phase's start).
     return any(recover_problem(ctx, side, uid) is None for uid in ctx.sc.side_units[side]
                if not ctx.is_leader(uid) and (units[uid].status == _ELIMINATED
-                                              or (units[uid].status == _ON_MAP and units[uid].reduced)))
+                                              or (units[uid].status == STATUS_MAP and units[uid].reduced)))
 
 
 def supporting_leader(ctx: Ctx, uid: str, used: set[str], requested: str | None = None) -> str | None:
@@ -225,7 +232,7 @@ def recover_step(ctx: Ctx, side: str, uid: str, leader: str | None) -> None:
     st.recovery_tried.append(uid)
     s = st.units[uid]
     d = ctx.d(uid)
-    if s.status == Status.ELIMINATED.value:
+    if s.status == STATUS_ELIMINATED:
         # 11.4 with hidden reinforcements: the die, the return and the loss are the side's secret; the
         # opponent learns only that an eliminated unit tried (the same whatever the die), and its view
         # shows the unit eliminated either way (views.unit_view).
@@ -255,7 +262,7 @@ def _recover_eliminated(ctx: Ctx, side: str, uid: str) -> None:
     (die,) = ctx.roll(1, f"step recovery of {d.name}", ["morale die"], "11.4", unit=uid)
     arrive = st.turn + die
     if ctx.rs.morale_passes(die, rating) and arrive <= ctx.sc.turns:
-        s.status = Status.RETURNING.value
+        s.status = STATUS_RETURNING
         s.entry_turn = arrive
         s.entry_hex = ctx.sc.sides[side].return_hexes[0]
         s.reduced = d.steps == 2
@@ -263,7 +270,7 @@ def _recover_eliminated(ctx: Ctx, side: str, uid: str) -> None:
         ctx.emit("returns", f"11.4: {d.name} will return on turn {arrive} at {s.entry_hex}", unit=uid, turn=arrive,
                  rule="11.4")
     else:
-        s.status = Status.DEAD.value
+        s.status = STATUS_DEAD
         why = "fails its check" if not ctx.rs.morale_passes(die, rating) else "would return after the last turn"
         ctx.emit("lost", f"11.4: {d.name} {why} and is out of the game", unit=uid, rule="11.4")
 
@@ -275,7 +282,7 @@ def automatic_recovery(ctx: Ctx, side: str) -> None:
     for want in ("disrupted", "ineffective", "leader"):
         for uid in ctx.sc.side_units[side]:
             s = st.units[uid]
-            if s.status != Status.MAP.value or s.hex is None:
+            if s.status != STATUS_MAP or s.hex is None:
                 continue
             is_leader = ctx.is_leader(uid)
             if want == "leader":
@@ -344,7 +351,7 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
     for uid in st.ca_eligible:
         s = st.units[uid]
         # R8: a unit counterattacks at most once, even from a hex it moved or advanced into.
-        if s.status != Status.MAP.value or s.hex is None or s.ineffective or s.attacked or s.hex in st.ca_done_hexes:
+        if s.status != STATUS_MAP or s.hex is None or s.ineffective or s.attacked or s.hex in st.ca_done_hexes:
             continue
         if ctx.factors(uid).attack <= 0:
             continue

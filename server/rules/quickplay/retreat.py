@@ -6,7 +6,7 @@ from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
-from ..kernel.state import Status
+from ..kernel.state import STATUS_MAP, Status
 
 ONE_STEP_INEFFECTIVE_ON_RETREAT = (UnitKind.BATTALION, UnitKind.ARTILLERY, UnitKind.CAVALRY, UnitKind.LEADER)
 
@@ -30,7 +30,7 @@ def has_line_of_retreat(ctx: Ctx, uid: str) -> bool:
 def step_loss(ctx: Ctx, c: dict[str, Any] | None, uid: str, rule: str) -> None:
     d = ctx.d(uid)
     s = ctx.u(uid)
-    if s.status != Status.MAP.value:
+    if s.status != STATUS_MAP:
         return
     if d.steps == 2 and not s.reduced:
         s.reduced = True
@@ -59,7 +59,7 @@ def remove_unit(ctx: Ctx, c: dict[str, Any] | None, uid: str, rule: str, capture
 def after_hex_loses_units(ctx: Ctx, hex_: str, side: str) -> None:
     """A square with no infantry left goes (R9); a leader left alone beside the enemy flees (R9)."""
     sq = ctx.st.squares.get(hex_)
-    if sq is not None and (ctx.u(sq).hex != hex_ or ctx.u(sq).status != Status.MAP.value):
+    if sq is not None and (ctx.u(sq).hex != hex_ or ctx.u(sq).status != STATUS_MAP):
         infantry = [u for u in ctx.combat_units_at(hex_) if ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION)]
         if infantry:
             ctx.st.squares[hex_] = infantry[0]
@@ -79,7 +79,7 @@ def queue_group_retreats(
     """Each losing hex retreats as its own group; cavalry splits off to retreat exactly three (R7, 9.1(4))."""
     tasks: list[dict[str, Any]] = []
     for hex_ in sorted(groups):
-        units = [u for u in groups[hex_] if ctx.u(u).status == Status.MAP.value and ctx.u(u).hex == hex_]
+        units = [u for u in groups[hex_] if ctx.u(u).status == STATUS_MAP and ctx.u(u).hex == hex_]
         combat = [u for u in units if not ctx.is_leader(u)]
         movers = [u for u in combat if only is None or u in only]
         if not movers:
@@ -195,7 +195,7 @@ def exit_path(ctx: Ctx, side: str, start: str, units: list[str], mx: int) -> lis
 def run_retreat(ctx: Ctx, task: dict[str, Any]) -> None:
     side = task["side"]
     start = task["from"]
-    units = [u for u in task["units"] if ctx.u(u).status == Status.MAP.value and ctx.u(u).hex == start]
+    units = [u for u in task["units"] if ctx.u(u).status == STATUS_MAP and ctx.u(u).hex == start]
     if not any(not ctx.is_leader(u) for u in units):
         if units:
             after_hex_loses_units(ctx, start, side)
@@ -239,7 +239,7 @@ def run_retreat(ctx: Ctx, task: dict[str, Any]) -> None:
 
 def apply_retreat(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
     side = task["side"]
-    units = [u for u in task["units"] if ctx.u(u).status == Status.MAP.value]
+    units = [u for u in task["units"] if ctx.u(u).status == STATUS_MAP]
     start = task["from"]
     path: list[str] = option["path"]
     c = ctx.st.combat
@@ -271,7 +271,7 @@ def apply_retreat(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> Non
 
 def _after_retreat_status(ctx: Ctx, units: list[str], rout: bool) -> None:
     for u in units:
-        if ctx.u(u).status != Status.MAP.value:
+        if ctx.u(u).status != STATUS_MAP:
             continue
         kind = ctx.kind(u)
         if kind in ONE_STEP_INEFFECTIVE_ON_RETREAT:
@@ -300,7 +300,7 @@ def _square_after_retreat(ctx: Ctx, start: str, dest: str, length: int, broken: 
 
 
 def run_group_loss(ctx: Ctx, task: dict[str, Any]) -> None:
-    units = [u for u in task["units"] if ctx.u(u).status == Status.MAP.value and not ctx.is_leader(u)]
+    units = [u for u in task["units"] if ctx.u(u).status == STATUS_MAP and not ctx.is_leader(u)]
     if not units:
         return
     if len(units) == 1:
@@ -331,7 +331,7 @@ def run_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     tasks = []
     for u in c["attackers"]:
         s = ctx.u(u)
-        if s.status != Status.MAP.value or s.disrupted or s.ineffective or ctx.kind(u) is UnitKind.ARTILLERY:
+        if s.status != STATUS_MAP or s.disrupted or s.ineffective or ctx.kind(u) is UnitKind.ARTILLERY:
             continue
         assert s.hex is not None
         if ctx.d(u).tec_class in ctx.sc.terrain_at(s.hex).no_advance_from:
@@ -364,7 +364,7 @@ def advance_hexes(ctx: Ctx, task: dict[str, Any]) -> list[str]:
 
 def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
     u = task["unit"]
-    if ctx.u(u).status != Status.MAP.value:
+    if ctx.u(u).status != STATUS_MAP:
         return
     hexes = advance_hexes(ctx, task)
     if not hexes:

@@ -25,7 +25,7 @@ from ..kernel.edition import (
 from ..kernel.game import setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.scenario import Scenario, UnitKind, read_scenario
-from ..kernel.state import GameState, Phase, UnitState
+from ..kernel.state import PHASE_MOVEMENT, GameState, UnitState
 from . import commands as _commands
 from . import invariants as _invariants
 from . import legal, phases, victory
@@ -128,7 +128,7 @@ class QuickPlay(Edition):
         for p in sc.setup:
             units[p.unit].provisional = p.within > 0
         return GameState(
-            scenario=sc.id, ruleset=self.name, turn=1, phase=Phase.MOVEMENT.value, active=sc.first_player,
+            scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_MOVEMENT, active=sc.first_player,
             units=units, squares={p.hex: p.unit for p in sc.setup if p.square},
             replacements={s: sc.sides[s].replacement_steps for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},

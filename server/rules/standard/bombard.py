@@ -15,7 +15,7 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.state import Phase
+from ..kernel.state import PHASE_COMBAT
 from .context import StdCtx
 from .crt import bombardment_result
 from .fighting import (
@@ -56,7 +56,7 @@ def fire_groups(ctx: StdCtx, artillery: list[str]) -> list[list[str]]:
 def bombard_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list[str]]:
     check_fields(cmd, {"target": "hex", "artillery": "ids"}, {})
     st = ctx.st
-    if st.phase != Phase.COMBAT.value or st.active != side:
+    if st.phase != PHASE_COMBAT or st.active != side:
         raise IllegalCommand("8.4", "artillery bombards in its own combat phase")
     target = cmd["target"]
     arts = list(cmd["artillery"])

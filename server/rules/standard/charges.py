@@ -20,7 +20,7 @@ from typing import Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
-from ..kernel.state import Phase
+from ..kernel.state import PHASE_MOVEMENT
 from .context import StdCtx
 from .movement import HALF, Move, check_move, movement_allowance
 from .moving import STACK, Plan, _done, _require_movement, capture_trains, plan
@@ -217,7 +217,7 @@ def charge_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     reachable with a path of one or two hexes (for the random player and the page)."""
     st = ctx.st
     out: list[dict[str, Any]] = []
-    if st.phase != Phase.MOVEMENT.value or st.active != side or ctx.x.get("declared"):
+    if st.phase != PHASE_MOVEMENT or st.active != side or ctx.x.get("declared"):
         return out  # 4.1, 4.4: charges are declared in the side's own movement phase, between moves
     enemy_hexes = {h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
                    and (h := st.units[u].hex) is not None}

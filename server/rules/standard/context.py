@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.core import Context
 from ..kernel.dice import Dice
-from ..kernel.state import GameState, Status
+from ..kernel.state import STATUS_MAP, GameState
 from .morale import morale_passes
 from .movement import printed_side
 from .retreat import RetreatLines, retreat_lines
@@ -44,7 +44,7 @@ class StdCtx(Context):
         occupancy is mended in place."""
         s = self.st.units[uid]
         occ = self._occ
-        if occ is not None and s.status == Status.MAP.value:
+        if occ is not None and s.status == STATUS_MAP:
             if s.hex is not None:
                 here = occ.get(s.hex)
                 if here is not None and uid in here:
@@ -84,7 +84,7 @@ class StdCtx(Context):
         return self.sc.light(self.st.turn)
 
     def on_map(self, uid: str) -> bool:
-        return self.st.units[uid].status == Status.MAP.value
+        return self.st.units[uid].status == STATUS_MAP
 
     def army(self, uid: str) -> str:
         return self.sc.army_of(uid)

@@ -32,7 +32,7 @@ from typing import Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key, line_of_sight
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_COMBAT, STATUS_CAPTURED, STATUS_RETURNING, Status
 from .advance import absorbers, advance_hexes
 from .charges import fortune_charges, is_cavalry_charge
 from .combat import attack_problem, defence_problem, pre_combat_result
@@ -177,7 +177,7 @@ def trt_next_box(ctx: StdCtx, side: str) -> list[str]:
     from .army import reentry_hexes
 
     return [u for u in ctx.sc.side_units[side]
-            if ctx.st.units[u].status == Status.RETURNING.value and ctx.st.units[u].entry_turn == ctx.st.turn + 1
+            if ctx.st.units[u].status == STATUS_RETURNING and ctx.st.units[u].entry_turn == ctx.st.turn + 1
             and reentry_hexes(ctx.sc, ctx.st.units, u, ctx.inactive())]
 
 
@@ -239,7 +239,7 @@ def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -
     mover = next((ctx.side_of(u) for u in task["units"] if ctx.kind(u).is_combat), None)
     if mover:  # 12.2: normal rules
         capture_trains(ctx, mover, option["path"], "12.2, 12.4")
-    if ctx.st.phase == Phase.COMBAT.value:
+    if ctx.st.phase == PHASE_COMBAT:
         bind_moved(ctx, task["units"], option["hex"], friendly=task.get("friendly", True))
 
 
@@ -430,7 +430,7 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     check_fields(cmd, {"target": "hex", "attackers": "ids", "primary": "id"},
                  {"tactic": "id", "leaders": "ids", "coordinator": "id", "support": "ids"})
     st = ctx.st
-    if st.phase != Phase.COMBAT.value or st.active != side:
+    if st.phase != PHASE_COMBAT or st.active != side:
         raise IllegalCommand("7.1", "attacks are made in your own combat phase")
     tactic = cmd.get("tactic") or NO_TACTIC
     if ctx.light() == "night" and tactic != CHARGE:
@@ -937,7 +937,7 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
         return
     if not defenders:
         if c.get("prerouted") or any(ctx.kind(u) in _ARMY_UNITS for u in ctx.units_at(target)) or not ctx.units_at(target):
-            captured = any(st.units[u].status == Status.CAPTURED.value for u in c.get("routed_units", []))
+            captured = any(st.units[u].status == STATUS_CAPTURED for u in c.get("routed_units", []))
             st.tasks.append({"t": "advance", "units": _advancers(ctx, c), "vacated": target,
                              "rout": bool(c.get("prerouted")) and not captured})
         return
@@ -1564,7 +1564,7 @@ def task_advance_check(ctx: StdCtx, task: dict[str, Any]) -> None:
         return  # 7.12: only a vacated hex gives an advance
     if any(ctx.side_of(u) == c["defender"] and ctx.kind(u) is Kind.LEADER for u in ctx.units_at(target)):
         lone_leaders(ctx)
-    captured = any(ctx.st.units[u].status == Status.CAPTURED.value
+    captured = any(ctx.st.units[u].status == STATUS_CAPTURED
                    for u in c.get("defenders", []) + c.get("routed_units", []))
     ctx.st.tasks.append({"t": "advance", "units": _advancers(ctx, c), "vacated": target,
                          "rout": bool(c.get("routed") or c.get("prerouted")) and not captured})

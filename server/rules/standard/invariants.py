@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..kernel.state import Phase, Status
+from ..kernel.state import (
+    PHASE_COMBAT,
+    PHASE_MOVEMENT,
+    PHASE_OVER,
+    STATUS_CAPTURED,
+    STATUS_MAP,
+    STATUS_OFFBOARD,
+    STATUS_RETURNING,
+)
 from .context import StdCtx
 from .scenario import Kind
 from .stacking import counting_units
@@ -25,24 +33,24 @@ def check_standard_invariants(game: Game, events: list[dict[str, Any]], phase_be
             problems.append(f"{uid}: a {d.kind.value} marked disrupted (2.8: combat units only)")
         if s.ineffective and not d.kind.has_ineffective_side:
             problems.append(f"{uid}: a {d.kind.value} marked ineffective (2.9)")
-        if s.status == Status.RETURNING.value and s.entry_turn is None:
+        if s.status == STATUS_RETURNING and s.entry_turn is None:
             problems.append(f"{uid}: on the TRT without a box (7.10, 11.2)")
-        if d.kind in (Kind.HQ, Kind.TRAINS) and s.status not in (Status.MAP.value, Status.CAPTURED.value,
-                                                                  Status.OFFBOARD.value):
+        if d.kind in (Kind.HQ, Kind.TRAINS) and s.status not in (STATUS_MAP, STATUS_CAPTURED,
+                                                                  STATUS_OFFBOARD):
             problems.append(f"{uid}: an HQ or trains with status {s.status} (12.1, 12.2)")
-        if (s.status == Status.MAP.value and s.hex is not None and d.kind in (Kind.HQ, Kind.TRAINS)
-                and ctx.in_ezoc(s.hex, d.side) and uid not in ctx.inactive() and st.phase != Phase.OVER.value):
+        if (s.status == STATUS_MAP and s.hex is not None and d.kind in (Kind.HQ, Kind.TRAINS)
+                and ctx.in_ezoc(s.hex, d.side) and uid not in ctx.inactive() and st.phase != PHASE_OVER):
             problems.append(f"{uid}: active in an enemy zone of control (12.1, 12.2)")
     for u in ctx.x.get("inactive", []):
         if sc.units[u].kind not in (Kind.HQ, Kind.TRAINS):
             problems.append(f"{u}: marked inactive but not an HQ or trains")
-    if st.phase not in (Phase.MOVEMENT.value, Phase.COMBAT.value, Phase.OVER.value):
+    if st.phase not in (PHASE_MOVEMENT, PHASE_COMBAT, PHASE_OVER):
         problems.append(f"phase {st.phase} is not one of 3.2's")
-    if ctx.x.get("declared") and st.phase != Phase.MOVEMENT.value:
+    if ctx.x.get("declared") and st.phase != PHASE_MOVEMENT:
         problems.append("a declared move outlived its movement phase (4.4)")
-    if st.phase == Phase.COMBAT.value and st.decision is None and st.combat is not None:
+    if st.phase == PHASE_COMBAT and st.decision is None and st.combat is not None:
         problems.append("a combat was left unfinished with no decision pending")
-    if st.phase == Phase.MOVEMENT.value and (st.turn, st.phase, st.active) != phase_before:
+    if st.phase == PHASE_MOVEMENT and (st.turn, st.phase, st.active) != phase_before:
         # 5.2: every unit of the phasing side in an overstacked hex at the start of its movement phase rolls
         over = {h for h in {s.hex for s in st.units.values() if s.hex is not None}
                 if h is not None and len(counting_units(sc, st.units, h)) > 3}

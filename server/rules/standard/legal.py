@@ -12,7 +12,14 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
-from ..kernel.state import Phase, Status
+from ..kernel.state import (
+    PHASE_COMBAT,
+    PHASE_MOVEMENT,
+    STATUS_ELIMINATED,
+    STATUS_MAP,
+    STATUS_OFFBOARD,
+    STATUS_RETURNING,
+)
 from . import fighting, moving
 from .bombard import bombard_commands
 from .charges import charge_commands
@@ -44,13 +51,13 @@ def movable_groups(ctx: StdCtx, side: str) -> list[list[str]]:
         s = st.units[uid]
         if s.moved or uid in anchored:
             continue
-        if s.status == Status.MAP.value and s.hex is not None:
+        if s.status == STATUS_MAP and s.hex is not None:
             if ctx.kind(uid) in (Kind.HQ, Kind.TRAINS):
                 if uid in ctx.x.get("flipped", []):
                     groups.append([uid])
                 continue
             by_hex.setdefault(s.hex, []).append(uid)
-        elif s.status == Status.OFFBOARD.value and s.entry_turn is not None and s.entry_turn <= st.turn:
+        elif s.status == STATUS_OFFBOARD and s.entry_turn is not None and s.entry_turn <= st.turn:
             groups.append([uid])
     for _, uids in sorted(by_hex.items()):
         uids = sorted(uids)
@@ -150,9 +157,9 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
     k = ctx.kind(uid)
     army_flip = k in (Kind.HQ, Kind.TRAINS) and uid not in ctx.x.get("flipped", [])  # 12.1, 12.2
     unit_flip = may_flip_ineffective(ctx.sc, s, st.active, st.phase, st.any_moved) is None  # 2.6
-    if not st.any_moved and s.status == Status.MAP.value and (army_flip or unit_flip):
+    if not st.any_moved and s.status == STATUS_MAP and (army_flip or unit_flip):
         out.append({"type": "flip", "unit": uid})
-    if s.status == Status.MAP.value and moving.recover_problem(ctx, side, uid) is None:
+    if s.status == STATUS_MAP and moving.recover_problem(ctx, side, uid) is None:
         out.append({"type": "recover", "unit": uid})
         if recovery_mode_of(ctx, uid) != AUTOMATIC:
             for ldr in ctx.units_at(s.hex or ""):
@@ -167,7 +174,7 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
             out.append({"type": "replace", "unit": uid})
         except IllegalCommand:
             pass
-    if k.is_combat and s.status == Status.ELIMINATED.value and uid not in ctx.x.get("mustered", []):
+    if k.is_combat and s.status == STATUS_ELIMINATED and uid not in ctx.x.get("mustered", []):
         from .recovery import extra_replacement_allowed
 
         if extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
@@ -180,9 +187,9 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
 def _may_have_singles(ctx: StdCtx, uid: str) -> bool:
     """A cheap filter: units that could have a flip, recovery, replacement or re-entry command at all."""
     s = ctx.st.units[uid]
-    if s.status == Status.MAP.value:
+    if s.status == STATUS_MAP:
         return (not ctx.st.any_moved) or s.disrupted or s.ineffective or (s.reduced and ctx.st.replacements.get(ctx.side_of(uid), 0) > 0)
-    return s.status in (Status.ELIMINATED.value, Status.RETURNING.value)
+    return s.status in (STATUS_ELIMINATED, STATUS_RETURNING)
 
 
 def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str, Any]]:
@@ -322,7 +329,7 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
     if st.decision is not None:
         return [_const({"type": "choose", "option": o["id"]}) for o in st.decision["options"]]
     ctx = StdCtx.of(game)
-    if st.phase == Phase.MOVEMENT.value:
+    if st.phase == PHASE_MOVEMENT:
         if ctx.x.get("declared"):
             return [lambda: _declared_moves(StdCtx.of(game), side, rng)]
         fams: list[Family] = []
@@ -335,7 +342,7 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
             if _may_have_singles(ctx, uid):
                 fams.append(lambda uid=uid: _unit_singles(StdCtx.of(game), side, uid))  # type: ignore[misc]
         return fams
-    if st.phase == Phase.COMBAT.value:
+    if st.phase == PHASE_COMBAT:
         return [_const(c) for c in attack_commands(ctx, side, rng) + bombard_commands(ctx, side)]
     return []
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Status
 from .army import reentry_hexes
 from .context import StdCtx
 from .morale import morale_passes
@@ -80,7 +80,7 @@ class Plan:
 
 
 def _require_movement(ctx: StdCtx, side: str) -> None:
-    if ctx.st.phase != Phase.MOVEMENT.value or ctx.st.active != side:
+    if ctx.st.phase != PHASE_MOVEMENT or ctx.st.active != side:
         raise IllegalCommand("4.1", "units move only in their own movement phase")
 
 
@@ -100,7 +100,7 @@ def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> P
         if u in ctx.x.get("anchored", []):
             raise IllegalCommand("6.3", f"{ctx.name(u)} stays so that a stack-mate could disengage")
     kinds = {ctx.kind(u) for u in units}
-    offboard = [u for u in units if st.units[u].status == Status.OFFBOARD.value]
+    offboard = [u for u in units if st.units[u].status == STATUS_OFFBOARD]
     if offboard:
         if len(offboard) != len(units):
             raise IllegalCommand("13.1", "reinforcements enter together only with other reinforcements")
@@ -542,7 +542,7 @@ def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     why = step_replaceable(ctx.sc, s)
     if why:
         raise IllegalCommand("11.2", why.split(": ", 1)[1])
-    if s.status == Status.MAP.value:
+    if s.status == STATUS_MAP:
         assert s.hex is not None
         if ctx.in_ezoc(s.hex, side) and ctx.light() != "night":
             raise IllegalCommand("11.2", f"{ctx.name(uid)} is in an enemy zone of control: it cannot regain a step now "
@@ -617,7 +617,7 @@ def cmd_muster(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 def reenter_options(ctx: StdCtx, side: str, uid: str) -> list[str]:
     s = ctx.st.units[uid]
-    if ctx.side_of(uid) != side or s.status != Status.RETURNING.value or s.entry_turn is None or s.entry_turn > ctx.st.turn:
+    if ctx.side_of(uid) != side or s.status != STATUS_RETURNING or s.entry_turn is None or s.entry_turn > ctx.st.turn:
         return []
     return reentry_hexes(ctx.sc, ctx.st.units, uid, ctx.inactive())
 
@@ -631,7 +631,7 @@ def cmd_reenter(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if uid not in ctx.sc.units or ctx.side_of(uid) != side:
         raise IllegalCommand("13.2", "only your own units re-enter")
     s = ctx.st.units[uid]
-    if s.status != Status.RETURNING.value or s.entry_turn is None or s.entry_turn > ctx.st.turn:
+    if s.status != STATUS_RETURNING or s.entry_turn is None or s.entry_turn > ctx.st.turn:
         raise IllegalCommand("13.2", f"{ctx.name(uid)} is not in the current box of the TRT")
     hexes = reenter_options(ctx, side, uid)
     if cmd["hex"] not in hexes:

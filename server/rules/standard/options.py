@@ -7,7 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
-from ..kernel.state import Phase
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT
 from . import bombard, fighting, legal, moving
 from .charges import charge_commands
 from .context import StdCtx
@@ -30,7 +30,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     if game.awaiting != side or st.decision is not None:
         out["decision"] = st.decision is not None
         return out
-    if st.phase == Phase.MOVEMENT.value and st.active == side:
+    if st.phase == PHASE_MOVEMENT and st.active == side:
         declared = ctx.x.get("declared")
         out["declared"] = declared
         singles = [c for c in legal._movement_singles(ctx, side) if c.get("unit") in units or not units]
@@ -60,9 +60,9 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                 reach = moving.reachable(ctx, side, p, ma, march)
                 out[key] = {"declare": False, "ma": ma, "disengaging": p.disengaging,
                             "reachable": {h: {"path": path} for h, path in sorted(reach.items())}}
-    if st.phase == Phase.MOVEMENT.value and st.active == side and not ctx.x.get("declared"):
+    if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared"):
         out["charges"] = [c for c in charge_commands(ctx, side) if not units or set(c["units"]) & set(units)]  # 7.13(3), 9.3
-    if st.phase == Phase.COMBAT.value and st.active == side:
+    if st.phase == PHASE_COMBAT and st.active == side:
         attacks = legal.attack_commands(ctx, side, random.Random(0))
         out["attacks"] = [preview_command(game, side, a) for a in attacks
                           if not units or set(a["attackers"]) & set(units)]

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..kernel import victory as _victory
 from ..kernel.errors import IllegalCommand
-from ..kernel.state import Phase, Status
+from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
 from .army import hq_problems, trains_problems
 from .combat import fow_owed, triggered_defenders
 from .context import StdCtx
@@ -155,7 +155,7 @@ def finish_movement(ctx: StdCtx) -> None:
     # 13.2: units not placed move to the next box of the TRT
     for u in ctx.sc.side_units[side]:
         s = st.units[u]
-        if s.status == Status.RETURNING.value and s.entry_turn is not None and s.entry_turn <= st.turn:
+        if s.status == STATUS_RETURNING and s.entry_turn is not None and s.entry_turn <= st.turn:
             s.entry_turn = st.turn + 1
             ctx.emit("trt", f"13.2: {ctx.name(u)} was not placed and moves to the turn {st.turn + 1} box", unit=u,
                      rule="13.2")
@@ -182,7 +182,7 @@ def begin_combat(ctx: StdCtx, side: str) -> None:
 def end_phase(ctx: StdCtx) -> None:
     """The active player ends the phase (3.2)."""
     st = ctx.st
-    if st.phase == Phase.MOVEMENT.value:
+    if st.phase == PHASE_MOVEMENT:
         finish_movement(ctx)
         st.tasks.append({"t": "next_phase"})
         return
@@ -205,7 +205,7 @@ def next_phase(ctx: StdCtx) -> None:
     st = ctx.st
     first = ctx.sc.first_player
     second = ctx.sc.opponent(first)
-    if st.phase == Phase.MOVEMENT.value:
+    if st.phase == PHASE_MOVEMENT:
         enter_phase(ctx, st.active, Phase.COMBAT)
         return
     if st.active == first:
@@ -234,7 +234,7 @@ def turn_marker(ctx: StdCtx) -> None:
 def finish_game(ctx: StdCtx, result: dict[str, Any]) -> None:
     st = ctx.st
     st.result = result
-    st.phase = Phase.OVER.value
+    st.phase = PHASE_OVER
     st.decision = None
     st.tasks = []
     ctx.emit("game_over", f"3.2: {result['reason']}", result=result)

@@ -13,7 +13,7 @@ The edition's procedures (phases.py, moving.py, fighting.py) play these rules in
 
 from __future__ import annotations
 
-from ..kernel.state import Status, UnitState
+from ..kernel.state import STATUS_ELIMINATED, STATUS_MAP, UnitState
 from .movement import printed_side
 from .scenario import StandardScenario
 
@@ -47,9 +47,9 @@ def step_replaceable(sc: StandardScenario, s: UnitState) -> str | None:
     comes back on its reduced side if it has one (the step restored is that one); a reduced unit on the map
     regains its full step."""
     d = sc.units[s.id]
-    if s.status == Status.ELIMINATED.value:
+    if s.status == STATUS_ELIMINATED:
         step = d.reduced if d.steps == 2 else d.full
-    elif s.status == Status.MAP.value and s.reduced:
+    elif s.status == STATUS_MAP and s.reduced:
         step = d.full
     else:
         return "11.2: only an eliminated unit or a reduced two-step unit on the map recovers a step"
@@ -65,7 +65,7 @@ def extra_replacement_allowed(sc: StandardScenario, s: UnitState, *, leader_assi
     check (a leader stacked with an active HQ, active trains or the LOC hex, 10.3).  Pass: the unit returns as
     though replaced; fail: it is destroyed for good."""
     d = sc.units[s.id]
-    if s.status != Status.ELIMINATED.value:
+    if s.status != STATUS_ELIMINATED:
         return "11.2: only an eliminated unit off the map makes this check (not a reduced unit on the map)"
     step = d.reduced if d.steps == 2 else d.full
     assert step is not None

@@ -25,11 +25,10 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..kernel.state import Status, UnitState
+from ..kernel.state import STATUS_MAP, UnitState
 from .scenario import StandardScenario
 from .zoc import zoc_of
 
-_MAP = Status.MAP.value
 SAFE = "safe"
 UNSAFE = "unsafe"
 NONE = "none"
@@ -58,7 +57,7 @@ def functioning_loc(sc: StandardScenario, units: Mapping[str, UnitState], side: 
     if ezoc is None:
         ezoc = zoc_of(sc, units, enemy)
     loc = sc.sides[side].loc
-    held = {s.hex for uid, s in units.items() if s.status == _MAP and s.hex in loc and sc.units[uid].side == enemy}
+    held = {s.hex for uid, s in units.items() if s.status == STATUS_MAP and s.hex in loc and sc.units[uid].side == enemy}
     return tuple(h for h in loc if h not in ezoc and h not in held)
 
 
@@ -71,7 +70,7 @@ def destinations(sc: StandardScenario, units: Mapping[str, UnitState], side: str
         uid = table.get(army)
         if uid is not None and uid not in off:
             h = units[uid].hex
-            if units[uid].status == _MAP and h is not None:
+            if units[uid].status == STATUS_MAP and h is not None:
                 out.add(h)
     return frozenset(out)
 
@@ -90,7 +89,7 @@ def retreat_lines(sc: StandardScenario, units: Mapping[str, UnitState], side: st
     enemy_held: set[str] = set()
     friendly_held: set[str] = set()
     for uid, s in board.items():
-        if s.status == _MAP and s.hex is not None:
+        if s.status == STATUS_MAP and s.hex is not None:
             (friendly_held if sc.units[uid].side == side else enemy_held).add(s.hex)
     unnegated = ezoc - friendly_held - friendly_zoc
     goals = (destinations(sc, board, side, army, inactive, ezoc) if to is None else frozenset(to)) - enemy_held
@@ -116,7 +115,7 @@ def has_safe_line(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
     if occupancy is None:
         occ: dict[str, list[str]] = {}
         for u, s in units.items():
-            if s.status == _MAP and s.hex is not None:
+            if s.status == STATUS_MAP and s.hex is not None:
                 occ.setdefault(s.hex, []).append(u)
         occupancy = occ
     if ezoc is None or friendly_zoc is None:
@@ -226,9 +225,9 @@ def retreat_paths(sc: StandardScenario, units: Mapping[str, UnitState], group: S
     gone = set(group)
     board = {u: st for u, st in units.items() if u not in gone}
     ezoc = zoc_of(sc, board, sc.opponent(side))
-    negated = {st.hex for u, st in board.items() if st.status == _MAP and sc.units[u].side == side}
+    negated = {st.hex for u, st in board.items() if st.status == STATUS_MAP and sc.units[u].side == side}
     negated |= zoc_of(sc, board, side)
-    enemy_held = {st.hex for u, st in board.items() if st.status == _MAP and sc.units[u].side != side}
+    enemy_held = {st.hex for u, st in board.items() if st.status == STATUS_MAP and sc.units[u].side != side}
     grid = sc.grid
     found: list[tuple[str, ...]] = []
 

@@ -28,7 +28,7 @@ from ..kernel.edition import (
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import ScenarioModel
-from ..kernel.state import GameState, Phase, UnitState
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, GameState, UnitState
 from . import bombard, charges, fighting, legal, moving, phases, squares
 from . import invariants as _invariants
 from . import options as _options
@@ -149,7 +149,7 @@ class Standard(Edition):
         sc = _std(scenario)
         units = setup_units(sc)
         return GameState(
-            scenario=sc.id, ruleset=self.name, turn=1, phase=Phase.MOVEMENT.value, active=sc.first_player,
+            scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_MOVEMENT, active=sc.first_player,
             units=units, replacements={s: 0 for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},
             extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": []},
@@ -169,7 +169,7 @@ class Standard(Edition):
             "charges": list(x.get("charges", [])),  # 7.13(3), 9.3(1): declared this movement phase
             "forced": [{"units": f["units"], "target": f["target"]}  # 12.4 (S48): attacks owed this phase
                        for f in (fighting.pending_forced(StdCtx.of(game), st.active)
-                                 if st.phase == Phase.COMBAT.value else [])],
+                                 if st.phase == PHASE_COMBAT else [])],
             "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
             "bombarded": list(x.get("bombarded", [])),  # 8.4
             "trt": [
@@ -194,7 +194,7 @@ class Standard(Edition):
         return DECISIONS
 
     def after_command(self, ctx: StdCtx) -> None:
-        if ctx.st.phase == Phase.OVER.value:
+        if ctx.st.phase == PHASE_OVER:
             return
         # 12.1, 12.2 depend only on where the units stand and whether they exert ZOC: unchanged position, no check
         key = (tuple(map(_POSITION, ctx.st.units.values())), tuple(ctx.inactive()))
@@ -275,7 +275,7 @@ class Standard(Edition):
         if game.state.decision is not None or game.awaiting != side:
             return False
         # 12.4 (S48): not while a fortune's move obliges the phasing player to attack
-        return game.state.phase != Phase.COMBAT.value or not fighting.owed_forced(StdCtx.of(game), side)
+        return game.state.phase != PHASE_COMBAT or not fighting.owed_forced(StdCtx.of(game), side)
 
     def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
         return _invariants.check_standard_invariants(game, events, phase_before)

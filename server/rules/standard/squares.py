@@ -16,7 +16,7 @@ from typing import Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
-from ..kernel.state import Phase
+from ..kernel.state import PHASE_MOVEMENT
 from .context import StdCtx
 from .scenario import Kind
 
@@ -36,7 +36,7 @@ def cmd_square(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if not isinstance(form, bool):
         raise IllegalCommand("9.5", "'form' is true or false")
     st = ctx.st
-    if st.phase != Phase.MOVEMENT.value or st.active != side:
+    if st.phase != PHASE_MOVEMENT or st.active != side:
         raise IllegalCommand("9.5", "a square is formed or removed in its own movement phase")
     if st.any_moved:
         raise IllegalCommand("9.5", "a square is formed or removed at the beginning of the movement phase")
@@ -97,7 +97,7 @@ def sweep(ctx: StdCtx) -> None:
 def square_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     """The squares a side may form or remove now (for the random player and the page)."""
     st = ctx.st
-    if st.phase != Phase.MOVEMENT.value or st.active != side or st.any_moved:
+    if st.phase != PHASE_MOVEMENT or st.active != side or st.any_moved:
         return []
     out: list[dict[str, Any]] = []
     for u in ctx.side_units_on_map(side):

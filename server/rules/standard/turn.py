@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..kernel.state import Phase, UnitState
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, UnitState
 from .scenario import Kind, StandardScenario
 
 TURN_MARKER = "turn_marker"  # 3.2: the fifth phase; no player acts in it
@@ -30,8 +30,8 @@ def sequence(sc: StandardScenario) -> tuple[Step, ...]:
     """3.2: the five phases of every turn, in order."""
     first = sc.first_player
     second = sc.opponent(first)
-    return (Step(first, Phase.MOVEMENT.value), Step(first, Phase.COMBAT.value),
-            Step(second, Phase.MOVEMENT.value), Step(second, Phase.COMBAT.value), Step(None, TURN_MARKER))
+    return (Step(first, PHASE_MOVEMENT), Step(first, PHASE_COMBAT),
+            Step(second, PHASE_MOVEMENT), Step(second, PHASE_COMBAT), Step(None, TURN_MARKER))
 
 
 def next_step(sc: StandardScenario, turn: int, step: Step) -> tuple[int, Step]:
@@ -42,7 +42,7 @@ def next_step(sc: StandardScenario, turn: int, step: Step) -> tuple[int, Step]:
     if i + 1 < len(seq):
         return turn, seq[i + 1]
     if turn >= sc.turns:
-        return turn, Step(None, Phase.OVER.value)
+        return turn, Step(None, PHASE_OVER)
     return turn + 1, seq[0]
 
 
@@ -55,7 +55,7 @@ def may_flip_ineffective(sc: StandardScenario, unit: UnitState, phase_side: str,
     artillery or cavalry unit (squadrons are cavalry, 2.7) of his to its ineffective side.
     Returns why not, or None when the flip is allowed."""
     d = sc.units[unit.id]
-    if d.side != phase_side or phase != Phase.MOVEMENT.value:
+    if d.side != phase_side or phase != PHASE_MOVEMENT:
         return "2.6: a unit is flipped only at the beginning of its owner's movement phase"
     if any_moved:
         return "2.6: the flip is made at the beginning of the movement phase, before any unit moves"

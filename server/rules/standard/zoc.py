@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..kernel.state import Status, UnitState
+from ..kernel.state import STATUS_MAP, UnitState
 from .scenario import StandardScenario
 
-_MAP = Status.MAP.value
+_MAP = STATUS_MAP
 
 
 def exerts_zoc(sc: StandardScenario, s: UnitState) -> bool:
