@@ -12,6 +12,15 @@ bench/bench_server.py measures everything end to end.
 A game that ends is replaced (its last command counted like any other). The players follow the
 bench's usual policy (the first option of a decision, else end the phase). With `--profile FILE`
 the run is also profiled (cProfile) and the top functions by cumulative time are printed.
+
+With `--callgrind`, the same commands are counted in instructions instead (bench/callgrind.py): the run
+goes twice under valgrind, with N commands and with none, and the difference is divided by N. Its
+`played_sha256` (the commands and their events) is equal in two commits' runs when both counted the same
+play; every game is on the same dice seed, so that it stays so should the players ever roll dice (they
+end every phase, and roll none today). Slow (about fifty times the plain run), but a noisy VM does not
+move it:
+
+    .venv/bin/python bench/bench_command_path.py --db sqlite --scenario hougoumont --commands 300 --callgrind
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import hashlib
 import json
 import platform
 import pstats
@@ -58,7 +68,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     settings, schema = await bench_database(args.db, "vedette_cpb", Path(tempfile.mkdtemp(prefix="vedette-cpb-")))
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
-    service = GameService(load_scenarios(settings.scenarios_dir))
+    # --callgrind's inner runs: every game on the same dice, so that every run plays the same commands.
+    service = GameService(load_scenarios(settings.scenarios_dir),
+                          fixed_seed="bench-command-path" if args.same_dice else None)
     hub = GameHub(Broadcast(MemoryBackend()), sessionmaker, service, "bench")
     await hub.broadcast.connect()
     await hub.start()
@@ -87,6 +99,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         game_id, conns = await new_game()
         views = {side: c.last_view for side, c in conns.items()}
         cpu: list[float] = []
+        played: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = []
         games = 1
         profiler = cProfile.Profile(time.process_time) if args.profile else None  # CPU, not wall time
         for _ in range(args.commands):
@@ -107,6 +120,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             start = time.process_time()
             async with LazySession(sessionmaker, engine) as session:  # as the websocket route does
                 answer, applied = await service.submit(session, game_id, user, command, version, None)
+            played.append((side, command, answer["events"]))  # the events carry the dice rolled
             frame_text({"type": "ack", **answer})
             await hub.publish(game_id, answer["version"])
             await asyncio.gather(*list(hub._tasks))  # the fan-out the command caused
@@ -122,9 +136,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if profiler:
             profiler.dump_stats(args.profile)
             pstats.Stats(args.profile).sort_stats("cumulative").print_stats(45)
+        # The commands played and what they did, in order: with --same-dice, the same in every run and commit.
+        played_sha256 = hashlib.sha256(json.dumps(played).encode()).hexdigest()[:16]
+        if not cpu:  # --callgrind's run without commands (its start-up, subtracted)
+            return {"commands": 0, "played_sha256": played_sha256}
         ordered = sorted(cpu)
         return {
             "db": args.db, "scenario": args.scenario, "commands": len(cpu), "games": games,
+            "played_sha256": played_sha256,
             "cpu_ms_per_command": {
                 "median": round(statistics.median(cpu), 3),
                 "p90": round(ordered[int(0.9 * (len(ordered) - 1))], 3),
@@ -148,7 +167,23 @@ def main() -> None:
     parser.add_argument("--scenario", default="tutorial")
     parser.add_argument("--commands", type=int, default=2000)
     parser.add_argument("--profile", help="write a cProfile to this file and print its top functions")
+    parser.add_argument("--callgrind", action="store_true", help="count instructions under valgrind instead")
+    parser.add_argument("--same-dice", action="store_true", help=argparse.SUPPRESS)  # the inner runs of --callgrind
     args = parser.parse_args()
+    if args.callgrind:
+        from callgrind import instructions
+
+        runs = [instructions([sys.executable, __file__, "--db", args.db, "--scenario", args.scenario,
+                              "--commands", str(n), "--same-dice"]) for n in (args.commands, 0)]
+        played = json.loads(runs[0][1].strip().splitlines()[-1])["played_sha256"]
+        print(json.dumps({
+            "db": args.db, "scenario": args.scenario, "commands": args.commands,
+            "instructions_per_command": round((runs[0][0] - runs[1][0]) / args.commands),
+            "played_sha256": played,  # equal in two commits' runs: both counted the same commands
+            "machine": f"{platform.machine()} {platform.python_version()}",
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        }))
+        return
     import uvloop  # the server's own event loop (`vedette serve`)
 
     uvloop.install()

@@ -28,8 +28,6 @@ import json
 import os
 import platform
 import random
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -104,18 +102,11 @@ def replay(scenario_name: str, games: list[Any], commands: int) -> float:
 
 def instructions(args: argparse.Namespace, commands_file: str) -> int:
     """Instructions of one replay of `args.commands` commands, start-up subtracted (callgrind)."""
-    counts = []
-    for n in (args.commands, 0):
-        command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                   sys.executable, __file__, "--scenario", args.scenario, "--commands", str(n),
-                   "--replay-file", commands_file]
-        run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"},
-                             check=True)
-        found = re.search(r"Collected : (\d+)", run.stderr)
-        if found is None:
-            raise RuntimeError(f"no instruction count in valgrind's output:\n{run.stderr[-2000:]}")
-        counts.append(int(found.group(1)))
-    return counts[0] - counts[1]
+    from callgrind import instructions as counted
+
+    runs = [counted([sys.executable, __file__, "--scenario", args.scenario, "--commands", str(n),
+                     "--replay-file", commands_file])[0] for n in (args.commands, 0)]
+    return runs[0] - runs[1]
 
 
 def main() -> None:

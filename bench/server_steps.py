@@ -24,12 +24,12 @@ launcher with each other.
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import inspect
 import os
 import re
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Coroutine
@@ -86,7 +86,9 @@ def wrap(spec: str) -> None:
     if owner_name:
         owner = getattr(owner, owner_name)
     original = getattr(owner, attr)
+    # functools.wraps: a wrapped coroutine that becomes a task of its own keeps the task's kind.
     if inspect.iscoroutinefunction(original):
+        @functools.wraps(original)
         async def timed(*args: Any, **kwargs: Any) -> Any:
             before = _task_cpu()
             try:
@@ -97,6 +99,7 @@ def wrap(spec: str) -> None:
                     spent[spec] += after - before
                     calls[spec] += 1
     else:
+        @functools.wraps(original)
         def timed(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
             started = time.thread_time()
             try:
@@ -123,30 +126,14 @@ def write_report(path: str, wrapped: list[str]) -> None:
 
 
 def main() -> None:
-    import uvicorn
-    import uvloop
-
-    from server.main import app
+    from server_timings import serve_with
 
     wrapped = [spec for spec in os.environ.get("STEPS_WRAP", "").split(",") if spec]
     for spec in wrapped:
         wrap(spec)
-    port = int(sys.argv[1])
     path = os.environ.get("STEPS_OUT", "server-steps.txt")
-
-    def reporter() -> None:
-        while True:
-            time.sleep(3)
-            write_report(path, wrapped)
-
-    async def serve() -> None:
-        threading.Thread(target=reporter, daemon=True).start()
-        asyncio.get_running_loop().set_task_factory(lambda loop, coro, **kw: TimedTask(coro, loop=loop, **kw))
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                ws_per_message_deflate=False, http="httptools", access_log=False)
-        await uvicorn.Server(config).serve()
-
-    uvloop.run(serve())
+    serve_with(lambda: write_report(path, wrapped),
+               lambda loop: loop.set_task_factory(lambda loop, coro, **kw: TimedTask(coro, loop=loop, **kw)))
 
 
 if __name__ == "__main__":

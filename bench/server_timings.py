@@ -167,31 +167,39 @@ def write_report(path: str) -> None:
         out.write("\n".join(lines) + "\n")
 
 
-def main() -> None:
+def serve_with(report: Callable[[], None], on_loop: Callable[[Any], None]) -> None:
+    """The app as `vedette serve` runs it (uvloop, httptools, no permessage-deflate) on the port the bench
+    gives (argv[1]), with `report()` called every 3 s from a thread and `on_loop(loop)` once the loop runs.
+    The bench launchers (this file, server_steps.py) share it."""
+    import asyncio
+
     import uvicorn
     import uvloop
 
     from server.main import app
 
-    install()
     port = int(sys.argv[1])
-    path = os.environ.get("TIMINGS_OUT", "server-timings.txt")
 
     def reporter() -> None:
         while True:
             time.sleep(3)
-            write_report(path)
+            report()
 
     async def serve() -> None:
-        import asyncio
-
         threading.Thread(target=reporter, daemon=True).start()
-        watch_loop(asyncio.get_running_loop(), threading.get_ident())
+        on_loop(asyncio.get_running_loop())
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                 ws_per_message_deflate=False, http="httptools", access_log=False)
         await uvicorn.Server(config).serve()
 
     uvloop.run(serve())
+
+
+def main() -> None:
+    install()
+    path = os.environ.get("TIMINGS_OUT", "server-timings.txt")
+    loop_thread = threading.get_ident()  # uvloop runs the loop in this thread
+    serve_with(lambda: write_report(path), lambda loop: watch_loop(loop, loop_thread))
 
 
 if __name__ == "__main__":
