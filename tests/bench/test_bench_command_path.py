@@ -7,21 +7,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench() -> Any:
-    sys.path.insert(0, str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location("bench_command_path", ROOT / "bench" / "bench_command_path.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from bench_module import load_bench
 
 
 def _run(bench: Any, commands: int) -> dict[str, Any]:
@@ -31,7 +19,7 @@ def _run(bench: Any, commands: int) -> dict[str, Any]:
 
 
 def test_two_runs_play_the_same_commands_and_the_empty_run_works() -> None:
-    bench = _bench()
+    bench = load_bench("bench_command_path")
     first, second = _run(bench, 40), _run(bench, 40)
     assert first["commands"] > 30
     assert first["played_sha256"] == second["played_sha256"]

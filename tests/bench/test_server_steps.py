@@ -4,23 +4,11 @@ coroutine's name), and a wrapped coroutine's own CPU is what the awaiting task s
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import sys
 import time
 import types
-from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _steps() -> Any:
-    sys.path.insert(0, str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location("server_steps", ROOT / "bench" / "server_steps.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from bench_module import load_bench
 
 
 def _burn(seconds: float) -> None:
@@ -30,7 +18,7 @@ def _burn(seconds: float) -> None:
 
 
 def test_steps_are_counted_by_route_and_wrapped_functions_by_their_own_cpu() -> None:
-    steps = _steps()
+    steps = load_bench("server_steps")
     target = types.ModuleType("steps_target")
 
     async def busy() -> None:
@@ -43,7 +31,8 @@ def test_steps_are_counted_by_route_and_wrapped_functions_by_their_own_cpu() -> 
     steps.wrap("steps_target:busy")
 
     class Request:  # as uvicorn's protocol cycles hold their ASGI scope
-        scope = {"type": "http", "method": "POST", "path": "/api/games/Ab3xYz_12345/join"}
+        def __init__(self) -> None:
+            self.scope = {"type": "http", "method": "POST", "path": "/api/games/Ab3xYz_12345/join"}
 
         async def run_asgi(self) -> None:
             await target.busy()

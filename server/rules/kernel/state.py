@@ -43,7 +43,6 @@ STATUS_REMOVED: Final = Status.REMOVED.value
 STATUS_DEAD: Final = Status.DEAD.value
 
 
-
 @dataclass(slots=True)
 class UnitState:
     id: str
@@ -62,7 +61,7 @@ class UnitState:
 
     @property
     def on_map(self) -> bool:
-        return self.status == STATUS_MAP  # a plain str: Status.MAP.value costs an enum lookup, on every unit, every command
+        return self.status == STATUS_MAP  # runs for every unit, every command: a constant, not an enum read
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -9,13 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core import Context
-from .state import (
-    STATUS_CAPTURED,
-    STATUS_DEAD,
-    STATUS_ELIMINATED,
-    STATUS_MAP,
-    STATUS_RETURNING,
-)
+from .state import STATUS_CAPTURED, STATUS_DEAD, STATUS_ELIMINATED, STATUS_MAP, STATUS_RETURNING
 
 
 def update_control(ctx: Context) -> None:
