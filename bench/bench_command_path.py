@@ -120,7 +120,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             start = time.process_time()
             async with LazySession(sessionmaker, engine) as session:  # as the websocket route does
                 answer, applied = await service.submit(session, game_id, user, command, version, None)
-            played.append((side, command, answer["events"]))  # the events carry the dice rolled
             frame_text({"type": "ack", **answer})
             await hub.publish(game_id, answer["version"])
             await asyncio.gather(*list(hub._tasks))  # the fan-out the command caused
@@ -132,6 +131,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             cpu.append((time.process_time() - start) * 1000)
             if profiler:
                 profiler.disable()
+            played.append((side, command, answer["events"]))  # outside the timing; the events carry any dice
             views = {s: c.last_view for s, c in conns.items()}
         if profiler:
             profiler.dump_stats(args.profile)
