@@ -257,17 +257,26 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
         first = False
 
 
+def lobby_client(base: str) -> httpx.AsyncClient:
+    """The load generator's one HTTP client for its games' lobby requests, built once: building an
+    `httpx.AsyncClient` loads the CA bundle into a new SSL context, 17 ms of the client's loop here, and
+    a client built per replaced game stalled every game it measured (docs/benchmarks.md, session 23).
+    No kept-alive connections: each request opens its own, as a fresh client did, so that none is found
+    closed by the server's keep-alive timeout after a long game."""
+    return httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_keepalive_connections=0))
+
+
 async def play_against_computer(base: str, token: str, args: argparse.Namespace, bot_moves: list[int],
                                 deadline: list[float]) -> None:
     """A person who answers the computer at once, game after game; counts the computer's decisions."""
     import websockets
 
     headers = {"Authorization": f"Bearer {token}"}
+    lobby = lobby_client(base)
     while True:
-        async with httpx.AsyncClient(base_url=base, timeout=60) as lobby:
-            r = await lobby.post("/api/games", headers=headers, json={
-                "scenario": args.scenario, "side": SIDES[0], "opponent": "computer", "computer_level": args.bot_level})
-            game_id = r.json()["id"]
+        r = await lobby.post("/api/games", headers=headers, json={
+            "scenario": args.scenario, "side": SIDES[0], "opponent": "computer", "computer_level": args.bot_level})
+        game_id = r.json()["id"]
         url = base.replace("http://", "ws://") + f"/ws/games/{game_id}?token={token}"
         async with websockets.connect(url, max_size=None, open_timeout=120) as ws:
             hello = json.loads(await ws.recv())
@@ -405,6 +414,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         relay, relay_port = bare_relay.start_server()
         base = f"http://127.0.0.1:{port}"
         http = httpx.AsyncClient(base_url=base, timeout=60)
+        lobby = lobby_client(base)
         tokens = {}
         for side in SIDES:
             r = await http.post("/api/users", json={"username": f"bench{side}", "password": "password123",
@@ -412,16 +422,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tokens[side] = r.json()["token"]
 
         async def new_game() -> str:
-            # A fresh connection each time: a kept-alive one may have been closed by the server
-            # (uvicorn's keep-alive timeout) while the game was being played.
-            async with httpx.AsyncClient(base_url=base, timeout=60) as lobby:
-                r = await lobby.post("/api/games", json={"scenario": args.scenario, "side": SIDES[0]},
-                                     headers={"Authorization": f"Bearer {tokens[SIDES[0]]}"})
-                game = r.json()
-                if r.status_code != 201 and "id" not in game:
-                    raise RuntimeError(f"creating a game: {r.status_code} {r.text}")
-                await lobby.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
-                                 headers={"Authorization": f"Bearer {tokens[SIDES[1]]}"})
+            r = await lobby.post("/api/games", json={"scenario": args.scenario, "side": SIDES[0]},
+                                 headers={"Authorization": f"Bearer {tokens[SIDES[0]]}"})
+            game = r.json()
+            if r.status_code != 201 and "id" not in game:
+                raise RuntimeError(f"creating a game: {r.status_code} {r.text}")
+            await lobby.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
+                             headers={"Authorization": f"Bearer {tokens[SIDES[1]]}"})
             return str(game["id"])
 
         games = [await new_game() for _ in range(args.games)]
@@ -485,6 +492,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         commit_after = await bare_commit_latency(database_url, schema)
         relay_after = await bare_relay.relay_latency(relay_port)
         await http.aclose()
+        await lobby.aclose()
     finally:
         if relay is not None:
             relay.terminate()
