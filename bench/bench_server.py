@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -158,7 +159,7 @@ class Seat:
         self.version = 0
 
 
-async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline: list[float],
+async def play_game(ws_url_of: Any, game_id: str, tokens: dict[str, str], deadline: list[float],
                     acks: list[float], pushes: list[float], errors: list[str],
                     ready: asyncio.Event, connecting: asyncio.Semaphore, connected: list[int],
                     think: float = 0.0, rng: Any = None, teardown: Barrier | None = None,
@@ -174,6 +175,7 @@ async def play_game(ws_url: str, game_id: str, tokens: dict[str, str], deadline:
         if first:
             await connecting.acquire()  # ramp up: a few handshakes at a time, as real players arrive
         first_side, second_side = SIDES
+        ws_url = ws_url_of(game_id)
         async with websockets.connect(f"{ws_url}/ws/games/{game_id}?batch=1&token={tokens[first_side]}", max_size=None, open_timeout=120) as ws_first, \
                 websockets.connect(f"{ws_url}/ws/games/{game_id}?batch=1&token={tokens[second_side]}", max_size=None, open_timeout=120) as ws_second:
             sockets = {first_side: PageSocket(ws_first), second_side: PageSocket(ws_second)}
@@ -401,20 +403,31 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     # stay inside Postgres's default 100 connections (the bench's own probe needs some too).
     env = {"DATABASE_URL": database_url, "VEDETTE_DB_SCHEMA": schema or "",
            "VEDETTE_NOTIFY_CHANNEL": f"bench_{secrets.token_hex(3)}",
-           "VEDETTE_DB_POOL_SIZE": str(max(5, 20 // max(1, args.workers))),
+           "VEDETTE_DB_POOL_SIZE": str(max(5, 20 // max(1, args.workers * args.processes))),
            # The bench plays far more games per account than a person may start (issue 12 quotas).
            "VEDETTE_GAMES_PER_HOUR": "1000000", "VEDETTE_MAX_WAITING_GAMES": "100000"}
-    port = free_port()
     workers = args.workers if args.db == "postgres" else 1
-    proc = start_server(env, port, workers, workdir / "server.log", args.server_cpus)
+    processes = args.processes if args.db == "postgres" else 1
+    ports = [free_port() for _ in range(processes)]
+    procs = [start_server(env, port, workers, workdir / f"server-{port}.log", args.server_cpus) for port in ports]
     relay = None
     if args.client_cpus:
         os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
     try:
         relay, relay_port = bare_relay.start_server()
-        base = f"http://127.0.0.1:{port}"
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        base = bases[0]
         http = httpx.AsyncClient(base_url=base, timeout=60)
-        lobby = lobby_client(base)
+        lobbies = [lobby_client(b) for b in bases]
+        created = [0]
+
+        def owner(game_id: str) -> int:
+            """`--processes`: the process that serves a game's join and sockets, as a proxy hashing the game
+            id would choose it (docs/benchmarks.md, "Scale-out")."""
+            return zlib.crc32(game_id.encode()) % len(bases)
+
+        def ws_url_of(game_id: str) -> str:
+            return bases[owner(game_id)].replace("http://", "ws://")
         tokens = {}
         for side in SIDES:
             r = await http.post("/api/users", json={"username": f"bench{side}", "password": "password123",
@@ -422,12 +435,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tokens[side] = r.json()["token"]
 
         async def new_game() -> str:
-            r = await lobby.post("/api/games", json={"scenario": args.scenario, "side": SIDES[0]},
+            created[0] += 1  # a new game has no id to hash yet: any process takes its creation
+            r = await lobbies[created[0] % len(lobbies)].post("/api/games", json={"scenario": args.scenario, "side": SIDES[0]},
                                  headers={"Authorization": f"Bearer {tokens[SIDES[0]]}"})
             game = r.json()
             if r.status_code != 201 and "id" not in game:
                 raise RuntimeError(f"creating a game: {r.status_code} {r.text}")
-            await lobby.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
+            await lobbies[owner(game["id"])].post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
                              headers={"Authorization": f"Bearer {tokens[SIDES[1]]}"})
             return str(game["id"])
 
@@ -458,7 +472,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connected = [0]
         deadline = [float("inf")]
         teardown = Barrier(len(games))
-        tasks = [asyncio.create_task(play_game(base.replace("http://", "ws://"), g, tokens, deadline, acks,
+        tasks = [asyncio.create_task(play_game(ws_url_of, g, tokens, deadline, acks,
                                                pushes, errors, ready, connecting, connected,
                                                args.think, random.Random(i), teardown,
                                                random.Random(-i).randrange(args.spread + 1), replacement_game))
@@ -469,7 +483,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         probe = start_commit_probe(database_url, schema, args.seconds)
         relay_probe = bare_relay.start_probe(relay_port, args.seconds)
-        cpu_before = cpu_seconds(proc.pid)
+        cpu_before = sum(cpu_seconds(proc.pid) for proc in procs)
         steal_before = cpu_steal_ticks()
         client_cpu_before = time.process_time()
         start = time.monotonic()
@@ -485,23 +499,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         commit_during = json.loads((await asyncio.to_thread(probe.communicate, None, 120))[0] or b"[]")
         relay_during = json.loads((await asyncio.to_thread(relay_probe.communicate, None, 120))[0] or b"[]")
         elapsed = time.monotonic() - start
-        server_cpu = cpu_seconds(proc.pid) - cpu_before
+        server_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu_before
         steal_after = cpu_steal_ticks()
         client_cpu = time.process_time() - client_cpu_before
         lag_probe.cancel()
         commit_after = await bare_commit_latency(database_url, schema)
         relay_after = await bare_relay.relay_latency(relay_port)
         await http.aclose()
-        await lobby.aclose()
+        for lobby in lobbies:
+            await lobby.aclose()
     finally:
         if relay is not None:
             relay.terminate()
             relay.wait(10)
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         if schema:
             await drop_pg_schema(schema)
     commits = commit_before + commit_after
@@ -510,7 +527,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return {"p50": round(percentile(values, 50), 3), "p99": round(percentile(values, 99), 3),
                 "mean": round(statistics.mean(values), 3) if values else float("nan"), "n": len(values)}
     result = {
-        "db": args.db, "workers": workers, "games": args.games, "think_s": args.think, "spread": args.spread, "seconds": round(elapsed, 1),
+        "db": args.db, "workers": workers, "processes": processes, "games": args.games, "think_s": args.think, "spread": args.spread, "seconds": round(elapsed, 1),
         "commands": sum(counts), "commands_per_s": round(sum(counts) / elapsed, 1),
         # Games that ended inside the window were replaced at once (lobby, handshakes, snapshots and
         # game-over mails all inside the measured run).
@@ -550,6 +567,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=1, help="server worker processes (Postgres only)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="separate servers, each game's join and sockets sent to one of them by a hash of its id, "
+                             "as a proxy in front of them would (Postgres only)")
     parser.add_argument("--scenario", default="tutorial")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits between commands (0: every game commands as fast as it can)")

@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import random
 import secrets
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -27,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..errors import ApiError
 from ..models import Game, GameSeat, User
+from . import commandlog
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,14 @@ def bot_level_of(username: str) -> str | None:
 
 # In the worker process: scenarios as each side may know them, parsed once per key.
 _WORKER_SCENARIOS: dict[str, Any] = {}
+
+_SQLITE_SEAT_USERS = "SELECT user_id FROM game_seats WHERE game_id = ?"
+_PG_SEAT_USERS = "SELECT user_id FROM game_seats WHERE game_id = $1"
+_UNSEATED_KEPT = 4096
+
+
+async def _pg_seat_users(conn: Any, game_id: str) -> list[int]:
+    return [row[0] for row in await conn.fetch(_PG_SEAT_USERS, game_id)]
 
 
 def _belief_in_worker(belief: tuple[str, dict[str, Any], dict[str, Any], str, str], seed: int) -> Any:
@@ -116,6 +126,8 @@ class BotRunner:
         self._playing: dict[str, asyncio.Task[None]] = {}
         self._users: dict[int, str] = {}  # bot user id -> level
         self._user_rows: dict[str, User] = {}
+        # Games seen with both seats taken by people: a seat never changes hands, so no bot will play them.
+        self._unseated: OrderedDict[str, None] = OrderedDict()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -173,13 +185,36 @@ class BotRunner:
         task = self._playing.get(game_id)
         if task is not None and not task.done():
             return
+        if game_id in self._unseated:
+            return
         meta = self.service.recent.meta(game_id)
         if meta is not None and not any(uid in self._users for _, uid in meta.seat_ids):
             return  # known here, and no bot sits in it
-        self._playing[game_id] = asyncio.get_running_loop().create_task(self._play(game_id))
+        self._playing[game_id] = asyncio.get_running_loop().create_task(self._play(game_id, known=meta is not None))
 
-    async def _play(self, game_id: str) -> None:
+    async def _bot_seated(self, game_id: str) -> bool:
+        """Whether a bot sits in a game this process does not hold: its seats' accounts, by one plain read.
+        Every process hears of every other process's commands: loading each such game (its row, snapshot
+        and log, then its engine) only to find two people in it was a whole game's load per game in every
+        other process (issue 16, scale-out)."""
+        async with self.sessionmaker() as session:
+            seated = await commandlog.plain_read(
+                session.bind,
+                lambda conn: [uid for (uid,) in conn.execute(_SQLITE_SEAT_USERS, (game_id,))],
+                lambda conn: _pg_seat_users(conn, game_id),
+            )
+        if any(uid in self._users for uid in seated):
+            return True
+        if len(seated) >= 2:  # both seats taken by people (a waiting game may still be joined by a bot)
+            self._unseated[game_id] = None
+            if len(self._unseated) > _UNSEATED_KEPT:
+                self._unseated.popitem(last=False)
+        return False
+
+    async def _play(self, game_id: str, *, known: bool = True) -> None:
         try:
+            if not known and not await self._bot_seated(game_id):
+                return
             for _ in range(10_000):  # a bot's turn is many decisions; never an endless loop
                 if not await self._one_decision(game_id):
                     return

@@ -70,3 +70,49 @@ def test_the_computer_names_are_reserved(client: TestClient) -> None:
     from server.services.botplay import UNUSABLE_PASSWORD
 
     assert not any(verify_password(UNUSABLE_PASSWORD, p) for p in ("", "!", "password123"))
+
+
+def test_a_game_of_two_people_heard_of_from_another_process_is_not_loaded(client: TestClient,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every process hears of every other process's commands (issue 16, scale-out): for a game it does
+    not hold, the computer's runner reads the game's seats, not its whole state, and remembers a game
+    of two people; a game with the computer in it is still played when it is heard of that way."""
+    from server_helpers import start_game
+
+    app: Any = client.app
+    service, runner = app.state.service, app.state.bots
+    _, _, game = start_game(client)
+    loads: list[str] = []
+    real_live_game = service.live_game
+
+    async def counted_live_game(session: Any, game_id: str) -> Any:
+        loads.append(game_id)
+        return await real_live_game(session, game_id)
+
+    monkeypatch.setattr(service, "live_game", counted_live_game)
+    assert client.portal is not None
+    for _ in range(2):
+        service.forget(game["id"])  # as a process that never served the game holds it
+        client.portal.call(lambda: _poke_and_wait(runner, game["id"]))
+    assert loads == [], "a game of two people was loaded to look for the computer's seat"
+    assert game["id"] in runner._unseated
+
+    me = Player(client, f"h{secrets.token_hex(3)}")
+    created = me.post("/api/games", json={"scenario": "tutorial", "side": "red", "opponent": "computer",
+                                          "computer_level": "random"})
+    assert created.status_code == 201, created.text
+    _wait_for_bots(client)
+    computer_game = created.json()["id"]
+    waiting = me.post("/api/games", json={"scenario": "tutorial", "side": "red"})
+    assert waiting.status_code == 201, waiting.text
+    for game_id in (computer_game, waiting.json()["id"]):
+        service.forget(game_id)
+    assert client.portal.call(runner._bot_seated, computer_game) is True
+    # A waiting game may yet be joined by the computer: not remembered as a game of people.
+    assert client.portal.call(runner._bot_seated, waiting.json()["id"]) is False
+    assert computer_game not in runner._unseated and waiting.json()["id"] not in runner._unseated
+
+
+async def _poke_and_wait(runner: Any, game_id: str) -> None:
+    runner.poke(game_id)
+    await runner.wait_idle()
