@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -305,6 +306,28 @@ async def loop_lag(lags: list[float], deadline: list[float]) -> None:
         lags.append((time.perf_counter() - before) * 1000 - 1.0)
 
 
+def pin_local_postgres(cpus: str) -> dict[int, set[int]]:
+    """`--db-cpus`: every process of the local Postgres server (the postmaster, whose new backends inherit
+    its cores, and the running ones) on these cores for the run, as a database on cores or a host of its
+    own would be; returns each process's cores before, to restore them after."""
+    wanted = {int(c) for c in cpus.split(",")}
+    before: dict[int, set[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            pid = int(entry.name)
+            before[pid] = os.sched_getaffinity(pid)
+            os.sched_setaffinity(pid, wanted)
+        except OSError:  # gone meanwhile, or not ours to change
+            continue
+    if not before:
+        raise RuntimeError("--db-cpus: no local postgres process could be pinned")
+    return before
+
+
 def cpu_steal_ticks() -> tuple[int, int]:
     """(steal, all) clock ticks of every CPU since boot (Linux /proc/stat): the share the hypervisor took."""
     try:
@@ -413,7 +436,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     relay = None
     if args.client_cpus:
         os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    restore_db_cpus: dict[int, set[int]] = {}
     try:
+        if args.db_cpus and args.db == "postgres":
+            restore_db_cpus = pin_local_postgres(args.db_cpus)
         relay, relay_port = bare_relay.start_server()
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         base = bases[0]
@@ -512,6 +538,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if relay is not None:
             relay.terminate()
             relay.wait(10)
+        for pid, cpus in restore_db_cpus.items():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(pid, cpus)
         for proc in procs:
             proc.send_signal(signal.SIGTERM)
         for proc in procs:
@@ -553,7 +582,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # Time the hypervisor gave to other guests in the window (all CPUs): a noisy VM's runs are not comparable.
         "steal_percent": round(100 * (steal_after[0] - steal_before[0]) / max(1, steal_after[1] - steal_before[1]), 1),
         "errors": len(errors),
-        "server_cpus": args.server_cpus, "client_cpus": args.client_cpus,
+        "server_cpus": args.server_cpus, "client_cpus": args.client_cpus, "db_cpus": args.db_cpus,
         "bot_games": args.bot_games, "bot_level": args.bot_level if args.bot_games else None,
         "bot_decisions_in_window": bot_moves_in_window if args.bot_games else None,
         "machine": f"{platform.machine()} {os.cpu_count()} cpu, Python {platform.python_version()}",
@@ -581,6 +610,8 @@ def main() -> None:
     parser.add_argument("--bot-level", default="search", choices=["random", "greedy", "search"])
     parser.add_argument("--server-cpus", help="run the server on these cores only (taskset -c list, e.g. 0)")
     parser.add_argument("--client-cpus", help="run this client on these cores only (comma list, e.g. 1)")
+    parser.add_argument("--db-cpus", help="run the local Postgres server on these cores only during the run "
+                                          "(comma list, e.g. 1; needs the right to change its processes)")
     parser.add_argument("--probe-bare-commit", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db-url", help=argparse.SUPPRESS)
     parser.add_argument("--schema", help=argparse.SUPPRESS)
