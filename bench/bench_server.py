@@ -462,13 +462,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         async def new_game() -> str:
             created[0] += 1  # a new game has no id to hash yet: any process takes its creation
-            r = await lobbies[created[0] % len(lobbies)].post("/api/games", json={"scenario": args.scenario, "side": SIDES[0]},
-                                 headers={"Authorization": f"Bearer {tokens[SIDES[0]]}"})
+            creator, joiner = ({"Authorization": f"Bearer {tokens[side]}"} for side in SIDES)
+            r = await lobbies[created[0] % len(lobbies)].post(
+                "/api/games", json={"scenario": args.scenario, "side": SIDES[0]}, headers=creator)
             game = r.json()
             if r.status_code != 201 and "id" not in game:
                 raise RuntimeError(f"creating a game: {r.status_code} {r.text}")
-            await lobbies[owner(game["id"])].post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]},
-                             headers={"Authorization": f"Bearer {tokens[SIDES[1]]}"})
+            await lobbies[owner(game["id"])].post(
+                f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]}, headers=joiner)
             return str(game["id"])
 
         games = [await new_game() for _ in range(args.games)]

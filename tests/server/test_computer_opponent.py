@@ -76,7 +76,7 @@ def test_a_game_of_two_people_heard_of_from_another_process_is_not_loaded(client
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Every process hears of every other process's commands (issue 16, scale-out): for a game it does
     not hold, the computer's runner reads the game's seats, not its whole state, and remembers a game
-    of two people; a game with the computer in it is still played when it is heard of that way."""
+    of two people; a game with the computer in it is still found, and a waiting game is not remembered."""
     from server_helpers import start_game
 
     app: Any = client.app
