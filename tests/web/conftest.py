@@ -55,7 +55,10 @@ def live_server() -> Iterator["object"]:
         srv.stop()
 
 
-@pytest.fixture(scope="session")
+# One browser per test module, not per session: Playwright's sync API keeps an event loop running on the
+# main thread while it is open, so a test outside tests/web that the same process ran next (as a parallel
+# run's worker does) could not start its own (`asyncio.run`). A launch costs about half a second.
+@pytest.fixture(scope="module")
 def browser() -> Iterator["object"]:
     path = chromium_path()
     if path is None:
