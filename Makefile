@@ -25,7 +25,7 @@ browser-deps:
 	  else echo "chromium missing: apt-get install chromium" >&2; fi; }
 
 # Two workers (pytest-xdist), each test module on one: on the 2-core machines the suite took 7.6 min serially
-# and 5.1 min so (23 min serially on a VM 2.6 times slower). The slow suites stay in.
+# and 5.1 min in two workers (23 min serially on a VM 2.6 times slower). The slow suites stay in.
 test: install browser-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 

@@ -197,12 +197,11 @@ class BotRunner:
         Every process hears of every other process's commands: loading each such game (its row, snapshot
         and log, then its engine) only to find two people in it was a whole game's load per game in every
         other process (issue 16, scale-out)."""
-        async with self.sessionmaker() as session:
-            seated = await commandlog.plain_read(
-                session.bind,
-                lambda conn: [uid for (uid,) in conn.execute(_SQLITE_SEAT_USERS, (game_id,))],
-                lambda conn: _pg_seat_users(conn, game_id),
-            )
+        seated = await commandlog.plain_read(
+            self.sessionmaker.kw["bind"],  # the statement needs no ORM session, as the outbox's look for mail
+            lambda conn: [uid for (uid,) in conn.execute(_SQLITE_SEAT_USERS, (game_id,))],
+            lambda conn: _pg_seat_users(conn, game_id),
+        )
         if any(uid in self._users for uid in seated):
             return True
         if len(seated) >= 2:  # both seats taken by people (a waiting game may still be joined by a bot)
