@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench clean browser-deps
+.PHONY: install run test test-fast lint lint-imports typecheck bench clean browser-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,9 +24,11 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium missing: apt-get install chromium" >&2; fi; }
 
+# Imports flow one way first (the contracts in pyproject.toml, drawn in docs/architecture.md), then every test.
 # Two workers (pytest-xdist), each test module on one: on the 2-core machines the suite took 7.6 min serially
 # and 5.1 min in two workers (23 min serially on a VM 2.6 times slower). The slow suites stay in.
 test: install browser-deps
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test-fast: install
@@ -34,6 +36,9 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check server tests bench
+
+lint-imports: install
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy

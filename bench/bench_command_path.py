@@ -1,6 +1,6 @@
 """The command path's own CPU per command, in one process, without the network.
 
-Drives `GameService.submit` and the hub's fan-out to both players' connections (views, patches,
+Drives `CommandService.submit` and the hub's fan-out to both players' connections (views, patches,
 frames serialised as the websocket would send them) on a real database, one command at a time, and
 times each command with the process's CPU clock (`time.process_time`): judging, the one write, the
 fan-out. What it leaves out is the transport (HTTP/websocket frames, uvicorn) and the lobby;
@@ -63,15 +63,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from server.realtime.hub import GameHub, ViewerConnection, frame_text
     from server.scenarios import load_scenarios
     from server.services.access import Viewer
-    from server.services.games import GameService
+    from server.services.wiring import GameServices
 
     settings, schema = await bench_database(args.db, "vedette_cpb", Path(tempfile.mkdtemp(prefix="vedette-cpb-")))
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
     # --callgrind's inner runs: every game on the same dice, so that every run plays the same commands.
-    service = GameService(load_scenarios(settings.scenarios_dir),
-                          fixed_seed="bench-command-path" if args.same_dice else None)
-    hub = GameHub(Broadcast(MemoryBackend()), sessionmaker, service, "bench")
+    services = GameServices.build(load_scenarios(settings.scenarios_dir),
+                                  fixed_seed="bench-command-path" if args.same_dice else None)
+    hub = GameHub(Broadcast(MemoryBackend()), sessionmaker, services.store, services.spectators, "bench")
     await hub.broadcast.connect()
     await hub.start()
     scenario = json.loads((ROOT / "scenarios" / f"{args.scenario}.json").read_text())
@@ -87,8 +87,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         async def new_game() -> tuple[str, dict[str, ViewerConnection]]:
             async with sessionmaker() as session:
-                row = await service.create_game(session, users[0], args.scenario, sides[0], "open")
-                await service.join_game(session, users[1], row.id, row.invite_token)
+                row = await services.lobby.create_game(session, users[0], args.scenario, sides[0], "open")
+                await services.lobby.join_game(session, users[1], row.id, row.invite_token)
             conns = {}
             for side, user in zip(sides, users, strict=True):
                 conn = ViewerConnection(row.id, Viewer("seat", side, user.id))
@@ -119,7 +119,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 profiler.enable()
             start = time.process_time()
             async with LazySession(sessionmaker, engine) as session:  # as the websocket route does
-                answer, applied = await service.submit(session, game_id, user, command, version, None)
+                answer, applied = await services.commands.submit(session, game_id, user, command, version, None)
             frame_text({"type": "ack", **answer})
             await hub.publish(game_id, answer["version"])
             await asyncio.gather(*list(hub._tasks))  # the fan-out the command caused

@@ -1,4 +1,4 @@
-"""CPU per lobby action in one process: creating a game and joining it, through `GameService` as the
+"""CPU per lobby action in one process: creating a game and joining it, through the `Lobby` as the
 routes call it, on the embedded SQLite file (or Postgres, `--db postgres`), without HTTP.
 
 bench/bench_lifecycle.py measures a whole game's lifecycle through a real server by its CPU clock,
@@ -34,13 +34,14 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     from server.db import create_engine, create_sessionmaker
     from server.models import User
     from server.scenarios import load_scenarios
-    from server.services.games import GameService
+    from server.services.lobby import Lobby
+    from server.services.wiring import GameServices
 
     settings, schema = await bench_database(args.db, "vedette_lobby", Path(tempfile.mkdtemp(prefix="vedette-lobby-")))
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
-    service = GameService(load_scenarios(settings.scenarios_dir))
-    sides = list(service.registry.get(args.scenario).scenario.side_order)
+    lobby: Lobby = GameServices.build(load_scenarios(settings.scenarios_dir)).lobby
+    sides = list(lobby.registry.get(args.scenario).scenario.side_order)
     try:
         async with sessionmaker() as session:
             users = [User(username=f"lobby{i}{secrets.token_hex(3)}", email="x@example.org", password_hash="x",
@@ -53,9 +54,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             async with sessionmaker() as session:
                 creator, joiner = [await session.get(User, uid) for uid in user_ids]
                 started = time.process_time()
-                row = await service.create_game(session, creator, args.scenario, sides[0], "open")
+                row = await lobby.create_game(session, creator, args.scenario, sides[0], "open")
                 created = time.process_time()
-                await service.join_game(session, joiner, row.id, row.invite_token, secrets.token_hex(32))
+                await lobby.join_game(session, joiner, row.id, row.invite_token, secrets.token_hex(32))
                 return created - started, time.process_time() - created
 
         for _ in range(WARMUP):

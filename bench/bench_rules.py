@@ -88,13 +88,13 @@ def median_ms(samples: list[float]) -> float:
 def main() -> None:
     sc = parse_scenario(big_scenario(), "bench-40x30")
     game = Game.new(sc, "bench-seed-0123456789abcdef")
-    ctx = game._ctx()
+    ctx = game.context()
     movers = [u for u in sc.side_units["blue"] if not ctx.is_leader(u)]
     reach_times = []
     sizes = []
     for _ in range(5):
         for u in movers:
-            ctx = game._ctx()
+            ctx = game.context()
             t = time.perf_counter()
             g = build_group(ctx, "blue", [u])
             r = reachable(ctx, g)
@@ -103,7 +103,7 @@ def main() -> None:
     cmd_times = []
     for i in range(200):
         game = Game.new(sc, "bench-seed-0123456789abcdef")
-        ctx = game._ctx()
+        ctx = game.context()
         u = movers[i % len(movers)]
         r = reachable(ctx, build_group(ctx, "blue", [u]))
         dest = sorted(r)[i % len(r)]

@@ -5,7 +5,7 @@ Started by bench/bench_server.py or bench/bench_lifecycle.py in place of the ser
 
     VEDETTE_BENCH_PROFILE=bench/server_steps.py STEPS_OUT=/tmp/steps.txt \\
         .venv/bin/python bench/bench_lifecycle.py --games 100
-    STEPS_WRAP=server.services.games:GameService.join_game,server.notify.hooks:plan_mails \\
+    STEPS_WRAP=server.services.lobby:Lobby.join_game,server.notify.hooks:plan_mails \\
     VEDETTE_BENCH_PROFILE=bench/server_steps.py STEPS_OUT=/tmp/steps.txt .venv/bin/python bench/bench_lifecycle.py
 
 Why not a sampling profiler alone: py-spy shows SQLAlchemy's greenlets and suspended coroutines apart from

@@ -66,7 +66,7 @@ def wrap_sync(owner: Any, attr: str, name: str) -> None:
 def install() -> None:
     from server.api.routes import ws
     from server.services import commandlog
-    from server.services.games import GameService
+    from server.services.writes import WriteQueue
 
     wrap_async(ws, "_handle", "command", only=lambda message, *_a, **_k: message.get("type") == "command")
     wrap_async(commandlog, "append", "append")
@@ -74,7 +74,7 @@ def install() -> None:
     from server.db import WalCheckpointer
 
     wrap_sync(WalCheckpointer, "checkpoint", "wal_checkpoint")
-    writing = GameService._writing
+    writing = WriteQueue.writing
 
     @asynccontextmanager
     async def timed_writing(self: Any, session: Any) -> AsyncIterator[None]:
@@ -83,7 +83,7 @@ def install() -> None:
             yield
         record("lobby_write", started)
 
-    GameService._writing = timed_writing  # type: ignore[method-assign]
+    WriteQueue.writing = timed_writing  # type: ignore[method-assign]
     gc_started = [0.0]
 
     def on_gc(phase: str, info: dict[str, int]) -> None:

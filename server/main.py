@@ -15,19 +15,28 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .api.guards import RequestGuard, SecurityHeaders
 from .api.openapi import allowed_methods, install_openapi_errors
-from .api.routes import admin, games, health, scenarios, session, users, ws
+from .api.routes import (
+    admin,
+    deadlines,
+    games,
+    health,
+    notifications,
+    scenarios,
+    session,
+    users,
+    ws,
+)
 from .config import Settings, get_settings
 from .db import WalCheckpointer, asyncpg_dsn, create_engine, create_sessionmaker
 from .errors import ApiError
 from .gctune import GcPacer
-from .notify.app import routers as notify_routers
 from .notify.app import start_notify
 from .realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
 from .realtime.hub import GameHub
 from .scenarios import load_scenarios
 from .services.botplay import BotRunner
 from .services.commandlog import close_pools as close_command_pools
-from .services.games import GameService
+from .services.wiring import GameServices
 
 log = logging.getLogger(__name__)
 
@@ -138,26 +147,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = create_engine(settings)
         sessionmaker = create_sessionmaker(engine)
         registry = load_scenarios(settings.scenarios_dir)
-        service = GameService(registry, fixed_seed=settings.test_game_seed, snapshot_every=settings.snapshot_every)
+        game_services = GameServices.build(registry, fixed_seed=settings.test_game_seed,
+                                           snapshot_every=settings.snapshot_every)
         backend = MemoryBackend() if settings.is_sqlite else PostgresBackend(asyncpg_dsn(settings.database_url))
         broadcast = Broadcast(backend)
         await broadcast.connect()
-        hub = GameHub(broadcast, sessionmaker, service, settings.notify_channel)
+        hub = GameHub(broadcast, sessionmaker, game_services.store, game_services.spectators,
+                      settings.notify_channel)
         await hub.start()
-        notify = await start_notify(app, settings, sessionmaker, service, hub)
-        bots = BotRunner(sessionmaker, service, hub, budget_s=settings.bot_budget_seconds, workers=settings.bot_workers)
+        notify = await start_notify(app, settings, sessionmaker, game_services, hub)
+        bots = BotRunner(sessionmaker, game_services.commands, hub, budget_s=settings.bot_budget_seconds,
+                         workers=settings.bot_workers)
         await bots.start()
         app.state.bots = bots
         app.state.engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.scenarios = registry
-        app.state.service = service
+        app.state.games = game_services
         app.state.broadcast = broadcast
         app.state.hub = hub
         pacer = GcPacer(settings.gc_full_collect_seconds, settings.gc_middle_threshold, settings.gc_young_threshold)
         pacer.start()
         app.state.gc_pacer = pacer
-        checkpointer = (WalCheckpointer(str(engine.url.database), writer=service.sqlite_writer)
+        checkpointer = (WalCheckpointer(str(engine.url.database), writer=game_services.writes.sqlite_writer)
                         if settings.is_sqlite else None)
         if checkpointer is not None:
             checkpointer.start()
@@ -182,10 +194,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for module in (users, session, scenarios, games, admin, health, ws):
+    for module in (users, session, scenarios, games, admin, health, ws, notifications, deadlines):
         app.include_router(module.router)
-    for router in notify_routers():
-        app.include_router(router)
 
     install_web_client(app, settings)
     install_openapi_errors(app)

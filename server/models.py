@@ -121,7 +121,7 @@ game_states_table = Table(
     # Full engine state including the secret seed: never leaves the server.
     Column("snapshot", JSON, nullable=False),
     # The version `snapshot` holds: the command path stores it every `snapshot_every` commands and at
-    # the end; the log rows after it replay to `version` (migration 0005, `GameService.engine_at`).
+    # the end; the log rows after it replay to `version` (migration 0005, `GameStore.engine_at`).
     Column("snapshot_version", Integer, nullable=False, default=0, server_default="0"),
     Column("initial_snapshot", JSON, nullable=False),
 )

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .services.engine import rules
+from .services.views import build_scenario
+
 log = logging.getLogger(__name__)
 
 
@@ -27,8 +30,6 @@ class ScenarioEntry:
     def public(self) -> dict[str, Any]:
         """The scenario as anyone may read it: without the reinforcements it hides (`hidden`)."""
         if not self._public:
-            from .services.views import build_scenario
-
             self._public.update(build_scenario(self.scenario, None))
         return self._public
 
@@ -53,8 +54,6 @@ class ScenarioEntry:
 
 def _ruleset_title(ruleset: str) -> str:
     """The edition's own name for the lobby ("Quick Play", "Standard rules")."""
-    from .services.engine import rules
-
     try:
         return str(rules().find_ruleset(ruleset).title)
     except (AttributeError, ValueError):
@@ -68,6 +67,10 @@ class ScenarioRegistry:
 
     def get(self, scenario_id: str) -> ScenarioEntry | None:
         return self._entries.get(scenario_id)
+
+    def add(self, entry: ScenarioEntry) -> None:
+        """Offer a loaded scenario under its id (the loader refuses a second file with the same id)."""
+        self._entries[entry.scenario.id] = entry
 
     def ids(self) -> list[str]:
         return list(self._entries)
@@ -107,8 +110,6 @@ def load_scenarios(directory: Path) -> ScenarioRegistry:
 
 
 def _load(directory: Path) -> ScenarioRegistry:
-    from .services.engine import rules
-
     parse_scenario = rules().parse_scenario
     ScenarioError = rules().ScenarioError
     registry = ScenarioRegistry()
@@ -132,10 +133,10 @@ def _load(directory: Path) -> ScenarioRegistry:
             registry.problems[name] = repr(exc)
             log.exception("skipping scenario %s: unexpected error", path)
             continue
-        if scenario.id in registry._entries:
+        if registry.get(scenario.id) is not None:
             registry.problems[name] = f"duplicate scenario id '{scenario.id}'"
             log.error("skipping scenario %s: id '%s' already loaded", path, scenario.id)
             continue
-        registry._entries[scenario.id] = ScenarioEntry(scenario, raw, path)
+        registry.add(ScenarioEntry(scenario, raw, path))
     log.info("loaded %d scenario(s) from %s", len(registry), directory)
     return registry

@@ -9,7 +9,7 @@ import sqlite3
 from typing import Any
 
 from server.rules import Game, parse_scenario
-from server.services.games import apply_logged
+from server.services.store import apply_logged
 
 
 def stored_game(conn: sqlite3.Connection, game_id: str, scenario: Any | None = None) -> Game:

@@ -14,7 +14,12 @@ from ..models import User
 from ..realtime.hub import GameHub
 from ..scenarios import ScenarioRegistry
 from ..services import accounts
-from ..services.games import GameService
+from ..services.commands import CommandService
+from ..services.lobby import Lobby
+from ..services.priority import CommandGate
+from ..services.spectators import Spectators
+from ..services.store import GameStore
+from ..services.wiring import GameServices
 
 
 async def get_settings(request: Request) -> Settings:
@@ -29,9 +34,29 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-async def get_service(request: Request) -> GameService:
-    service: GameService = request.app.state.service
-    return service
+def _games(request: Request) -> GameServices:
+    games: GameServices = request.app.state.games
+    return games
+
+
+async def get_store(request: Request) -> GameStore:
+    return _games(request).store
+
+
+async def get_commands(request: Request) -> CommandService:
+    return _games(request).commands
+
+
+async def get_lobby(request: Request) -> Lobby:
+    return _games(request).lobby
+
+
+async def get_spectators(request: Request) -> Spectators:
+    return _games(request).spectators
+
+
+async def get_gate(request: Request) -> CommandGate:
+    return _games(request).gate
 
 
 async def get_hub(request: Request) -> GameHub:
@@ -46,7 +71,11 @@ async def get_registry(request: Request) -> ScenarioRegistry:
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
-ServiceDep = Annotated[GameService, Depends(get_service)]
+StoreDep = Annotated[GameStore, Depends(get_store)]
+CommandsDep = Annotated[CommandService, Depends(get_commands)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+SpectatorsDep = Annotated[Spectators, Depends(get_spectators)]
+GateDep = Annotated[CommandGate, Depends(get_gate)]
 HubDep = Annotated[GameHub, Depends(get_hub)]
 RegistryDep = Annotated[ScenarioRegistry, Depends(get_registry)]
 # How a spectator of a private game shows that it may look: the link it was given.
@@ -54,9 +83,9 @@ WatchToken = Annotated[str | None, Query(max_length=64, description="The game's 
 InviteToken = Annotated[str | None, Query(max_length=64, description="The game's invite token")]
 
 
-async def commands_first(service: ServiceDep) -> None:
+async def commands_first(gate: GateDep) -> None:
     """A lobby request starts once the players' commands in flight have finished (services/priority.py)."""
-    await service.commands.yield_to_commands()
+    await gate.yield_to_commands()
 
 
 def session_token(request: Request, settings: Settings) -> str | None:

@@ -27,7 +27,7 @@ from typing import Any
 from server.rules import Game, UnitState
 
 from .belief import copy_game
-from .evaluate import Pos, eval_pos, evaluate, loss_points
+from .evaluate import Pos, U, eval_pos, evaluate, loss_points
 
 MIN_MOVE_GAIN = 0.5
 GENERIC_LIMIT = 400  # the most legal commands `_generic` lists at once
@@ -79,7 +79,7 @@ class GreedyBot:
         if st.phase == "movement":
             return self._move(game, side, rng, deadline)
         if st.phase == "combat":
-            return self._combat(game, side, rng, deadline)
+            return self.greedy_combat(game, side, rng, deadline)
         return {"type": "end_phase"}
 
     # --- any edition: one ply over the engine's own legal commands ------------------------------
@@ -154,7 +154,6 @@ class GreedyBot:
                 tmp = Pos.__new__(Pos)
                 tmp.game, tmp.control, tmp.turn = game, pos.control, pos.turn
                 tmp.units = dict(pos.units)
-                from .evaluate import U
                 for u in added:
                     d = sc.units[u]
                     att, dfn, ma = game.ruleset.bot_factors(sc, UnitState(u, None))
@@ -176,7 +175,10 @@ class GreedyBot:
         return {"type": "end_phase"}
 
     # --- combat -----------------------------------------------------------------------------
-    def _combat(self, game: Game, side: str, rng: random.Random, deadline: float) -> dict[str, Any]:
+    def greedy_combat(self, game: Game, side: str, rng: random.Random, deadline: float) -> dict[str, Any]:
+        """Greedy's combat-phase command (Quick Play): the attack, bombardment or declared charge of best
+        expected gain (a declared charge must be made, 9.2), or ending the phase when none gains
+        MIN_ATTACK_GAIN. The search bot plays it while a charge is pending (`SearchBot._search_combat`)."""
         st, sc = game.state, game.scenario
         if st.ca_stage:
             return self._fallback(game, side, rng)

@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.rules import Game
 
 from .belief import copy_game
+from .budget import Budget
 from .evaluate import evaluate
 from .greedy import GENERIC_LIMIT, MIN_MOVE_GAIN, ScriptedDice
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .search import Budget
 
 TOP_K = 4  # greedy's best commands rolled out besides its choice
 MAX_COMBATS = 8  # attacks, bombardments and charges rolled out at most (greedy's best first)

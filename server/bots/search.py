@@ -48,6 +48,7 @@ from typing import Any
 from server.rules import Game, UnitState
 
 from .belief import copy_game
+from .budget import Budget
 from .evaluate import GroupScan, Pos, U, eval_pos, evaluate, loss_points
 from .greedy import MIN_ATTACK_GAIN, MIN_MOVE_GAIN, GreedyBot, ScriptedDice, quickplay_shaped
 from .rollout import generic_search
@@ -93,32 +94,6 @@ RESULT_VALUE = {
     "Ax": -2.0,
     "Am": -3.0,
 }
-
-
-class Budget:
-    """Wall clock, or a deterministic count of nodes (then the clock is never read for decisions)."""
-
-    def __init__(self, seconds: float, nodes: int | None) -> None:
-        self.nodes = nodes
-        self.used = 0
-        self.span = max(seconds, 0.001)
-        self.start = time.perf_counter()
-
-    def spend(self, n: int = 1) -> None:
-        self.used += n
-
-    def left(self) -> bool:
-        return self.fraction_left(1.0)
-
-    def room_for(self, seconds: float) -> bool:
-        """On the clock: True while a step expected to take `seconds` would still end within the budget."""
-        return self.nodes is not None or time.perf_counter() - self.start + seconds < self.span
-
-    def fraction_left(self, share: float) -> bool:
-        """True while less than `share` of the budget is spent."""
-        if self.nodes is not None:
-            return self.used < self.nodes * share
-        return time.perf_counter() - self.start < self.span * share
 
 
 @dataclass
@@ -617,7 +592,7 @@ class SearchBot(GreedyBot):
         mine = [u for u in sc.side_units[side] if st.units[u].status == "map"]
         pending = [c for c in game.legal_commands(side, rng, 1000) if c["type"] == "charge"]
         if pending:  # a declared charge must be made (9.2): as greedy
-            return GreedyBot._combat(self, game, side, rng, math.inf)
+            return self.greedy_combat(game, side, rng, math.inf)
         attacks = [a for a in game.options(side, mine).get("attacks", []) if a.get("legal")]
         guns = [
             u for u in mine if sc.units[u].kind.value == "artillery" and not st.units[u].attacked

@@ -1,36 +1,30 @@
-"""Wiring into the FastAPI app: routers, and the runtime started in the app's lifespan."""
+"""Wiring into the FastAPI app: the runtime started in the app's lifespan. (The notifications' routes are
+the app's own, server/api/routes/notifications.py and deadlines.py.)"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 
 from ..config import Settings
+from ..services.wiring import GameServices
 from .config import NotifySettings
 from .runtime import Notify
 
 log = logging.getLogger(__name__)
 
 
-def routers() -> list[APIRouter]:
-    from ..api.routes import deadlines, notifications
-
-    return [notifications.router, deadlines.router]
-
-
-async def start_notify(app: FastAPI, settings: Settings, sessionmaker: Any, service: Any, hub: Any) -> Notify:
+async def start_notify(
+    app: FastAPI, settings: Settings, sessionmaker: Any, games: GameServices, hub: Any,
+) -> Notify:
     """Create and start this process's runtime. Tests may preset `app.state.notify_settings`
     (a NotifySettings) and `app.state.notify_mailer` before the app starts."""
     nsettings = getattr(app.state, "notify_settings", None) or NotifySettings()
-    rt = Notify(settings, nsettings, sessionmaker, service, hub,
+    rt = Notify(settings, nsettings, sessionmaker, games, hub,
                 mailer=getattr(app.state, "notify_mailer", None))
-    hooks = getattr(service, "hooks", None)
-    if hooks is not None:
-        hooks.append(rt.hooks)
-    else:
-        log.error("the game service has no hooks list: no mail will be queued")
+    games.hooks.append(rt.hooks)
     observers = getattr(hub, "observers", None)
     if observers is not None:
         observers.append(rt.presence)

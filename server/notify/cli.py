@@ -40,7 +40,7 @@ async def run(once: bool = False) -> None:
     from ..db import asyncpg_dsn, create_engine, create_sessionmaker
     from ..realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
     from ..scenarios import load_scenarios
-    from ..services.games import GameService
+    from ..services.wiring import GameServices
     from .config import NotifySettings
     from .runtime import Notify
 
@@ -48,13 +48,12 @@ async def run(once: bool = False) -> None:
     nsettings = NotifySettings()
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
-    service = GameService(load_scenarios(settings.scenarios_dir))
+    games = GameServices.build(load_scenarios(settings.scenarios_dir))
     backend = MemoryBackend() if settings.is_sqlite else PostgresBackend(asyncpg_dsn(settings.database_url))
     broadcast = Broadcast(backend)
     await broadcast.connect()
-    rt = Notify(settings, nsettings, sessionmaker, service, _Publisher(broadcast, settings.notify_channel))
-    if hasattr(service, "hooks"):
-        service.hooks.append(rt.hooks)
+    rt = Notify(settings, nsettings, sessionmaker, games, _Publisher(broadcast, settings.notify_channel))
+    games.hooks.append(rt.hooks)
     try:
         if once:
             print(await rt.scheduler.tick())

@@ -13,7 +13,7 @@ import logging
 import uuid
 from contextlib import suppress
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 
@@ -21,13 +21,11 @@ from ..errors import ApiError
 from ..models import Game, User
 from ..services.access import require_seat
 from . import compose
+from .context import NotifyContext
 from .hooks import game_info, seat_users
 from .models import GameClock
 from .outbox import enqueue
 from .prefs import sweep_digests
-
-if TYPE_CHECKING:
-    from .runtime import Notify
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +44,16 @@ def paused(clock: GameClock, now: datetime) -> bool:
 
 def is_overdue(clock: GameClock, now: datetime) -> bool:
     return (clock.deadline_at is not None and not paused(clock, now) and now >= clock.deadline_at)
+
+
+async def decision_hours_of(session: Any, game_ids: list[str]) -> dict[str, int | None]:
+    """Each game's time per decision (hours; None for no limit), read from the clock rows in one query."""
+    if not game_ids:
+        return {}
+    rows = await session.execute(
+        select(GameClock.game_id, GameClock.decision_hours).where(GameClock.game_id.in_(game_ids))
+    )
+    return {gid: hours for gid, hours in rows.all()}
 
 
 def clock_json(row: Game, clock: GameClock | None, side: str | None, now: datetime) -> dict[str, Any]:
@@ -86,19 +94,19 @@ def clock_json(row: Game, clock: GameClock | None, side: str | None, now: dateti
 class Clocks:
     """The clock actions behind the routes; each runs in one write transaction on the game row."""
 
-    def __init__(self, rt: Notify) -> None:
+    def __init__(self, rt: NotifyContext) -> None:
         self.rt = rt
 
     async def _lock(self, session: Any, game_id: str, user: User | None) -> tuple[Game, str, GameClock | None]:
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
-        row = await self.rt.service.get_row(session, game_id, for_update=True)
+        row = await self.rt.store.get_row(session, game_id, for_update=True)
         side = require_seat(row, user)
         clock = await session.get(GameClock, game_id, populate_existing=True)
         return row, side, clock
 
     async def state(self, session: Any, game_id: str, user: User | None) -> dict[str, Any]:
-        row = await self.rt.service.get_row(session, game_id)
+        row = await self.rt.store.get_row(session, game_id)
         side = next((s.side for s in row.seats if user is not None and s.user_id == user.id), None)
         clock = await session.get(GameClock, game_id, populate_existing=True)
         return clock_json(row, clock, side, self.rt.now())
@@ -118,14 +126,13 @@ class Clocks:
         compare-and-set refuses it if the game moved on meanwhile."""
         if user is None:
             raise ApiError(401, "not_authenticated", "Log in to play.")
-        service = self.rt.service
-        row = await service.get_row(session, game_id)
+        row = await self.rt.store.get_row(session, game_id)
         side = require_seat(row, user)
         clock = await session.get(GameClock, game_id, populate_existing=True)
         self._need_active(row)
         clock = self._need_clock(clock)
         now = self.rt.now()
-        engine_game = await service.engine_at(session, row)
+        engine_game = await self.rt.store.engine_at(session, row)
         late = engine_game.awaiting
         if late is None or late == side or clock.side != late:
             raise ApiError(409, "not_overdue", "Only the opponent of the player who must decide may claim.")
@@ -138,7 +145,7 @@ class Clocks:
         command = {"type": "adjudicate", "winner": side, "reason": reason}
         await session.commit()
         try:
-            answer, _ = await service.referee(
+            answer, _ = await self.rt.commands.referee(
                 session, game_id, command, user_id=user.id, command_id=f"claim:{uuid.uuid4().hex}",
                 expected_version=row.version,
             )
@@ -149,7 +156,7 @@ class Clocks:
         version = int(answer["version"])
         if self.rt.hub is not None:
             await self.rt.hub.publish(game_id, version)
-        result = service.recent.meta(game_id)
+        result = self.rt.commands.live_meta(game_id)
         return {"status": "over", "version": version, "result": result.result if result is not None else None}
 
     async def extend(self, session: Any, game_id: str, user: User | None, hours: int | None) -> dict[str, Any]:
@@ -272,7 +279,7 @@ class Clocks:
 class Scheduler:
     """Periodic pass: deadlines, digests, standing orders. `tick(now)` is the whole of it."""
 
-    def __init__(self, rt: Notify) -> None:
+    def __init__(self, rt: NotifyContext) -> None:
         self.rt = rt
         self._task: asyncio.Task[None] | None = None
 
@@ -309,7 +316,7 @@ class Scheduler:
         report["digests"] = await sweep_digests(self.rt.sessionmaker, self.rt.nsettings, now,
                                                 postgres=self.rt.postgres, writing=self.rt.writing)
         report["standing_orders"] = await self.rt.sweep_standing_orders()
-        report["owed_mails"] = await self.rt.hooks.sweep()
+        report["owed_mails"] = await self.rt.sweep_owed_mails()
         if any(report.values()):
             self.rt.worker_wake()
         return report

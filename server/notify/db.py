@@ -1,14 +1,14 @@
-"""Write transactions for asynchronous play, the same way the game service takes them.
+"""Write transactions for asynchronous play, the same way the game services take them.
 
-On SQLite the service queues its writers on an in-process lock (`GameService._writing`);
-our writers join that queue when they can, so they never wait on SQLite's busy handler.
+On SQLite the game services queue their writers on an in-process lock (`WriteQueue.writing`,
+server/services/writes.py); the runtime hands that queue's `writing` to our writers, so they never wait
+on SQLite's busy handler. `plain_writing` is the same transaction outside any queue.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,8 +27,3 @@ async def plain_writing(session: AsyncSession) -> AsyncIterator[None]:
     finally:
         if session.in_transaction():
             await session.rollback()
-
-
-def writing_for(service: Any) -> Writing:
-    writing: Writing | None = getattr(service, "_writing", None)
-    return writing or plain_writing

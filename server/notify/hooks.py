@@ -1,4 +1,5 @@
-"""What the game service calls around its writes, so every change gets its mails.
+"""What the game services (the lobby, the command path) call around their writes, so every change gets
+its mails.
 
 * `game_created`  - a clock row when the game has a time per decision.
 * `game_joined`   - "opponent joined" / "game started" mails; the first deadline starts.
@@ -18,7 +19,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import bindparam, event, select, update
 
@@ -26,11 +27,9 @@ from ..errors import ApiError
 from ..models import Game, GameCommand, GameSeat, User
 from ..models import games_table as GAMES
 from . import compose
+from .context import NotifyContext
 from .models import GameClock, OutboxMail, StandingOrders
 from .outbox import QueuedMail, add_mails, plan_mails
-
-if TYPE_CHECKING:
-    from .runtime import Notify
 
 log = logging.getLogger(__name__)
 PENDING_KEY = "vedette_notify_pending"
@@ -41,7 +40,7 @@ DIGEST_OWN_ROWS = 200
 DIGEST_WINDOW = DIGEST_ROWS + DIGEST_OWN_ROWS
 
 # A command's follow-up reads and writes these on every game's end and every decision passed by mail;
-# built once (see services/games.py `_GAME_ROW`).
+# built once (see services/store.py `_GAME_ROW`).
 _LOGGED_COMMAND = select(GameCommand).where(
     GameCommand.game_id == bindparam("game_id"), GameCommand.seq == bindparam("seq")
 )
@@ -109,7 +108,7 @@ class JoinPlan:
 
 
 class NotifyHooks:
-    def __init__(self, runtime: Notify) -> None:
+    def __init__(self, runtime: NotifyContext) -> None:
         self.rt = runtime
 
     # ------------------------------------------------------------ plumbing
@@ -231,13 +230,13 @@ class NotifyHooks:
             # loop at each game's end; issue 16): `private_engine` reads what it needs when the engine is
             # not cached.
             try:
-                row = await self.rt.service.get_row(session, game_id, light=True)
+                row = await self.rt.store.get_row(session, game_id, light=True)
             except ApiError:
                 return False
             if row.mail_owed is None:
                 return False
             owed = row.mail_owed
-            gate = self.rt.service.commands  # the players' commands first, between the steps below
+            gate = self.rt.commands.gate  # the players' commands first, between the steps below
             await gate.yield_to_commands()
             entry = await session.scalar(_LOGGED_COMMAND, {"game_id": game_id, "seq": owed})
             mails: list[QueuedMail] = []
@@ -249,11 +248,11 @@ class NotifyHooks:
                     if row.status == "over":
                         # The shared engine: nothing changes a finished game's state, so the copy below
                         # (the whole state through JSON, at every game's end) is not needed.
-                        engine_game = await self.rt.service.engine_at(session, row)
+                        engine_game = await self.rt.store.engine_at(session, row)
                         mails = await self._game_over(session, row, engine_game, entry)
                     else:
                         # A private copy: the command path mutates the live engine while this one composes.
-                        engine_game = await self.rt.service.private_engine(session, row)
+                        engine_game = await self.rt.store.private_engine(session, row)
                         mails, settle = await self._decision_may_pass(
                             session, row, engine_game, entry, previous_awaiting or entry.side)
                     rows = await plan_mails(session, self.rt.nsettings, mails, game_id=row.id, now=self.rt.now())

@@ -90,7 +90,7 @@ async def enqueue_many(
 _PLANNED = ("idempotency_key", "message_id", "user_id", "game_id", "kind", "to_addr", "subject", "body", "status",
             "attempts", "next_attempt_at", "created_at")
 _INSERT_MAILS = insert(OutboxMail.__table__)
-# `plan_mails`'s two reads (every join, every game's end), built once (see services/games.py `_GAME_ROW`).
+# `plan_mails`'s two reads (every join, every game's end), built once (see services/store.py `_GAME_ROW`).
 _PREFS_OF = select(NotificationPrefs).where(NotificationPrefs.user_id.in_(bindparam("user_ids", expanding=True)))
 _QUEUED_KEYS = select(OutboxMail.idempotency_key).where(
     OutboxMail.idempotency_key.in_(bindparam("keys", expanding=True))

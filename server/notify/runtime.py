@@ -1,4 +1,6 @@
-"""The asynchronous-play runtime of one process: hooks, outbox worker, scheduler, presence."""
+"""The asynchronous-play runtime of one process: hooks, outbox worker, scheduler, presence.
+
+`Notify` builds the pieces and is what each is handed (`context.NotifyContext`)."""
 
 from __future__ import annotations
 
@@ -15,10 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..config import Settings
 from ..models import Game, utcnow
+from ..services.engine import rules
+from ..services.wiring import GameServices
+from ..services.writes import WriteQueue
 from . import standing
 from .clocks import Clocks, Scheduler
 from .config import NotifySettings
-from .db import writing_for
+from .db import Writing
 from .hooks import NotifyHooks
 from .mailer import Mailer, make_mailer
 from .models import StandingOrders
@@ -34,18 +39,17 @@ class Notify:
         settings: Settings,
         nsettings: NotifySettings,
         sessionmaker: async_sessionmaker[AsyncSession],
-        service: Any,
+        games: GameServices,
         hub: Any = None,
         *,
         mailer: Mailer | None = None,
         now: Callable[[], datetime] | None = None,
     ) -> None:
-        from ..services.engine import rules
-
         self.settings = settings
         self.nsettings = nsettings
         self.sessionmaker = sessionmaker
-        self.service = service
+        self.store = games.store
+        self.commands = games.commands
         self.hub = hub
         self.postgres = not settings.is_sqlite
         self._now = now or utcnow
@@ -55,15 +59,16 @@ class Notify:
             self.nsettings = nsettings
         self.base_url = nsettings.public_base_url
         self.mailer = mailer or make_mailer(nsettings)
-        self.writing = writing_for(service)
+        # Joins the game services' queue of SQLite writers: never a wait on SQLite's busy handler.
+        self.writing: Writing = games.writes.writing
         self.presence = Presence(sessionmaker, nsettings.presence_ttl_seconds, on_leave=self.request_settle,
                                  writing=self.writing, local=getattr(hub, "has_seat", None),
-                                 plain_write=self._plain_write(sessionmaker, service))
+                                 plain_write=self._plain_write(sessionmaker, games.writes))
         self.hooks = NotifyHooks(self)
         self.clocks = Clocks(self)
         self.worker = OutboxWorker(sessionmaker, nsettings, settings.secret_key, self.mailer,
                                    now=lambda: self.now(), postgres=self.postgres,
-                                   sqlite_writer=getattr(service, "sqlite_writer", None))
+                                   sqlite_writer=games.writes.sqlite_writer)
         self.scheduler = Scheduler(self)
         self.filter_events = rules().filter_events
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -102,13 +107,12 @@ class Notify:
                 await task
 
     @staticmethod
-    def _plain_write(sessionmaker: async_sessionmaker[AsyncSession], service: Any) -> Any:
-        """The service's plain writes (`GameService.write_plain`) on the app's database, if it has them."""
+    def _plain_write(sessionmaker: async_sessionmaker[AsyncSession], writes: WriteQueue) -> Any:
+        """Plain writes (`WriteQueue.write_plain`) on the app's database, if the sessions name one."""
         bind = sessionmaker.kw.get("bind")
-        write_plain = getattr(service, "write_plain", None)
-        if bind is None or write_plain is None:
+        if bind is None:
             return None
-        return functools.partial(write_plain, bind)
+        return functools.partial(writes.write_plain, bind)
 
     def worker_wake(self) -> None:
         if self._worker_started:
@@ -156,13 +160,16 @@ class Notify:
     # --------------------------------------------------------- standing orders
 
     def standing_order_choice(self, engine_game: Any, orders: dict[str, str]) -> tuple[str, str] | None:
-        from ..rules import standing_order_choice
-
         try:
-            return standing_order_choice(engine_game, orders)
+            choice: tuple[str, str] | None = rules().standing_order_choice(engine_game, orders)
+            return choice
         except Exception:
             log.exception("standing order proposal failed")
             return None
+
+    async def sweep_owed_mails(self) -> int:
+        """Mails owed by commands whose process stopped before composing them (`NotifyHooks.sweep`)."""
+        return await self.hooks.sweep()
 
     async def sweep_standing_orders(self) -> int:
         """Games whose awaiting side has standing orders: settle what they cover (e.g. after a

@@ -13,15 +13,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import ApiError
 from .compose import STANDING_ORDER_EVENT
+from .context import NotifyContext
 from .hooks import seat_user
 from .models import StandingOrders
-
-if TYPE_CHECKING:
-    from .runtime import Notify
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +46,7 @@ def note_event(side_name: str, name: str, decision: dict[str, Any], option: dict
     }
 
 
-async def settle(rt: Notify, game_id: str) -> int:
+async def settle(rt: NotifyContext, game_id: str) -> int:
     """Answer, one by one, every pending decision the away side's standing orders cover. Returns how many."""
     done = 0
     async with rt.game_lock(game_id):
@@ -62,12 +60,12 @@ async def settle(rt: Notify, game_id: str) -> int:
     return done
 
 
-async def _settle_one(rt: Notify, game_id: str) -> int | None:
-    service = rt.service
+async def _settle_one(rt: NotifyContext, game_id: str) -> int | None:
+    commands = rt.commands
     async with rt.sessionmaker() as session:
         try:
             # The process's live game (no read when it holds it: a player leaving a game it serves).
-            meta, engine_game, _ = await service.live_game(session, game_id)
+            meta, engine_game, _ = await commands.live_game(session, game_id)
         except ApiError:
             return None
         if meta.status != "active":
@@ -93,7 +91,7 @@ async def _settle_one(rt: Notify, game_id: str) -> int | None:
         note = note_event(side_name, name, decision, option, side)
         version = meta.version
         try:
-            answer, applied = await service.submit(
+            answer, applied = await commands.submit(
                 session, game_id, user, {"type": "choose", "option": option_id}, version,
                 standing_order_id(rt.settings.secret_key, game_id, version), note_events=[note],
             )

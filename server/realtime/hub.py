@@ -21,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from .. import jsoncodec
 from ..services.access import Viewer
-from ..services.games import GameService
+from ..services.spectators import Spectators
+from ..services.store import GameStore
 from ..services.views import GameMeta, build_log_entries, build_view, build_views
 from .broadcast import RESYNC, Broadcast
 from .diff import make_patch
@@ -147,12 +148,16 @@ class GameHub:
         self,
         broadcast: Broadcast,
         sessionmaker: async_sessionmaker[AsyncSession],
-        service: GameService,
+        store: GameStore,
+        spectators: Spectators,
         channel: str,
     ) -> None:
         self.broadcast = broadcast
         self.sessionmaker = sessionmaker
-        self.service = service
+        # The games this process serves live, and their stored state when it must read them.
+        self.store = store
+        # The spectator rows every process shares (each watching connection's).
+        self.spectator_rows = spectators
         self.channel = channel
         self._connections: dict[str, set[ViewerConnection]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -285,12 +290,12 @@ class GameHub:
         ]
         try:
             async with self.sessionmaker() as session:
-                await self.service.touch_spectators(session, ids)
+                await self.spectator_rows.touch_spectators(session, ids)
                 # Recounted, not forgotten: a crashed process's watchers age out of the counts
                 # here, and the next command's push needs no read of its own.
                 watched = list(self._connections)
                 counted_at = self._presence_clock
-                counts = await self.service.spectator_counts(session, watched)
+                counts = await self.spectator_rows.spectator_counts(session, watched)
             for game_id, count in counts.items():
                 if self._presence_changed.get(game_id, 0) > counted_at:
                     continue  # a spectator came or went while this count was read: it is out of date
@@ -380,7 +385,7 @@ class GameHub:
             await observer.attached(conn)
         if conn.viewer.role == "spectator":
             async with self.sessionmaker() as session:
-                await self.service.add_spectator(session, conn.id, conn.game_id)
+                await self.spectator_rows.add_spectator(session, conn.id, conn.game_id)
         await self.send_snapshot(conn)
         if conn.viewer.role == "spectator":
             await self.publish(conn.game_id, conn.last_version, presence=True)
@@ -397,7 +402,7 @@ class GameHub:
         if conn.viewer.role == "spectator":
             try:
                 async with self.sessionmaker() as session:
-                    await self.service.remove_spectator(session, conn.id)
+                    await self.spectator_rows.remove_spectator(session, conn.id)
                 await self.publish(conn.game_id, conn.last_version, presence=True)
             except Exception:
                 log.exception("could not remove spectator %s", conn.id)
@@ -410,20 +415,20 @@ class GameHub:
                 # The live game when this process holds it and the database confirms its version (the
                 # opponent connecting, a second tab): no read of the row at all. Else the row, without
                 # its large JSON columns when the engine and scenario are cached (`load_for_views`).
-                held = await self.service.held_live(session.bind, conn.game_id)
+                held = await self.store.held_live(session.bind, conn.game_id)
                 if held is not None:
                     row, engine, scenario = held
                 else:
-                    loaded = await self.service.load_for_views(session, conn.game_id)
+                    loaded = await self.store.load_for_views(session, conn.game_id)
                     row, engine, scenario = loaded.row, loaded.engine, loaded.scenario
                 # A game at version 0 has no log row yet (its first command is seq 1).
-                rows = (await self.service.log_rows(session, conn.game_id, upto=row.version)
+                rows = (await self.store.log_rows(session, conn.game_id, upto=row.version)
                         if row.version else [])
                 spectators = self._spectators.get(conn.game_id)
                 if spectators is None or conn.viewer.role == "spectator":
                     # Counted when not known here, or when a spectator arrives (a seat's arrival does
                     # not change it; the heartbeat recounts every watched game anyway).
-                    spectators = await self.service.spectator_count(session, conn.game_id)
+                    spectators = await self.spectator_rows.spectator_count(session, conn.game_id)
                     self._note_spectators(conn.game_id, spectators)
             view = _detached(build_view(row, engine, conn.viewer, spectators=spectators, share_units=True))
             entries = build_log_entries(row, rows, conn.viewer, scenario)
@@ -435,12 +440,12 @@ class GameHub:
     def _local_state(self, game_id: str, version: int | None, after: int) -> tuple[Any, Any, list[Any], Any] | None:
         if version is None:
             return None
-        recent = self.service.recent.lookup(game_id, version, after)
+        recent = self.store.recent.lookup(game_id, version, after)
         if recent is None:
             return None
         meta, rows = recent
-        engine = self.service.engines.get(game_id, meta.version)
-        scenario = self.service.scenarios.peek(game_id)
+        engine = self.store.engines.get(game_id, meta.version)
+        scenario = self.store.scenarios.peek(game_id)
         if engine is None or scenario is None:
             return None
         return meta, engine, rows, scenario
@@ -469,16 +474,16 @@ class GameHub:
                 row, engine, rows, scenario = local
             else:
                 async with self.sessionmaker() as session:
-                    loaded = await self.service.load_for_views(session, game_id)
+                    loaded = await self.store.load_for_views(session, game_id)
                     # Up to the row's version: a command committed between the two reads must not put
                     # its log entry in a frame that still names the older version.
-                    db_rows = await self.service.log_rows(session, game_id, after=after, upto=loaded.row.version)
+                    db_rows = await self.store.log_rows(session, game_id, after=after, upto=loaded.row.version)
                     if spectators is None:
-                        spectators = await self.service.spectator_count(session, game_id)
+                        spectators = await self.spectator_rows.spectator_count(session, game_id)
                         self._note_spectators(game_id, spectators)
                 row, engine, rows, scenario = GameMeta.of(loaded.row), loaded.engine, db_rows, loaded.scenario
                 if row.status == "active":
-                    self.service.recent.seed(row)  # another process's change: our next command may be quick
+                    self.store.recent.seed(row)  # another process's change: our next command may be quick
             # One view per kind of viewer, and one patch (serialised once) per group of connections
             # that hold the same last view: two seats and any number of spectators cost at most
             # three views, however many watch.

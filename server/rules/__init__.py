@@ -14,9 +14,11 @@ from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .kernel.game import Game, verify_record
 from .kernel.hexes import Hex, HexGrid, OffsetCoord, hexside_key, line_of_sight
-from .kernel.scenario import Scenario, ScenarioError, UnitKind, parse_scenario, scenario_from_json_text
+from .kernel.loading import parse_scenario, scenario_from_json_text
+from .kernel.scenario import Scenario, ScenarioError, UnitKind
 from .kernel.state import GameState, Phase, Status, UnitState
-from .kernel.views import event_visible, filter_events, scenario_json_for
+from .kernel.views import scenario_json_for
+from .kernel.visibility import event_visible, filter_events
 from .quickplay import QuickPlay
 from .standard import Standard
 from .quickplay.orders import STANDING_ORDERS, standing_order_choice, validate_orders

@@ -84,7 +84,7 @@ async def start_session(session: AsyncSession, settings: Settings, user: User) -
     return token
 
 
-# Every authenticated request's lookup, built once (see services/games.py `_GAME_ROW`).
+# Every authenticated request's lookup, built once (see services/store.py `_GAME_ROW`).
 _SESSION_BY_TOKEN = select(UserSession).where(UserSession.token_hash == bindparam("token_hash"))
 
 
@@ -205,7 +205,7 @@ def _games_counted_up_to(*where: Any) -> Any:
     return select(func.count()).select_from(matching)
 
 
-# The quota's two counts, built once (see services/games.py `_GAME_ROW`).
+# The quota's two counts, built once (see services/store.py `_GAME_ROW`).
 _WAITING_GAMES = _games_counted_up_to(GAMES.c.created_by == bindparam("user_id"), GAMES.c.status == "waiting")
 _GAMES_SINCE = _games_counted_up_to(
     GAMES.c.created_by == bindparam("user_id"), GAMES.c.created_at > bindparam("since")

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ..errors import ApiError
 from ..models import Game, GameSeat, User
 from . import commandlog
+from .commands import CommandService
 
 log = logging.getLogger(__name__)
 
@@ -115,10 +116,10 @@ def fallback(belief: Any, side: str, seed: int) -> dict[str, Any]:
 
 
 class BotRunner:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], service: Any, hub: Any,
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], commands: CommandService, hub: Any,
                  budget_s: float = 1.0, workers: int = 1) -> None:
         self.sessionmaker = sessionmaker
-        self.service = service
+        self.commands = commands
         self.hub = hub
         self.budget_s = budget_s
         self._workers = workers
@@ -187,7 +188,7 @@ class BotRunner:
             return
         if game_id in self._unseated:
             return
-        meta = self.service.recent.meta(game_id)
+        meta = self.commands.live_meta(game_id)
         if meta is not None and not any(uid in self._users for _, uid in meta.seat_ids):
             return  # known here, and no bot sits in it
         self._playing[game_id] = asyncio.get_running_loop().create_task(self._play(game_id, known=meta is not None))
@@ -226,7 +227,7 @@ class BotRunner:
 
     async def _one_decision(self, game_id: str) -> bool:
         async with self.sessionmaker() as session:
-            meta, engine_game, _ = await self.service.live_game(session, game_id)
+            meta, engine_game, _ = await self.commands.live_game(session, game_id)
         if meta.status != "active" or engine_game.is_over:
             return False
         side = engine_game.awaiting
@@ -260,9 +261,9 @@ class BotRunner:
         async with self.sessionmaker() as session:
             if command.get("type") == "resign":
                 log.info("computer %s resigns game %s (hopeless by its evaluation)", user.username, game_id)
-                row = await self.service.resign(session, game_id, user)
+                row = await self.commands.resign(session, game_id, user)
                 return {"version": row.version}
-            answer, _ = await self.service.submit(session, game_id, user, command, version, f"bot:{version}")
+            answer, _ = await self.commands.submit(session, game_id, user, command, version, f"bot:{version}")
             return dict(answer)
 
 

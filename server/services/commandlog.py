@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+import asyncpg
 from asyncpg.exceptions import (
     ConnectionDoesNotExistError,
     InterfaceError,
@@ -44,7 +45,7 @@ from asyncpg.exceptions import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import jsoncodec
-from ..db import WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES
+from ..db import DRIVER_PARAMS, WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -214,10 +215,6 @@ async def _pg_pool(bind: Any) -> Any:
     """The command path's asyncpg pool for this engine's database, on the running event loop: the driver
     directly, without the ORM pool's checkout machinery (a greenlet hand-off and its events cost more
     than the statement's own client-side work). Idle connections close after a minute."""
-    import asyncpg
-
-    from ..db import DRIVER_PARAMS
-
     dsn, server_settings, size = DRIVER_PARAMS[bind.sync_engine]
     loop = asyncio.get_running_loop()
     key = (dsn, repr(sorted(server_settings.items())), id(loop))

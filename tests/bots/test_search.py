@@ -20,9 +20,10 @@ from server.bots import belief_game, make_bot, resign_check, should_resign
 from server.bots import search as search_mod
 from server.bots.arena import arena
 from server.bots.belief import belief_state_json
+from server.bots.budget import Budget
 from server.bots.evaluate import Pos
 from server.bots.resign import hopeless_margin
-from server.bots.search import Budget, SearchBot
+from server.bots.search import SearchBot
 from server.bots.unseen import unseen_prior, unseen_term
 from server.rules import Game, IllegalCommand, parse_scenario
 from server.rules_cli import find_scenario

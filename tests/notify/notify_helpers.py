@@ -185,16 +185,16 @@ def force_seed(client: TestClient, game_id: str, seed: str) -> None:
     app = client.app
 
     async def run() -> None:
-        service = app.state.service
+        store = app.state.games.store
         async with app.state.sessionmaker() as session:
             await begin_write(session)
-            row = await service.get_row(session, game_id)
+            row = await store.get_row(session, game_id)
             assert row.version == 0
-            fresh = rules().Game.new(service.scenario_of(row), seed)
+            fresh = rules().Game.new(store.scenario_of(row), seed)
             snapshot = fresh.to_json()
             row.snapshot, row.initial_snapshot, row.awaiting_side = snapshot, snapshot, fresh.awaiting
             await session.commit()
-        service.engines.drop(game_id)
+        store.engines.drop(game_id)
 
     call(client, run)
 

@@ -261,7 +261,7 @@ def dice_left(game: Game) -> int:
 
 
 def ctx_of(game: Game) -> Ctx:
-    return game._ctx()
+    return game.context()
 
 
 def option_ids(game: Game) -> list[str]:

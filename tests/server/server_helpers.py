@@ -81,8 +81,8 @@ def server_game(client: TestClient, game_id: str) -> Any:
     async def load() -> Any:
 
         async with app.state.sessionmaker() as session:
-            row = await app.state.service.get_row(session, game_id)
-            game = await app.state.service.private_engine(session, row)
+            row = await app.state.games.store.get_row(session, game_id)
+            game = await app.state.games.store.private_engine(session, row)
             return game, game.to_json(include_log=False)
 
     assert client.portal is not None

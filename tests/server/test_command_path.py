@@ -1,4 +1,4 @@
-"""server/services/games.py `_command` and server/services/commandlog.py: the one command path. A game
+"""server/services/commands.py `_command` and server/services/commandlog.py: the one command path. A game
 this process serves is judged against its live engine and stored by ONE compare-and-set write, on both
 databases, with no read of the game. These tests hold it to its guarantees: the stored log and snapshot
 equal a replay, 409 when another process moved the game on (and nothing written), the first answer for
@@ -42,8 +42,8 @@ class ReadSpy:
         self.calls = 0
         self.callers: list[str] = []  # who read, for the failure message
         self.active = False  # counts only while a command is on its way (not the tests' own reads)
-        service = client.app.state.service
-        original = service.get_row
+        store = client.app.state.games.store
+        original = store.get_row
 
         async def counting(*args: Any, **kwargs: Any) -> Any:
             if self.active:
@@ -51,7 +51,7 @@ class ReadSpy:
                 self.callers.append(sys._getframe(1).f_code.co_name)
             return await original(*args, **kwargs)
 
-        service.get_row = counting
+        store.get_row = counting
 
 
 def _through(player: Player, client: TestClient) -> Player:
@@ -94,25 +94,25 @@ def _stored(client: TestClient, game_id: str) -> tuple[Any, list[Any], Any, dict
     app = client.app
 
     async def read() -> tuple[Any, list[Any], Any, dict[str, Any]]:
-        service = app.state.service
+        store = app.state.games.store
         async with app.state.sessionmaker() as session:
-            row = await service.get_row(session, game_id)
-            rows = await service.log_rows(session, game_id)
-            stored = (await service.stored_engine(session, row)).to_json(include_log=False)
-            return row, rows, service.replay(row, rows), stored
+            row = await store.get_row(session, game_id)
+            rows = await store.log_rows(session, game_id)
+            stored = (await store.stored_engine(session, row)).to_json(include_log=False)
+            return row, rows, store.replay(row, rows), stored
 
     assert client.portal is not None
     return client.portal.call(read)
 
 
 def _with_log(client: TestClient, game_id: str) -> Any:
-    """The engine game a record is built from (`GameService.engine_with_log`)."""
+    """The engine game a record is built from (`GameStore.engine_with_log`)."""
     app = client.app
 
     async def read() -> Any:
         async with app.state.sessionmaker() as session:
-            row = await app.state.service.get_row(session, game_id)
-            return await app.state.service.engine_with_log(session, row)
+            row = await app.state.games.store.get_row(session, game_id)
+            return await app.state.games.store.engine_with_log(session, row)
 
     assert client.portal is not None
     return client.portal.call(read)
@@ -301,21 +301,21 @@ def test_a_cache_one_status_behind_is_read_again_before_the_command_is_refused(p
     import dataclasses
 
     a, b, game = start_game(pg_client)
-    service = pg_client.app.state.service
+    store = pg_client.app.state.games.store
     version = _play(pg_client, game["id"], a, b, 0, random.Random(3))  # the game is now live in this process
-    meta = service.recent.meta(game["id"])
+    meta = store.recent.meta(game["id"])
     assert meta is not None and meta.status == "active" and meta.version == version
-    held = service.recent._games[game["id"]]
-    service.recent._games[game["id"]] = (dataclasses.replace(meta, status="waiting"), held[1])  # one status behind
+    held = store.recent._games[game["id"]]
+    store.recent._games[game["id"]] = (dataclasses.replace(meta, status="waiting"), held[1])  # one status behind
     player, side = _mover(pg_client, game["id"], a, b)
     response = _send(player, game["id"], pick_command(pg_client, game["id"], side, random.Random(4)), version)
     assert response.status_code == 200, response.text
-    assert service.recent.meta(game["id"]).status == "active"
+    assert store.recent.meta(game["id"]).status == "active"
 
 
 def _played_with_snapshots_every_4(client: TestClient, commands: int, seed: int) -> tuple[Any, Any, str, int, random.Random]:
     """A new game with the whole state stored every 4 versions, `commands` random commands into it."""
-    client.app.state.service.snapshot_every = 4
+    client.app.state.games.commands.snapshot_every = 4
     a, b, game = start_game(client)
     gid = game["id"]
     rng = random.Random(seed)
@@ -330,7 +330,7 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
 ) -> None:
     """Migration 0005: the command path writes the snapshot every `snapshot_every` versions and at the
     game's end; a process that forgot the game rebuilds it from that snapshot and the log after it."""
-    service = pg_client.app.state.service
+    store = pg_client.app.state.games.store
     a, b, gid, version, rng = _played_with_snapshots_every_4(pg_client, commands=10, seed=5)
     row, rows, replayed, stored = _stored(pg_client, gid)
     assert (row.version, row.snapshot_version) == (10, 8) and len(rows) == 10
@@ -343,7 +343,7 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
     assert [e["dice"] for e in with_log.log] == [
         [d for ev in r.events if ev.get("type") == "dice" for d in ev.get("dice", [])] for r in rows]
 
-    service.forget(gid)  # as a process that never saw the game: it loads snapshot 8 and replays 9 and 10
+    store.forget(gid)  # as a process that never saw the game: it loads snapshot 8 and replays 9 and 10
     version = _play(pg_client, gid, a, b, version, rng)
     version = _play(pg_client, gid, a, b, version, rng)
     row, _, replayed, stored = _stored(pg_client, gid)
@@ -356,18 +356,18 @@ def test_the_whole_state_is_stored_every_n_commands_and_the_log_rows_after_it_re
     assert row.status == "over" and (row.version, row.snapshot_version) == (13, 13)  # the record's final state
     assert row.snapshot == stored == replayed.to_json(include_log=False)
     record = _with_log(pg_client, gid).record()
-    assert verify_record(record, service.scenario_of(row)) == []
+    assert verify_record(record, store.scenario_of(row)) == []
 
 
 def test_a_command_meeting_another_writer_of_the_game_row_is_stored_once_that_writer_is_done(
     pg_client: TestClient, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """While a lobby/presence/mail transaction of this process holds the write (`GameService._writing`,
+    """While a lobby/presence/mail transaction of this process holds the write (`WriteQueue.writing`,
     here on the game's own row), a command waits and is stored once that transaction ends. On SQLite it
     queues on the same process lock (commandlog `_append_sqlite`) instead of retrying in growing steps;
     on Postgres the row lock makes it wait."""
     client = pg_client
-    service = client.app.state.service
+    games = client.app.state.games
     a, b, game = start_game(client)
     gid = game["id"]
     player, side = _mover(client, gid, a, b)
@@ -383,13 +383,13 @@ def test_a_command_meeting_another_writer_of_the_game_row_is_stored_once_that_wr
     monkeypatch.setattr(commandlog, "_busy_pause", counted_pause)
 
     async def scenario() -> None:
-        async with client.app.state.sessionmaker() as holder, service._writing(holder):
+        async with client.app.state.sessionmaker() as holder, games.writes.writing(holder):
             await holder.execute(text("UPDATE games SET updated_at = updated_at WHERE id = :g"), {"g": gid})
 
             async def send() -> None:
                 async with client.app.state.sessionmaker() as session:
                     user = await session.get(User, player.id)
-                    answer, _ = await service.submit(session, gid, user, command, 0, uuid.uuid4().hex)
+                    answer, _ = await games.commands.submit(session, gid, user, command, 0, uuid.uuid4().hex)
                 order.append(f"stored {answer['version']}")
 
             sending = asyncio.create_task(send())
@@ -410,18 +410,18 @@ def test_a_private_engine_from_the_cache_equals_the_stored_game_and_shares_nothi
     """`private_engine` (the mails' composer, the computer's turn check) copies this process's cached engine
     instead of decoding the stored snapshot and replaying the log after it: the copy must be that game,
     and changing it must leave the live engine as it was."""
-    service = pg_client.app.state.service
+    store = pg_client.app.state.games.store
     _a, _b, gid, _version, _rng = _played_with_snapshots_every_4(pg_client, commands=6, seed=11)
     app = pg_client.app
 
     async def engines() -> tuple[Any, Any, Any, dict[str, Any]]:
         async with app.state.sessionmaker() as session:
-            row = await service.get_row(session, gid, light=True)  # as the mails' composer reads it
-            live = service.engines.get(gid, row.version)
+            row = await store.get_row(session, gid, light=True)  # as the mails' composer reads it
+            live = store.engines.get(gid, row.version)
             assert live is not None  # the cached engine this test is about
             before = live.to_json(include_log=False)
-            private = await service.private_engine(session, row)
-            stored = await service.stored_engine(session, row)
+            private = await store.private_engine(session, row)
+            stored = await store.stored_engine(session, row)
             return live, private, stored, before
 
     assert pg_client.portal is not None

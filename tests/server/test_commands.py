@@ -136,20 +136,20 @@ def test_a_repeat_is_looked_up_only_for_an_id_the_client_chose(client, monkeypat
     resignation by the page's button sends none) cannot have been used before, so the log is not searched."""
     a, b, game = start_game(client)
     gid = game["id"]
-    service = client.app.state.service
+    commands = client.app.state.games.commands
     looked_up = []
-    find = service._find_command
+    find = commands._find_command
 
     async def counting(session, game_id, side, command_id):
         looked_up.append(command_id)
         return await find(session, game_id, side, command_id)
 
-    monkeypatch.setattr(service, "_find_command", counting)
+    monkeypatch.setattr(commands, "_find_command", counting)
     mover, _waiter = _mover(client, gid, a, b)
     side = "blue" if mover is a else "red"
     command = pick_command(client, gid, side, random.Random(2))
     first = _send(mover, gid, command, 0, "chosen-id")
-    service.recent.drop(gid)  # the repeat must come from the log, not from this process's memory
+    commands.store.recent.drop(gid)  # the repeat must come from the log, not from this process's memory
     again = _send(mover, gid, command, 0, "chosen-id")
     assert again.status_code == 200 and again.json() == first.json()
     assert looked_up == ["chosen-id"]

@@ -80,19 +80,19 @@ def test_a_game_of_two_people_heard_of_from_another_process_is_not_loaded(client
     from server_helpers import start_game
 
     app: Any = client.app
-    service, runner = app.state.service, app.state.bots
+    games, runner = app.state.games, app.state.bots
     _, _, game = start_game(client)
     loads: list[str] = []
-    real_live_game = service.live_game
+    real_live_game = games.commands.live_game
 
     async def counted_live_game(session: Any, game_id: str) -> Any:
         loads.append(game_id)
         return await real_live_game(session, game_id)
 
-    monkeypatch.setattr(service, "live_game", counted_live_game)
+    monkeypatch.setattr(games.commands, "live_game", counted_live_game)
     assert client.portal is not None
     for _ in range(2):
-        service.forget(game["id"])  # as a process that never served the game holds it
+        games.store.forget(game["id"])  # as a process that never served the game holds it
         client.portal.call(lambda: _poke_and_wait(runner, game["id"]))
     assert loads == [], "a game of two people was loaded to look for the computer's seat"
     assert game["id"] in runner._unseated
@@ -106,7 +106,7 @@ def test_a_game_of_two_people_heard_of_from_another_process_is_not_loaded(client
     waiting = me.post("/api/games", json={"scenario": "tutorial", "side": "red"})
     assert waiting.status_code == 201, waiting.text
     for game_id in (computer_game, waiting.json()["id"]):
-        service.forget(game_id)
+        games.store.forget(game_id)
     assert client.portal.call(runner._bot_seated, computer_game) is True
     # A waiting game may yet be joined by the computer: not remembered as a game of people.
     assert client.portal.call(runner._bot_seated, waiting.json()["id"]) is False

@@ -21,9 +21,8 @@ import pytest
 from server_process import ServerProcess
 
 from server.db import create_engine, create_sessionmaker
-from server.scenarios import load_scenarios
 from server.services.engine import rules
-from server.services.games import GameService
+from server.services.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow]
@@ -45,12 +44,12 @@ async def _db_state(settings, game_id):
     engine = create_engine(settings)
     try:
         async with create_sessionmaker(engine)() as session:
-            service = GameService(load_scenarios(settings.scenarios_dir))
-            row = await service.get_row(session, game_id)
-            rows = await service.log_rows(session, game_id)
-            replayed = service.replay(row, rows)
-            stored = (await service.private_engine(session, row)).to_json(include_log=False)
-            return row, rows, replayed, stored, service.scenario_of(row)
+            store = GameStore()
+            row = await store.get_row(session, game_id)
+            rows = await store.log_rows(session, game_id)
+            replayed = store.replay(row, rows)
+            stored = (await store.private_engine(session, row)).to_json(include_log=False)
+            return row, rows, replayed, stored, store.scenario_of(row)
     finally:
         await engine.dispose()
 

@@ -82,17 +82,17 @@ def test_engine_cache_take_removes_so_a_failed_command_cannot_leave_a_half_chang
 
 
 def test_a_seat_of_a_live_game_is_known_without_a_read_and_nobody_else_is() -> None:
-    """`GameService.live_seat` (the websocket handshake's shortcut): a player of a game this process serves
+    """`CommandService.live_seat` (the websocket handshake's shortcut): a player of a game this process serves
     live is that side's seat; a stranger, an admin without a seat, a game not held here and an anonymous
     caller all get None, so the handshake asks the row (`access.resolve_viewer`)."""
     from server.models import User
     from server.services.access import Viewer
-    from server.services.games import GameService
+    from server.services.wiring import GameServices
 
-    service = GameService(scenario_registry=None)
-    service.recent.seed(GameMeta(id="g1", version=3, status="active", visibility="private", awaiting_since=None,
-                                 result=None, seat_names=(("blue", "ann"), ("red", "bob")),
-                                 seat_ids=(("blue", 1), ("red", 2))))
+    service = GameServices.build(scenario_registry=None).commands
+    service.store.recent.seed(GameMeta(id="g1", version=3, status="active", visibility="private", awaiting_since=None,
+                                       result=None, seat_names=(("blue", "ann"), ("red", "bob")),
+                                       seat_ids=(("blue", 1), ("red", 2))))
     bob = User(id=2, username="bob", is_admin=False)
     assert service.live_seat("g1", bob) == Viewer("seat", "red", 2)
     assert service.live_seat("g1", User(id=3, username="eve", is_admin=False)) is None

@@ -1,4 +1,4 @@
-"""`GameService.held_live` (issue 16): a new viewer's snapshot of a game this process serves live is built from
+"""`GameStore.held_live` (issue 16): a new viewer's snapshot of a game this process serves live is built from
 the live game without reading its row, but only while the database confirms the live game's version and
 status; otherwise, and for a game still waiting for its second player, the row is read."""
 
@@ -14,7 +14,7 @@ def _held(client: Any, game_id: str) -> Any:
     app = client.app
 
     async def ask() -> Any:
-        return await app.state.service.held_live(app.state.engine, game_id)
+        return await app.state.games.store.held_live(app.state.engine, game_id)
 
     return client.portal.call(ask)
 
@@ -32,7 +32,7 @@ def test_a_started_game_held_here_is_served_without_its_row_and_its_snapshot_is_
     assert snapshot["view"]["seats"] == {"blue": blue.username, "red": red.username}
 
     # The same snapshot from the row: this process forgets the live game and must read it.
-    client.app.state.service.forget(game["id"])
+    client.app.state.games.store.forget(game["id"])
     assert _held(client, game["id"]) is None
     with red.ws(game["id"]) as ws:
         from_row = ws.receive_json()
@@ -41,12 +41,12 @@ def test_a_started_game_held_here_is_served_without_its_row_and_its_snapshot_is_
 
 def test_a_live_game_the_database_has_moved_past_is_not_served_from_memory(client) -> None:
     _blue, _red, game = start_game(client)
-    service = client.app.state.service
-    meta = service.recent.meta(game["id"])
+    store = client.app.state.games.store
+    meta = store.recent.meta(game["id"])
     # As if another process had stored a command: this process's live game is one version behind.
-    service.recent.drop(game["id"])
-    service.recent.seed(dataclasses.replace(meta, version=meta.version + 1))
-    service.engines.put(game["id"], meta.version + 1, service.engines.get(game["id"], meta.version))
+    store.recent.drop(game["id"])
+    store.recent.seed(dataclasses.replace(meta, version=meta.version + 1))
+    store.engines.put(game["id"], meta.version + 1, store.engines.get(game["id"], meta.version))
     assert _held(client, game["id"]) is None
 
 
@@ -57,5 +57,5 @@ def test_a_waiting_game_is_never_served_from_memory(client) -> None:
     # A command sent too early: refused, and the process now holds the waiting game live.
     early = host.post(f"/api/games/{game['id']}/commands", json={"command": {"type": "end_phase"}, "expected_version": 0})
     assert early.status_code == 409 and early.json()["error"] == "game_not_started"
-    assert client.app.state.service.recent.meta(game["id"]).status == "waiting"
+    assert client.app.state.games.store.recent.meta(game["id"]).status == "waiting"
     assert _held(client, game["id"]) is None

@@ -83,7 +83,8 @@ async def no_session() -> Any:
 
 
 def connected_hub(service: FakeService, version: int) -> tuple[GameHub, ViewerConnection]:
-    hub = GameHub(broadcast=None, sessionmaker=no_session, service=service, channel="test")  # type: ignore[arg-type]
+    hub = GameHub(broadcast=None, sessionmaker=no_session, store=service, spectators=service,  # type: ignore[arg-type]
+                  channel="test")
     conn = ViewerConnection(GAME, Viewer("seat", "blue", 1))
     conn.last_version = version
     conn.last_view = plain(build_view(meta(version), FakeEngine(version), conn.viewer, spectators=0))

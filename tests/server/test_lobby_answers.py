@@ -46,12 +46,12 @@ def test_the_engine_a_join_leaves_in_memory_is_the_stored_starting_state(client)
     assert guest.post(f"/api/games/{game_id}/join", json={"invite_token": invite,
                                                            "contribution": "d" * 64}).status_code == 200
     app = client.app
-    service = app.state.service
+    store = app.state.games.store
 
     async def both() -> tuple[Any, Any]:
         async with app.state.sessionmaker() as session:
-            row = await service.get_row(session, game_id)
-            return service.engines.get(game_id, row.version), row.snapshot
+            row = await store.get_row(session, game_id)
+            return store.engines.get(game_id, row.version), row.snapshot
 
     cached, stored = client.portal.call(both)
     assert cached is not None
@@ -70,7 +70,7 @@ def test_the_rows_create_and_join_return_are_what_the_database_holds(client) -> 
     fresh read in another session."""
     host, guest = Player(client, "row-host"), Player(client, "row-guest")
     app = client.app
-    service = app.state.service
+    lobby, store = app.state.games.lobby, app.state.games.store
     host_id = host.get("/api/me").json()["id"]
     guest_id = guest.get("/api/me").json()["id"]
 
@@ -80,14 +80,14 @@ def test_the_rows_create_and_join_return_are_what_the_database_holds(client) -> 
         pairs = []
         async with app.state.sessionmaker() as session:
             user = await session.get(User, host_id)
-            created = await service.create_game(session, user, "tutorial", "blue", "open", decision_hours=24)
+            created = await lobby.create_game(session, user, "tutorial", "blue", "open", decision_hours=24)
             async with app.state.sessionmaker() as fresh:
-                pairs.append((_columns(created), _columns(await service.get_row(fresh, created.id))))
+                pairs.append((_columns(created), _columns(await store.get_row(fresh, created.id))))
         async with app.state.sessionmaker() as session:
             user = await session.get(User, guest_id)
-            joined = await service.join_game(session, user, created.id, None, "e" * 64)
+            joined = await lobby.join_game(session, user, created.id, None, "e" * 64)
             async with app.state.sessionmaker() as fresh:
-                pairs.append((_columns(joined), _columns(await service.get_row(fresh, created.id))))
+                pairs.append((_columns(joined), _columns(await store.get_row(fresh, created.id))))
         return pairs
 
     (created, created_fresh), (joined, joined_fresh) = client.portal.call(scenario)

@@ -1,4 +1,4 @@
-"""`GameService.log_rows` (issue 16): the log read for a snapshot, a history or a replay is one plain
+"""`GameStore.log_rows` (issue 16): the log read for a snapshot, a history or a replay is one plain
 statement, and gives exactly the rows the ORM reads, in order and bounded as asked."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def test_the_plain_log_read_equals_the_orm_read_row_for_row(client) -> None:
 
     async def both(after: int, upto: int | None):
         async with app.state.sessionmaker() as session:
-            plain = await app.state.service.log_rows(session, game["id"], after=after, upto=upto)
+            plain = await app.state.games.store.log_rows(session, game["id"], after=after, upto=upto)
             stmt = select(GameCommand).where(GameCommand.game_id == game["id"], GameCommand.seq > after)
             if upto is not None:
                 stmt = stmt.where(GameCommand.seq <= upto)

@@ -14,7 +14,7 @@ import pytest
 from server_helpers import Player, pick_command, server_game, start_game
 
 from server.api.routes import ws
-from server.services import games
+from server.services import commands as command_path
 from server.services.priority import CommandGate
 
 
@@ -121,24 +121,24 @@ class _Socket:
 def test_the_websocket_counts_a_seats_command_in_flight_until_it_is_answered(monkeypatch, embedded_settings) -> None:
     from server.realtime.hub import ViewerConnection
     from server.services.access import Viewer
-    from server.services.games import GameService
+    from server.services.wiring import GameServices
 
-    service = GameService({})
+    commands = GameServices.build({}).commands
     seen: dict[str, int] = {}
 
     async def handle(message: dict[str, Any], *args: Any) -> None:
-        seen[message["type"]] = service.commands.in_flight
+        seen[message["type"]] = commands.gate.in_flight
 
     monkeypatch.setattr(ws, "_handle", handle)
     frames = [json.dumps({"type": kind, "command_id": "c"}) for kind in ("ping", "command", "snapshot", "undo", "resign")]
 
     async def main(viewer: Viewer) -> None:
         conn = ViewerConnection("g", viewer)
-        await ws._receive_loop(_Socket(list(frames)), conn, None, embedded_settings, service, None, None)  # type: ignore[arg-type]
+        await ws._receive_loop(_Socket(list(frames)), conn, None, embedded_settings, commands, None, None)  # type: ignore[arg-type]
 
     _run(main(Viewer(role="seat", side="blue")))
     assert seen == {"ping": 0, "command": 1, "snapshot": 0, "undo": 1, "resign": 1}
-    assert service.commands.in_flight == 0
+    assert commands.gate.in_flight == 0
     # A spectator's commands are refused, and hold up nothing, however many it sends.
     _run(main(Viewer(role="spectator")))
     assert seen == {"ping": 0, "command": 0, "snapshot": 0, "undo": 0, "resign": 0}
@@ -146,7 +146,7 @@ def test_the_websocket_counts_a_seats_command_in_flight_until_it_is_answered(mon
 
 @pytest.fixture
 def patient_gate(client) -> CommandGate:
-    gate: CommandGate = client.app.state.service.commands
+    gate: CommandGate = client.app.state.games.gate
     gate.max_wait = 30.0
     return gate
 
@@ -190,7 +190,7 @@ def test_a_join_does_not_write_while_a_command_is_in_flight(client, patient_gate
     game_id = host.post("/api/games", json={"scenario": "tutorial", "side": "blue", "visibility": "open"}).json()["id"]
     guest_id = guest.get("/api/me").json()["id"]
     app = client.app
-    service = app.state.service
+    games = app.state.games
 
     async def scenario() -> list[str]:
         from server.models import User
@@ -199,7 +199,7 @@ def test_a_join_does_not_write_while_a_command_is_in_flight(client, patient_gate
 
         async def status() -> str:
             async with app.state.sessionmaker() as session:
-                return (await service.get_row(session, game_id, light=True)).status
+                return (await games.store.get_row(session, game_id, light=True)).status
 
         async def command() -> None:
             with patient_gate.command():
@@ -210,7 +210,7 @@ def test_a_join_does_not_write_while_a_command_is_in_flight(client, patient_gate
         await asyncio.sleep(0)
         async with app.state.sessionmaker() as session:
             user = await session.get(User, guest_id)
-            await service.join_game(session, user, game_id, None, "f" * 64)
+            await games.lobby.join_game(session, user, game_id, None, "f" * 64)
         seen.append(f"after the join: {await status()}")
         await held
         return seen
@@ -221,15 +221,15 @@ def test_a_join_does_not_write_while_a_command_is_in_flight(client, patient_gate
 def test_every_command_counts_in_flight_not_only_the_websockets(client, monkeypatch) -> None:
     """A command through the HTTP route (as a bot's, a referee's) is in flight while it is judged."""
     a, b, game = start_game(client)
-    service = client.app.state.service
+    gate = client.app.state.games.gate
     seen: list[int] = []
-    apply = games.apply_logged
+    apply = command_path.apply_logged
 
     def counting(*args: Any) -> Any:
-        seen.append(service.commands.in_flight)
+        seen.append(gate.in_flight)
         return apply(*args)
 
-    monkeypatch.setattr(games, "apply_logged", counting)
+    monkeypatch.setattr(command_path, "apply_logged", counting)
     engine_game, _ = server_game(client, game["id"])
     side = engine_game.awaiting
     awaiting = a if side == "blue" else b  # `start_game`: the creator is blue
@@ -238,4 +238,4 @@ def test_every_command_counts_in_flight_not_only_the_websockets(client, monkeypa
                                                                            "expected_version": engine_game.version})
     assert answer.status_code == 200, answer.text
     assert seen == [1]
-    assert service.commands.in_flight == 0
+    assert gate.in_flight == 0

@@ -1,6 +1,6 @@
 """Two clients send conflicting commands for one game at the same instant: exactly one applies.
 
-Each "client" has its own engine (connection pool) and its own GameService (its
+Each "client" has its own engine (connection pool) and its own GameServices (its
 own caches), as two server processes would; on Postgres they meet only in the DB.
 """
 
@@ -17,7 +17,7 @@ from server.errors import ApiError
 from server.models import Game, GameCommand
 from server.scenarios import load_scenarios
 from server.services import accounts
-from server.services.games import GameService
+from server.services.wiring import GameServices
 
 ROUNDS = 100
 
@@ -26,7 +26,7 @@ async def _setup(settings):
     engines = [create_engine(settings), create_engine(settings)]
     makers = [create_sessionmaker(e) for e in engines]
     registry = load_scenarios(settings.scenarios_dir)
-    services = [GameService(registry), GameService(registry)]
+    services = [GameServices.build(registry), GameServices.build(registry)]
     async with makers[0]() as session:
         blue = await accounts.create_user(session, "raceblue", "password123", "b@example.org")
         red = await accounts.create_user(session, "racered", "password123", "r@example.org")
@@ -36,8 +36,8 @@ async def _setup(settings):
 
 async def _new_game(service, maker, users):
     async with maker() as session:
-        row = await service.create_game(session, users["blue"], "tutorial", "blue", "private")
-        await service.join_game(session, users["red"], row.id, row.invite_token)
+        row = await service.lobby.create_game(session, users["blue"], "tutorial", "blue", "private")
+        await service.lobby.join_game(session, users["red"], row.id, row.invite_token)
         return row.id
 
 
@@ -49,7 +49,7 @@ async def test_conflicting_commands_exactly_one_applies(settings):
         applied_total = 0
         for _round in range(ROUNDS):
             async with makers[0]() as session:
-                loaded = await services[0].load(session, game_id)
+                loaded = await services[0].store.load(session, game_id)
                 version = loaded.row.version
                 if loaded.engine.is_over:
                     game_id = await _new_game(services[0], makers[0], users)
@@ -63,7 +63,7 @@ async def test_conflicting_commands_exactly_one_applies(settings):
             async def attempt(i, command):
                 async with makers[i]() as session:
                     try:
-                        return await services[i].submit(session, game_id, users[side], command, version, None)
+                        return await services[i].commands.submit(session, game_id, users[side], command, version, None)
                     except ApiError as exc:
                         return exc
 
@@ -96,14 +96,14 @@ async def test_same_command_id_from_two_connections_applies_once(postgres_settin
         game_id = await _new_game(services[0], makers[0], users)
         for _round in range(20):
             async with makers[0]() as session:
-                loaded = await services[0].load(session, game_id)
+                loaded = await services[0].store.load(session, game_id)
                 version, side = loaded.row.version, loaded.engine.awaiting
                 command = next(iter(loaded.engine.legal_commands(side, rng)))
             command_id = f"cmd-{_round}"
 
             async def attempt(i):
                 async with makers[i]() as session:
-                    return await services[i].submit(session, game_id, users[side], command, version, command_id)
+                    return await services[i].commands.submit(session, game_id, users[side], command, version, command_id)
 
             (a, a_new), (b, b_new) = await asyncio.gather(attempt(0), attempt(1))
             assert a == b and a_new != b_new
@@ -134,16 +134,16 @@ async def test_a_contribution_sent_while_the_joiner_reads_the_game_is_kept(setti
     mine, theirs = "a1" * 32, "b2" * 32
     try:
         async with makers[0]() as session:
-            row = await services[0].create_game(session, users["blue"], "tutorial", "blue", "private")
+            row = await services[0].lobby.create_game(session, users["blue"], "tutorial", "blue", "private")
 
         async def creator_contributes() -> None:
             async with makers[1]() as session:
-                await services[1].contribute(session, users["blue"], row.id, mine)
+                await services[1].lobby.contribute(session, users["blue"], row.id, mine)
 
         hook = _ContributeWhileJoining(creator_contributes)
         services[0].hooks.append(hook)
         async with makers[0]() as session:
-            joined = await services[0].join_game(session, users["red"], row.id, row.invite_token, theirs)
+            joined = await services[0].lobby.join_game(session, users["red"], row.id, row.invite_token, theirs)
         assert joined.status == "active"
         assert hook.reads == 2  # the compare-and-set refused the first write; the second read saw the contribution
         async with makers[1]() as session:
@@ -161,12 +161,12 @@ async def test_two_players_joining_one_seat_at_once_one_sits(settings):
         async with makers[0]() as session:
             third = await accounts.create_user(session, "racethird", "password123", "t@example.org")
             await session.commit()
-            row = await services[0].create_game(session, users["blue"], "tutorial", "blue", "open")
+            row = await services[0].lobby.create_game(session, users["blue"], "tutorial", "blue", "open")
 
         async def join(i, user):  # type: ignore[no-untyped-def]
             async with makers[i]() as session:
                 try:
-                    return await services[i].join_game(session, user, row.id, None)
+                    return await services[i].lobby.join_game(session, user, row.id, None)
                 except ApiError as exc:
                     return exc
 
@@ -176,7 +176,7 @@ async def test_two_players_joining_one_seat_at_once_one_sits(settings):
         assert len(seated) == 1 and len(refused) == 1, results
         assert (refused[0].status, refused[0].error) == (409, "game_full")
         async with makers[0]() as session:
-            stored = await services[0].get_row(session, row.id)
+            stored = await services[0].store.get_row(session, row.id)
             assert stored.status == "active" and len(stored.seats) == 2
     finally:
         for engine in engines:

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query
 
 from ...services.access import resolve_viewer
 from ...services.views import build_summary, build_view
-from ..deps import AdminUser, ServiceDep, SessionDep
+from ..deps import AdminUser, LobbyDep, SessionDep, SpectatorsDep, StoreDep
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
@@ -15,7 +15,9 @@ router = APIRouter(prefix="/api/admin", tags=["admin"])
 async def all_games(
     admin: AdminUser,
     session: SessionDep,
-    service: ServiceDep,
+    lobby: LobbyDep,
+    store: StoreDep,
+    spectators: SpectatorsDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0)] = 0,
     views: Annotated[bool, Query(description="Include each game's full (admin) view")] = True,
@@ -23,7 +25,7 @@ async def all_games(
     """Every game, newest activity first, each with the full admin view, except the games the
     admin plays: there it is a player, with its own side's view (`viewer` says which)."""
     out = []
-    for row in await service.all_games(session, limit, offset):
+    for row in await lobby.all_games(session, limit, offset):
         viewer = resolve_viewer(row, admin)  # a seat first: a seated admin gets no peek at the enemy
         item = build_summary(row, admin.id)
         item["viewer"] = viewer.label
@@ -31,9 +33,9 @@ async def all_games(
         item["watch_token"] = row.watch_token
         if views:
             try:
-                engine_game = await service.engine_at(session, row)
-                spectators = await service.spectator_count(session, row.id)
-                item["view"] = build_view(row, engine_game, viewer, spectators=spectators)
+                engine_game = await store.engine_at(session, row)
+                watching = await spectators.spectator_count(session, row.id)
+                item["view"] = build_view(row, engine_game, viewer, spectators=watching)
             except Exception as exc:  # one damaged game must not hide the others
                 item["view"] = None
                 item["view_error"] = type(exc).__name__

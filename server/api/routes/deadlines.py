@@ -11,13 +11,14 @@ from ...errors import ApiError
 from ...models import utcnow
 from ...notify.models import StandingOrders
 from ...services.access import require_seat, resolve_viewer
+from ...services.engine import rules
 from ..deps import (
     CurrentUser,
     HubDep,
     InviteToken,
     OptionalUser,
-    ServiceDep,
     SessionDep,
+    StoreDep,
     WatchToken,
 )
 from .notifications import notify_of
@@ -37,93 +38,89 @@ class PauseRequest(BaseModel):
 
 @router.get("/{game_id}/clock")
 async def get_clock(game_id: str, request: Request, user: OptionalUser, session: SessionDep,
-                    service: ServiceDep, watch: WatchToken = None, invite: InviteToken = None) -> dict[str, Any]:
+                    store: StoreDep, watch: WatchToken = None, invite: InviteToken = None) -> dict[str, Any]:
     """The time per decision, the running deadline, overdue state and pause (spectators of a
     private game show its watch token, as for the game itself)."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     return await notify_of(request).clocks.state(session, game_id, user)
 
 
 @router.post("/{game_id}/claim")
 async def claim(game_id: str, request: Request, user: CurrentUser, session: SessionDep,
-                service: ServiceDep) -> dict[str, Any]:
+                store: StoreDep) -> dict[str, Any]:
     """The waiting player's opponent claims the win once the decision is overdue."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     return await notify_of(request).clocks.claim(session, game_id, user)
 
 
 @router.post("/{game_id}/extend")
 async def extend(game_id: str, request: Request, user: CurrentUser, session: SessionDep,
-                 service: ServiceDep, body: ExtendRequest | None = None) -> dict[str, Any]:
+                 store: StoreDep, body: ExtendRequest | None = None) -> dict[str, Any]:
     """Grant the player who must decide more time (default: one more decision period)."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     return await notify_of(request).clocks.extend(session, game_id, user, body.hours if body else None)
 
 
 @router.post("/{game_id}/pause")
 async def request_pause(game_id: str, body: PauseRequest, request: Request, user: CurrentUser,
-                        session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+                        session: SessionDep, store: StoreDep) -> dict[str, Any]:
     """Ask for a pause (vacation) of `days`; the opponent accepts with POST .../pause/accept."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     return await notify_of(request).clocks.request_pause(session, game_id, user, body.days)
 
 
 @router.post("/{game_id}/pause/accept")
 async def accept_pause(game_id: str, request: Request, user: CurrentUser, session: SessionDep,
-                       service: ServiceDep) -> dict[str, Any]:
-    row = await service.get_row(session, game_id)
+                       store: StoreDep) -> dict[str, Any]:
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     return await notify_of(request).clocks.answer_pause(session, game_id, user, accept=True)
 
 
 @router.post("/{game_id}/pause/decline")
 async def decline_pause(game_id: str, request: Request, user: CurrentUser, session: SessionDep,
-                        service: ServiceDep) -> dict[str, Any]:
+                        store: StoreDep) -> dict[str, Any]:
     """The opponent declines, or the asker withdraws, a pause request."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     return await notify_of(request).clocks.answer_pause(session, game_id, user, accept=False)
 
 
 @router.post("/{game_id}/resume")
 async def resume(game_id: str, request: Request, user: CurrentUser, session: SessionDep,
-                 service: ServiceDep) -> dict[str, Any]:
+                 store: StoreDep) -> dict[str, Any]:
     """End a running pause early (either player)."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     return await notify_of(request).clocks.resume(session, game_id, user)
 
 
 @router.get("/{game_id}/standing-orders")
-async def get_orders(game_id: str, user: CurrentUser, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+async def get_orders(game_id: str, user: CurrentUser, session: SessionDep, store: StoreDep) -> dict[str, Any]:
     """Your own standing orders in this game (never your opponent's)."""
-    from ...rules import STANDING_ORDERS, validate_orders
-
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     side = require_seat(row, user)
     stored = await session.get(StandingOrders, (game_id, side))
-    orders = validate_orders(stored.orders if stored else {})
+    orders = rules().validate_orders(stored.orders if stored else {})
     return {"side": side, "orders": orders,
-            "choices": {name: list(values) for name, (_, values) in STANDING_ORDERS.items()}}
+            "choices": {name: list(values) for name, (_, values) in rules().STANDING_ORDERS.items()}}
 
 
 @router.put("/{game_id}/standing-orders")
 async def put_orders(game_id: str, body: dict[str, Any], request: Request, user: CurrentUser,
-                     session: SessionDep, service: ServiceDep, hub: HubDep) -> dict[str, Any]:
+                     session: SessionDep, store: StoreDep, hub: HubDep) -> dict[str, Any]:
     """Set answers in advance, e.g. {"retreat": "longest_safe", "advance": "never"}; "ask" = ask me.
     While you have no game window open, a decision they cover is taken for you (and logged)."""
-    from ...rules import validate_orders
-
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     side = require_seat(row, user)
     try:
-        orders = validate_orders(body)
+        orders = rules().validate_orders(body)
     except ValueError as exc:
         raise ApiError(422, "bad_standing_orders", str(exc)) from None
     rt = notify_of(request)

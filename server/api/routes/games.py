@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ...errors import ApiError
 from ...models import Game, User
+from ...notify.clocks import decision_hours_of
 from ...schemas import (
     CommandAccepted,
     CommandRequest,
@@ -23,6 +24,9 @@ from ...schemas import (
 )
 from ...services import accounts
 from ...services.access import Viewer, require_seat, resolve_viewer
+from ...services.commands import CommandService
+from ...services.engine import rules
+from ...services.store import GameStore, LoadedGame
 from ...services.views import (
     build_log_entries,
     build_options,
@@ -32,13 +36,16 @@ from ...services.views import (
     build_view,
 )
 from ..deps import (
+    CommandsDep,
     CurrentPlayer,
     HubDep,
     InviteToken,
+    LobbyDep,
     OptionalPlayer,
-    ServiceDep,
     SessionDep,
     SettingsDep,
+    SpectatorsDep,
+    StoreDep,
     WatchToken,
     commands_first,
 )
@@ -63,33 +70,33 @@ async def create_game(
     request: Request,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    lobby: LobbyDep,
     settings: SettingsDep,
 ) -> dict[str, Any]:
     """Create a game and take a seat ("random" picks one); share the invite link. 429 past the
     account's quotas (VEDETTE_MAX_WAITING_GAMES waiting games, VEDETTE_GAMES_PER_HOUR new ones)."""
     await accounts.check_game_quota(session, settings, user)
-    row = await service.create_game(
+    row = await lobby.create_game(
         session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours
     )
     if body.opponent == "computer":
         runner = request.app.state.bots
         # The computer's seat brings its own dice contribution, like any joiner (docs/dice.md).
-        row = await service.join_game(session, runner.user(body.computer_level), row.id, row.invite_token,
+        row = await lobby.join_game(session, runner.user(body.computer_level), row.id, row.invite_token,
                                       contribution=secrets.token_hex(32))
         runner.poke(row.id)
     return {**build_summary(row, user.id), **_links(settings.base_url, row)}
 
 
 @router.get("", response_model=GameList)
-async def list_games(user: OptionalPlayer, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+async def list_games(user: OptionalPlayer, session: SessionDep, lobby: LobbyDep) -> dict[str, Any]:
     """Your games (whose decision is awaited, since when, results), open games to join (with the time per
     decision a joiner commits to and the ruleset), and open games in progress or finished, to watch or replay."""
-    mine, open_games = await service.list_games(session, user)
-    live = await service.watchable_games(session, "active")
-    finished = await service.watchable_games(session, "over")
+    mine, open_games = await lobby.list_games(session, user)
+    live = await lobby.watchable_games(session, "active")
+    finished = await lobby.watchable_games(session, "over")
     uid = user.id if user else None
-    hours = await service.decision_hours_of(session, sorted({g.id for g in [*mine, *open_games, *live]}))
+    hours = await decision_hours_of(session, sorted({g.id for g in [*mine, *open_games, *live]}))
 
     def summary(g: Game) -> dict[str, Any]:
         return {**build_summary(g, uid), "decision_hours": hours.get(g.id)}
@@ -107,12 +114,12 @@ async def join_game(
     game_id: str,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    lobby: LobbyDep,
     hub: HubDep,
     body: JoinRequest | None = None,
 ) -> dict[str, Any]:
     """Take the free seat: with the invite token for a private game, without for an open one."""
-    row = await service.join_game(
+    row = await lobby.join_game(
         session, user, game_id, body.invite_token if body else None, body.contribution if body else None
     )
     await hub.publish(row.id, row.version)
@@ -125,21 +132,22 @@ async def contribute(
     body: ContributionRequest,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    lobby: LobbyDep,
+    store: StoreDep,
     hub: HubDep,
 ) -> dict[str, Any]:
     """The creator's own random contribution to the dice, sent after seeing the game's seed_hash and
     before the second player joins (the joiner sends its own with the join). See docs/dice.md."""
-    answer = await service.contribute(session, user, game_id, body.contribution)
-    row = await service.get_row(session, game_id, light=True)
+    answer = await lobby.contribute(session, user, game_id, body.contribution)
+    row = await store.get_row(session, game_id, light=True)
     await hub.publish(row.id, row.version)
     return answer
 
 
 async def _viewer_state(
-    session: Any, service: Any, game_id: str, user: User | None, watch: str | None, invite: str | None
-) -> tuple[Any, Viewer]:
-    loaded = await service.load(session, game_id)
+    session: Any, store: GameStore, game_id: str, user: User | None, watch: str | None, invite: str | None
+) -> tuple[LoadedGame, Viewer]:
+    loaded = await store.load(session, game_id)
     viewer = resolve_viewer(loaded.row, user, watch_token=watch, invite_token=invite)
     return loaded, viewer
 
@@ -149,18 +157,19 @@ async def get_game(
     game_id: str,
     user: OptionalPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    store: StoreDep,
+    spectators: SpectatorsDep,
     watch: WatchToken = None,
     invite: InviteToken = None,
 ) -> dict[str, Any]:
     """The game as the caller may see it: their side's view, the spectator view, or the admin's."""
-    loaded, viewer = await _viewer_state(session, service, game_id, user, watch, invite)
-    spectators = await service.spectator_count(session, game_id)
+    loaded, viewer = await _viewer_state(session, store, game_id, user, watch, invite)
+    watching = await spectators.spectator_count(session, game_id)
     return {
         "game": build_summary(loaded.row, user.id if user else None),
         "viewer": viewer.label,
         "version": loaded.row.version,
-        "view": build_view(loaded.row, loaded.engine, viewer, spectators=spectators),
+        "view": build_view(loaded.row, loaded.engine, viewer, spectators=watching),
     }
 
 
@@ -169,11 +178,11 @@ async def get_options(
     game_id: str,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    store: StoreDep,
     units: Annotated[str, Query(max_length=2000, description="Comma-separated unit ids")] = "",
 ) -> dict[str, Any]:
     """Legal options (reachable hexes, targets...) for some of your own units now."""
-    loaded = await service.load(session, game_id)
+    loaded = await store.load(session, game_id)
     resolve_viewer(loaded.row, user)  # private games stay invisible to strangers
     side = require_seat(loaded.row, user)
     unit_ids = [u for u in (p.strip() for p in units.split(",")) if u]
@@ -182,8 +191,6 @@ async def get_options(
     except ApiError:
         raise
     except Exception as exc:
-        from ...services.engine import rules
-
         if isinstance(exc, rules().IllegalCommand):
             raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
         raise ApiError(422, "bad_units", f"Cannot list options for {unit_ids}.") from None
@@ -194,12 +201,12 @@ async def get_preview(
     game_id: str,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    store: StoreDep,
     command: Annotated[str, Query(max_length=4000, description="An attack or bombard command as JSON")],
 ) -> dict[str, Any]:
     """Judge one exact attack or bombardment of yours without making it: its odds, or the rule that
     refuses it (the page's attack builder). Nothing changes."""
-    loaded = await service.load(session, game_id)
+    loaded = await store.load(session, game_id)
     resolve_viewer(loaded.row, user)  # private games stay invisible to strangers
     side = require_seat(loaded.row, user)
     try:
@@ -211,8 +218,6 @@ async def get_preview(
     except ApiError:
         raise
     except Exception as exc:
-        from ...services.engine import rules
-
         if isinstance(exc, rules().IllegalCommand):
             raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
         raise ApiError(422, "malformed_command", "That command cannot be previewed.") from None
@@ -224,12 +229,13 @@ async def post_command(
     body: CommandRequest,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    commands: CommandsDep,
+    store: StoreDep,
     hub: HubDep,
 ) -> dict[str, Any]:
     """Submit a command; the rules core judges it. 422 illegal, 409 stale version."""
-    await _visible(session, service, game_id, user)
-    answer, applied = await service.submit(
+    await _visible(session, commands, store, game_id, user)
+    answer, applied = await commands.submit(
         session, game_id, user, body.command, body.expected_version, body.command_id
     )
     if applied:
@@ -243,12 +249,13 @@ async def post_undo(
     body: UndoRequest,
     user: CurrentPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    commands: CommandsDep,
+    store: StoreDep,
     hub: HubDep,
 ) -> dict[str, Any]:
     """Take back your last decision where the rules allow it (logged like a command)."""
-    await _visible(session, service, game_id, user)
-    answer, applied = await service.submit(
+    await _visible(session, commands, store, game_id, user)
+    answer, applied = await commands.submit(
         session, game_id, user, {"type": "undo"}, body.expected_version, body.command_id, undo=True
     )
     if applied:
@@ -258,20 +265,20 @@ async def post_undo(
 
 @router.post("/{game_id}/resign", response_model=GameSummary)
 async def resign(
-    game_id: str, user: CurrentPlayer, session: SessionDep, service: ServiceDep, hub: HubDep
+    game_id: str, user: CurrentPlayer, session: SessionDep, commands: CommandsDep, store: StoreDep, hub: HubDep
 ) -> dict[str, Any]:
-    await _visible(session, service, game_id, user)
-    row = await service.resign(session, game_id, user)
+    await _visible(session, commands, store, game_id, user)
+    row = await commands.resign(session, game_id, user)
     await hub.publish(row.id, row.version)
     return build_summary(row, user.id)
 
 
-async def _visible(session: Any, service: Any, game_id: str, user: User) -> None:
+async def _visible(session: Any, commands: CommandService, store: GameStore, game_id: str, user: User) -> None:
     """A private game the caller cannot see is a 404 before anything else is said about it
     (answered from the live game when this process serves it: a command reads nothing first)."""
-    if service.visible_live(game_id, user):
+    if commands.visible_live(game_id, user):
         return
-    row = await service.get_row(session, game_id, light=True)
+    row = await store.get_row(session, game_id, light=True)
     resolve_viewer(row, user)
 
 
@@ -280,13 +287,13 @@ async def history(
     game_id: str,
     user: OptionalPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    store: StoreDep,
     at: Annotated[int | None, Query(ge=0, description="Version to rebuild")] = None,
     watch: WatchToken = None,
     invite: InviteToken = None,
 ) -> dict[str, Any]:
     """The log filtered for you; with `at=N`, also your view as it was at version N."""
-    row = await service.get_row(session, game_id)
+    row = await store.get_row(session, game_id)
     viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     if at is not None and at > row.version:
         raise ApiError(
@@ -294,15 +301,15 @@ async def history(
             field="at", version=row.version,
         )
     upto = row.version if at is None else at
-    rows = await service.log_rows(session, game_id, upto=upto)
-    scenario = service.scenario_of(row)
+    rows = await store.log_rows(session, game_id, upto=upto)
+    scenario = store.scenario_of(row)
     body: dict[str, Any] = {
         "version": upto,
         "current_version": row.version,
         "log": build_log_entries(row, rows, viewer, scenario),
     }
     if at is not None:
-        engine_game = service.replay(row, rows)
+        engine_game = store.replay(row, rows)
         body["view"] = build_view(row, engine_game, viewer, spectators=0, version=at)
     return body
 
@@ -312,10 +319,10 @@ async def record(
     game_id: str,
     user: OptionalPlayer,
     session: SessionDep,
-    service: ServiceDep,
+    store: StoreDep,
     watch: WatchToken = None,
     invite: InviteToken = None,
 ) -> dict[str, Any]:
     """The game record `vedette replay FILE` verifies (the seed only once the game is over)."""
-    loaded, viewer = await _viewer_state(session, service, game_id, user, watch, invite)
-    return build_record(loaded.row, await service.engine_with_log(session, loaded.row), viewer)
+    loaded, viewer = await _viewer_state(session, store, game_id, user, watch, invite)
+    return build_record(loaded.row, await store.engine_with_log(session, loaded.row), viewer)

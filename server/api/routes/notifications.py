@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from ...errors import ApiError
-from ...models import Game, GameSeat
+from ...models import Game, GameSeat, User
 from ...notify.clocks import clock_json, is_overdue
 from ...notify.models import GameClock, NotificationPrefs
 from ...notify.prefs import prefs_json, set_prefs
@@ -74,8 +74,6 @@ async def _unsubscribe(request: Request, session: Any, settings: Any, token: str
             raise ApiError(404, "bad_token", "This unsubscribe link is not valid.")
         page = _PAGE.format(title="Link not valid", text="This unsubscribe link is not valid.")
         return HTMLResponse(page, status_code=404)
-    from ...models import User
-
     user = await session.get(User, user_id)
     if user is None:
         raise ApiError(404, "bad_token", "This unsubscribe link is not valid.")

@@ -9,7 +9,7 @@ from ...errors import not_found
 from ...schemas import ScenarioSummary
 from ...services.access import resolve_viewer
 from ...services.views import build_scenario
-from ..deps import InviteToken, OptionalUser, RegistryDep, ServiceDep, SessionDep, WatchToken
+from ..deps import InviteToken, OptionalUser, RegistryDep, SessionDep, StoreDep, WatchToken
 
 router = APIRouter(prefix="/api/scenarios", tags=["scenarios"])
 
@@ -34,7 +34,7 @@ async def get_scenario(
     registry: RegistryDep,
     user: OptionalUser,
     session: SessionDep,
-    service: ServiceDep,
+    store: StoreDep,
     game: Annotated[str | None, Query(max_length=32, description="A game of this scenario: the scenario as "
                                       "its viewer may read it (a seat also gets its own hidden reinforcements)")] = None,
     watch: WatchToken = None,
@@ -48,7 +48,7 @@ async def get_scenario(
         if entry is None:
             raise not_found("scenario")
         return entry.public
-    loaded = await service.load(session, game)
+    loaded = await store.load(session, game)
     if loaded.row.scenario_id != scenario_id:
         raise not_found("scenario")
     viewer = resolve_viewer(loaded.row, user, watch_token=watch, invite_token=invite)

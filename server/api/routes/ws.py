@@ -21,7 +21,8 @@ from ...realtime.hub import GameHub, ViewerConnection, frame_text, let_senders_r
 from ...schemas import CommandRequest, UndoRequest
 from ...services import accounts
 from ...services.access import resolve_viewer
-from ...services.games import GameService
+from ...services.commands import CommandService
+from ...services.wiring import GameServices
 from ..guards import contains_nul
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,8 @@ async def game_socket(
 ) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
-    service: GameService = app.state.service
+    games: GameServices = app.state.games
+    commands = games.commands
     hub: GameHub = app.state.hub
     if not origin_allowed(websocket, settings):
         await websocket.close(code=CLOSE_FORBIDDEN_ORIGIN, reason="origin not allowed")
@@ -86,10 +88,10 @@ async def game_socket(
         )
         # A player of a game this process serves live is known without a read (as a seat always
         # sees its own side, even an admin's); anyone else, from the row: no state.
-        viewer = service.live_seat(game_id, user)
+        viewer = commands.live_seat(game_id, user)
         if viewer is None:
             async with app.state.sessionmaker() as session:
-                row = await service.get_row(session, game_id, light=True)
+                row = await games.store.get_row(session, game_id, light=True)
                 viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     except ApiError:
         await websocket.close(code=CLOSE_NOT_FOUND, reason="no such game")
@@ -99,12 +101,12 @@ async def game_socket(
         await websocket.close(code=CLOSE_TRY_AGAIN, reason="server busy; retry")
         return
     await websocket.accept()
-    await service.commands.yield_to_commands()  # the viewer's snapshot after the commands in flight
+    await games.gate.yield_to_commands()  # the viewer's snapshot after the commands in flight
     conn = ViewerConnection(game_id, viewer, batch=batch == "1")
     sender = asyncio.create_task(_send_loop(websocket, conn))
     try:
         await hub.attach(conn)
-        await _receive_loop(websocket, conn, user, settings, service, hub, app)
+        await _receive_loop(websocket, conn, user, settings, commands, hub, app)
     except WebSocketDisconnect:
         pass
     finally:
@@ -159,7 +161,7 @@ async def _receive_loop(
     conn: ViewerConnection,
     user: User | None,
     settings: Settings,
-    service: GameService,
+    commands: CommandService,
     hub: GameHub,
     app: Any,
 ) -> None:
@@ -200,11 +202,11 @@ async def _receive_loop(
         if message.get("type") in COMMAND_TYPES and conn.viewer.role == "seat":
             # Counted in flight from here to its answer: the lobby's steps wait for it (`priority.py`).
             # A spectator's is refused at once, and must not hold up the lobby however many it sends.
-            with service.commands.command():
+            with commands.gate.command():
                 await let_senders_run()  # another command's waiting frames go out before this one is handled
-                await _handle(message, conn, user, service, hub, app)
+                await _handle(message, conn, user, commands, hub, app)
         else:
-            await _handle(message, conn, user, service, hub, app)
+            await _handle(message, conn, user, commands, hub, app)
 
 
 def _frame_too_large(settings: Settings) -> dict[str, Any]:
@@ -219,7 +221,7 @@ async def _handle(
     message: dict[str, Any],
     conn: ViewerConnection,
     user: User | None,
-    service: GameService,
+    commands: CommandService,
     hub: GameHub,
     app: Any,
 ) -> None:
@@ -248,19 +250,19 @@ async def _handle(
     try:
         async with LazySession(app.state.sessionmaker, app.state.engine) as session:
             if kind == "resign":
-                version = await service.resign_version(session, conn.game_id, user)
+                version = await commands.resign_version(session, conn.game_id, user)
                 await hub.publish(conn.game_id, version, actor=conn)
                 conn.send({"type": "ack", "status": "resigned", "version": version, "command_id": command_id})
                 return
             if kind == "command":
                 request = CommandRequest.model_validate(body)
-                answer, applied = await service.submit(
+                answer, applied = await commands.submit(
                     session, conn.game_id, user, request.command,
                     request.expected_version, request.command_id,
                 )
             else:
                 undo = UndoRequest.model_validate(body)
-                answer, applied = await service.submit(
+                answer, applied = await commands.submit(
                     session, conn.game_id, user, {"type": "undo"},
                     undo.expected_version, undo.command_id, undo=True,
                 )

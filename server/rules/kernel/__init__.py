@@ -2,4 +2,16 @@
 loading, the game state, dice (R11), the context rule functions work in (occupancy, zones of control,
 factors), the engine (commands, tasks, decisions, undo, records), views, invariants, the simulator, and
 the `Edition` interface with the registry of ruleset ids.  The kernel imports no edition.
+
+Its modules are layered: each imports only modules of the layers before it (no import circles).
+
+1. `hexes`, `dice`, `errors`, `crt`, `state`: nothing of the kernel;
+2. `model`: the scenario interface and the victory conditions;
+3. `scenario`: the kernel's own scenario format and the parsers every edition's reader uses;
+4. `visibility`: the one rule of who may read an event, and the secrets a side keeps;
+5. `edition`: the interface an edition fills in, and the registry of editions;
+6. `core` (the context rule functions work in) and `views` (what each viewer sees of a game);
+7. `game`: the engine;
+8. `loading` (a scenario of any edition), `victory`, `invariants`;
+9. `randomplayer`: the random player and the simulator.
 """

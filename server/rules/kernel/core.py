@@ -5,25 +5,36 @@ zones of control from the scenario's projection table `ScenarioModel.zoc_from`),
 changes (`Context.dirty`).  An edition works in its own subclass, made by `Edition.context`: `Ctx` adds the
 queries over the kernel's own scenario model (`scenario.py`: attack/defence factors, one terrain per hex)
 that Quick Play uses; the Standard rules have theirs in `standard/context.py`.
+
+A context holds its edition (`Context.rs`, for the results and checks the procedures share), so it sits
+above the edition interface (edition.py); it reaches a game only through `ContextSource` (`Ctx.of`), so the
+engine (game.py), which never needs a context's own queries, does not import it either.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from .dice import Dice
+from .edition import Edition, EngineContext
 from .errors import IllegalCommand
 from .model import ScenarioModel
 from .scenario import Factors, LeaderFactors, Scenario, UnitDef, UnitKind
 from .state import STATUS_MAP, GameState, Status, UnitState
-from .views import tag_event
-
-if TYPE_CHECKING:
-    from .edition import Edition
-    from .game import Game
-
+from .visibility import tag_event
 
 _LEADER = UnitKind.LEADER
+
+
+class ContextSource(Protocol):
+    """What `Ctx.of` reads of a game (the kernel's `Game`): its edition, and the edition's context over
+    its current state."""
+
+    @property
+    def ruleset(self) -> Edition: ...
+
+    def context(self) -> EngineContext: ...
 
 
 class Context:
@@ -31,29 +42,29 @@ class Context:
 
     sc: ScenarioModel
 
-    def __init__(self, scenario: ScenarioModel, state: GameState, ruleset: "Edition", dice: Dice) -> None:
+    def __init__(self, scenario: ScenarioModel, state: GameState, ruleset: Edition, dice: Dice) -> None:
         self.sc = scenario
         self.st = state
         self.rs = ruleset
         self.dice = dice
         self.events: list[dict[str, Any]] = []
         self.rolled = False
-        self._audience: str | None = None  # set by `private_to`
+        self.audience: str | None = None  # who alone may read the events emitted now; set by `private_to`
         self._occ: dict[str, list[str]] | None = None
         self._zoc: dict[str, frozenset[str]] = {}
 
     # --- events and dice -------------------------------------------------
     def emit(self, type_: str, text: str, **data: Any) -> None:
-        """Every event of the game passes here, and so through the one visibility rule (views.tag_event)."""
+        """Every event of the game passes here, and so through the one visibility rule (visibility.tag_event)."""
         event: dict[str, Any] = {"type": type_, "text": text}
         event.update(data)
-        if self._audience is not None and "visible_to" not in event:
-            event["visible_to"] = self._audience
+        if self.audience is not None and "visible_to" not in event:
+            event["visible_to"] = self.audience
         self.events.append(tag_event(self.sc, self.st, event))
 
-    def private_to(self, side: str | None) -> "_Audience":
+    def private_to(self, side: str | None) -> _Audience:
         """`with ctx.private_to(side):` events emitted inside, dice included, are for `side` only (None:
-        unchanged). A die rolled for a secret purpose is as secret as what it decides (views.audience)."""
+        unchanged). A die rolled for a secret purpose is as secret as what it decides (visibility.audience)."""
         return _Audience(self, side)
 
     def roll(self, n: int, purpose: str, labels: list[str], rule: str, **data: Any) -> list[int]:
@@ -178,13 +189,13 @@ class Ctx(Context):
 
     sc: Scenario
 
-    def __init__(self, scenario: Scenario, state: GameState, ruleset: "Edition", dice: Dice) -> None:
+    def __init__(self, scenario: Scenario, state: GameState, ruleset: Edition, dice: Dice) -> None:
         super().__init__(scenario, state, ruleset, dice)
 
     @staticmethod
-    def of(game: "Game") -> "Ctx":
+    def of(game: ContextSource) -> Ctx:
         """The game's context, for an edition that plays on the kernel's scenario model."""
-        ctx = game._ctx()
+        ctx = game.context()
         if not isinstance(ctx, Ctx):
             raise TypeError(f"{game.ruleset.name} does not play on the kernel's scenario model")
         return ctx
@@ -270,15 +281,17 @@ class Ctx(Context):
 
 
 class _Audience:
+    """`Context.private_to`'s `with` block: the context's audience for its events, restored after."""
+
     def __init__(self, ctx: Context, side: str | None) -> None:
         self._ctx = ctx
         self._side = side
         self._saved: str | None = None
 
     def __enter__(self) -> None:
-        self._saved = self._ctx._audience
+        self._saved = self._ctx.audience
         if self._side is not None:
-            self._ctx._audience = self._side
+            self._ctx.audience = self._side
 
     def __exit__(self, *exc: object) -> None:
-        self._ctx._audience = self._saved
+        self._ctx.audience = self._saved

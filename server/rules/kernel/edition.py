@@ -16,21 +16,24 @@ The hooks, grouped the way docs/engine-contract.md describes them:
   `stacking_ok`, `leader_lost`, and the movement flags;
 * options for the page and the bots: `options`, `preview`, `legal_commands`, `command_families`, `can_end_phase`;
 * the simulator's extra invariants: `invariants`; the page's phase prompt: `phase_prompt`.
+
+The interface sits below what uses it: the context the rules work in (core.py, whose `Context` holds its
+edition), the views and the engine (views.py, game.py, which call the hooks).  So it names neither:
+`context` returns an `EngineContext` (what the engine reads of a context, which `core.Context` is), and
+the hooks the engine passes itself to take `game: Any`, typed by each edition as the kernel's `Game`, as
+the handlers' context is.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-if TYPE_CHECKING:
-    from .core import Context
-    from .dice import Dice
-    from .game import Game
-    from .model import ScenarioModel
-    from .scenario import UnitKind
-    from .state import GameState, UnitState
+from .dice import Dice
+from .model import ScenarioModel
+from .scenario import UnitKind
+from .state import GameState, UnitState
 
 # Handlers take the edition's own context (a `core.Context` subclass made by `Edition.context`), so the
 # first parameter is typed by each edition, not here.
@@ -38,6 +41,16 @@ CommandHandler = Callable[[Any, str, dict[str, Any]], None]
 TaskHandler = Callable[[Any, dict[str, Any]], None]
 DecisionHandler = Callable[[Any, dict[str, Any], dict[str, Any]], None]
 CommandFamily = Callable[[], list[dict[str, Any]]]
+
+
+class EngineContext(Protocol):
+    """What the engine (game.py) reads of the context an edition's handlers work in (`core.Context`):
+    the events they emitted, whether they rolled dice, and `emit` for the engine's own events."""
+
+    events: list[dict[str, Any]]
+    rolled: bool
+
+    def emit(self, type_: str, text: str, **data: Any) -> None: ...
 
 
 class Edition:
@@ -59,11 +72,11 @@ class Edition:
         bookkeeping (`GameState.extra`)."""
         raise NotImplementedError
 
-    def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> Context:
+    def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> EngineContext:
         """The context the edition's handlers work in (a `core.Context` subclass over its scenario model)."""
         raise NotImplementedError
 
-    def view_extra(self, game: Game, viewer: str) -> dict[str, Any]:
+    def view_extra(self, game: Any, viewer: str) -> dict[str, Any]:
         """The edition's own fields of the view (docs/engine-contract.md), besides the kernel's."""
         return {}
 
@@ -136,23 +149,23 @@ class Edition:
         raise NotImplementedError
 
     # --- options, bots, invariants, the page -----------------------------------------
-    def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
+    def options(self, game: Any, side: str, units: list[str]) -> dict[str, Any]:
         raise NotImplementedError
 
-    def preview(self, game: Game, side: str, command: Any) -> dict[str, Any]:
+    def preview(self, game: Any, side: str, command: Any) -> dict[str, Any]:
         """Judge one exact command as `submit` would, without applying it (the page's odds)."""
         raise NotImplementedError
 
-    def legal_commands(self, game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+    def legal_commands(self, game: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
         raise NotImplementedError
 
-    def command_families(self, game: Game, side: str, rng: random.Random) -> list[CommandFamily]:
+    def command_families(self, game: Any, side: str, rng: random.Random) -> list[CommandFamily]:
         raise NotImplementedError
 
-    def can_end_phase(self, game: Game, side: str) -> bool:
+    def can_end_phase(self, game: Any, side: str) -> bool:
         raise NotImplementedError
 
-    def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+    def invariants(self, game: Any, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
         return []
 
     def phase_prompt(self, phase: str) -> tuple[str, str]:

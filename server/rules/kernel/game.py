@@ -2,7 +2,8 @@
 multi-step procedures, pending decisions, undo, views, the game record and its verification.
 
 What a command, task or decision does is the edition's (`Game.ruleset`, an `Edition`: kernel/edition.py);
-the engine only dispatches, drives, snapshots and records.
+the engine only dispatches, drives, snapshots and records.  It reads the edition's context only as an
+`EngineContext` (its events, whether it rolled dice), and builds its views with views.py, both below it.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ import random
 from collections.abc import Mapping
 from typing import Any, Iterator
 
-from .core import Context
 from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice, check_contribution, dice_key,
                    die_from_seed, seed_hash)
-from .edition import Edition, find_ruleset
+from .edition import Edition, EngineContext, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .model import ScenarioModel
 from .state import PHASE_OVER, STATUS_OFFBOARD, GameState, StateSnapshot, UnitState
+from .views import UnitViewCache, build_view, build_views
 
 MAX_COMMAND_KEYS = 16
 # Every field the kernel's own commands may carry besides "type"; an edition adds its commands'
@@ -65,8 +66,8 @@ class Game:
         self._checkpoint_is_state = False
         self._base_version = 0  # commands before `log` when the log was left out of the snapshot
         self._barrier = "there is nothing to take back"  # why undo stops at the checkpoint
-        # Unit id, or (unit id, viewer) -> (its fields, the view built for them): views.build_views(share_units=True).
-        self._unit_views: dict[str | tuple[str, str], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        # Each unit's view, kept from one call of views.build_views(share_units=True) to the next.
+        self.unit_view_cache: UnitViewCache = {}
 
     # --- construction ------------------------------------------------------------
     @classmethod
@@ -134,14 +135,15 @@ class Game:
         return game
 
     def _start(self) -> None:
-        ctx = self._ctx()
+        ctx = self.context()
         self.ruleset.start(ctx)
         self._drive(ctx)
         self._initial_events = ctx.events
         self._checkpoint = self.state.to_json()
 
-    def _ctx(self) -> Context:
-        """The edition's context over the current state (`Edition.context`)."""
+    def context(self) -> EngineContext:
+        """The edition's context over the current state (`Edition.context`); each edition narrows it to its
+        own (`core.Ctx.of`, `standard.context.StdCtx.of`)."""
         return self.ruleset.context(self.scenario, self.state, self._dice)
 
     # --- the public surface ----------------------------------------------------------
@@ -171,6 +173,10 @@ class Game:
     def seed_hash(self) -> str:
         return self._seed_hash
 
+    def revealed_seed(self) -> str | None:
+        """The dice seed, once the game is over (it is published then, to verify the record); None before."""
+        return self._seed if self.is_over else None
+
     def submit(self, side: str, command: Any) -> list[dict[str, Any]]:
         """Validate a command from `side` and apply it; IllegalCommand leaves the game untouched."""
         if side not in self.scenario.sides:
@@ -192,7 +198,7 @@ class Game:
         if self._checkpoint_is_state:  # nothing has changed the state since: this is the checkpoint
             self._checkpoint, self._checkpoint_is_state = snapshot, False
         dice_before = self._dice.count
-        ctx = self._ctx()
+        ctx = self.context()
         try:
             self._dispatch(ctx, side, cmd)
             self._drive(ctx)
@@ -232,7 +238,7 @@ class Game:
             return
         self._dice.count = dice_before
 
-    def _dice_since(self, ctx: Context) -> list[int]:
+    def _dice_since(self, ctx: EngineContext) -> list[int]:
         out: list[int] = []
         for e in ctx.events:
             if e["type"] == "dice":
@@ -279,7 +285,7 @@ class Game:
                       else GameState.from_json(base_state))
         self._dice.count = self.state.dice_count
         for entry in keep:
-            ctx = self._ctx()
+            ctx = self.context()
             self._dispatch(ctx, entry["side"], entry["command"])
             self._drive(ctx)
         self._stack = keep
@@ -296,7 +302,7 @@ class Game:
     def resign(self, side: str) -> list[dict[str, Any]]:
         if self.is_over:
             raise IllegalCommand("3.4", "the game is over")
-        ctx = self._ctx()
+        ctx = self.context()
         winner = self.scenario.opponent(side)
         self.ruleset.finish_game(ctx, {
             "winner": winner,
@@ -313,7 +319,7 @@ class Game:
         if self.is_over:
             raise IllegalCommand("3.4", "the game is over")
         self._settle_checkpoint()  # the state changes now, and the checkpoint stays where it was
-        ctx = self._ctx()
+        ctx = self.context()
         self.ruleset.finish_game(ctx, {"winner": winner, "reason": reason, "points": self.ruleset.points(ctx),
                                        "turn": self.state.turn})
         cmd = {"type": "adjudicate", "winner": winner, "reason": reason}
@@ -321,7 +327,7 @@ class Game:
         return ctx.events
 
     # --- command dispatch (validate first; apply only what validated) -------------------
-    def _dispatch(self, ctx: Context, side: str, cmd: dict[str, Any]) -> None:
+    def _dispatch(self, ctx: EngineContext, side: str, cmd: dict[str, Any]) -> None:
         st = self.state
         ctype = cmd["type"]
         if st.decision is not None:
@@ -340,13 +346,13 @@ class Game:
             raise MalformedCommand(f"unknown command type '{ctype}'")
         handler(ctx, side, cmd)
 
-    def _apply_decision(self, ctx: Context, option: dict[str, Any]) -> None:
+    def _apply_decision(self, ctx: EngineContext, option: dict[str, Any]) -> None:
         decision = self.state.decision
         assert decision is not None
         self.state.decision = None
         self.ruleset.decisions()[decision["kind"]](ctx, decision.get("task", {}), option)
 
-    def _drive(self, ctx: Context) -> None:
+    def _drive(self, ctx: EngineContext) -> None:
         """Run queued tasks until a player must decide; take single-option decisions at once (R7)."""
         st = self.state
         tasks = self.ruleset.tasks()
@@ -387,15 +393,11 @@ class Game:
 
     # --- views and records --------------------------------------------------------------------
     def view(self, viewer: str) -> dict[str, Any]:
-        from .views import build_view
-
         return build_view(self, viewer)
 
     def views(self, viewers: list[str], *, share_units: bool = False) -> list[dict[str, Any]]:
         """`view(v)` for each of `viewers`, with what they share worked out once (`share_units`:
         see `views.build_views`)."""
-        from .views import build_views
-
         return build_views(self, viewers, share_units=share_units)
 
     def to_json(self, include_log: bool = True) -> dict[str, Any]:

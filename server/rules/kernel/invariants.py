@@ -5,15 +5,13 @@ The kernel checks what holds in every edition; the edition adds its own (`Editio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .game import Game
 from .state import STATUS_MAP, Status
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-def check_invariants(game: "Game", events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
+def check_invariants(game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
     sc = game.scenario
     st = game.state
     problems: list[str] = []

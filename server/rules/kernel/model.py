@@ -8,19 +8,44 @@ the units with side, kind and name, the set-up, the reinforcements, the turns an
 conditions, the grid, and two per-scenario tables (`zoc_from`: where a unit of a TEC class projects its ZOC,
 6.1/6.4 of either edition; `may_stand`: whether a unit of a class may be in a hex at all).
 
+The victory conditions are one concrete model both editions read theirs into (`Victory`, `Objective`), so
+they are defined here, beside the interface that carries them, below every scenario reader (`scenario.py`,
+`standard/scenario.py`) and the scoring (`victory.py`).
+
 `ScenarioBase` holds the methods both models share, written once.
+
+This module imports nothing of the kernel but the hex grid: every other kernel module may read it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from .hexes import HexGrid
 
-if TYPE_CHECKING:
-    from .scenario import Victory
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    hex: str
+    name: str
+    points: int
+    owner: str | None
+    scorer: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Victory:
+    description: str
+    objectives: tuple[Objective, ...]
+    step_eliminated: int
+    unit_captured: int
+    leader_eliminated: int
+    leader_captured: int
+    draw_margin: int
+    sudden_death: tuple[tuple[str, tuple[str, ...]], ...]
 
 
 class KindModel(Protocol):

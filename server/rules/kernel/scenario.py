@@ -1,11 +1,17 @@
 """Scenarios as validated data (3.2, 4.3, 4.5, the TEC, 14.0 victory).
 
-`parse_scenario` turns an already-decoded JSON object into an immutable `Scenario`.
+`read_scenario` turns an already-decoded JSON object of the kernel's own format
+(Quick Play's) into an immutable `Scenario`; the parsers it is made of
+(`parse_hexsides`, `parse_victory`...) serve every edition's reader.
 It performs the JSON Schema check first and then the semantic checks a schema
 cannot express (hex ids on the map, references between sections, road
 adjacency).  Every problem is reported with its JSON path and a reason; nothing
 is raised as a bare traceback.  Reading files is the caller's business, which
 keeps this module free of I/O.
+
+Picking the reader of a scenario's edition by its `ruleset` is
+`loading.parse_scenario`'s: the registry of editions (edition.py) stands on this
+module, so this module does not ask it.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any, Callable, Mapping
 import jsonschema
 
 from .hexes import HexGrid, hexside_key
-from .model import ScenarioBase, ScenarioModel
+from .model import Objective, ScenarioBase, Victory
 
 
 class UnitKind(str, Enum):
@@ -161,27 +167,6 @@ class Reinforcement:
     unit: str
     turn: int
     hex: str
-
-
-@dataclass(frozen=True, slots=True)
-class Objective:
-    hex: str
-    name: str
-    points: int
-    owner: str | None
-    scorer: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Victory:
-    description: str
-    objectives: tuple[Objective, ...]
-    step_eliminated: int
-    unit_captured: int
-    leader_eliminated: int
-    leader_captured: int
-    draw_margin: int
-    sudden_death: tuple[tuple[str, tuple[str, ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -457,20 +442,6 @@ def _leader(d: Mapping[str, Any] | None) -> LeaderFactors:
     return LeaderFactors(d["combat"], d["morale"], d["movement"])
 
 
-def parse_scenario(data: Any, source: str = "<scenario>") -> ScenarioModel:
-    """Validate and build a scenario with the reader of its edition (the registry, by its `ruleset`);
-    raises ScenarioError naming every problem.  A ruleset no playable edition has is refused here."""
-    from .edition import find_ruleset, known_rulesets
-
-    ruleset = data.get("ruleset") if isinstance(data, dict) else None
-    if isinstance(ruleset, str):
-        if ruleset not in known_rulesets():
-            raise ScenarioError(source, [("ruleset", f"ruleset '{ruleset}' is not implemented yet "
-                                                     f"(available: {', '.join(known_rulesets())})")])
-        return find_ruleset(ruleset).parse_scenario(data, source)
-    return read_scenario(data, source)
-
-
 def read_scenario(data: Any, source: str = "<scenario>") -> Scenario:
     """The kernel's scenario format (Quick Play's counters: attack/defence factors, 'w/1' set-up): validate
     and build it; raises ScenarioError naming every problem."""
@@ -672,12 +643,3 @@ def read_scenario(data: Any, source: str = "<scenario>") -> Scenario:
         victory=victory,
         raw=data,
     )
-
-
-def scenario_from_json_text(text: str, source: str = "<scenario>") -> ScenarioModel:
-    """Parse scenario JSON text, turning a syntax error into a ScenarioError with line and column."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(source, [("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
-    return parse_scenario(data, source)

@@ -7,16 +7,24 @@ yet entered the map, its schedule, and the fate of its eliminated units' step
 recovery (11.4): to the opponent a unit that will return, one that failed its
 check and one that never tried all look the same ("eliminated").
 
-ONE rule decides who may read an event (`event_visible`), and every event
-passes it: the rules core tags each event as it is emitted (`tag_event`, called
-by `Ctx.emit`, dice included), and `filter_events` applies it for every channel
-(views, patches, history, answers, mail digests).
+ONE rule decides who may read an event (`visibility.event_visible`), and every
+event passes it: the rules core tags each event as it is emitted
+(`visibility.tag_event`, called by `Context.emit`, dice included), and
+`visibility.filter_events` applies it for every channel (views, patches,
+history, answers, mail digests).
+
+The views read a game through `ViewedGame` (what a view shows of it), which the
+engine's `Game` is: the engine builds its views here (`Game.view`), so this
+module sits below it and does not import it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from collections.abc import Iterable
+from typing import Any, Protocol
 
+from .edition import Edition, EngineContext
+from .model import ScenarioModel
 from .state import (
     PHASE_OVER,
     STATUS_DEAD,
@@ -25,101 +33,72 @@ from .state import (
     STATUS_RETURNING,
     GameState,
 )
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .model import ScenarioModel as Scenario
-
-SPECTATOR = "spectator"
-ADMIN = "admin"
-
-# Secrets a side may keep from its opponent (`audience`).
-SECRET_SETUP = "setup"  # a 'w/1' placement before the side finishes its set-up (3.2, V23)
-SECRET_REINFORCEMENTS = "reinforcements"  # off-map units and their schedule, 11.4 outcomes
+from .visibility import sees_everything
 
 _GONE = (STATUS_ELIMINATED, STATUS_DEAD, STATUS_RETURNING)
 _OFF_TABLE = (STATUS_OFFBOARD, STATUS_RETURNING)
 _PER_VIEWER = frozenset({STATUS_OFFBOARD, *_GONE})  # statuses whose look depends on the viewer
-_OFF_MAP_HIDDEN = (STATUS_OFFBOARD, STATUS_RETURNING)
-_UNIT_FIELDS = ("unit", "units", "attackers", "defenders", "support", "artillery")
+
+# Unit id, or (unit id, viewer) -> (its fields, the view built for them): kept on the game between
+# calls of `build_views(share_units=True)` (`_kept_unit_view`).
+UnitViewCache = dict[str | tuple[str, str], tuple[tuple[Any, ...], dict[str, Any]]]
 
 
-def _sees_everything(viewer: str) -> bool:
-    return viewer == ADMIN
+class ViewedGame(Protocol):
+    """What a view shows of a game (the engine's `Game`)."""
 
+    @property
+    def scenario(self) -> ScenarioModel: ...
 
-# --- the one visibility rule -----------------------------------------------------------------
-def event_visible(event: Mapping[str, Any], viewer: str) -> bool:
-    """THE rule: an event tagged `visible_to` a side is for that side (and the admin) only."""
-    only = event.get("visible_to")
-    return only is None or viewer == only or _sees_everything(viewer)
+    @property
+    def state(self) -> GameState: ...
 
+    @property
+    def ruleset(self) -> Edition: ...
 
-def audience(sc: "Scenario", side: str, secret: str) -> str | None:
-    """Who may read events about `side`'s `secret`: the side alone, or None (everybody)."""
-    if secret == SECRET_SETUP:
-        return side
-    if secret == SECRET_REINFORCEMENTS:
-        return side if sc.hide_enemy_reinforcements else None
-    raise ValueError(f"unknown secret {secret!r}")
+    @property
+    def is_over(self) -> bool: ...
 
+    @property
+    def awaiting(self) -> str | None: ...
 
-def hidden_from_opponent(sc: "Scenario", st: GameState, uid: str) -> bool:
-    """Whether the state of unit `uid` is its owner's secret now (off the map and hidden, or the
-    outcome of its step recovery)."""
-    if not sc.hide_enemy_reinforcements or uid not in st.units:
-        return False
-    status = st.units[uid].status
-    if status in _OFF_MAP_HIDDEN:
-        return True
-    return status == STATUS_DEAD and sc.units[uid].kind.is_combat
+    @property
+    def seed_hash(self) -> str: ...
 
+    @property
+    def unit_view_cache(self) -> UnitViewCache:
+        """Where `build_views(share_units=True)` keeps each unit's view from call to call."""
+        ...
 
-def _named_units(event: Mapping[str, Any]) -> Iterable[str]:
-    for key in _UNIT_FIELDS:
-        value = event.get(key)
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, list):
-            yield from (v for v in value if isinstance(v, str))
+    def context(self) -> EngineContext: ...
 
+    def can_undo(self, side: str) -> bool: ...
 
-def tag_event(sc: "Scenario", st: GameState, event: dict[str, Any]) -> dict[str, Any]:
-    """Give an event its audience (called for every event the rules core emits): an event that
-    names a unit whose state is its owner's secret is for the owner only."""
-    if "visible_to" in event or not sc.hide_enemy_reinforcements:
-        return event
-    owners = {sc.units[u].side for u in _named_units(event) if u in sc.units and hidden_from_opponent(sc, st, u)}
-    if len(owners) == 1:
-        event["visible_to"] = owners.pop()
-    elif owners:
-        event["visible_to"] = ADMIN
-    return event
+    def dice_public(self) -> dict[str, Any]: ...
 
-
-def filter_events(events: list[dict[str, Any]], viewer: str) -> list[dict[str, Any]]:
-    """The log entries a viewer may read (every channel: views, patches, history, answers, mails)."""
-    return [e for e in events if event_visible(e, viewer)]
+    def revealed_seed(self) -> str | None:
+        """The dice seed once the game is over, else None."""
+        ...
 
 
 # --- units -------------------------------------------------------------------------------------
-def unit_visible(game: "Game", viewer: str, uid: str) -> bool:
+def unit_visible(game: ViewedGame, viewer: str, uid: str) -> bool:
     sc = game.scenario
     s = game.state.units[uid]
     side = sc.units[uid].side
-    if _sees_everything(viewer) or viewer == side:
+    if sees_everything(viewer) or viewer == side:
         return True
     return not (sc.hide_enemy_reinforcements and s.status == STATUS_OFFBOARD)
 
 
-def _masked_gone(viewer: str, side: str, sc: "Scenario", st: GameState, uid: str) -> bool:
+def _masked_gone(viewer: str, side: str, sc: ScenarioModel, st: GameState, uid: str) -> bool:
     """To the opponent an eliminated combat unit looks the same whatever its step recovery did."""
-    if _sees_everything(viewer) or viewer == side or not sc.hide_enemy_reinforcements:
+    if sees_everything(viewer) or viewer == side or not sc.hide_enemy_reinforcements:
         return False
     return st.units[uid].status in _GONE and sc.units[uid].kind.is_combat
 
 
-def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
+def unit_view(game: ViewedGame, viewer: str, uid: str) -> dict[str, Any]:
     sc = game.scenario
     s = game.state.units[uid]
     side = sc.units[uid].side
@@ -134,7 +113,7 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
         out["entry_turn"] = s.entry_turn
         out["entry_hex"] = s.entry_hex
     if s.provisional:
-        if _sees_everything(viewer) or viewer == side:
+        if sees_everything(viewer) or viewer == side:
             out["provisional"] = True
         else:
             nominal = next(p for p in sc.setup if p.unit == uid)
@@ -143,14 +122,14 @@ def unit_view(game: "Game", viewer: str, uid: str) -> dict[str, Any]:
     return out
 
 
-def _kept_unit_view(game: Game, viewer: str | None, uid: str, s: Any) -> dict[str, Any]:
+def _kept_unit_view(game: ViewedGame, viewer: str | None, uid: str, s: Any) -> dict[str, Any]:
     """`unit_view`, as the object built the last time the unit's fields were the same for this
     viewer (None: a unit that looks the same to every viewer), kept on the game; else a new one.
     Unchanged units are then the same objects from one command's views to the next, which the
     server's patches skip by identity instead of comparing them."""
     key = (s.hex, s.status, s.reduced, s.disrupted, s.ineffective, s.moved, s.charging, s.attacked,
            s.entry_turn, s.entry_hex, s.provisional)
-    cache = game._unit_views
+    cache = game.unit_view_cache
     slot = uid if viewer is None else (uid, viewer)
     hit = cache.get(slot)
     if hit is not None and hit[0] == key:
@@ -161,11 +140,11 @@ def _kept_unit_view(game: Game, viewer: str | None, uid: str, s: Any) -> dict[st
     return view
 
 
-def build_view(game: "Game", viewer: str) -> dict[str, Any]:
+def build_view(game: ViewedGame, viewer: str) -> dict[str, Any]:
     return build_views(game, [viewer])[0]
 
 
-def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) -> list[dict[str, Any]]:
+def build_views(game: ViewedGame, viewers: list[str], *, share_units: bool = False) -> list[dict[str, Any]]:
     """Each viewer's view of the current state, in `viewers`' order. What is the same for every
     viewer (the prompt, the score, undo rights, the dice, and every unit that looks the same to all)
     is worked out once for the batch: the server builds both players' views after every command.
@@ -175,7 +154,7 @@ def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) 
     views; the caller must treat those objects as read-only. Otherwise every view has its own copies."""
     sc = game.scenario
     st = game.state
-    ctx = game._ctx()
+    ctx = game.context()
     prompt: dict[str, Any] | None
     if st.phase == PHASE_OVER:
         prompt = None
@@ -190,7 +169,7 @@ def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) 
     points = game.ruleset.points(ctx)
     can_undo = {s: game.can_undo(s) for s in sc.side_order}
     dice = game.dice_public()
-    over = game.is_over
+    seed = game.revealed_seed()
     awaiting = game.awaiting
     # A unit looks the same to every viewer unless the scenario hides things from the enemy and the
     # unit is off the map or gone (`unit_visible`, `_masked_gone`), or it stands at a provisional
@@ -222,8 +201,8 @@ def build_views(game: "Game", viewers: list[str], *, share_units: bool = False) 
         view.update(game.ruleset.view_extra(game, viewer))
         view["unit_defs"] = unit_defs_for(sc, view["units"])
         view["dice"] = dict(dice)
-        if over:
-            view["seed"] = game._seed
+        if seed is not None:
+            view["seed"] = seed
         out.append(view)
     return out
 
@@ -237,14 +216,14 @@ def _combat_view(c: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # --- the scenario itself -----------------------------------------------------------------------
-def hidden_reinforcements(sc: "Scenario") -> dict[str, str]:
+def hidden_reinforcements(sc: ScenarioModel) -> dict[str, str]:
     """Unit id -> side of every reinforcement the scenario keeps from the opponent."""
     if not sc.hide_enemy_reinforcements:
         return {}
     return {r.unit: sc.units[r.unit].side for r in sc.reinforcements}
 
 
-def unit_defs_for(sc: "Scenario", visible_units: Iterable[str]) -> dict[str, Any]:
+def unit_defs_for(sc: ScenarioModel, visible_units: Iterable[str]) -> dict[str, Any]:
     """The definitions of visible units that the public scenario (`scenario_json_for`) leaves out,
     e.g. an enemy reinforcement once it has entered the map, so a client can draw its counter."""
     if not sc.hide_enemy_reinforcements:
@@ -266,12 +245,12 @@ def unit_defs_for(sc: "Scenario", visible_units: Iterable[str]) -> dict[str, Any
 # command. Scenarios are few and long-lived; the bound only keeps a test run's throwaway ones in check.
 # With each, the definitions already handed out for each set of visible ones (a handful per game: the
 # set grows as reinforcements enter).
-_HIDDEN_DEFS: dict[int, tuple[Scenario, dict[str, Any], dict[frozenset[str], dict[str, Any]]]] = {}
+_HIDDEN_DEFS: dict[int, tuple[ScenarioModel, dict[str, Any], dict[frozenset[str], dict[str, Any]]]] = {}
 _HIDDEN_DEFS_BOUND = 64
 _DEFS_SUBSETS_BOUND = 256
 
 
-def _hidden_unit_defs(sc: Scenario) -> tuple[dict[str, Any], dict[frozenset[str], dict[str, Any]]]:
+def _hidden_unit_defs(sc: ScenarioModel) -> tuple[dict[str, Any], dict[frozenset[str], dict[str, Any]]]:
     entry = _HIDDEN_DEFS.get(id(sc))
     if entry is not None and entry[0] is sc:
         return entry[1], entry[2]
@@ -284,11 +263,11 @@ def _hidden_unit_defs(sc: Scenario) -> tuple[dict[str, Any], dict[frozenset[str]
     return defs, by_wanted
 
 
-def scenario_json_for(sc: "Scenario", viewer: str) -> dict[str, Any]:
+def scenario_json_for(sc: ScenarioModel, viewer: str) -> dict[str, Any]:
     """The scenario file as `viewer` may read it: without the units and schedule of the
     reinforcements it may not see (all of them for a spectator or a stranger, the enemy's for a seat)."""
     raw = dict(sc.raw)
-    hidden = {u for u, side in hidden_reinforcements(sc).items() if side != viewer and not _sees_everything(viewer)}
+    hidden = {u for u, side in hidden_reinforcements(sc).items() if side != viewer and not sees_everything(viewer)}
     if not hidden:
         return raw
     raw["units"] = [u for u in raw.get("units", []) if not (isinstance(u, dict) and u.get("id") in hidden)]

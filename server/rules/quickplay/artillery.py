@@ -9,6 +9,8 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.hexes import line_of_sight
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP
+from .counterattack import lose_counterattack
+from .retreat import queue_group_retreats, step_loss
 
 
 def has_los(ctx: Ctx, a: str, b: str) -> bool:
@@ -76,8 +78,6 @@ def parse_bombard(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
 
 
 def start_bombardment(ctx: Ctx, b: dict[str, Any]) -> None:
-    from .combat import lose_counterattack
-
     st = ctx.st
     for g in b["artillery"]:
         st.units[g].attacked = True
@@ -112,8 +112,6 @@ def bombard_differential(ctx: Ctx, b: dict[str, Any], uid: str) -> tuple[int, li
 
 
 def run_bombard_unit(ctx: Ctx, task: dict[str, Any]) -> None:
-    from .retreat import queue_group_retreats, step_loss
-
     b = ctx.st.combat
     assert b is not None
     uid = task["unit"]

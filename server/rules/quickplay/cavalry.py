@@ -26,11 +26,13 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from . import combat
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, STATUS_MAP
+from . import combat, movement
+from .counterattack import lose_counterattack
+from .retreat import advance_hexes, advance_unit, queue_group_retreats
 
 TASKS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {}
 DECISIONS: dict[str, Callable[[Ctx, dict[str, Any], dict[str, Any]], None]] = {}
@@ -190,7 +192,7 @@ def start_charge(ctx: Ctx, spec: dict[str, Any]) -> None:
         "queue": list(spec["chargers"]), "charge_leaders": dict(spec["leaders"]),
         "charge_no": 1, "any_passed": False, "end_task": "charge_after", "log": [],
     }
-    combat.lose_counterattack(ctx, target)  # R8: charged units lose their counterattack
+    lose_counterattack(ctx, target)  # R8: charged units lose their counterattack
     st.combat = c
     ctx.emit("combat_declared", f"9.2: {ctx.names(spec['chargers'])} charge{'s' if len(spec['chargers']) == 1 else ''} {target}",
              attackers=list(spec["chargers"]), target=target, kind="charge", support=[], rule="9.2")
@@ -312,8 +314,6 @@ def _task_morale(ctx: Ctx, task: dict[str, Any]) -> None:
         c["any_passed"] = True
         st.tasks.append({"t": "charge_step3"})
         return
-    from .retreat import queue_group_retreats
-
     ctx.disrupt_or_ineffective(charger, "9.2 step 2")
     ctx.emit("charge_failed", f"9.2 step 2: {ctx.name(charger)} refuses the charge and retreats 3 hexes (9.1(4))",
              unit=charger, rule="9.2 step 2")
@@ -336,7 +336,7 @@ def _task_next_morale(ctx: Ctx, task: dict[str, Any]) -> None:
     if not c.get("any_passed"):
         ctx.emit("charge_refused", f"9.2 step 2: every charging unit failed its morale check: no charge against {c['target']}, "
                  "and its defenders may not counterattack", target=c["target"], rule="9.2 step 2")
-        combat.lose_counterattack(ctx, c["target"])
+        lose_counterattack(ctx, c["target"])
     _moot_queue(ctx, c)
     ctx.st.tasks.append({"t": "charge_done"})
 
@@ -438,8 +438,6 @@ def _task_after(ctx: Ctx, task: dict[str, Any]) -> None:
 
 def _advance_hexes(ctx: Ctx, uid: str, step: int, target: str) -> list[str]:
     """R9: a charge advance ignores EZOC but not prohibited terrain (nor the TEC's no-advance terrain, 7.9)."""
-    from .retreat import advance_hexes
-
     here = ctx.u(uid).hex
     if here is None or ctx.d(uid).tec_class in ctx.sc.terrain_at(here).no_advance_from:
         return []
@@ -466,8 +464,6 @@ def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
 
 @_decision("charge_advance")
 def _decide_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    from .retreat import advance_unit
-
     if advance_unit(ctx, task["unit"], option.get("hex"), "9.2 step 6") and task["step"] == 1:
         ctx.st.tasks.append(dict(task, step=2))
 
@@ -522,7 +518,7 @@ def _decide_again(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> Non
     c["charge_no"] = 2
     c["any_passed"] = False
     c["queue"] = []
-    combat.lose_counterattack(ctx, target)
+    lose_counterattack(ctx, target)
     ctx.emit("combat_declared", f"9.2 step 6: {ctx.name(u)} charges again, at {target}", attackers=[u], target=target,
              kind="charge", support=[], rule="9.2 step 6")
     _begin_round(ctx, c, u)
@@ -559,8 +555,6 @@ def end_of_combat_phase(ctx: Ctx) -> None:
 
 # --- legal commands (random player, client hints) ----------------------------------------------------------
 def legal_charge_moves(ctx: Ctx, side: str) -> list[dict[str, Any]]:
-    from . import movement
-
     st = ctx.st
     if st.phase != PHASE_MOVEMENT or st.active != side or st.decision is not None:
         return []

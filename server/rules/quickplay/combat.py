@@ -15,6 +15,9 @@ from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP
+from .artillery import check_support
+from .counterattack import lose_counterattack
+from .retreat import queue_group_retreats, step_loss
 
 CF_RECIPIENTS = (UnitKind.INFANTRY, UnitKind.BATTALION, UnitKind.CAVALRY)  # 10.0(3)
 
@@ -238,8 +241,6 @@ def check_attacker(ctx: Ctx, side: str, uid: str, target: str, counter: bool = F
 
 
 def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
-    from .artillery import check_support
-
     st = ctx.st
     target = cmd.get("target")
     ctx.require(isinstance(target, str) and target in ctx.sc.grid, "7.1", f"target '{target}' is not a hex on the map")
@@ -321,12 +322,6 @@ def start_combat(ctx: Ctx, c: dict[str, Any]) -> None:
              attackers=c["attackers"], target=c["target"], kind=c["kind"], support=c.get("support", []))
     st.tasks.append({"t": "combat_resolve"})
     st.tasks.append({"t": "combat_defenders"})
-
-
-def lose_counterattack(ctx: Ctx, hex_: str) -> None:
-    """R8: units attacked, bombarded or charged lose their counterattack."""
-    here = set(ctx.units_at(hex_))
-    ctx.st.ca_eligible = [u for u in ctx.st.ca_eligible if u not in here]
 
 
 # --- the defender's choice (7.2(1)) ------------------------------------------------
@@ -465,8 +460,6 @@ def losing_groups(ctx: Ctx, c: dict[str, Any], loser_side: str) -> dict[str, lis
 
 def apply_result(ctx: Ctx, c: dict[str, Any], letter: str, passed: bool, loser_side: str, primary: str) -> None:
     """The combat results table of R6, for either side losing."""
-    from .retreat import queue_group_retreats, step_loss
-
     groups = losing_groups(ctx, c, loser_side)
     primary_was_impaired = ctx.already_impaired(primary)
     was_impaired = {u: ctx.already_impaired(u) for us in groups.values() for u in us}

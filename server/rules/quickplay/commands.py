@@ -13,7 +13,7 @@ from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.scenario import Scenario, UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, PHASE_SETUP, STATUS_MAP, Phase
-from ..kernel.views import SECRET_SETUP, audience
+from ..kernel.visibility import SECRET_SETUP, audience
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
 

@@ -44,7 +44,7 @@ def command_families(game: "Game", side: str, rng: random.Random) -> list[Callab
             reach = movement.reachable(Ctx.of(game), group)
             return [{"type": "move", "units": g, "path": reach[d].path} for d in sorted(reach)]
         families.append(expand)
-    extra = [c for c in _square_commands(game, ctx, side)] + list(cavalry.legal_charge_moves(ctx, side))
+    extra = [c for c in square_commands(game, ctx, side)] + list(cavalry.legal_charge_moves(ctx, side))
     families.extend(_const(c) for c in extra)
     return families
 
@@ -87,7 +87,9 @@ def can_end_phase(game: "Game", side: str) -> bool:
     return not (st.phase == PHASE_COMBAT and cavalry.unresolved(Ctx.of(game), side))
 
 
-def _square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
+def square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
+    """9.3: the squares `side` may form or remove now (before any of its units has moved): the legal
+    commands, and the page's square options (options.unit_options)."""
     st = game.state
     out: list[dict[str, Any]] = []
     if st.any_moved:
@@ -131,7 +133,7 @@ def _movable_groups(game: "Game", ctx: Any, side: str) -> list[list[str]]:
 
 
 def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
-    yield from _square_commands(game, ctx, side)
+    yield from square_commands(game, ctx, side)
     produced = 0
     for g in _movable_groups(game, ctx, side):
         try:

@@ -14,6 +14,7 @@ from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING
+from .leaders import check_lone_leaders_after_move
 
 HALF = 2  # half-MP units per MP
 
@@ -404,8 +405,6 @@ def apply_move(ctx: Ctx, group: MoveGroup, path: list[str], cost: int) -> None:
         square_unit = st.squares.pop(group.start or "", None)
         if square_unit is not None:
             st.squares[dest] = square_unit
-    from .leaders import check_lone_leaders_after_move
-
     check_lone_leaders_after_move(ctx, group.side, path, group.start)
 
 

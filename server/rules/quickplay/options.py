@@ -23,6 +23,7 @@ from ..kernel.state import (
     STATUS_MAP,
 )
 from . import artillery, cavalry, combat, movement, phases
+from .legal import square_commands
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -32,8 +33,6 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     """Legal options for the named units (reachable hexes with cost and path, placements, squares,
     attack targets with their exact command, choices and odds, bombardment targets, charges), and
     the phase-wide options that need no selection (recovery candidates, set-up placements)."""
-    from .legal import _square_commands
-
     ctx = Ctx.of(game)
     st = game.state
     units = [u for u in units if u in game.scenario.units and game.scenario.units[u].side == side]
@@ -57,7 +56,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                                 for h, r in sorted(reach.items())}
             out["charges"] = [c for c in cavalry.legal_charge_moves(ctx, side) if sorted(c["units"]) == sorted(units)]
         hexes = {h for u in units if (h := ctx.u(u).hex) is not None}
-        out["squares"] = [c for c in _square_commands(game, ctx, side) if c["hex"] in hexes]
+        out["squares"] = [c for c in square_commands(game, ctx, side) if c["hex"] in hexes]
     if st.phase == PHASE_COMBAT and st.active == side and not st.ca_stage:
         out["attacks"] = attack_previews(game, ctx, side, units)
         out["bombard"] = bombard_previews(game, ctx, side, units)

@@ -14,9 +14,14 @@ from ..kernel.state import (
     STATUS_ELIMINATED,
     STATUS_MAP,
     STATUS_RETURNING,
+    GameState,
     Phase,
 )
-from ..kernel.views import SECRET_REINFORCEMENTS, audience
+from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
+from . import cavalry
+from .combat import assign_leaders, eligible_leaders, participant_sets, preview
+from .retreat import after_hex_loses_units
+from .victory import final_result, sudden_death, update_control
 
 _ELIMINATED = STATUS_ELIMINATED
 
@@ -92,8 +97,6 @@ def end_phase(ctx: Ctx) -> None:
     elif phase is Phase.RECOVERY:
         automatic_recovery(ctx, st.active)
     elif phase is Phase.COMBAT:
-        from . import cavalry
-
         cavalry.end_of_combat_phase(ctx)
         overstacking_check(ctx, "5.0")
     order = phase_order(ctx)
@@ -136,8 +139,6 @@ def enter_phase(ctx: Ctx, side: str, phase: Phase) -> None:
 def end_of_turn(ctx: Ctx) -> bool:
     """The turn marker phase: sudden death, the last turn, or the next turn. True when the game is over."""
     st = ctx.st
-    from .victory import final_result, sudden_death, update_control
-
     # An advance or retreat made by the command that ends the turn has not been scored yet (3.4).
     update_control(ctx)
     sd = sudden_death(ctx)
@@ -341,8 +342,6 @@ def counterattack_eligible(ctx: Ctx, phasing: str) -> list[str]:
 
 
 def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
-    from .combat import participant_sets
-
     st = ctx.st
     phasing = st.active
     side = ctx.enemy(phasing)
@@ -399,9 +398,6 @@ def counterattack_preview(ctx: Ctx, hex_: str, move_to: str | None, target: str,
                           primary: str) -> dict[str, Any]:
     """7.3: the odds of one counterattack choice, as apply_counterattack_choice would fight it (a trial copy of
     the state when the hex first moves one hex, R8)."""
-    from ..kernel.state import GameState
-    from .combat import assign_leaders, eligible_leaders, preview
-
     side = ctx.enemy(ctx.st.active)
     if move_to:
         trial = Ctx(ctx.sc, GameState.from_json(ctx.st.to_json()), ctx.rs, ctx.dice)
@@ -436,8 +432,6 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
 
 
 def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    from .combat import assign_leaders, eligible_leaders
-
     st = ctx.st
     if option.get("decline_all"):
         st.ca_eligible = []
@@ -458,8 +452,6 @@ def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str,
             ctx.move_unit(u, option["move_to"])
         ctx.emit("move", f"7.3: {ctx.names(movers)} move to {option['move_to']} to counterattack",
                  units=movers, path=[hex_, option["move_to"]], rule="7.3")
-        from .retreat import after_hex_loses_units
-
         after_hex_loses_units(ctx, hex_, side)  # a square left without its infantry goes (R9)
     origin = option.get("move_to") or hex_
     c: dict[str, Any] = {

@@ -7,6 +7,7 @@ from typing import Any
 from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP, Status
+from .leaders import check_lone_leaders
 
 ONE_STEP_INEFFECTIVE_ON_RETREAT = (UnitKind.BATTALION, UnitKind.ARTILLERY, UnitKind.CAVALRY, UnitKind.LEADER)
 
@@ -66,8 +67,6 @@ def after_hex_loses_units(ctx: Ctx, hex_: str, side: str) -> None:
         else:
             del ctx.st.squares[hex_]
             ctx.emit("square_removed", f"9.3: the square at {hex_} is gone", hex=hex_, rule="9.3")
-    from .leaders import check_lone_leaders
-
     check_lone_leaders(ctx, {hex_})
 
 
@@ -255,8 +254,6 @@ def apply_retreat(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> Non
              units=units, path=[start] + stop, rout=task["rout"], rule=task["rule"])
     _square_after_retreat(ctx, start, dest, len(stop), task["rout"] or unsafe_at is not None)
     after_hex_loses_units(ctx, start, side)
-    from .leaders import check_lone_leaders
-
     check_lone_leaders(ctx, {dest})
     if unsafe_at is not None:
         # R7: an unsafe line costs the group a step, then it routs three hexes from the unsafe hex.
@@ -398,8 +395,6 @@ def advance_unit(ctx: Ctx, u: str, dest: str | None, rule: str) -> bool:
     ctx.emit("advance", f"{rule}: {ctx.names(movers)} advance{'s' if len(movers) == 1 else ''} to {dest}",
              units=movers, path=[start, dest], rule=rule)
     after_hex_loses_units(ctx, start, ctx.side_of(u))
-    from .leaders import check_lone_leaders
-
     check_lone_leaders(ctx, {dest})
     return True
 

@@ -9,7 +9,7 @@ EZOC, without overstacking; two hexes when the defenders routed (not when they w
 units, units with a parenthesised CF, artillery, and units in terrain the TEC forbids advancing from (R13)
 do not advance.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (combat_results.py for 7.11, advancing.py for 7.12) play these rules in a game.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ functioning LOC hex neither may be active.
 13.2: a unit in the current TRT box re-enters on or next to an active HQ, next to active trains, or on or
 next to a functioning LOC hex; never into an EZOC, an enemy-occupied hex or a hex it would overstack.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (phases.py, moving.py, fortune.py) play these rules in a game.
 """
 
 from __future__ import annotations

@@ -1,36 +1,108 @@
-"""Bombardment in the Standard rules (seed 002 8.4-8.5, with 8.6-8.7, 9.2(4), 14.2(5), 14.3(2)-(3), R12).
+"""Artillery fire in the Standard rules: bombardment (seed 002 8.4-8.5, with 8.6-8.7, 9.2(4), 14.2(5), 14.3(2)-(3),
+R12), who may give supporting fire (8.8) and the Ammo result (7.8, 8.5).
 
 `bombard {target, artillery}` declares every artillery unit that bombards the hex `target` this phase (8.4: all of
 them before any is resolved; the hex is not bombarded again this phase).  The declared units fire in coordinated
 groups (8.4: stacked with or adjacent to another of them; never at twilight, 14.3(2)), each group resolved
 separately: the attacker names the enemy unit it fires at (decision `bombard_unit`), the total attack factor
 (doubled against cavalry, 9.2(4)) reads the CRT as a positive differential (8.5, R12: A results and parenthesised
-results ignored, Ex costs the target a step), and the result falls on that unit alone.  Ammo flips one firing unit
-(the attacker's choice).  A bombardment is an attack for 7.2 only when it inflicts a result on the unit (8.4).
+results ignored, Ex costs the target a step), and the result falls on that unit alone.  A bombardment is an attack
+for 7.2 only when it inflicts a result on the unit (8.4).
+
+`bombard_problem` judges one artillery unit against one hex, for bombardment and for supporting fire alike: its
+factors and state (8.4), range with a hill's extra hex (8.7), the line of sight (8.6, `has_los`) and its length by
+daylight, twilight and night (8.6, 14.3(3), 14.2(5)); `support_problem` adds 8.8's own conditions for an attack.
+Ammo flips one firing unit of the combat, a bombardment's or a supported attack's (the attacker's choice among
+several: decision `ammo`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
+from ..kernel.hexes import hexside_key, line_of_sight
 from ..kernel.state import PHASE_COMBAT
+from .combat_results import apply_outcome, owe_fow
 from .context import StdCtx
 from .crt import bombardment_result
-from .fighting import (
-    apply_outcome,
-    bombard_problem,
-    leader_checks,
-    owe_fow,
-)
+from .leaders import leader_checks
 from .movement import printed_side
 from .results import outcomes
 from .scenario import Kind
 
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
+LOS_DAY = 10  # 8.6: the longest line of sight in daylight
 
 
+# --- 8.4, 8.6, 8.7: which artillery may fire at a hex ---------------------------------------------------------------
+def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: bool = False) -> str | None:
+    """8.4, 8.6, 8.7, 14.2(5), 14.3(3): why this artillery may not bombard `target` now (None: it may)."""
+    s = ctx.st.units[uid]
+    name = ctx.name(uid)
+    if not ctx.on_map(uid) or s.hex is None:
+        return f"8.4: {name} is not on the map"
+    if s.attacked:
+        return f"7.5: {name} has attacked this phase"
+    face = printed_side(ctx.sc, s)
+    if face.attack <= 0 or face.range <= 0:
+        return f"8.4(1): {name} has no attack or range factor"
+    if s.disrupted or s.ineffective:
+        return f"8.4(2): {name} is disrupted or ineffective"
+    if ctx.sc.terrain_at(target).is_prohibited("artillery"):
+        return f"8.2: artillery may not fire into {ctx.sc.terrain_at(target).name}"
+    dist = ctx.sc.grid.distance(s.hex, target)
+    if dist == 1 and not _prohibited_side(ctx, s.hex, target) and not support:
+        return f"8.4: {target} is adjacent to {name} (artillery attacks it in close combat, 8.3)"
+    light = ctx.light()
+    limit = {"day": LOS_DAY, "twilight": 1, "night": 0}[light]
+    rule = {"day": "8.6", "twilight": "14.3(3)", "night": "14.2(5)"}[light]
+    if dist > limit:
+        return f"{rule}: {target} is beyond the line of sight ({limit} hexes)"
+    reach = face.range + (1 if ctx.sc.terrain_at(s.hex).hill else 0)
+    if dist > reach:
+        return f"8.7: {target} is beyond {name}'s range ({reach})"
+    if not has_los(ctx, s.hex, target):
+        return f"8.6: {name} has no line of sight to {target}"
+    return None
+
+
+def has_los(ctx: StdCtx, a: str, b: str) -> bool:
+    """8.6 with the kernel's R2 geometry: blocking terrain and hexsides; units never block."""
+    sc = ctx.sc
+    return line_of_sight(
+        sc.grid, a, b,
+        lambda h: sc.terrain_at(h).blocks_los or any(x.blocks_los for x in sc.secondary_at(h)),
+        lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ())),
+    )
+
+
+def _prohibited_side(ctx: StdCtx, a: str, b: str) -> bool:
+    return any(ctx.sc.hexside_features[f].prohibited for f in ctx.sc.hexsides.get(hexside_key(a, b), ()))
+
+
+def support_problem(ctx: StdCtx, side: str, uid: str, target: str, attackers: Sequence[str]) -> str | None:
+    """8.8: why this artillery may not support an attack on `target` by `attackers` (None: it may)."""
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side or ctx.kind(uid) is not Kind.ARTILLERY:
+        return "8.8: only your own artillery gives supporting fire"
+    if uid in attackers:
+        return f"8.8: {ctx.name(uid)} attacks in this combat and cannot also support it"
+    problem = bombard_problem(ctx, side, uid, target, support=True)
+    if problem:
+        return problem
+    s = ctx.st.units[uid]
+    assert s.hex is not None
+    for n in ctx.sc.grid.neighbors(s.hex):
+        if ctx.enemy_occupied(n, side) and not _prohibited_side(ctx, s.hex, n):
+            return f"8.8(1): {ctx.name(uid)} is adjacent to an enemy unit"
+    if not any(ctx.sc.grid.is_adjacent(s.hex, ctx.st.units[a].hex or "") for a in attackers):
+        return f"8.8(3): {ctx.name(uid)} is not adjacent to a unit attacking {target}"
+    return None
+
+
+# --- 8.4, 8.5 bombardment -------------------------------------------------------------------------------------------
 def fire_groups(ctx: StdCtx, artillery: list[str]) -> list[list[str]]:
     """8.4: the declared artillery split into groups that fire together: connected by being stacked with or adjacent
     to one another; at twilight no coordination, so each unit fires alone (14.3(2), S31)."""
@@ -140,8 +212,6 @@ def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> No
     if result.leader:
         leader_checks(ctx, c)
     if result.ammo:
-        from .fighting import ammo
-
         ammo(ctx, c)
     if result.result == "Ex":  # R12: on Ex only the target loses a step
         st.tasks.append({"t": "step_loss", "unit": unit, "participants": [unit]})
@@ -178,6 +248,37 @@ def task_done(ctx: StdCtx, task: dict[str, Any]) -> None:
                      rule="8.4")
 
 
+# --- 7.8 Ammo, 8.5 --------------------------------------------------------------------------------------------------
+def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:
+    """7.8 Ammo, 8.5: one bombarding artillery unit of the combat flips to its ineffective side (the attacker's
+    choice when several fired)."""
+    firing = [u for u in c.get("support", []) if ctx.on_map(u) and not ctx.st.units[u].ineffective]
+    if not firing:
+        ctx.emit("ammo", "7.8, 8.5: Ammo: no artillery bombarded in this combat", rule="8.5")
+        return
+    if len(firing) == 1:
+        ctx.make_ineffective(firing[0], "8.5")
+        return
+    ctx.st.tasks.append({"t": "ammo", "units": firing, "side": c["attacker"]})
+
+
+def task_ammo(ctx: StdCtx, task: dict[str, Any]) -> None:
+    firing = [u for u in task["units"] if ctx.on_map(u) and not ctx.st.units[u].ineffective]
+    if len(firing) <= 1:
+        for u in firing:
+            ctx.make_ineffective(u, "8.5")
+        return
+    ctx.st.decision = {"kind": "ammo", "side": task["side"], "rule": "8.5", "task": task,
+                       "text": "Ammo: choose the bombarding artillery unit that runs out of ammunition",
+                       "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in firing],
+                       "hexes": sorted({h for u in firing if (h := ctx.st.units[u].hex)})}
+
+
+def decide_ammo(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
+    ctx.make_ineffective(option["unit"], "8.5")
+
+
+# --- the bombardments a side could make -----------------------------------------------------------------------------
 def bombard_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     """For the random player and the page: for each hex some artillery may bombard, all of it, and each alone."""
     st = ctx.st

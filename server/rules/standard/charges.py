@@ -7,7 +7,7 @@ unit, to a hex next to a clear target hex (9.3(1)).
 `charge {units, path, target}`: at most one leader, one battalion and one other infantry unit, stacked at the start,
 none disrupted or ineffective, move together one or two MP (never overstacking a hex on the way, 5.2) to a hex next to
 the enemy-occupied `target`, and are recorded as charging it (`extra.charges`); in the combat phase they attack it
-with `tactic: "charge"` (fighting.py).  At night only charging units may enter an EZOC (14.2(3)) and only infantry
+with `tactic: "charge"` (attacks.py).  At night only charging units may enter an EZOC (14.2(3)) and only infantry
 charges fight (14.2(4)).  The charge's one or two MP need no MA roll (S30).
 """
 
@@ -23,7 +23,7 @@ from ..kernel.hexes import hexside_key
 from ..kernel.state import PHASE_MOVEMENT
 from .context import StdCtx
 from .movement import HALF, Move, check_move, movement_allowance
-from .moving import STACK, Plan, _done, _require_movement, capture_trains, plan
+from .moving import STACK, Plan, capture_trains, mark_moved, plan, require_movement_phase
 from .scenario import Kind
 from .stacking import STACK_LIMIT, counting_units
 
@@ -33,8 +33,9 @@ def is_cavalry_charge(ctx: StdCtx, units: list[str]) -> bool:
     return bool(combat) and all(ctx.kind(u) in (Kind.CAVALRY, Kind.SQUADRON) for u in combat)
 
 
-def _open(ctx: StdCtx, h: str) -> bool:
-    """9.3(1): clear terrain (no secondary terrain on it)."""
+def is_clear_terrain(ctx: StdCtx, h: str) -> bool:
+    """9.3(1): the hex is clear terrain (no secondary terrain on it), as a cavalry charge needs (with 9.3(6) and
+    9.4, close_combat.py)."""
     return ctx.sc.terrain_at(h).clear and not ctx.sc.secondary_at(h)
 
 
@@ -57,13 +58,13 @@ def cavalry_charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[
     if len(path) not in (2, 3):
         return "9.3(1): the charge moves one or two hexes"
     for a, b in pairwise(path):
-        if not _open(ctx, b) or ctx.sc.hexsides.get(hexside_key(a, b)):
+        if not is_clear_terrain(ctx, b) or ctx.sc.hexsides.get(hexside_key(a, b)):
             return f"9.3(1): the charge enters and crosses clear terrain only ({b})"
         if any(ctx.side_of(u) == side for u in ctx.units_at(b)):
             return f"9.3(1): the charge may not enter a hex with another friendly unit ({b})"
     if not ctx.sc.grid.is_adjacent(path[-1], target):
         return f"9.3(1): the charge ends next to {target}"
-    if not _open(ctx, target) or ctx.sc.hexsides.get(hexside_key(path[-1], target)):
+    if not is_clear_terrain(ctx, target) or ctx.sc.hexsides.get(hexside_key(path[-1], target)):
         return f"9.3(1): the charge attacks into clear terrain only ({target})"
     return None
 
@@ -108,7 +109,7 @@ def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], ta
 
 def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"units": "ids", "target": "hex"}, {})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     path = cmd.get("path")
     if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
         raise IllegalCommand("4.2", "the charge needs its path: a list of hex ids")
@@ -120,7 +121,7 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     cavalry = is_cavalry_charge(ctx, units)
     for u in units:
         ctx.move_unit(u, path[-1])
-    _done(ctx, units)
+    mark_moved(ctx, units)
     ctx.x.setdefault("charges", []).append({"side": side, "units": sorted(units), "target": target})
     rule = "9.3(1)" if cavalry else "7.13(3)"
     ctx.emit("charge", f"{rule}: {ctx.names(units)} charge {target}, moving to {path[-1]} ({halves / HALF:g} MP)",

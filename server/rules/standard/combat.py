@@ -11,7 +11,8 @@ primary defender is not ineffective unless nothing else is available.
 primary attacker is neither ineffective nor artillery unless nothing else is available; a hex is the target
 of one declared attack (5.3 and 7.4 limit the units per hex).
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (phases.py for 7.2, attacks.py and close_combat.py for 7.3-7.5) play these rules in
+a game.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ class StdCtx(Context):
 
     @staticmethod
     def of(game: Game) -> StdCtx:
-        ctx = game._ctx()
+        ctx = game.context()
         if not isinstance(ctx, StdCtx):
             raise TypeError(f"{game.ruleset.name} is not the Standard rules")
         return ctx

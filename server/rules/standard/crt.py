@@ -7,7 +7,7 @@ DF (the defender receives a fortune of war, 12.4), Leader (casualty checks, 10.3
 Ammo (one bombarding artillery unit goes ineffective, 8.5).  Columns are the kernel's (kernel/crt.py);
 a high combat die favours the attacker.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (close_combat.py, bombard.py) play these rules in a game.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Standard rules' legal commands, for the random player, bots, tests and the page's hints.
 
 Every command yielded here passes the same validation `Game.submit` uses (the movement search checks each path
-with `moving.validate_path`, attacks with `fighting.attack_check`); large spaces are sampled with the given RNG.
+with `moving.validate_path`, attacks with `attacks.attack_check`); large spaces are sampled with the given RNG.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from ..kernel.state import (
     STATUS_OFFBOARD,
     STATUS_RETURNING,
 )
-from . import fighting, moving
-from .bombard import bombard_commands
+from . import attacks, moving
+from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
-from .phases import recovery_mode_of
-from .recovery import AUTOMATIC
+from .recovering import recovery_mode_of
+from .recovery import AUTOMATIC, extra_replacement_allowed
 from .scenario import Kind
 from .squares import square_commands
 from .turn import may_flip_ineffective
@@ -90,7 +90,7 @@ def _move_commands(ctx: StdCtx, side: str, g: list[str], rng: random.Random, cap
             rng.shuffle(far)
             out.extend({"type": "move", "units": g, "path": reach2[h], "assist": helper} for h in sorted(far[:2]))
         try:
-            ma = moving._printed_ma(ctx, p, march)
+            ma = moving.printed_ma(ctx, p, march)
         except ValueError:
             continue
         reach = moving.reachable(ctx, side, p, ma, march, check=False)
@@ -141,7 +141,9 @@ def _declared_moves(ctx: StdCtx, side: str, rng: random.Random, cap: int = 8) ->
     return out
 
 
-def _movement_singles(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+def unit_actions(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
+    """Every movement-phase command of the side's units other than moves (the page's actions): flips (2.6, 12.1,
+    12.2), recovery (11.1, 11.3), replacements (11.2) and re-entry (13.2)."""
     out: list[dict[str, Any]] = []
     for uid in ctx.sc.side_units[side]:
         out.extend(_unit_singles(ctx, side, uid))
@@ -174,11 +176,9 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
             out.append({"type": "replace", "unit": uid})
         except IllegalCommand:
             pass
-    if k.is_combat and s.status == STATUS_ELIMINATED and uid not in ctx.x.get("mustered", []):
-        from .recovery import extra_replacement_allowed
-
-        if extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
-            out.append({"type": "muster", "unit": uid})
+    if k.is_combat and s.status == STATUS_ELIMINATED and uid not in ctx.x.get("mustered", []) \
+            and extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
+        out.append({"type": "muster", "unit": uid})
     for h in moving.reenter_options(ctx, side, uid):
         out.append({"type": "reenter", "unit": uid, "hex": h})
     return out
@@ -222,7 +222,7 @@ def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str
             rng.shuffle(sets)
             for g in sets:
                 try:
-                    fighting.attack_check(ctx, side, {"type": "attack", "target": target, "attackers": chosen + g,
+                    attacks.attack_check(ctx, side, {"type": "attack", "target": target, "attackers": chosen + g,
                                                       "primary": g[0]})
                 except IllegalCommand:
                     continue
@@ -233,20 +233,20 @@ def attack_commands(ctx: StdCtx, side: str, rng: random.Random) -> list[dict[str
         for primary in rng.sample(chosen, len(chosen)):
             cmd = {"type": "attack", "target": target, "attackers": chosen, "primary": primary}
             try:
-                fighting.attack_check(ctx, side, cmd)
+                attacks.attack_check(ctx, side, cmd)
             except IllegalCommand:
                 continue
             out.append(cmd)
             out.extend(_variants(ctx, side, cmd))
             break
     out.extend(_skirmishes(ctx, side, rng))
-    out.extend(f["command"] for f in fighting.owed_forced(ctx, side))  # 12.4 (S48): the attacks a fortune obliges
+    out.extend(f["command"] for f in attacks.owed_forced(ctx, side))  # 12.4 (S48): the attacks a fortune obliges
     return out
 
 
 def _legal(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> bool:
     try:
-        fighting.attack_plan(ctx, side, cmd)
+        attacks.attack_plan(ctx, side, cmd)
     except IllegalCommand:
         return False
     return True
@@ -267,7 +267,7 @@ def _variants(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> list[dict[str, Any
             break
     arts = [u for u in ctx.side_units_on_map(side) if ctx.kind(u) is Kind.ARTILLERY and u not in attackers
             and not st.units[u].attacked]
-    support = [a for a in arts if fighting.support_problem(ctx, side, a, cmd["target"], attackers) is None]
+    support = [a for a in arts if support_problem(ctx, side, a, cmd["target"], attackers) is None]
     if support:
         extra["support"] = support
     out = []

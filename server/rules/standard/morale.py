@@ -4,7 +4,7 @@
 disrupted unit checks at MR - 2 (the recovery check does not, R13 on 11.1).  10.3: an assisting leader adds
 his morale rating.  14.2(2), 14.3(1): two (night) or one (twilight) is added to the die roll.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (context.py's morale checks, moving.py) play these rules in a game.
 """
 
 from __future__ import annotations

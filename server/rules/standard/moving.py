@@ -49,10 +49,12 @@ from .movement import (
     step_cost,
     trains_captured,
 )
-from .phases import march_eligible, recover, recovery_mode_of
+from .recovering import recover, recovery_mode_of
 from .recovery import AUTOMATIC, extra_replacement_allowed, step_replaceable
 from .retreat import functioning_loc
 from .scenario import Kind
+from .squares import after_move, square_move_problem
+from .tactics import in_span
 from .turn import may_flip_ineffective
 
 LEADER_MP = 12  # 10.1
@@ -79,7 +81,8 @@ class Plan:
         return any(self.reasons.values())
 
 
-def _require_movement(ctx: StdCtx, side: str) -> None:
+def require_movement_phase(ctx: StdCtx, side: str) -> None:
+    """4.1: the movement phase's commands are the active player's, in his own movement phase."""
     if ctx.st.phase != PHASE_MOVEMENT or ctx.st.active != side:
         raise IllegalCommand("4.1", "units move only in their own movement phase")
 
@@ -156,8 +159,9 @@ def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> P
     return p
 
 
-def _printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
-    """4.2: the stack's MA is its slowest unit's (printed or march, 4.7)."""
+def printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
+    """4.2: the MA of a move made without a roll (4.4): the stack's slowest unit's, printed or march (4.7); the HQ's
+    or trains' inactive MA (12.1, 12.2); a leader's 12 MP (10.1)."""
     if p.kind in (HQ, TRAINS):
         return ctx.d(p.units[0]).inactive_ma
     if p.kind == LEADERS:
@@ -168,7 +172,7 @@ def _printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
 def assisted_ma(ctx: StdCtx, side: str, p: Plan, leader: Any, march: bool) -> int:
     """4.2 with 10.3: the stack's MA (its slowest unit's), the assisted unit's raised by the leader's movement."""
     if leader is None:
-        return _printed_ma(ctx, p, march)
+        return printed_ma(ctx, p, march)
     unit, value = movement_assist(ctx, side, p, leader, march)
     return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) + (value if u == unit else 0)
                for u in p.units if ctx.kind(u).is_combat)
@@ -187,8 +191,6 @@ def movement_assist(ctx: StdCtx, side: str, p: Plan, leader: Any, march: bool) -
         raise IllegalCommand("10.1", f"{ctx.name(leader)} is ineffective and has no game effects")
     if ctx.x.get("assisted", {}).get(leader) == ctx.st.turn:
         raise IllegalCommand("10.3", f"{ctx.name(leader)} has assisted a unit this turn")
-    from .tactics import in_span
-
     fits = [u for u in p.units if ctx.kind(u).is_combat and in_span(ctx.sc, leader, u)]
     if not fits:
         raise IllegalCommand("10.3", f"no unit of the stack is within {ctx.name(leader)}'s command span")
@@ -229,8 +231,6 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
         halves = check_leader_move(ctx, side, path)
         night_ezoc = False
     else:
-        from .squares import square_move_problem
-
         problem = square_move_problem(ctx, p.units, path)
         if problem:
             raise IllegalCommand("9.5", problem.split(": ", 1)[1])
@@ -274,7 +274,7 @@ def check_leader_move(ctx: StdCtx, side: str, path: Sequence[str]) -> int:
 # --- commands -------------------------------------------------------------------------------------
 def cmd_flip(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id"}, {})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     uid = cmd["unit"]
     if uid not in ctx.sc.units or ctx.side_of(uid) != side:
         raise IllegalCommand("2.6", "flip one of your own units")
@@ -303,7 +303,7 @@ def cmd_flip(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"units": "ids"}, {"assist": "id"})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     march = cmd.get("march", False)
     if not isinstance(march, bool):
         raise IllegalCommand("4.7", "'march' is true or false")
@@ -347,11 +347,13 @@ def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if not any(path_ok(ctx, side, p, path, ma, march) for path in reachable(ctx, side, p, ma, march, check=False).values()):
         ctx.emit("stay", f"4.4, 6.3: {ctx.names(p.units)} cannot reach another hex with {ma} MP and stay",
                  units=p.units, rule="6.3" if p.disengaging else "4.4")
-        _done(ctx, p.units)
+        mark_moved(ctx, p.units)
         ctx.x["declared"] = None
 
 
-def _done(ctx: StdCtx, units: Sequence[str]) -> None:
+def mark_moved(ctx: StdCtx, units: Sequence[str]) -> None:
+    """4.2: these units have made their move this phase (a stay, a charge, a recovery in lieu of a move: 4.1), and
+    a unit has moved (`any_moved`: what 2.6, 9.5 and 12.1 allow only before any unit moves is over)."""
     for u in units:
         ctx.st.units[u].moved = True
     ctx.st.any_moved = True
@@ -359,18 +361,18 @@ def _done(ctx: StdCtx, units: Sequence[str]) -> None:
 
 def cmd_stay(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {}, {})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     d = ctx.x.get("declared")
     if not d:
         raise IllegalCommand("4.4", "no move has been declared")
-    _done(ctx, d["units"])
+    mark_moved(ctx, d["units"])
     ctx.x["declared"] = None
     ctx.emit("stay", f"4.4: {ctx.names(d['units'])} stay where they are", units=d["units"], rule="4.4")
 
 
 def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"units": "ids"}, {"assist": "id"})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     path = cmd.get("path")
     if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
         raise IllegalCommand("4.2", "the move needs its path: a list of hex ids")
@@ -411,11 +413,9 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             s.entry_hex = None
     for u in units:
         ctx.move_unit(u, path[-1])
-    _done(ctx, units)
+    mark_moved(ctx, units)
     ctx.x["declared"] = None
     if p.kind == STACK and ctx.st.squares:
-        from .squares import after_move
-
         after_move(ctx, units, path)  # 9.5
     how = " marching" if march and p.kind == STACK else ""
     ctx.emit("move", f"4.2: {ctx.names(units)}{how} {'enter at ' + path[0] + ' and ' if p.kind == ENTRY else ''}"
@@ -461,8 +461,6 @@ def leave_map(ctx: StdCtx, uid: str, rule: str) -> None:
 
 def recovery_assist_problem(ctx: StdCtx, side: str, uid: str, leader: Any) -> str | None:
     """10.3 (S41): why `leader` may not add his morale to this unit's recovery check (None: he may)."""
-    from .tactics import in_span
-
     if not isinstance(leader, str) or leader not in ctx.sc.units or ctx.kind(leader) is not Kind.LEADER \
             or ctx.side_of(leader) != side or not ctx.on_map(leader):
         return "10.3: name one of your leaders on the map"
@@ -479,7 +477,7 @@ def recovery_assist_problem(ctx: StdCtx, side: str, uid: str, leader: Any) -> st
 
 def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id"}, {"assist": "id"})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     uid = cmd["unit"]
     if ctx.x.get("declared"):
         raise IllegalCommand("4.4", "first carry out the declared move")
@@ -499,7 +497,7 @@ def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     s = ctx.st.units[uid]
     rule = "11.3" if s.ineffective and not s.disrupted else "11.1"
     if not s.moved:
-        _done(ctx, [uid])  # 4.1: in lieu of movement
+        mark_moved(ctx, [uid])  # 4.1: in lieu of movement
     if mode == AUTOMATIC:
         recover(ctx, uid, "14.2(1)" if ctx.light() == "night" else rule)
         return
@@ -532,7 +530,7 @@ def recover_problem(ctx: StdCtx, side: str, uid: str) -> tuple[str, str] | None:
 
 def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id"}, {})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     uid = cmd["unit"]
     if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.kind(uid).is_combat:
         raise IllegalCommand("11.2", "replacement steps restore your own combat units")
@@ -588,7 +586,7 @@ def leader_assist(ctx: StdCtx, side: str) -> tuple[str, int] | None:
 
 def cmd_muster(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id"}, {})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     uid = cmd["unit"]
     if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.kind(uid).is_combat:
         raise IllegalCommand("11.2", "the extra replacement check is made for your own eliminated units")
@@ -624,7 +622,7 @@ def reenter_options(ctx: StdCtx, side: str, uid: str) -> list[str]:
 
 def cmd_reenter(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id", "hex": "hex"}, {})
-    _require_movement(ctx, side)
+    require_movement_phase(ctx, side)
     uid = cmd["unit"]
     if ctx.x.get("declared"):
         raise IllegalCommand("4.4", "first carry out the declared move")
@@ -755,4 +753,5 @@ def march_allowed(ctx: StdCtx, p: Plan) -> bool:
 
 
 __all__ = ["Plan", "cmd_declare", "cmd_flip", "cmd_move", "cmd_muster", "cmd_recover", "cmd_reenter", "cmd_replace",
-           "cmd_stay", "march_allowed", "march_eligible", "plan", "reachable", "reenter_options", "validate_path"]
+           "cmd_stay", "march_allowed", "mark_moved", "plan", "printed_ma", "reachable", "reenter_options",
+           "require_movement_phase", "validate_path"]

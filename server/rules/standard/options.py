@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT
-from . import bombard, fighting, legal, moving
+from . import attacks, bombard, close_combat, legal, moving
 from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
@@ -33,7 +33,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     if st.phase == PHASE_MOVEMENT and st.active == side:
         declared = ctx.x.get("declared")
         out["declared"] = declared
-        singles = [c for c in legal._movement_singles(ctx, side) if c.get("unit") in units or not units]
+        singles = [c for c in legal.unit_actions(ctx, side) if c.get("unit") in units or not units]
         out["actions"] = singles
         if units:
             for march in (False, True):
@@ -52,7 +52,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                             out[key] = {"declare": True, "rule": "4.4",
                                         "reasons": {u: r for u, r in p.reasons.items() if r}}
                             continue
-                        ma = moving._printed_ma(ctx, p, march)
+                        ma = moving.printed_ma(ctx, p, march)
                 except (IllegalCommand, ValueError) as e:
                     if isinstance(e, IllegalCommand):
                         out[key + "_error"] = e.to_json()
@@ -86,14 +86,14 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
         return {"legal": False, "rule": "7.1", "message": "attacks are made in your own combat phase, with no decision "
                                                           "pending", "command": cmd}
     try:
-        plan = fighting.attack_plan(ctx, side, cmd)
+        plan = attacks.attack_plan(ctx, side, cmd)
     except IllegalCommand as e:
         return {"legal": False, "rule": e.rule, "message": e.message, "command": cmd}
     target, attackers = plan["target"], plan["attackers"]
     pool = sorted(ctx.combat_units_at(target, ctx.enemy(side)))
     st.combat = {"target": target, "defender": ctx.enemy(side), "tactic": plan["tactic"]}
     try:
-        opts = fighting.defender_options(ctx)
+        opts = close_combat.defender_options(ctx)
     finally:
         st.combat = None
     best: dict[str, Any] = (max(opts, key=lambda o: (len(o["units"]), len(o["leaders"]))) if opts

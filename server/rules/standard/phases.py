@@ -9,7 +9,8 @@ phases, the second player's, and the Game Turn Marker phase; what happens when e
   trains turn active again when none of 12.1/12.2's conditions applies, units not re-entered from the TRT move to
   the next box (13.2).
 * Combat begins (7.2): the triggered defenders are fixed.  Combat ends (7.2): each triggered defender that was not
-  attacked receives its fortune of war (12.4), a decision of its owner, before the phase ends.
+  attacked receives its fortune of war (12.4), a decision of its owner, before the phase ends; the phase does not
+  end while a fortune of war's move leaves an attack owed (12.4, S48).
 * The Game Turn Marker phase (3.2): the scenario's sudden death is checked at the end of every turn, the winner is
   determined after the last, otherwise the marker advances.
 """
@@ -22,10 +23,12 @@ from ..kernel import victory as _victory
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
 from .army import hq_problems, trains_problems
+from .attacks import owed_forced
 from .combat import fow_owed, triggered_defenders
 from .context import StdCtx
 from .movement import Move, march_problem
-from .recovery import AUTOMATIC, recovery_mode
+from .recovering import recover, recovery_mode_of
+from .recovery import AUTOMATIC
 from .scenario import Kind
 from .stacking import overstacked_hexes
 
@@ -88,34 +91,6 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
             no_march.append(u)
     x["start_stacks"] = stacks  # 6.3
     x["no_march"] = sorted(no_march)  # 4.7, 11.1
-
-
-def march_eligible(ctx: StdCtx, uid: str) -> bool:
-    """11.1: eligible for march movement throughout the turn: not in or next to an EZOC (R13) when the phase began,
-    on any path it moved along, or now."""
-    s = ctx.st.units[uid]
-    if uid in ctx.x.get("no_march", []) or s.hex is None:
-        return False
-    return march_problem(ctx.sc, ctx.st.units, Move((uid,), (s.hex,), 0), ctx.zoc_of(ctx.enemy(ctx.side_of(uid)))) is None
-
-
-def recovery_mode_of(ctx: StdCtx, uid: str) -> str | None:
-    """11.1, 11.3, 14.2(1): how the unit may recover now ('automatic', 'check' or None)."""
-    s = ctx.st.units[uid]
-    if s.hex is None:
-        return None
-    in_ezoc = ctx.in_ezoc(s.hex, ctx.side_of(uid))
-    return recovery_mode(ctx.sc, s, in_ezoc=in_ezoc, march_eligible=march_eligible(ctx, uid),
-                         night=ctx.light() == "night", attacking=False)
-
-
-def recover(ctx: StdCtx, uid: str, rule: str) -> None:
-    s = ctx.st.units[uid]
-    was = [w for w, on in (("disruption", s.disrupted), ("ineffectiveness", s.ineffective)) if on]
-    s.disrupted = False
-    s.ineffective = False
-    ctx.dirty()
-    ctx.emit("recovered", f"{rule}: {ctx.name(uid)} recovers from {' and '.join(was)}", unit=uid, rule=rule)
 
 
 def finish_movement(ctx: StdCtx) -> None:
@@ -186,8 +161,6 @@ def end_phase(ctx: StdCtx) -> None:
         finish_movement(ctx)
         st.tasks.append({"t": "next_phase"})
         return
-    from .fighting import owed_forced
-
     forced = owed_forced(ctx, st.active)
     if forced:
         f = forced[0]

@@ -8,7 +8,7 @@ turn (4.7); otherwise a morale check at the end of its move, without the -2 of d
 reduced two-step unit; a step marked with a red dot cannot be replaced with a replacement step (only by a
 leader-assisted morale check).
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (recovering.py, phases.py, moving.py) play these rules in a game.
 """
 
 from __future__ import annotations

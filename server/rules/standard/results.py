@@ -14,7 +14,7 @@ leaves the owning player after the primary unit's morale check.
   artillery unit goes ineffective (8.5) — in addition to the result.
 Victorious attackers may advance (7.12) only when the defenders retreat or rout.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (close_combat.py, bombard.py, combat_results.py) play these rules in a game.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ destinations over `StandardScenario.movable_into`), so one computation per side,
 position serves every unit; a retreating group is computed with its own units left out (`excluding`),
 so their ZOC does not negate the EZOC they retreat through.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (context.py's cached lines, retreating.py, combat_results.py, leaders.py, moving.py)
+play these rules in a game.
 """
 
 from __future__ import annotations

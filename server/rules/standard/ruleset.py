@@ -2,7 +2,7 @@
 (kernel/edition.py) and the tables of the edition's commands, tasks and decisions.
 
 Commands (with the fields each may carry): the movement phase's in `moving.py`, the combat phase's `attack` in
-`fighting.py`, and `end_phase` (3.2).  Decisions: `defenders` (7.4), `result` (7.8), `absorb` (7.11), `retreat`
+`attacks.py`, and `end_phase` (3.2).  Decisions: `defenders` (7.4), `result` (7.8), `absorb` (7.11), `retreat`
 (7.9, 7.10), `advance` (7.12), `fow` (7.2), `tactic` (7.13, the defender's answer), `second_step` (7.11, 7.13(2),
 7.13(5)), `ammo` (8.5).
 """
@@ -29,7 +29,20 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, GameState, UnitState
-from . import bombard, charges, fighting, legal, moving, phases, squares
+from . import (
+    advancing,
+    attacks,
+    bombard,
+    charges,
+    close_combat,
+    combat_results,
+    fortune,
+    legal,
+    moving,
+    phases,
+    retreating,
+    squares,
+)
 from . import invariants as _invariants
 from . import options as _options
 from .context import StdCtx
@@ -63,7 +76,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "replace": moving.cmd_replace,
     "muster": moving.cmd_muster,
     "reenter": moving.cmd_reenter,
-    "attack": fighting.cmd_attack,
+    "attack": attacks.cmd_attack,
     "charge": charges.cmd_charge,
     "bombard": bombard.cmd_bombard,
     "square": squares.cmd_square,
@@ -88,45 +101,45 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
 
 TASKS: dict[str, TaskHandler] = {
     "next_phase": lambda ctx, task: phases.next_phase(ctx),
-    "fow_7_2": fighting.task_fow,
-    "forced_attack": fighting.task_forced_attack,
-    "combat_defenders": fighting.task_defenders,
-    "combat_precheck": fighting.task_precheck,
-    "combat_tactics": fighting.task_tactics,
-    "combat_resolve": fighting.task_resolve,
-    "cavalry_checks": fighting.task_cavalry_checks,
-    "follow_up": fighting.task_follow_up,
-    "combat_after": fighting.task_after,
-    "second_step": fighting.task_second_step,
-    "ammo": fighting.task_ammo,
-    "fow_play": fighting.task_fow_play,
+    "fow_7_2": fortune.task_fow,
+    "forced_attack": fortune.task_forced_attack,
+    "combat_defenders": close_combat.task_defenders,
+    "combat_precheck": close_combat.task_precheck,
+    "combat_tactics": close_combat.task_tactics,
+    "combat_resolve": close_combat.task_resolve,
+    "cavalry_checks": close_combat.task_cavalry_checks,
+    "follow_up": close_combat.task_follow_up,
+    "combat_after": combat_results.task_after,
+    "second_step": combat_results.task_second_step,
+    "ammo": bombard.task_ammo,
+    "fow_play": fortune.task_fow_play,
     "bombard_fire": bombard.task_fire,
     "bombard_done": bombard.task_done,
-    "combat_end": fighting.task_combat_end,
-    "step_loss": fighting.task_step_loss,
-    "retreat": fighting.task_retreat,
-    "rout": fighting.task_rout,
-    "advance_check": fighting.task_advance_check,
-    "advance": fighting.task_advance,
+    "combat_end": close_combat.task_combat_end,
+    "step_loss": combat_results.task_step_loss,
+    "retreat": retreating.task_retreat,
+    "rout": retreating.task_rout,
+    "advance_check": advancing.task_advance_check,
+    "advance": advancing.task_advance,
 }
 
 DECISIONS: dict[str, DecisionHandler] = {
-    "defenders": fighting.decide_defenders,
-    "result": fighting.decide_result,
-    "absorb": fighting.decide_absorb,
-    "retreat": fighting.decide_retreat,
-    "advance": fighting.decide_advance,
-    "fow": fighting.decide_fow,
-    "tactic": fighting.decide_tactic,
-    "second_step": fighting.decide_second_step,
-    "ammo": fighting.decide_ammo,
+    "defenders": close_combat.decide_defenders,
+    "result": combat_results.decide_result,
+    "absorb": combat_results.decide_absorb,
+    "retreat": retreating.decide_retreat,
+    "advance": advancing.decide_advance,
+    "fow": fortune.decide_fow,
+    "tactic": close_combat.decide_tactic,
+    "second_step": combat_results.decide_second_step,
+    "ammo": bombard.decide_ammo,
     "bombard_unit": bombard.decide_fire,
-    "fortune": fighting.decide_fortune,
-    "form_square": fighting.decide_form_square,
-    "fow_move": fighting.decide_fow_move,
-    "fow_place": fighting.decide_fow_place,
-    "fow_charge": fighting.decide_fow_charge,
-    "follow_up": fighting.decide_follow_up,
+    "fortune": fortune.decide_fortune,
+    "form_square": close_combat.decide_form_square,
+    "fow_move": fortune.decide_fow_move,
+    "fow_place": fortune.decide_fow_place,
+    "fow_charge": fortune.decide_fow_charge,
+    "follow_up": close_combat.decide_follow_up,
 }
 
 
@@ -168,7 +181,7 @@ class Standard(Edition):
             "fow_owed": list(x.get("fow_owed", [])),
             "charges": list(x.get("charges", [])),  # 7.13(3), 9.3(1): declared this movement phase
             "forced": [{"units": f["units"], "target": f["target"]}  # 12.4 (S48): attacks owed this phase
-                       for f in (fighting.pending_forced(StdCtx.of(game), st.active)
+                       for f in (fortune.pending_forced(StdCtx.of(game), st.active)
                                  if st.phase == PHASE_COMBAT else [])],
             "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
             "bombarded": list(x.get("bombarded", [])),  # 8.4
@@ -275,7 +288,7 @@ class Standard(Edition):
         if game.state.decision is not None or game.awaiting != side:
             return False
         # 12.4 (S48): not while a fortune's move obliges the phasing player to attack
-        return game.state.phase != PHASE_COMBAT or not fighting.owed_forced(StdCtx.of(game), side)
+        return game.state.phase != PHASE_COMBAT or not attacks.owed_forced(StdCtx.of(game), side)
 
     def invariants(self, game: Game, events: list[dict[str, Any]], phase_before: tuple[int, str, str]) -> list[str]:
         return _invariants.check_standard_invariants(game, events, phase_before)

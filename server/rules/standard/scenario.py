@@ -29,12 +29,11 @@ from typing import Any
 import jsonschema
 
 from ..kernel.hexes import HexGrid, hexside_key
-from ..kernel.model import ScenarioBase
+from ..kernel.model import ScenarioBase, Victory
 from ..kernel.scenario import (
     LeaderFactors,
     Reinforcement,
     ScenarioError,
-    Victory,
     load_schema,
     parse_hexsides,
     parse_paths,

@@ -8,7 +8,7 @@ movement and combat procedures.)
 5.3 (with 7.4, 7.5): one artillery unit, one battalion or squadron and any one other combat unit may fight
 from or defend a hex.
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (phases.py, moving.py, charges.py, attacks.py) play these rules in a game.
 """
 
 from __future__ import annotations

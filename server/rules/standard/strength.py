@@ -2,17 +2,19 @@
 
 7.7: the printed CF of each unit involved is used, halved for each reason that applies — terrain (the
 TEC; halvings are cumulative), disruption (2.8(3): a disrupted unit's CF is treated as parenthesised, so
-like a parenthesised CF it is halved when attacking, 2.4; S9), an overstacked hex (5.3) and, with part 2, uncoordinated
-attacks (7.14).  Halved once: divide by two rounding up; halved twice or more: 1; a zero stays zero.
+like a parenthesised CF it is halved when attacking, 2.4; S9), an overstacked hex (5.3) and, in
+`combat_differential`, uncoordinated attacks (7.14).  Halved once: divide by two rounding up; halved twice or more:
+1; a zero stays zero.
 The differential is the attackers' total minus the defenders' total (7.7), read on the CRT (crt.py).
 Artillery attacks with its attack factor and defends with its defence factor (8.1).
 
-`combat_differential` adds what part 2 brings: a participating leader's CF added to the unit he joins, which
-is then no longer halved for a parenthesised CF or disruption (10.3); the halving of uncoordinated formations
-(7.14); skirmish's movement allowances as combat factors without terrain (7.13(1)); press forward's +2 and last
-stand's +3 (7.13(2), 7.13(5)); a charge not pressed home halved (7.13(3)); supporting artillery's attack factor,
-doubled against cavalry (8.8, 9.2(4)); attacking cavalry doubled against a disrupted or ineffective defending
-primary unit (9.2(2), S32).
+`combat_differential` (the differential of a combat the engine plays, with its `Mods`) adds: a participating
+leader's CF added to the unit he joins, which is then no longer halved for a parenthesised CF or disruption (10.3);
+the halving of uncoordinated formations (7.14); skirmish's movement allowances as combat factors without terrain
+(7.13(1)); press forward's +2 and last stand's +3 (7.13(2), 7.13(5)); a charge not pressed home halved (7.13(3));
+supporting artillery's attack factor, doubled against cavalry (8.8, 9.2(4)); attacking cavalry doubled against a
+disrupted or ineffective defending primary unit (9.2(2), S32); charge factors in a cavalry charge or countercharge
+(9.3(4), 9.4); squares (9.5); a fortune of war's charge doubled (12.4).
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ def differential(sc: StandardScenario, units: Mapping[str, UnitState], attackers
 
 @dataclass(frozen=True)
 class Mods:
-    """What part 2 adds to a combat's differential (see the module docstring)."""
+    """The combat's circumstances `combat_differential` adds to 7.7's differential (see the module docstring)."""
 
     tactic: str = "none"  # the attacker's 7.13 tactic
     defence: str = "none"  # the defender's 7.13 tactic

@@ -9,7 +9,7 @@ attacking formation is stacked with or adjacent to an attacking unit (never at t
 units of formations other than the primary attacker's are halved.  10.3: a leader assists one unit a turn, and
 only one within his command span.
 
-The combat procedure (fighting.py) plays these rules in a game.
+The combat procedure (attacks.py, close_combat.py, combat_results.py, advancing.py) plays these rules in a game.
 """
 
 from __future__ import annotations

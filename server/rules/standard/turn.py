@@ -5,7 +5,7 @@ combat phases, and the Game Turn Marker phase, which ends the game after the las
 scenario's victory rules) or advances the marker.  Recovery is not a phase of its own: it happens inside
 the owner's movement phase (4.1, 11.x).
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (phases.py, moving.py) play these rules in a game.
 """
 
 from __future__ import annotations

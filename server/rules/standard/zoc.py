@@ -5,7 +5,7 @@ exert none; no unit exerts a ZOC into a hex or across a hexside into or across w
 terrain the TEC marks blocks a ZOC into a hex, out of a hex, or across a hexside.  Leaders, HQs and
 trains exert none (12.1, 12.2; 2.4: they are not combat units).
 
-The edition's procedures (phases.py, moving.py, fighting.py) play these rules in a game.
+The edition's procedures (through context.py's cached zones of control) play these rules in a game.
 """
 
 from __future__ import annotations

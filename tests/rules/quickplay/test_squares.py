@@ -172,7 +172,7 @@ def test_9_3_2_only_the_unit_forming_the_square_defends(pos: Position) -> None:
     pos.unit("b1", "blue", hex="0504")
     game = pos.game(phase="combat")
     c = {"target": "0604", "defender": "red", "attacker": "blue", "attackers": ["b1"], "kind": "attack"}
-    options = defender_options(game._ctx(), c)
+    options = defender_options(game.context(), c)
     assert {tuple(o["units"]) for o in options} == {("r1",)}
     assert {o["leader"] for o in options} == {None, "rl"}  # plus one eligible leader
 

@@ -1,5 +1,6 @@
-"""Positions for the part 2 combat tests (seed 002 7.13, 7.14, 8.x, 10.3): b-1 (CF 6, MR 4, MA 4) next to r-1 (CF 5,
-MR 4) at 0704, blue's combat phase of turn 1; the hexes next to 0704 are 0603, 0604, 0703, 0705, 0803 and 0804."""
+"""Positions for the combat tests of tactics, coordination, artillery, cavalry, leaders and the fortune of war
+(seed 002 7.13, 7.14, 8.x, 9.x, 10.3, 12.4): b-1 (CF 6, MR 4, MA 4) next to r-1 (CF 5, MR 4) at 0704, blue's combat
+phase of turn 1; the hexes next to 0704 are 0603, 0604, 0703, 0705, 0803 and 0804."""
 
 from __future__ import annotations
 

@@ -54,8 +54,8 @@ def test_8_4_disrupted_or_ineffective_artillery_cannot_fire() -> None:
 
 
 def test_8_6_line_of_sight_along_a_hexside_is_blocked_only_when_both_hexes_block() -> None:
+    from server.rules.standard.bombard import has_los
     from server.rules.standard.context import StdCtx
-    from server.rules.standard.fighting import has_los
 
     data = ground("0705")
     data["map"]["hexes"]["0604"] = "woods"
