@@ -1,9 +1,9 @@
 // node --test tests/web/standard.test.mjs  (also run from tests/web/test_js_units.py)
-// Issue 13: the page reads the Standard rules' options (web/js/ui/standard.js) into the moves, re-entries,
+// Issue 13: the page reads the Standard rules' options (web/js/editions/standard/options.js) into the moves, re-entries,
 // movement actions and attacks it offers.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { standardOptions, isEdgeHex, isStandard, actionLabel, TRT, chargeCandidates, neighbours } from "../../web/js/ui/standard.js";
+import { standardOptions, isEdgeHex, isStandard, actionLabel, TRT, chargeCandidates, neighbours } from "../../web/js/editions/standard/options.js";
 
 const defs = {
   "b-1": { id: "b-1", side: "blue", kind: "infantry", name: "1st Brigade" },

@@ -1,5 +1,5 @@
 // The game page's panels for asynchronous play: the decision clock (deadline, overdue,
-// pause, claim / extend) and the seat's standing orders. Both are refreshed by game.js
+// pause, claim / extend) and the seat's standing orders. Both are refreshed by core/sync.js
 // after every websocket patch. Routes: docs/api.md "Asynchronous play".
 
 import { api } from "../api.js";

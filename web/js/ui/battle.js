@@ -121,10 +121,10 @@ export function watchLinkControl(game, gameId) {
   ]);
 }
 
-/** The keyboard help, for a seat while the game runs (not for spectators, the replay or after the end). */
-export function keyHelp(standard = false) {
-  const std = standard ? " · <kbd>M</kbd> march · <kbd>D</kbd> declare · <kbd>S</kbd> stay · <kbd>O</kbd> leave the map · <kbd>A</kbd> leader's assist (plot, <kbd>Enter</kbd> to move)" : "";
-  return h("div.whose-sub.key-help#key-help", { style: "margin-top:6px", html: `Keys: <kbd>E</kbd> end phase · <kbd>U</kbd>/<kbd>Ctrl+Z</kbd> undo · <kbd>N</kbd>/<kbd>Tab</kbd> next unit · <kbd>C</kbd> charge mode (${standard ? "infantry or cavalry" : "cavalry"})${std} · <kbd>Esc</kbd> cancel · wheel/pinch zoom, drag to pan · <kbd>0</kbd> whole map` });
+/** The keyboard help, for a seat while the game runs (not for spectators, the replay or after the end).
+ *  The edition says who may charge and adds its own keys (`more`, HTML; editions/index.js: keyHelp). */
+export function keyHelp({ chargers = "cavalry", more = "" } = {}) {
+  return h("div.whose-sub.key-help#key-help", { style: "margin-top:6px", html: `Keys: <kbd>E</kbd> end phase · <kbd>U</kbd>/<kbd>Ctrl+Z</kbd> undo · <kbd>N</kbd>/<kbd>Tab</kbd> next unit · <kbd>C</kbd> charge mode (${chargers})${more} · <kbd>Esc</kbd> cancel · wheel/pinch zoom, drag to pan · <kbd>0</kbd> whole map` });
 }
 
 /** "3 May 15:00" -> "15:00", "Night 3-4 May" -> "Night": the track shows the short form, the title the rest. */

@@ -1,0 +1,75 @@
+// The editions the game page knows, by the ruleset name the server puts in every view (`view.ruleset`), the
+// way the server picks its rules package. The core (core/*.js) is the same for every edition and asks the
+// edition, through the hooks below, for what differs; it never names an edition. A game whose edition has no
+// module here is shown as Quick Play, as the page did before editions had modules of their own.
+//
+// An edition is a plain object. Every hook is optional: without it the core does the generic thing.
+//
+// State and page
+//   name                      the ruleset name (as in view.ruleset)
+//   initState(S)              add the edition's own fields to the store before the first render
+//   mount()                   add the edition's own sections to the page (once, before the first render)
+//   renderPanels()            redraw the edition's own sections (called by renderAll)
+//   viewChanged()             a new view arrived (before the page redraws)
+//   onRefusal(command, err)   the server refused a command (the toast is already shown)
+//
+// Selecting and commanding (the select → options → command loop, core/selection.js)
+//   readOptions(raw)          the options endpoint's answer for a selection → the page's options shape
+//                             {reach: Map(hex → {cost, path, ends, place?}), attacks, illegal, bombards, charges,
+//                             commands: [{label, command, rule}], notes, attackChoices?: Map(target → choices)}
+//   optionsArrived()          S.options was just set for the selection
+//   resetSelection(how)       forget per-selection state; how: "select" | "offboard" | "cancel"
+//   unitClickHex(unit, hex, pointerHex) → hex | null
+//                             a click on one of my counters that the edition's mode means as a click on a hex
+//   mapClick(hex, evt) → bool a map click taken by the edition's own mode (true: handled)
+//   commandAt(hex, reach, o) → command | null
+//                             the edition's own command for a click on a hex the selection can act on
+//   selectionTools(o) → element | null
+//                             the edition's tools in the selection panel (after the referee's notes)
+//   reachSummary(o) → string  the selection summary's words for the reachable hexes
+//   phaseOptions              the phases whose own options (asked without a selection) the page fetches
+//   renderPhasePanel(sec, raw, view) → bool
+//                             draw the phase's own box from those options (false: nothing to show)
+//   offMapEntry(unitState)    where a unit off the map without an entry hex comes on (a pseudo entry)
+//   entryText(entry)          words for such an entry ("from the TRT"), else null
+//   offboard                  {rules, dueNote}: the off-map box's rule chip and its note when units are due
+//
+// Drawing
+//   mapView(view) → view      the view as the map draws it (counter decorations: flipped, marched...)
+//   phaseOverlays(view, raw)  marks from the phase's own options (set-up areas...)
+//   overlays(view)            marks drawn whatever the selection (declared charges...)
+//   selectionOverlays(view, o) → bool
+//                             the edition's marks for the selection (true: they replace the generic ones)
+//   reachLook(hex, reach) → {colour, title, tip} | null
+//                             how a reachable hex of the edition's own kind looks (shade, title, hover card)
+//   trackLight(scenario)      each turn's light on the turn bar ([] when the edition has none)
+//   turnPhases                the phases of a turn shown on the turn bar
+//
+// Words and explanations
+//   statusHint(view)          what to do now under "Your move" (null: the generic hint)
+//   promptGroups(prompt)      {action: heading} to group a decision's choices, or null
+//   optionText(option)        a decision's choice as its button says it
+//   optionHexes(option, view) more hexes a choice refers to (outlined on the map, clickable)
+//   charge                    {who, rule, title, help, targetText(t)}: charge mode's words (core/charges.js)
+//   builder                   the attack builder's part (core/builder.js): {rules, supportText, leaderText(l,
+//                             name, hex), primaryText, start(b, cmd), command(cmd, b), changed(b),
+//                             rows(box, b, nameOf), preview(pv, nameOf), confirmText(cmd)}
+//   previewBody(kind, item, nameOf) → {body, rules, blocked} | null
+//                             the bombardment or charge preview's body, rule chip, and whether it may be confirmed
+//   combatRules               the rule chip of the last combat result
+//   keyHelp                   {chargers, more}: the key help's words (ui/battle.js keyHelp)
+//   rules                     {enter, combine, attackers, primary}: the rule numbers the shared panels cite
+//                             (units coming on, attacks from several hexes, the attackers, the primary unit)
+//   legend                    {charge, counter}: the legend's line for a charge target and its reading of a counter
+//   resultKey() → element     the key to the combat results, under the panel
+//   onEscape() → bool         Esc leaves the edition's own mode (true: handled)
+//   onKey(key, event) → bool  the edition's own keys (true: handled)
+
+import { quickplay } from "./quickplay/index.js";
+import { standard } from "./standard/index.js";
+
+export const EDITIONS = { quickplay, standard };
+
+export function editionFor(ruleset) {
+  return EDITIONS[ruleset] || EDITIONS.quickplay;
+}

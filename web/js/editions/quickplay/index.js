@@ -1,0 +1,85 @@
+// Musket & Saber Quick Play (revised), ruleset `quickplay`: what the game page does only for it. Most of Quick
+// Play is what the core already does (move, attack with the builder, bombard, charge mode); this adds its
+// options' extras (set-up placements, squares, the attack choices), the set-up and step-recovery boxes, the
+// declared cavalry charges made in the combat phase (9.2), and its words and rule numbers.
+// The hooks are described in editions/index.js.
+
+import { normalizeOptions } from "../../ui/options.js";
+import { resultKey } from "../../ui/explain.js";
+import { S, defs } from "../../core/store.js";
+import { chargeMoveTargets } from "../../core/charges.js";
+import { setupPlacements, renderPhasePanel, phaseOverlays } from "./phases.js";
+import { mountCharges, renderCharges, pendingCharges, noteRefusal, chargeOverlays } from "./charges.js";
+
+/** The options endpoint's Quick Play answer: the generic shape, plus squares (9.3) as commands, the referee's
+ *  attack choices, and the set-up placements (3.2). */
+function readOptions(raw) {
+  const o = normalizeOptions(raw);
+  const rawOpts = (raw && raw.options) || {};
+  o.squares = rawOpts.squares || [];
+  o.attackChoices = new Map((rawOpts.attacks || []).map((a) => [a.target, a.choices || null]));
+  if (S.view.phase === "setup") setupPlacements(o, rawOpts);
+  // 9.3: squares are formed or removed before any unit moves; the referee lists exactly which
+  for (const c of o.squares) {
+    const who = c.unit ? ` with ${defs()[c.unit] ? defs()[c.unit].name : c.unit}` : "";
+    o.commands.push({ label: c.type === "form_square" ? `Form square in ${c.hex}${who}` : `Remove the square in ${c.hex}`, command: c, rule: "9.3" });
+  }
+  return o;
+}
+
+/** The legend's reading of a counter (counters.js draws Quick Play's factors in this order). */
+const COUNTER_LEGEND = "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader; black dot on the right edge = moved this turn.";
+
+export const quickplay = {
+  name: "quickplay",
+
+  initState(s) {
+    s.chargeCmds = null; // {key, list}: the combat phase's legal charge commands from the options endpoint
+    s.chargeRefusal = null; // the rule 9.2 refusal of end_phase, shown in the Charges section
+  },
+  mount: mountCharges,
+  renderPanels: renderCharges,
+  viewChanged() {
+    if (!pendingCharges().length) S.chargeRefusal = null;
+  },
+  onRefusal: noteRefusal,
+
+  readOptions,
+  optionsArrived() {
+    if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
+  },
+  phaseOptions: ["setup", "recovery"],
+  renderPhasePanel,
+  offboard: {
+    rules: "rules 4.5, 11.4",
+    dueNote: "Due now: select one (or several sharing an entry hex), then click a shaded hex to bring it on. The first hex entered is paid for; a blocked entry hex may be slid along the edge (4.5).",
+  },
+
+  phaseOverlays,
+  overlays: chargeOverlays,
+  turnPhases: ["movement", "recovery", "combat"],
+
+  statusHint(v) {
+    return v.phase === "setup" ? "Units marked 'within one hex' may be placed: select one, click a shaded hex. Then End phase." : null;
+  },
+  charge: {
+    who: "this cavalry",
+    rule: "9.2",
+    title: "rule 9.2",
+    help: "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode.",
+    targetText: (t) => (t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`),
+  },
+  builder: {
+    rules: "rules 7.1–7.2, 8.4, 10.0",
+    supportText: "supporting fire (8.4)",
+    leaderText: (l, name, hex) => ` ${name} (${hex}) adds its factors (10.0; one leader per hex)`,
+    primaryText: "Primary unit (its morale decides a lost combat, 7.2(1)): ",
+  },
+  keyHelp: { chargers: "cavalry" },
+  rules: { enter: "4.5", combine: "7.1", attackers: "7.1", primary: "7.2(1)" },
+  legend: {
+    charge: "Charge target (cavalry, rule 9.2)",
+    counter: COUNTER_LEGEND,
+  },
+  resultKey, // the CRT's results in words (RULINGS R6)
+};

@@ -1,0 +1,160 @@
+// The Standard rules (ruleset `standard`): what the game page does only for them, wired to the core through the
+// hooks described in editions/index.js. The parts live beside this file: options.js reads the referee's options,
+// moves.js the declared move, march, leaving the map and the leader's assist, attack.js the builder's tactic and
+// coordination, charges and bombardment previews, panel.js the Standard section and phase boxes, previews.js the
+// explanations of an attack and a bombardment.
+
+import { h, $, OKABE } from "../../ui/dom.js";
+import { resultKey } from "../../ui/explain.js";
+import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "../../core/store.js";
+import { send } from "../../core/sync.js";
+import { cancel, selectOffboard } from "../../core/selection.js";
+import { TRT } from "./options.js";
+import { renderStandardPanel, renderStandardActions, renderStandardCombat } from "./panel.js";
+import { readOptions, resetSelection, stay, selectDeclared, moveBar, unitClickHex, mapClick, commandAt, moveOverlays, onEscape, onKey } from "./moves.js";
+import { builder, makeCharge, openDeclaredCharge, previewBody } from "./attack.js";
+
+/** The Standard section, placed where the page shell used to hold it (after the units off the map). */
+function mount() {
+  const sec = h("section.panel-section.std-box#sec-standard", { "aria-label": "Standard rules: light, HQ and trains, the declared move, the turn record track", hidden: true });
+  const after = $("#sec-offboard");
+  after.parentNode.insertBefore(sec, after.nextSibling);
+}
+
+/** The Standard section: light, HQ and trains, the declared move (with Stay), FOW owed, the turn record track. */
+function renderStandard() {
+  const sec = $("#sec-standard");
+  if (!sec) return;
+  const v = currentView();
+  const d = v.standard && v.standard.declared;
+  const ownDeclared = !!d && d.units.every((u) => defs()[u] && defs()[u].side === S.side);
+  renderStandardPanel(sec, {
+    scenario: S.scenario, view: v, defs: defs(), sideName, mine: !S.history && myTurn() && !activePrompt(), ownDeclared,
+    onStay: () => stay(),
+    onSelectDeclared: () => selectDeclared(),
+  });
+}
+
+/** The phase box: the movement phase's flips, recoveries, replacements, musters and re-entries; the combat phase's
+ *  declared charges to make (each through the attack builder). */
+function renderPhasePanel(sec, raw, v) {
+  if (v.phase === "movement") {
+    renderStandardActions(sec, {
+      raw, view: v, defs: defs(), declared: !!(v.standard && v.standard.declared),
+      onCommand: (c) => { cancel(false); send(c); },
+      onReenter: (u) => selectOffboard([u]),
+    });
+    return true;
+  }
+  if (v.phase === "combat") {
+    renderStandardCombat(sec, { raw, view: v, defs: defs(), onCharge: makeCharge });
+    return true;
+  }
+  return false;
+}
+
+/** The view as the map draws it: inactive HQs and trains show their flipped side, marched units say so (12.1,
+ *  12.2, 4.7). */
+function mapView(v) {
+  if (!v.standard) return v;
+  const inactive = new Set(v.standard.inactive || []);
+  const marched = new Set(v.standard.marched || []);
+  if (!inactive.size && !marched.size) return v;
+  const units = {};
+  for (const [id, u] of Object.entries(v.units || {})) units[id] = inactive.has(id) || marched.has(id) ? { ...u, inactive: inactive.has(id), marched: marched.has(id) } : u;
+  return { ...v, units };
+}
+
+/** 7.13(3), 9.3: the charges declared this movement phase, made in the combat phase. */
+function declaredChargeOverlays(v) {
+  if (!(v.standard && (v.standard.charges || []).length && !S.chargeMode)) return;
+  const map = page.map;
+  for (const c of v.standard.charges) {
+    const from = [...new Set(c.units.map((u) => (v.units[u] || {}).hex).filter(Boolean))];
+    map.ringHexes([{ hex: c.target, colour: OKABE.blue, width: 3, dash: "10 4", label: "charge", cls: "target declared-charge", title: `${sideName(c.side)} charges ${c.target} (7.13(3), 9.3)` }]);
+    for (const hx of from) map.drawLine(hx, c.target, { colour: OKABE.blue, dash: "4 4", width: 3 });
+  }
+}
+
+/** 12.4: the headings of a fortune of war's actions on the page. */
+const FOW_GROUPS = {
+  pass: "Let it go",
+  enemy_morale: "An enemy unit checks morale (fails: disrupted)",
+  recovery: "A friendly unit tries to recover",
+  enemy_move: "Move an enemy unit (on a die of 1 or 2, with a rolled MA)",
+  friendly_move: "Move a friendly stack (with a rolled MA)",
+  charge: "Charge",
+};
+
+export const standard = {
+  name: "standard",
+
+  initState(s) {
+    s.stdMode = "normal"; // the move the page shows, "normal" or "march" (4.7)
+    s.offMap = false; // the next move leaves the map from an edge hex (4.1)
+    s.assist = null; // the leader whose movement assists the selected stack's move (10.3)
+    s.plot = null; // the path plotted hex by hex for an assisted move ([start, ...])
+  },
+  mount,
+  renderPanels: renderStandard,
+
+  readOptions,
+  optionsArrived: openDeclaredCharge,
+  resetSelection,
+  unitClickHex,
+  mapClick,
+  commandAt,
+  selectionTools: moveBar,
+  reachSummary: (o) => `${o.reach.size} hex${o.reach.size > 1 ? "es" : ""} ${[...o.reach.values()].some((r) => r.reenter) ? "to re-enter on (shaded green)" : "reachable (shaded)"}`,
+  phaseOptions: ["setup", "recovery", "movement", "combat"],
+  renderPhasePanel,
+  offMapEntry: (u) => (u.status === "returning" ? TRT : null), // 13.2: units on the turn record track
+  entryText: (entry) => (entry === TRT ? "from the TRT" : null),
+  offboard: {
+    rules: "rules 13.1, 13.2",
+    dueNote: "Due now: select one, then click a shaded hex. A reinforcement enters at its entry hex (13.1); a unit of the turn record track is placed on or next to the active HQ, next to the active trains, or on or next to a LOC hex (13.2).",
+  },
+
+  mapView,
+  overlays: declaredChargeOverlays,
+  selectionOverlays: moveOverlays,
+  reachLook: (hex, r) => (r.reenter ? { colour: OKABE.green, title: `${hex}: re-enter here (rule 13.2)`, tip: "Re-enter here (rule 13.2)" } : null),
+  trackLight: (sc) => (sc.trt || []).map((b) => b.light || "day"),
+  turnPhases: ["movement", "combat"], // 3.2: the Standard turn has no recovery phase of its own
+
+  statusHint(v) {
+    if (v.phase === "movement") return "Select a stack, then click a shaded hex to move (M: march; D: declare a move whose MA is rolled; O: leave the map). Flip, recover, replace and re-enter in the Movement phase box. End the phase when done (E).";
+    if (v.phase === "combat") return v.standard && v.standard.light === "night" ? "Night: only declared infantry charges attack (14.2(4)). End the phase (E)." : "Select your units, then click an enemy to build the attack: its tactic (7.13; a skirmish reaches two hexes), a coordinating leader (7.14), joining leaders (10.3) and supporting guns (8.8); guns alone bombard (8.4). End the phase when done (E).";
+    return null;
+  },
+  // 12.4: a fortune of war's many actions, grouped under their kind
+  promptGroups: (p) => ((p.options || []).some((o) => o.action) ? FOW_GROUPS : null),
+  optionText: (o) => `${o.label || o.text || String(o.id)}${o.rule && !String(o.label || "").includes(o.rule) ? ` (${o.rule})` : ""}`,
+  // the unit choices (second_step, ammo, bombard_unit, fortune): the unit's hex
+  optionHexes(opt, v) {
+    const u = typeof opt.unit === "string" && v && v.units[opt.unit];
+    return u && u.hex && u.status === "map" ? [u.hex] : [];
+  },
+  charge: {
+    who: "these units",
+    rule: "7.13(3)",
+    title: "rules 7.13(3), 9.3",
+    help: "Charge: infantry (7.13(3): at most one leader, one battalion and one other infantry unit, moving one or two MP) or cavalry (9.3(1): at most one leader, one squadron and one other cavalry unit, one or two clear hexes), stacked, to a hex next to the enemy. Click an enemy hex outlined in dashed blue (the shortest path), or a button below for another path; the referee judges the terrain, zones of control and stacking. In your combat phase the same units attack it with the charge tactic. Esc leaves charge mode.",
+    targetText: (t) => `Charge ${t.target} by ${t.path.slice(1).join(" → ")}`,
+  },
+  builder,
+  previewBody,
+  combatRules: "7.7–7.13, 8.4–8.5",
+  keyHelp: { chargers: "infantry or cavalry", more: " · <kbd>M</kbd> march · <kbd>D</kbd> declare · <kbd>S</kbd> stay · <kbd>O</kbd> leave the map · <kbd>A</kbd> leader's assist (plot, <kbd>Enter</kbd> to move)" },
+  onEscape,
+  onKey,
+  // The shared panels' citations, legend and results key as the page showed them for Standard games before the
+  // editions were split: Quick Play's numbers and words, kept so that nothing changes (to check against the
+  // Standard rules: 13.1 for entering, 2.4 for the counters' factors, R12 for the results).
+  rules: { enter: "4.5", combine: "7.1", attackers: "7.1", primary: "7.2(1)" },
+  legend: {
+    charge: "Charge target (cavalry, rule 9.2)",
+    counter: "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader; black dot on the right edge = moved this turn.",
+  },
+  resultKey,
+};
