@@ -5,6 +5,7 @@ module's underscore names, file sizes) and that the contracts can fail at all.""
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -86,3 +87,19 @@ def test_the_import_contracts_fail_on_a_planted_violation(tmp_path: Path, edits:
     broken = _lint_imports(project)
     assert broken.returncode != 0, broken.stdout + broken.stderr
     assert "BROKEN" in broken.stdout
+
+
+# The lobby's catalogue of edition titles names editions that have no page module yet (quickplay-2013).
+EDITION_CATALOGUE = {WEB_JS / "ui" / "lobbylists.js"}
+
+
+def test_no_page_module_outside_the_editions_names_an_edition() -> None:
+    """The page's core and shared modules know no edition: what differs lives in web/js/editions/, chosen by
+    the game's ruleset (docs/architecture.md, "The page")."""
+    editions_dir = WEB_JS / "editions"
+    named = re.compile(r"standard|quick ?play|horse-and-musket|musket-and-pike|musket & pike|horse and musket",
+                       re.IGNORECASE)
+    found = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+             for p in sorted(WEB_JS.rglob("*.js")) if editions_dir not in p.parents and p not in EDITION_CATALOGUE
+             for n, line in enumerate(p.read_text().splitlines(), 1) if named.search(line)]
+    assert found == [], "move it into the edition's module under web/js/editions/:\n" + "\n".join(found)

@@ -31,12 +31,6 @@ from .evaluate import Pos, U, eval_pos, evaluate, loss_points
 
 MIN_MOVE_GAIN = 0.5
 GENERIC_LIMIT = 400  # the most legal commands `_generic` lists at once
-
-
-def quickplay_shaped(game: Game) -> bool:
-    """Whether the game's page options have the shape the movement and combat planners read (Quick Play's:
-    `reachable` hexes, `attacks` with their `legal` flag)."""
-    return game.ruleset.name.startswith("quickplay")
 MIN_ATTACK_GAIN = 0.5
 DECISION_SAMPLES = 3
 FOLLOW_UP_LIMIT = 12
@@ -65,7 +59,7 @@ class GreedyBot:
     def choose(self, game: Game, side: str, rng: random.Random, budget_s: float = 1.0) -> dict[str, Any]:
         deadline = time.perf_counter() + max(budget_s, 0.001)
         st = game.state
-        if not quickplay_shaped(game):
+        if not game.ruleset.planner_options:
             return self._generic(game, side, rng, deadline)
         if st.decision is not None:
             return self._decide(game, side, rng, deadline)

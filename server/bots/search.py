@@ -50,7 +50,7 @@ from server.rules import Game, UnitState
 from .belief import copy_game
 from .budget import Budget
 from .evaluate import GroupScan, Pos, U, eval_pos, evaluate, loss_points
-from .greedy import MIN_ATTACK_GAIN, MIN_MOVE_GAIN, GreedyBot, ScriptedDice, quickplay_shaped
+from .greedy import MIN_ATTACK_GAIN, MIN_MOVE_GAIN, GreedyBot, ScriptedDice
 from .rollout import generic_search
 from .unseen import UnseenPrior, unseen_prior, unseen_term
 
@@ -156,7 +156,7 @@ class SearchBot(GreedyBot):
     ) -> dict[str, Any]:
         budget = Budget(budget_s, self.iterations)
         st = game.state
-        if not quickplay_shaped(game):  # the Standard rules: greedy's one ply, improved by rollouts
+        if not game.ruleset.planner_options:  # e.g. the Standard rules: greedy's one ply, improved by rollouts
             return generic_search(game, side, rng, budget)
         if st.decision is None and st.phase == "movement" and self.search_move:
             if MOVE_MODE == "evolve":

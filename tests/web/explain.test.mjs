@@ -1,8 +1,10 @@
 // node --test tests/web/explain.test.mjs  (also run from tests/web/test_js_units.py)
-// Issue 11: the pure parts of the page's explanations (web/js/ui/explain.js, battle.js).
+// Issue 11: the pure parts of the page's explanations (web/js/ui/explain.js, battle.js; Quick Play's results in
+// web/js/editions/quickplay/results.js).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { splitRule, rangeText, lastCombatEvents, resultWords, RESULT_KEY } from "../../web/js/ui/explain.js";
+import { splitRule, rangeText, lastCombatEvents } from "../../web/js/ui/explain.js";
+import { resultWords, RESULT_KEY } from "../../web/js/editions/quickplay/results.js";
 import { shortTurnLabel, replayMarks, victoryWords } from "../../web/js/ui/battle.js";
 
 test("a strength line's rule is its last parenthesised group, nested parentheses included", () => {

@@ -1,6 +1,7 @@
 // The dev map page's script (a module file: the CSP allows no inline script).
 import { MapView, setupView, legendSVG } from "../js/map.js";
 import { counterIcon } from "../js/counters.js";
+import { editionFor } from "../js/editions/index.js";
 // Served either by `python -m http.server` over the repo root (/web/dev/map.html)
 // or by the service (/static/dev/map.html).
 const params = new URLSearchParams(location.search);
@@ -8,7 +9,8 @@ const sid = params.get("scenario") || "tutorial";
 let sc;
 try { sc = await (await fetch(`../../scenarios/${sid}.json`)).json(); }
 catch (e) { sc = await (await fetch(`/api/scenarios/${sid}`)).json(); }
-const mv = new MapView(document.getElementById("host"), sc);
+const edition = editionFor(sc.ruleset);
+const mv = new MapView(document.getElementById("host"), sc, { reading: edition.counter, marks: edition.mapMarks });
 const view = setupView(sc);
 // dev: show every marker once
 if (params.get("markers") !== "0") {
@@ -22,7 +24,7 @@ if (params.get("markers") !== "0") {
 mv.setView(view);
 if (params.get("expand")) mv.setExpanded(params.get("expand"));
 document.getElementById("legend").appendChild(legendSVG(sc, mv));
-for (const u of sc.units) document.getElementById("icons").appendChild(counterIcon(sc, u.id, view.units[u.id] && view.units[u.id].status === "map" ? view.units[u.id] : {}));
+for (const u of sc.units) document.getElementById("icons").appendChild(counterIcon(sc, u.id, view.units[u.id] && view.units[u.id].status === "map" ? view.units[u.id] : {}, 42, edition.counter));
 mv.on("hexhover", (hex) => { document.getElementById("hover").textContent = hex || ""; });
 if (params.get("overlay")) {
   mv.shadeHexes([{hex:"0405", label:"1"},{hex:"0505", label:"1.5"},{hex:"0406", label:"2"}]);

@@ -1,6 +1,10 @@
 // Wargame counters as SVG: army colour, NATO symbol, id and formation,
 // factors, reduced band, ineffective (flipped) look, D / square / charge
 // markers, leaders with a star, stacks fanned and expandable.
+//
+// What every edition draws is here; what a counter's factors read (their order along its foot, their words, whose
+// range it prints, the edition's own flags) is the edition's `counter` reading (editions/index.js), passed in as
+// `reading` (the map's option, counterIcon's and describeUnit's argument).
 
 import { svg, tint, OKABE } from "./ui/dom.js";
 
@@ -56,47 +60,45 @@ export function shortName(def) {
   return w.length > 6 ? w.slice(0, 4) + "." : w;
 }
 
-/** "5-5 4 4" style factor string used in text lists and aria labels. */
-export function factorText(def, state = {}) {
-  const f = currentFactors(def, state);
-  if (!f) return "";
-  if (def.kind === "leader") return `leader ${f.combat}-${f.morale}-${f.movement} (combat-morale-movement)`;
-  if (def.kind === "hq" || def.kind === "trains") return `${def.kind === "hq" ? "headquarters" : "trains"}, movement ${def.ma ?? "?"} when inactive (rules 12.1, 12.2)`;
-  if (f.cf !== undefined) {
-    // the Standard rules' counters (2.4): combat factor (parenthesised or not), morale, movement ("V" or bracketed: rolled, 4.4)
-    let t = `combat ${f.parenthesized ? "(" + f.cf + ")" : f.cf}, morale ${f.mr}, movement ${f.bracketed ? "[" + f.ma + "]" : f.ma}`;
-    if (f.charge) t += `, charge ${f.charge}`;
-    if (f.red_dot) t += ", red dot (11.2)";
-    return t;
-  }
-  let s = `attack ${f.attack}, defence ${f.defense}, morale ${f.mr}, movement ${f.ma}`;
-  if (def.kind === "artillery" && (def.range || f.range)) s += `, range ${def.range || f.range}`;
-  if (f.charge) s += `, charge ${f.charge}`;
-  return s;
+/** The reading of a counter when the page has no edition's (editions/index.js: counter): a leader's
+ *  combat-morale-movement, else the factor block's numbers in the order the scenario gives them, each named by its
+ *  key, and a range where the unit or its block has one. An edition's reading says what its counters print. */
+const GENERIC_READING = {
+  factors(def, f) {
+    if (def.kind === "leader") return `${f.combat ?? 0}-${f.morale ?? 0}-${f.movement ?? 0}`;
+    return Object.values(f).filter((x) => typeof x === "number" || typeof x === "string").join("-");
+  },
+  describe(def, f) {
+    if (def.kind === "leader") return `leader ${f.combat}-${f.morale}-${f.movement} (combat-morale-movement)`;
+    return Object.entries(f).filter(([, x]) => typeof x !== "object").map(([k, x]) => `${k} ${x}`).join(", ");
+  },
+  range: (def, f) => def.range ?? f.range ?? null,
+};
+
+/** Ask the edition's reading (`reading`: the edition's `counter`, editions/index.js) what a counter shows, else the
+ *  generic reading: an edition's hook answering undefined leaves the answer to the generic one (null: nothing). */
+export function readCounter(reading, what, def, f) {
+  const own = reading && reading[what] ? reading[what](def, f) : undefined;
+  return own !== undefined ? own : GENERIC_READING[what](def, f);
 }
 
-/** `showMoved`: say "moved" only while it matters (its own side's turn); the flag lasts until its next move. */
-export function describeUnit(def, state = {}, { showMoved = true } = {}) {
+/** The factors in words, for titles, aria labels and lists. */
+export function factorText(def, state = {}, reading = null) {
+  return readCounter(reading, "describe", def, currentFactors(def, state) || {}) || "";
+}
+
+/** `showMoved`: say "moved" only while it matters (its own side's turn); the flag lasts until its next move.
+ *  `reading`: the edition's reading of its counters (editions/index.js: counter), which may add its own flags. */
+export function describeUnit(def, state = {}, { showMoved = true, reading = null } = {}) {
   if (!def) return "";
   const flags = [];
   if (state.reduced) flags.push("reduced");
   if (state.disrupted) flags.push("disrupted");
   if (state.ineffective) flags.push("ineffective");
   if (state.charging) flags.push("charging");
-  if (state.inactive) flags.push("inactive (12.1, 12.2)");
-  if (state.marched) flags.push("marched (4.7)");
+  if (reading && reading.flags) flags.push(...reading.flags(def, state));
   if (state.moved && showMoved) flags.push("moved");
-  return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state)}${flags.length ? "; " + flags.join(", ") : ""}`;
-}
-
-/** The factors printed along a counter's foot: Quick Play's attack-defence-morale-movement; the Standard rules'
- *  combat-morale-movement with "(n)" for a parenthesised CF and "[n]" for a bracketed MA (2.4), artillery
- *  attack-defence-movement, and an HQ's or trains' inactive MA (12.1, 12.2). */
-function factorLine(def, f) {
-  if (def.kind === "hq" || def.kind === "trains") return `${def.kind === "hq" ? "HQ" : "TR"} ${def.ma ?? ""}`;
-  if (f.cf !== undefined) return `${f.parenthesized ? "(" + f.cf + ")" : f.cf}-${f.mr ?? "?"}-${f.bracketed ? "[" + f.ma + "]" : f.ma ?? "?"}`;
-  if (f.mr === undefined && f.attack !== undefined) return `${f.attack}-${f.defense ?? "?"}-${f.ma ?? "?"}`;
-  return `${f.attack ?? "?"}-${f.defense ?? "?"}-${f.mr ?? "?"}-${f.ma ?? "?"}`;
+  return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state, reading)}${flags.length ? "; " + flags.join(", ") : ""}`;
 }
 
 /** NATO unit-type symbol in a box of w x h at (x, y). */
@@ -109,10 +111,10 @@ function natoSymbol(def, x, y, w, h, ink) {
   } else if (k === "cavalry" || k === "squadron") {
     g.appendChild(svg("path", { d: `M${x},${y + h} L${x + w},${y}`, stroke: ink, "stroke-width": 1.1 }));
   } else if (k === "hq") {
-    // a headquarters: the staff's flag (12.1)
+    // a headquarters: the staff's flag
     g.appendChild(svg("path", { d: `M${x + w * 0.3},${y + h * 0.9} L${x + w * 0.3},${y + h * 0.12} L${x + w * 0.75},${y + h * 0.3} L${x + w * 0.3},${y + h * 0.5}`, stroke: ink, "stroke-width": 1.2, fill: ink }));
   } else if (k === "trains") {
-    // the trains: a wagon (12.2)
+    // the trains: a wagon
     g.appendChild(svg("rect", { x: x + w * 0.2, y: y + h * 0.25, width: w * 0.6, height: h * 0.35, fill: "none", stroke: ink, "stroke-width": 1.1 }));
     g.appendChild(svg("circle", { cx: x + w * 0.32, cy: y + h * 0.75, r: h * 0.12, fill: ink }));
     g.appendChild(svg("circle", { cx: x + w * 0.68, cy: y + h * 0.75, r: h * 0.12, fill: ink }));
@@ -139,16 +141,16 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
   state = state || {};
   const base = (side && side.color) || "#777777";
   const text = (side && side.text_color) || "#ffffff";
-  const ineff = !!state.ineffective || !!state.inactive; // an inactive HQ or trains shows its flipped side (12.1, 12.2)
+  const ineff = !!state.ineffective || !!state.flipped; // `flipped`: an edition's decoration (mapView) for a unit on its reverse side
   const fill = ineff ? tint(base, 0.55) : base;
   const ink = ineff ? tint(base, -0.55) : text;
   const g = svg("g", {
     class: `counter k-${def.kind}${ineff ? " ineffective" : ""}${state.reduced ? " reduced" : ""}${state.disrupted ? " disrupted" : ""}${opts.selected ? " selected" : ""}`,
     "data-unit": def.id,
     role: "img",
-    "aria-label": describeUnit(def, state, { showMoved: !!opts.showMoved }),
+    "aria-label": describeUnit(def, state, { showMoved: !!opts.showMoved, reading: opts.reading }),
   });
-  g.appendChild(svg("title", { text: describeUnit(def, state, { showMoved: !!opts.showMoved }) }));
+  g.appendChild(svg("title", { text: describeUnit(def, state, { showMoved: !!opts.showMoved, reading: opts.reading }) }));
   // shadow + body
   g.appendChild(svg("rect", { x: 1.6, y: 1.6, width: S, height: S, rx: 3, fill: "#000", opacity: 0.35 }));
   g.appendChild(svg("rect", { x: 0, y: 0, width: S, height: S, rx: 3, fill, stroke: tint(base, -0.5), "stroke-width": 1, class: "c-body" }));
@@ -161,13 +163,13 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
     g.appendChild(svg("path", { d: STAR(S / 2, S * 0.46, S * 0.25, S * 0.1), fill: "#f5d142", stroke: "#5a4300", "stroke-width": 0.8 }));
     const nm = (def.name || def.id).replace(/^Gen\.?\s*/, "").slice(0, 9);
     g.appendChild(svg("text", { x: S / 2, y: S * 0.2, class: "c-id", "text-anchor": "middle", fill: ink, style: `font-size:${Math.min(8, (S * 1.5) / Math.max(4, nm.length)).toFixed(1)}px`, text: nm }));
-    g.appendChild(svg("text", { x: S / 2, y: S * 0.93, class: "c-factors", "text-anchor": "middle", fill: ink, style: `font-size:${(S * 0.23).toFixed(1)}px`, text: `${f.combat ?? 0}-${f.morale ?? 0}-${f.movement ?? 0}` }));
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.93, class: "c-factors", "text-anchor": "middle", fill: ink, style: `font-size:${(S * 0.23).toFixed(1)}px`, text: readCounter(opts.reading, "factors", def, f) }));
   } else {
     g.appendChild(svg("text", { x: 3, y: S * 0.2, class: "c-id", fill: ink, text: shortName(def) }));
     if (def.formation) g.appendChild(svg("text", { x: S - 3, y: S * 0.2, class: "c-form", "text-anchor": "end", fill: ink, text: def.formation }));
     const bw = S * 0.46;
     const bh = S * 0.28;
-    const range = def.kind === "artillery" ? def.range || f.range : null; // Standard artillery: range per side (8.1)
+    const range = readCounter(opts.reading, "range", def, f); // the edition says whose range it is (the unit's, its side's)
     const extra = range || f.charge;
     // with a range or charge factor beside it, the symbol moves left so the whole "(3)" / "c4" stays readable
     const bx = extra ? S * 0.1 : (S - bw) / 2;
@@ -182,7 +184,7 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2, width: S, height: S * 0.09, fill: "#fff", opacity: 0.92 }));
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2 + S * 0.03, width: S, height: S * 0.03, fill: base }));
     }
-    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, text: factorLine(def, f) }));
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, text: readCounter(opts.reading, "factors", def, f) }));
     if (f.red_dot) g.appendChild(svg("circle", { cx: S - 4, cy: S * 0.3, r: 2.6, fill: "#d7191c", stroke: "#fff", "stroke-width": 0.8, class: "red-dot" }));
   }
   // markers
@@ -219,7 +221,7 @@ export function stackOrder(ids, defs) {
 
 /**
  * Draw every stack of a view into a layer.
- * opts: {expandedHex, selected:Set, highlight:Set}
+ * opts: {expandedHex, selected:Set, highlight:Set, reading: the edition's reading of its counters}
  */
 export function renderStacks(layer, mapView, view, opts = {}) {
   const sc = mapView.scenario;
@@ -269,6 +271,7 @@ export function renderStacks(layer, mapView, view, opts = {}) {
       const cg = counterSVG(def, view.units[id], side, size, {
         selected: opts.selected && opts.selected.has(id),
         highlight: opts.highlight && opts.highlight.has(id),
+        reading: opts.reading,
         showMoved: def.side === view.active && ["movement", "recovery", "combat"].includes(view.phase), // its own player-turn only
       });
       cg.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
@@ -308,10 +311,11 @@ export function renderStacks(layer, mapView, view, opts = {}) {
   for (const grp of later) layer.appendChild(grp); // expanded stack on top
 }
 
-/** A standalone small SVG of one counter for side panels and lists. */
-export function counterIcon(scenario, unitId, state, S = 42) {
+/** A standalone small SVG of one counter for side panels and lists (`reading`: the edition's reading of its
+ *  counters, editions/index.js: counter). */
+export function counterIcon(scenario, unitId, state, S = 42, reading = null) {
   const def = unitDefs(scenario)[unitId] || { id: unitId, kind: "infantry", name: unitId };
   const root = svg("svg", { class: "counter-icon", viewBox: `-6 -7 ${S + 12} ${S + 12}`, width: S + 12, height: S + 12 });
-  root.appendChild(counterSVG(def, state, scenario.sides[def.side], S, { showMoved: true }));
+  root.appendChild(counterSVG(def, state, scenario.sides[def.side], S, { showMoved: true, reading }));
   return root;
 }

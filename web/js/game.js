@@ -54,7 +54,7 @@ async function boot() {
   renderTopbar($("#topbar"), S.me, buildTurnbar());
   document.title = `Vedette: ${S.scenario.title}`;
   if (page.edition.mount) page.edition.mount();
-  const map = (page.map = new MapView($("#map-host"), S.scenario));
+  const map = (page.map = new MapView($("#map-host"), S.scenario, { reading: page.edition.counter, marks: page.edition.mapMarks }));
   page.panels = new AsyncPanels({ gameId, S, sideName, onError: showError });
   window.vedette = { S, map, panels: page.panels, get sock() { return page.sock; } }; // for tests and debugging
   map.on("hexclick", onHexClick);

@@ -9,6 +9,7 @@ import { renderTopbar, toast } from "./ui/chrome.js";
 import { MapView, setupView } from "./map.js";
 import { startAwaiting, duration } from "./ui/awaiting.js";
 import { watchList, termsText, RULESETS } from "./ui/lobbylists.js";
+import { editionFor } from "./editions/index.js";
 
 const main = $("#main");
 const topbar = $("#topbar");
@@ -89,7 +90,7 @@ function renderAuth() {
     h("div.auth-wrap", {}, [
       h("div.auth-hero", {}, [
         h("h1", { text: "VEDETTE" }),
-        h("p.muted", { text: "Musket & Saber Quick Play battles, refereed for you: live or by email, with the rules checked by the server." }),
+        h("p.muted", { text: "Musket & Saber battles, refereed for you: live or by email, with the rules checked by the server." }),
       ]),
       h("div.grid2", {}, [h("div.card", {}, [login]), h("div.card", {}, [reg])]),
     ]),
@@ -275,7 +276,9 @@ async function loadScenarios(me) {
       .scenario(s.id)
       .then((full) => {
         scenarioCache.set(s.id, full);
-        const mv = new MapView(preview, full, { preview: true, hexSize: 20 });
+        // the counters read, and the hexes are marked, as the scenario's edition has them (editions/index.js)
+        const edition = editionFor(full.ruleset || s.ruleset);
+        const mv = new MapView(preview, full, { preview: true, hexSize: 20, reading: edition.counter, marks: edition.mapMarks });
         mv.setView(setupView(full));
         fillScenario(info, s, full, me);
       })
@@ -333,6 +336,7 @@ function fillScenario(info, s, full, me) {
     h("summary", { text: "Side briefings" }),
     ...Object.entries(sides).map(([id, sd]) => (briefing[id] ? h("p.briefing", {}, [h("b", { text: `${sd.name || id}: ` }), briefing[id]]) : null)),
   ]);
+  const ruleset = s.ruleset || editionFor(s.ruleset).name; // a scenario naming none is played by the default edition
   add(clear(info), 
     h(`h3#sc-${s.id}`, { text: s.title }),
     s.subtitle ? h("div.subtitle", { text: s.subtitle }) : null,
@@ -345,7 +349,7 @@ function fillScenario(info, s, full, me) {
     Object.keys(briefing).length > 1 ? details : null,
     h("div.muted.scenario-terms", { style: "font-size:13px" }, [
       `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
-      h(`span.edition.edition-${s.ruleset || "quickplay"}`, { "data-ruleset": s.ruleset || "quickplay", text: s.ruleset_title || RULESETS[s.ruleset] || s.ruleset || "Quick Play (revised)" }),
+      h(`span.edition.edition-${ruleset}`, { "data-ruleset": ruleset, text: s.ruleset_title || RULESETS[ruleset] || ruleset }),
     ]),
     h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), createBtn]),
   );

@@ -10,7 +10,7 @@ import { HexGrid } from "./hexgeom.js";
 import { svg, clear, OKABE } from "./ui/dom.js";
 import { renderStacks } from "./counters.js";
 import { MapViewport } from "./map/viewport.js";
-import { FALLBACK_TERRAIN_COLOURS, terrainPattern, drawTerrain, drawRoads, drawHexsides, drawEdges, drawNumbers, drawLabels, drawObjectives } from "./map/terrain.js";
+import { FALLBACK_TERRAIN_COLOURS, terrainPattern, drawTerrain, drawRoads, drawHexsides, drawEdges, drawMarks, drawNumbers, drawLabels, drawObjectives } from "./map/terrain.js";
 
 export { starPath } from "./map/terrain.js";
 export { legendSVG } from "./map/legend.js";
@@ -21,7 +21,9 @@ export class MapView extends MapViewport {
   /**
    * @param {HTMLElement} container
    * @param {object} scenario full scenario JSON
-   * @param {{preview?: boolean, hexSize?: number}} opts
+   * @param {{preview?: boolean, hexSize?: number, reading?: object, marks?: function}} opts
+   *   reading: the edition's reading of its counters; marks(scenario): the edition's marks on the scenario's hexes
+   *   (editions/index.js: counter, mapMarks)
    */
   constructor(container, scenario, opts = {}) {
     super();
@@ -113,6 +115,7 @@ export class MapView extends MapViewport {
     this.drawRoads();
     this.drawHexsides();
     this.drawEdges();
+    drawMarks(this, this.opts.marks ? this.opts.marks(sc) : []);
     if (!this.preview) this.drawNumbers();
     this.drawLabels();
     this.drawObjectives();
@@ -166,6 +169,7 @@ export class MapView extends MapViewport {
       expandedHex: this.expandedHex,
       selected: this.selectedUnits,
       highlight: this.highlightUnits || new Set(),
+      reading: this.opts.reading,
     });
   }
 

@@ -61,6 +61,10 @@ class Edition:
     leader_move_hexes: ClassVar[int] = 12
     always_one_hex: ClassVar[bool] = False
     has_counterattack: ClassVar[bool] = False
+    # Whether `options()` answers in the shape the computer's movement and combat planners read (`reachable`
+    # hexes, `attacks` with their `legal` flag); an edition without it is played by the bots' generic search
+    # over `legal_commands` (docs/bots.md). A property of the edition's answers, so no bot names an edition.
+    planner_options: ClassVar[bool] = False
 
     # --- the scenario, the state, the context ----------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:

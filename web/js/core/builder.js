@@ -98,7 +98,7 @@ export function renderBuilder() {
     const sel = h("select.builder-role", { "data-unit": u, "aria-label": `Role of ${name(u)}` }, opts.map(([val, txt]) => h("option", { value: val, text: txt, selected: b.roles[u] === val })));
     sel.value = b.roles[u] || "out";
     sel.addEventListener("change", () => { b.roles[u] = sel.value; refreshBuilderPreview(); });
-    roleRows.appendChild(h("div.builder-row", {}, [counterIcon(S.scenario, u, v.units[u], 28), h("span", { text: `${name(u)} (${hexOf(u)})` }), sel]));
+    roleRows.appendChild(h("div.builder-row", {}, [counterIcon(S.scenario, u, v.units[u], 28, page.edition.counter), h("span", { text: `${name(u)} (${hexOf(u)})` }), sel]));
   }
   for (const l of b.choices.leaders || []) {
     const cb = h("input.builder-leader", { type: "checkbox", "data-unit": l, checked: b.leaders.has(l) });
@@ -118,7 +118,7 @@ export function renderBuilder() {
   if (x.rows) x.rows(box, b, name);
   if (b.loading) box.appendChild(h("div.whose-sub", { text: "Asking the referee for the odds…" }));
   else if (b.refusal) box.appendChild(h("div.form-error#builder-refusal", { role: "alert" }, [b.refusal.message || "Not allowed.", b.refusal.rule ? h("span.rule", { text: `rule ${b.refusal.rule}`, style: "margin-left:6px" }) : null]));
-  else if (b.preview) box.appendChild(x.preview ? x.preview(b.preview, name) : explainPreview("attack", { preview: b.preview }, name));
+  else if (b.preview) box.appendChild(x.preview ? x.preview(b.preview, name) : explainPreview("attack", { preview: b.preview }, name, page.edition.results));
   const confirm = h("button.btn.primary#confirm-action", {
     type: "button",
     text: (x.confirmText && x.confirmText(cmd)) || "Confirm attack",

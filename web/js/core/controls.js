@@ -27,6 +27,7 @@ export function setupChrome() {
     h("div", {}, [h("span.legend-swatch", { style: `background:none;border:3px solid ${OKABE.purple}` }), "A choice to make"]),
     h("div", {}, [h("span.legend-swatch", { style: `background:${OKABE.yellow}` }), "D marker: disrupted"]),
     words.counter ? h("div", { text: words.counter }) : null,
+    words.marks ? h("div.legend-marks", { text: words.marks }) : null,
     h("div", { text: "Objective: a star with its victory points, in the colour of the side holding it (white: nobody)." }),
   ]);
   legend.appendChild(extra);

@@ -83,7 +83,7 @@ export function renderLog() {
     for (const ev of evs) {
       const isDice = ev.type === "dice";
       const txt = isDice && Array.isArray(ev.dice) && !ev.text ? `Dice (${ev.purpose || "roll"}): ${ev.dice.join(", ")}` : eventText(ev);
-      ol.appendChild(h(`li${isDice ? ".dice-entry" : ""}${ev.type === "turn" || ev.type === "phase" ? ".turn" : ""}`, { "data-seq": entry.seq, "data-type": ev.type, text: txt }, [logOutcome(ev, (u) => (defs()[u] ? defs()[u].name : u))]));
+      ol.appendChild(h(`li${isDice ? ".dice-entry" : ""}${ev.type === "turn" || ev.type === "phase" ? ".turn" : ""}`, { "data-seq": entry.seq, "data-type": ev.type, text: txt }, [logOutcome(ev, (u) => (defs()[u] ? defs()[u].name : u), page.edition.results)]));
     }
   }
   if (!entries.length) ol.appendChild(h("li.empty", { text: "Nothing has happened yet." }));

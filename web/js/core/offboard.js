@@ -71,7 +71,7 @@ export function renderOffboard() {
         if (S.offSel && S.offSel === x.entry) return toggleSelected(x.id);
         selectOffboard([x.id]);
       },
-    }, [counterIcon(S.scenario, x.id, v.units[x.id], 34), h("span.off-when", { text: `${x.status === "returning" ? "returns " : ""}${when}` })]);
+    }, [counterIcon(S.scenario, x.id, v.units[x.id], 34, page.edition.counter), h("span.off-when", { text: `${x.status === "returning" ? "returns " : ""}${when}` })]);
     ul.appendChild(b);
   }
   sec.appendChild(ul);

@@ -97,7 +97,7 @@ export function onHover(hex, e) {
     tip.hidden = true;
     return;
   }
-  clear(tip).appendChild(hexInfo(S.scenario, page.map.grid, hex, currentView()));
+  clear(tip).appendChild(hexInfo(S.scenario, page.map.grid, hex, currentView(), page.edition.counter));
   const r = S.options && S.options.reach.get(hex);
   const ch = S.chargeMode ? chargeMoveTargets().get(hex) : null;
   const look = r && page.edition.reachLook ? page.edition.reachLook(hex, r) : null;

@@ -136,13 +136,14 @@ function renderActions() {
 /** The combat result panel: the latest dice roll with the CRT cell and what happened. */
 export function renderCombat() {
   const sec = $("#sec-combat");
-  const events = lastCombatEvents(S.history ? S.history.log : S.log) || S.lastCombat;
+  const words = page.edition.results || null;
+  const events = lastCombatEvents(S.history ? S.history.log : S.log, words ? words.declared : undefined) || S.lastCombat;
   if (!events) {
     sec.hidden = true;
     return;
   }
   sec.hidden = false;
-  combatPanel(clear(sec), events, (u) => (defs()[u] ? defs()[u].name : u), page.edition.combatRules);
+  combatPanel(clear(sec), events, (u) => (defs()[u] ? defs()[u].name : u), page.edition.combatRules, words);
 }
 
 function renderGameOver() {

@@ -70,7 +70,7 @@ export function renderPrompt() {
       },
       onmouseleave: () => renderOverlays(),
     });
-    b.appendChild(optionOdds(o) || h("span"));
+    b.appendChild(optionOdds(o, page.edition.results) || h("span"));
     list.appendChild(b);
   }
   sec.appendChild(list);

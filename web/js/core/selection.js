@@ -335,7 +335,9 @@ export async function endPhase() {
     toast("Answer the pending decision first.", { kind: "error", rule: activePrompt().rule });
     return;
   }
-  const idle = S.view.phase === "movement" ? unitsThatCanAct().filter((u) => !["leader", "hq", "trains"].includes(defs()[u].kind)) : [];
+  // the kinds that need not move are the edition's (editions/index.js: quietKinds); a leader by default
+  const quiet = page.edition.quietKinds || ["leader"];
+  const idle = S.view.phase === "movement" ? unitsThatCanAct().filter((u) => !quiet.includes(defs()[u].kind)) : [];
   if (idle.length) {
     const names = idle.map((u) => (defs()[u] ? defs()[u].name : u));
     const ok = await confirmDialog(`End the ${S.view.phase} phase?`, `${idle.length} unit${idle.length > 1 ? "s have" : " has"} not moved: ${names.join(", ")}.`, { ok: "End phase" });

@@ -23,7 +23,7 @@ export function renderSelection() {
   clear(sec);
   const v = S.view;
   const title = S.offSel ? `Entering at ${S.offSel}` : S.selHexes.length > 1 ? `Selected in ${S.selHexes.join(" + ")}` : `Selected in ${S.selHex}`;
-  sec.appendChild(h("h3", {}, [title, S.offSel && ruleOf("enter") ? h("span.rule", { text: `rule ${ruleOf("enter")}` }) : null]));
+  sec.appendChild(h("h3", {}, [title, S.offSel && ruleOf("enter", S.offSel) ? h("span.rule", { text: `rule ${ruleOf("enter", S.offSel)}` }) : null]));
   const units = h("div.sel-units", { role: "group", "aria-label": "Units in the selection (toggle to include)" });
   const pool = S.offSel ? waitingAt(S.offSel, true) : S.selHexes.flatMap((hx) => myUnitsIn(hx));
   for (const u of pool) {
@@ -31,11 +31,11 @@ export function renderSelection() {
     const b = h("button.sel-unit", {
       type: "button",
       "aria-pressed": on ? "true" : "false",
-      "aria-label": `${on ? "Included" : "Not included"}: ${describeUnit(defs()[u], v.units[u])}`,
+      "aria-label": `${on ? "Included" : "Not included"}: ${describeUnit(defs()[u], v.units[u], { reading: page.edition.counter })}`,
       "data-unit": u,
       onclick: () => toggleSelected(u),
     });
-    b.appendChild(counterIcon(S.scenario, u, v.units[u], 38));
+    b.appendChild(counterIcon(S.scenario, u, v.units[u], 38, page.edition.counter));
     units.appendChild(b);
   }
   sec.appendChild(units);
@@ -80,7 +80,7 @@ function previewBox() {
   const title = kind === "attack" ? `Attack ${item.target}` : kind === "bombard" ? `Bombard ${item.target}` : `Charge ${item.target}`;
   const nameOf = (u) => (defs()[u] ? defs()[u].name : u);
   const own = page.edition.previewBody ? page.edition.previewBody(kind, item, nameOf) : null;
-  const body = own ? own.body : explainPreview(kind, item, nameOf);
+  const body = own ? own.body : explainPreview(kind, item, nameOf, page.edition.results);
   const box = h("div.panel-section#preview", { style: "margin-top:8px;border-color:#d55e00" }, [h("h3", {}, [title, h("span.rule", { text: own && own.rules ? own.rules : `rule ${item.rule}` })]), body]);
   if (kind === "bombard" && item.los === false) box.appendChild(h("div.form-error", { text: "No line of sight." }));
   const confirm = h("button.btn.primary#confirm-action", {

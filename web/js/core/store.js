@@ -47,10 +47,12 @@ export const defs = () => unitDefs(S.scenario);
 
 export const nameOf = (u) => (defs()[u] ? defs()[u].name : u);
 
-/** The edition's number for a rule the shared panels cite (editions/index.js: rules), or null to cite none. */
-export function ruleOf(key) {
+/** The edition's number for a rule the shared panels cite (editions/index.js: rules), or null to cite none; an
+ *  edition's entry may be a function of what the panel cites it for (`enter`: the entry hex). */
+export function ruleOf(key, ...about) {
   const rules = page.edition && page.edition.rules;
-  return (rules && rules[key]) || null;
+  const r = rules && rules[key];
+  return (typeof r === "function" ? r(...about) : r) || null;
 }
 
 /** The view on screen: the replayed one while stepping through history, else the live one. */

@@ -33,9 +33,21 @@
 //   offMapEntry(unitState)    where a unit off the map without an entry hex comes on (a pseudo entry)
 //   entryText(entry)          words for such an entry ("from the TRT"), else null
 //   offboard                  {rules, dueNote}: the off-map box's rule chip and its note when units are due
+//   quietKinds                the unit kinds that need not move: End phase never asks about them (default ["leader"])
 //
 // Drawing
-//   mapView(view) → view      the view as the map draws it (counter decorations: flipped, marched...)
+//   counter                   how the edition's counters read (counters.js draws what every edition draws; the lobby's
+//                             previews and the game page pass this to the map, counterIcon and describeUnit):
+//                             {factors(def, f) → string   the factors along the counter's foot,
+//                              describe(def, f) → string  the same in words (the counter's title, aria label, hover card),
+//                              range(def, f) → n | null   the range printed beside the symbol,
+//                              flags(def, state) → [str]  words for the edition's own decorations (inactive, marched)}
+//                             def: the scenario's unit, f: the factor block it shows now (full, reduced, ineffective);
+//                             a hook answering undefined (or missing) leaves it to the generic reading
+//   mapMarks(scenario) → [{hex, side, text, title, cls, attrs}]
+//                             marks on the scenario's hexes, drawn with the map edge (LOC hexes...), in the lobby too
+//   mapView(view) → view      the view as the map draws it (counter decorations: flipped: shown on its reverse side,
+//                             and the edition's own, which its counter.flags words)
 //   phaseOverlays(view, raw)  marks from the phase's own options (set-up areas...)
 //   overlays(view)            marks drawn whatever the selection (declared charges...)
 //   selectionOverlays(view, o) → bool
@@ -57,11 +69,19 @@
 //   previewBody(kind, item, nameOf) → {body, rules, blocked} | null
 //                             the bombardment or charge preview's body, rule chip, and whether it may be confirmed
 //   combatRules               the rule chip of the last combat result
+//   results                   the combat results in words (ui/explain.js draws them in odds tables, the result panel,
+//                             the log and a decision's choices): {words(code, {bombard}) → string, short(code,
+//                             {bombard}) → string (a few words for an odds table), outcome(ev, nameOf) → string | null
+//                             (an event's outcome in words), logged: [event types whose outcome the log writes out],
+//                             declared: [event types that open a combat: the result panel spans from one to the next],
+//                             optionFacts(option) → [string] (a choice's facts: a retreat path's)}
 //   keyHelp                   {chargers, more}: the key help's words (ui/battle.js keyHelp)
 //   rules                     {enter, combine, attackers, primary}: the rule numbers the shared panels cite
-//                             (units coming on, attacks from several hexes, the attackers, the primary unit)
-//   legend                    {charge, counter}: the legend's line for a charge target and its reading of a counter
-//   resultKey() → element     the key to the combat results, under the panel
+//                             (units coming on, attacks from several hexes, the attackers, the primary unit); an
+//                             entry may be a function of what it is cited for (enter: the entry, core/store.js ruleOf)
+//   legend                    {charge, counter, marks}: the legend's line for a charge target, its reading of a
+//                             counter, and its words for the map's marks (mapMarks)
+//   resultKey() → element     the key to the combat results, under the panel (ui/explain.js resultKeyBox draws it)
 //   onEscape() → bool         Esc leaves the edition's own mode (true: handled)
 //   onKey(key, event) → bool  the edition's own keys (true: handled)
 

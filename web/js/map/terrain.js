@@ -1,6 +1,6 @@
 // The map's static layers, drawn once from the scenario (and again for objectives when their holders change):
-// terrain with its patterns and hill contours, roads, hexside features, the map edge with entry arrows and LOC
-// hexes, hex numbers, labels and objectives. Each takes the MapView (map.js) whose layers and grid it draws into.
+// terrain with its patterns and hill contours, roads, hexside features, the map edge with entry arrows, the marks an
+// edition puts on the scenario's hexes, hex numbers, labels and objectives. Each takes the MapView (map.js) whose layers and grid it draws into.
 
 import { svg, tint, clear } from "../ui/dom.js";
 
@@ -247,19 +247,27 @@ export function drawEdges(mv) {
         ]),
       );
     }
-    // the Standard rules' LOC hexes (12.3): a side's lines of communication, where retreats and re-entries lead
-    for (const hex of side.loc || []) {
-      if (!g.contains(hex)) continue;
-      const c = g.center(hex);
-      const y = c.y - g.size * 0.62;
-      L.appendChild(
-        svg("g", { class: `loc loc-${sid}`, "data-loc": hex, "pointer-events": "none" }, [
-          svg("title", { text: `${side.name || sid} LOC hex ${hex} (rule 12.3)` }),
-          svg("rect", { x: c.x - 13, y: y - 7, width: 26, height: 13, rx: 3, fill: side.color, stroke: "#fff", "stroke-width": 1 }),
-          svg("text", { x: c.x, y: y + 3.5, "text-anchor": "middle", fill: side.text_color || "#fff", style: "font-size:9px;font-weight:700", text: "LOC" }),
-        ]),
-      );
-    }
+  }
+}
+
+/** The scenario's marks an edition puts on its hexes (editions/index.js: mapMarks), drawn with the map edge: a short
+ *  tag at the top of the hex in its side's colour. marks: [{hex, side, text, title, cls, attrs}]. */
+export function drawMarks(mv, marks) {
+  const g = mv.grid;
+  const L = mv.layers.edges;
+  for (const m of marks || []) {
+    if (!g.contains(m.hex)) continue;
+    const side = (mv.scenario.sides || {})[m.side] || {};
+    const c = g.center(m.hex);
+    const y = c.y - g.size * 0.62;
+    const w = Math.max(26, String(m.text || "").length * 6 + 8);
+    L.appendChild(
+      svg("g", { class: `scenario-mark ${m.cls || ""}`, "data-mark": m.hex, "pointer-events": "none", ...(m.attrs || {}) }, [
+        m.title ? svg("title", { text: m.title }) : null,
+        svg("rect", { x: c.x - w / 2, y: y - 7, width: w, height: 13, rx: 3, fill: side.color || "#555555", stroke: "#fff", "stroke-width": 1 }),
+        svg("text", { x: c.x, y: y + 3.5, "text-anchor": "middle", fill: side.text_color || "#fff", style: "font-size:9px;font-weight:700", text: m.text || "" }),
+      ]),
+    );
   }
 }
 

@@ -1,65 +1,16 @@
-// Explaining every number the game page shows: the combat and bombardment previews (each unit's strength
-// line by line with its rule), the odds of each result, the key to the result codes, the odds carried by
-// prompt options, and the outcome of every roll in words. The server computes all of it; this only reads it.
+// Explaining every number the game page shows, for every edition: the parts of a preview (each unit's strength
+// line by line with the rule its note cites, the odds of each result), a preview as the server breaks it down,
+// the box of the key to the result codes, the odds carried by prompt options, the result panel and the outcome of
+// every roll in words. The server computes all of it; this only reads it. What a result means, and which of its
+// events open a combat, the edition says (editions/index.js: results, resultKey, previewBody).
 
 import { h } from "./dom.js";
 
-/** What each combat result means in plain words (RULINGS R6; Quick Play CRT and 7.5-7.9). */
-export const RESULT_KEY = [
-  ["–", "No effect: nothing happens to either side."],
-  ["Ac", "The attacker's primary unit checks morale. Passes: no effect. Fails: the attacking units are disrupted (one-step units go ineffective); units already disrupted or ineffective retreat 1–3 hexes instead."],
-  ["Ar", "The attacker's primary unit checks morale. Passes: exchange, the primary unit on each side loses a step. Fails: the attacking units are disrupted and retreat 1–3 hexes."],
-  ["Ax", "The attacker's primary unit checks morale. Passes: it loses a step and the attacking units are disrupted. Fails: the attacking units are disrupted and retreat 1–3 hexes."],
-  ["Am", "The attacker's primary unit checks morale. Passes: the attacking units are disrupted and retreat 1–3 hexes. Fails: the primary loses a step and the attacking units rout 3 hexes."],
-  ["Dc", "The defender's primary unit checks morale. Passes: no effect. Fails: the defending units are disrupted (one-step units go ineffective); units already so retreat 1–3 hexes and the attackers may advance 1."],
-  ["Dr", "The defender's primary unit checks morale. Passes: exchange, the primary unit on each side loses a step. Fails: the defending units are disrupted and retreat 1–3 hexes; the attackers may advance 1."],
-  ["Dx", "The defender's primary unit checks morale. Passes: it loses a step and the defending units are disrupted. Fails: the defending units are disrupted and retreat 1–3 hexes; the attackers may advance 1."],
-  ["Dm", "The defender's primary unit checks morale. Passes: the defending units are disrupted and retreat 1–3 hexes. Fails: the primary loses a step and the defenders rout 3 hexes; the attackers may advance 2."],
-];
-const KEY = Object.fromEntries(RESULT_KEY);
-KEY["-"] = KEY["–"];
+// Every edition words its own results (editions/index.js: results): `words` below is that object, {words(code,
+// {bombard}), short(code, {bombard}), outcome(ev, nameOf), logged, declared, optionFacts(option)}; without it a
+// result code is shown as it is.
 
-/** A short phrase for a result code, for odds tables. */
-const SHORT = {
-  "-": "no effect",
-  "–": "no effect",
-  Ac: "attacker checks morale: may be disrupted",
-  Ar: "attacker checks morale: exchange or retreat",
-  Ax: "attacker checks morale: loses a step or retreats",
-  Am: "attacker checks morale: retreats or routs",
-  Dc: "defender checks morale: may be disrupted",
-  Dr: "defender checks morale: exchange or retreat",
-  Dx: "defender checks morale: loses a step or retreats",
-  Dm: "defender checks morale: retreats or routs",
-};
-const BOMBARD_SHORT = {
-  "-": "no effect",
-  "–": "no effect",
-  Dc: "target checks morale: may be disrupted",
-  Dr: "target checks morale: may be disrupted, or retreat if already",
-  Dx: "target checks morale: disrupted, or loses a step",
-  Dm: "target loses a step; routs if it fails morale",
-};
-const BOMBARD_KEY = {
-  Dc: "The target unit checks morale. Passes: no effect. Fails: it is disrupted (one-step units go ineffective); no further effect if already (8.4).",
-  Dr: "The target unit checks morale. Passes: no effect. Fails: it is disrupted; if already disrupted or ineffective, it retreats (8.4).",
-  Dx: "The target unit checks morale. Passes: it is disrupted; if already, it retreats 1–3 hexes. Fails: a one-step unit is eliminated, a two-step unit reduced (8.4).",
-  Dm: "Passes: a one-step unit is eliminated, a two-step unit reduced. Fails: the same, and a two-step unit also routs (8.4).",
-};
-
-export function resultWords(code, { bombard = false } = {}) {
-  const c = code === "–" ? "-" : code;
-  if (bombard) return c && c[0] === "D" ? BOMBARD_KEY[c] || KEY[c] : "No effect: A and – results do nothing to a bombarded unit (8.4).";
-  return KEY[c] || String(code);
-}
-
-export function resultShort(code, { bombard = false } = {}) {
-  const c = code === "–" ? "-" : code;
-  if (bombard) return c && c[0] === "D" ? BOMBARD_SHORT[c] : "no effect";
-  return SHORT[c] || "";
-}
-
-function displayCode(code) {
+export function displayCode(code) {
   return code === "-" ? "–" : code;
 }
 
@@ -83,11 +34,11 @@ export function splitRule(note) {
   return { text: s, rule: null };
 }
 
-function ruleChip(rule) {
+export function ruleChip(rule) {
   return rule ? h("span.rule.rule-chip", { text: /^TEC/.test(rule) ? rule : `rule ${rule}` }) : null;
 }
 
-function signed(n) {
+export function signed(n) {
   return `${n > 0 ? "+" : ""}${n}`;
 }
 
@@ -111,16 +62,17 @@ export function breakdownList(parts, nameOf, { title, total, cls }) {
   return h("div.bd-side", {}, [h("div.bd-title", {}, [h("b", { text: title }), h("span.bd-total", { text: String(total) })]), ul]);
 }
 
-/** The chance of each result as bars, most likely first, each with its meaning in a few words. */
-export function oddsTable(odds, { bombard = false, results = null } = {}) {
+/** The chance of each result as bars, most likely first, each with its meaning in a few words (`words`: the
+ *  edition's results, see above). */
+export function oddsTable(odds, { bombard = false, results = null, words = null } = {}) {
   if (!odds) return null;
   const rows = [];
   for (const [res, p] of Object.entries(odds).sort((a, b) => b[1] - a[1])) {
     const dies = Array.isArray(results) ? results.map((r, i) => (r === res ? i + 1 : null)).filter(Boolean) : [];
     rows.push(
-      h("tr", { "data-result": res, title: resultWords(res, { bombard }) }, [
+      h("tr", { "data-result": res, title: words && words.words ? words.words(res, { bombard }) : null }, [
         h("td.odds-code", {}, [h("b", { text: displayCode(res) })]),
-        h("td.odds-words", { text: `${resultShort(res, { bombard })}${dies.length ? ` (die ${dies.join(", ")})` : ""}` }),
+        h("td.odds-words", { text: `${(words && words.short && words.short(res, { bombard })) || ""}${dies.length ? ` (die ${dies.join(", ")})` : ""}` }),
         h("td.odds-bar", {}, [h("div.bar", { style: `width:${Math.round(p * 100)}%` })]),
         h("td.odds-pct", { text: `${Math.round(p * 100)}%` }),
       ]),
@@ -129,7 +81,7 @@ export function oddsTable(odds, { bombard = false, results = null } = {}) {
   return h("table.odds", { "aria-label": "Chance of each result" }, [h("tbody", {}, rows)]);
 }
 
-function kv(pairs) {
+export function kv(pairs) {
   const dl = h("dl.kv");
   for (const [k, v, rule] of pairs) {
     if (v === undefined || v === null || v === "") continue;
@@ -153,8 +105,11 @@ export function rangeText(range) {
   return `range ${range}`;
 }
 
-/** The full explanation of an attack or charge preview (combat.preview on the server). */
-export function combatPreview(pv, nameOf, { kind = "attack" } = {}) {
+/** An attack, charge or bombardment preview as the server breaks it down, for an edition with no explanation of
+ *  its own (editions/index.js: previewBody, builder.preview): each side's strength unit by unit with the rules its
+ *  notes cite, the differential and CRT column, and the odds of each result. */
+export function explainPreview(kind, item, nameOf, words = null) {
+  const pv = kind === "bombard" ? { ...(item.preview || {}), ...item, targets: item.targets || (item.preview || {}).targets } : item.preview || item;
   if (!pv) return null;
   const box = h("div.explain#explain-preview", { "data-kind": kind });
   if (pv.attack_parts || pv.defense_parts) {
@@ -165,43 +120,32 @@ export function combatPreview(pv, nameOf, { kind = "attack" } = {}) {
       ]),
     );
   }
-  if (pv.defenders_assumed) box.appendChild(h("div.whose-sub.bd-assumed", {}, [`Assuming the defender's strongest choice: ${pv.defenders_assumed.label}.`, " ", ruleChip("7.2(1)")]));
-  box.appendChild(
-    kv([
-      ["Differential", pv.differential !== undefined ? `${signed(pv.differential)} (attack ${pv.attack} − defence ${pv.defense})` : null, "7.4"],
-      ["CRT column", pv.column_label ?? pv.column, "7.4"],
-      kind === "charge" ? ["Charge", "any D result counts as Dm, any other as Am", "9.2"] : [],
-      pv.charger_morale !== undefined ? ["Charger's morale", `${pv.charger_morale}: it checks morale before charging`, "9.2"] : [],
-    ]),
-  );
-  box.appendChild(oddsTable(pv.odds, { results: pv.results }));
-  box.appendChild(keyLink());
-  return box;
-}
-
-/** The bombardment preview: each target unit resolved separately (8.4), with its odds. */
-export function bombardPreview(item, nameOf) {
-  const box = h("div.explain#explain-preview", { "data-kind": "bombard" });
-  const guns = item.command && item.command.artillery ? item.command.artillery : item.artillery || [];
-  box.appendChild(kv([["Artillery", guns.map(nameOf).join(", "), "8.4"], ["Range", rangeText(item.range), "8.3"]]));
-  for (const t of item.targets || []) {
-    const sec = h("div.bd-target", { "data-unit": t.unit }, [h("div.bd-title", {}, [h("b", { text: nameOf(t.unit) }), h("span.bd-total", { text: signed(t.differential) })])]);
+  box.appendChild(kv([
+    ["Differential", pv.differential !== undefined ? `${signed(pv.differential)}${pv.attack !== undefined ? ` (attack ${pv.attack} − defence ${pv.defense})` : ""}` : null],
+    ["CRT column", pv.column_label ?? pv.column],
+    ["Range", pv.range !== undefined ? rangeText(pv.range) : null],
+  ]));
+  for (const t of pv.targets || []) {
+    const sec = h("div.bd-target", { "data-unit": t.unit }, [h("div.bd-title", {}, [h("b", { text: nameOf(t.unit) }), h("span.bd-total", { text: t.differential !== undefined ? signed(t.differential) : "" })])]);
     const lines = h("ul.bd-lines");
     for (const n of t.notes || []) {
       const { text, rule } = splitRule(n);
-      lines.appendChild(h("li.bd-line", { "data-rule": rule || (/^artillery/.test(text) ? "8.4" : "") }, [h("span", { text }), ruleChip(rule || (/^artillery/.test(text) ? "8.4" : null))]));
+      lines.appendChild(h("li.bd-line", { "data-rule": rule || "" }, [h("span", { text }), ruleChip(rule)]));
     }
     sec.appendChild(lines);
-    sec.appendChild(kv([["CRT column", t.column_label, "8.4"], ["Its morale", t.morale]]));
-    sec.appendChild(oddsTable(t.odds, { bombard: true, results: t.results }));
+    sec.appendChild(kv([["CRT column", t.column_label]]));
+    const odds = oddsTable(t.odds, { bombard: true, results: t.results, words });
+    if (odds) sec.appendChild(odds);
     box.appendChild(sec);
   }
-  box.appendChild(h("div.whose-sub", {}, ["Each unit in the hex is resolved separately with its own dice; A and – results have no effect, and the guns are never hurt.", " ", ruleChip("8.4")]));
+  const odds = oddsTable(pv.odds, { bombard: kind === "bombard", results: pv.results, words });
+  if (odds) box.appendChild(odds);
   box.appendChild(keyLink());
   return box;
 }
 
-function keyLink() {
+/** "What do the result codes mean?": opens the key under the panel (editions/index.js: resultKey). */
+export function keyLink() {
   return h("button.linkish.key-link", {
     type: "button",
     text: "What do the result codes mean?",
@@ -215,24 +159,25 @@ function keyLink() {
   });
 }
 
-/** The always-available key to the result codes (a collapsible panel section). */
-export function resultKey() {
+/** The always-available key to the result codes (a collapsible panel section), from the edition's words
+ *  (editions/index.js: resultKey): its summary line, a note before and after, and one row per code. */
+export function resultKeyBox({ summary, intro = null, rows = [], outro = null }) {
   const dl = h("dl.result-key-list");
-  for (const [code, words] of RESULT_KEY) {
+  for (const [code, words] of rows) {
     dl.appendChild(h("dt", { "data-code": code, text: code }));
     dl.appendChild(h("dd", { text: words }));
   }
   return h("details.result-key#result-key", {}, [
-    h("summary", { text: "Key: combat results (A, D, c, r, x, m, –)" }),
-    h("p.whose-sub", { text: "A = the attacker loses, D = the defender loses. The losing side's primary unit checks morale with the morale die: it passes on a roll at or under its morale rating; a 1 always passes and a 6 always fails (7.5). One-step units (battalions, artillery, cavalry) go ineffective where others are disrupted (11.0). Defenders never advance (7.9)." }),
+    h("summary", { text: summary || "Key: combat results" }),
+    intro ? h("p.whose-sub", { text: intro }) : null,
     dl,
-    h("p.whose-sub", { text: "Bombardment (8.4): only D results count, against each unit in the hex; A and – results do nothing. A cavalry charge (9.2) turns any D result into Dm and any other into Am." }),
+    outro ? h("p.whose-sub", { text: outro }) : null,
   ]);
 }
 
-/** A prompt option's odds (defenders, counterattacks: the server's `preview`) or its facts in words
- *  (retreat paths), as a line under the option's label; null when the option carries neither. */
-export function optionOdds(o) {
+/** A prompt option's odds (defenders, counterattacks: the server's `preview`) or its facts in the edition's words
+ *  (retreat paths: `words.optionFacts`), as a line under the option's label; null when the option carries neither. */
+export function optionOdds(o, words = null) {
   const pv = o && o.preview;
   if (pv && pv.odds) {
     const parts = Object.entries(pv.odds)
@@ -241,41 +186,18 @@ export function optionOdds(o) {
       .join(" · ");
     return h("span.option-odds", {
       "data-odds": "1",
-      title: Object.keys(pv.odds).map((r) => `${displayCode(r)}: ${resultWords(r)}`).join("\n"),
+      title: Object.keys(pv.odds).map((r) => `${displayCode(r)}${words && words.words ? `: ${words.words(r)}` : ""}`).join("\n"),
       text: `attack ${pv.attack} vs defence ${pv.defense} (${signed(pv.differential)}, column ${pv.column_label}): ${parts}`,
     });
   }
-  const bits = [];
-  if (o && o.safe === false) bits.push("no safe line: the group loses a step and routs (7.7)");
-  if (o && o.safe === true && Array.isArray(o.path) && o.path.length > 1) bits.push(`a safe retreat of ${o.path.length - 1} hex${o.path.length === 2 ? "" : "es"}`);
+  const bits = o && words && words.optionFacts ? words.optionFacts(o) : [];
   return bits.length ? h("span.option-odds.option-facts", { text: bits.join("; ") }) : null;
 }
 
-/** The preview box's body for an attack, a bombardment or a charge. */
-export function explainPreview(kind, item, nameOf) {
-  if (kind === "bombard") return bombardPreview({ ...(item.preview || {}), ...item, targets: item.targets || (item.preview || {}).targets }, nameOf);
-  return combatPreview(item.preview || item, nameOf, { kind });
-}
-
-const MORALE_OK = /passes/;
-
-/** The outcome of one event in plain words, for the result panel and the log (null: the text says it). */
-export function eventOutcome(ev, nameOf) {
-  switch (ev.type) {
-    case "combat_result":
-      return `${displayCode(ev.result)}: ${resultWords(ev.result)}`;
-    case "bombard_result":
-      return `${displayCode(ev.result)}: ${resultWords(ev.result, { bombard: true })}`;
-    case "morale":
-      if (ev.passed === undefined) return null;
-      return `${nameOf(ev.unit)} ${ev.passed ? "passes" : "fails"} its morale check (rolled ${ev.die}, needed ${ev.rating} or less; 1 always passes, 6 always fails).`;
-    case "leader_killed":
-      return `${nameOf(ev.unit)} is killed: the leader check rolled 2 or 12.`;
-    case "leader_safe":
-      return `${nameOf(ev.unit)} survives the leader check (rolled ${ev.total}; only 2 or 12 kills).`;
-    default:
-      return null;
-  }
+/** The outcome of one event in the edition's plain words, for the result panel and the log (null: the text says
+ *  it). */
+export function eventOutcome(ev, nameOf, words = null) {
+  return words && words.outcome ? words.outcome(ev, nameOf) : null;
 }
 
 /** The dice of a roll in words: "combat die 4, morale die 2". */
@@ -283,18 +205,22 @@ export function diceWords(d) {
   return (d.dice || []).map((n, i) => `${(d.labels && d.labels[i]) || "die"} ${n}`).join(", ");
 }
 
-/** A line of plain words under a log entry (null when its own text already says it all). */
-export function logOutcome(ev, nameOf) {
-  if (ev.type !== "combat_result" && ev.type !== "bombard_result") return null;
-  const t = eventOutcome(ev, nameOf);
+/** A line of plain words under a log entry: the outcome of the events the edition writes out there (its
+ *  results' `logged`); null when its own text already says it all. */
+export function logOutcome(ev, nameOf, words = null) {
+  if (!words || !(words.logged || []).includes(ev.type)) return null;
+  const t = eventOutcome(ev, nameOf, words);
   return t ? h("div.log-outcome", { text: t }) : null;
 }
 
-const DECLARED = new Set(["combat_declared", "bombard_declared", "attack", "bombard"]); // "attack", "bombard": the Standard rules' 7.1, 8.4
+/** The events that open a combat when the edition names none (its results' `declared`). */
+const DECLARED = ["combat_declared", "bombard_declared"];
 
-/** The events of the latest combat, from its declaration across every decision it asked for (defenders,
- *  retreats, advances) to its leader checks; else the latest entry with dice (recovery, squares). */
-export function lastCombatEvents(entries) {
+/** The events of the latest combat, from its declaration (`declared`: the edition's event types that open one)
+ *  across every decision it asked for (defenders, retreats, advances) to its leader checks; else the latest entry
+ *  with dice (recovery, squares). */
+export function lastCombatEvents(entries, declared = DECLARED) {
+  const opens = new Set(declared);
   const flat = [];
   (entries || []).forEach((en, i) => (en.events || []).forEach((e) => flat.push({ e, i })));
   let d = -1;
@@ -303,7 +229,7 @@ export function lastCombatEvents(entries) {
   // back from the latest roll to its combat's declaration, unless a new phase began in between
   let s = -1;
   for (let k = d; k >= 0; k--) {
-    if (DECLARED.has(flat[k].e.type)) {
+    if (opens.has(flat[k].e.type)) {
       s = k;
       break;
     }
@@ -311,13 +237,14 @@ export function lastCombatEvents(entries) {
   }
   if (s < 0) return entries[flat[d].i].events;
   let end = s + 1;
-  while (end < flat.length && flat[end].e.type !== "phase" && !DECLARED.has(flat[end].e.type)) end++;
+  while (end < flat.length && flat[end].e.type !== "phase" && !opens.has(flat[end].e.type)) end++;
   return flat.slice(s, end).map((x) => x.e);
 }
 
-/** The combat result panel: the strengths line by line, the dice, the CRT cell and every outcome in words. */
-export function combatPanel(sec, events, nameOf, rules = "7.2–7.6") {
-  sec.appendChild(h("h3", {}, ["Last result", h("span.rule", { text: rules })]));
+/** The combat result panel: the strengths line by line, the dice, the CRT cell and every outcome in the edition's
+ *  words (`rules`: the edition's rule chip for it, `words`: its results). */
+export function combatPanel(sec, events, nameOf, rules = null, words = null) {
+  sec.appendChild(h("h3", {}, ["Last result", rules ? h("span.rule", { text: rules }) : null]));
   const res = events.find((e) => e.type === "combat_result");
   if (res) {
     sec.appendChild(
@@ -350,7 +277,7 @@ export function combatPanel(sec, events, nameOf, rules = "7.2–7.6") {
       ul.appendChild(h("li.step-dice", { "data-type": "dice" }, [row]));
       continue;
     }
-    const words = eventOutcome(ev, nameOf);
+    const said = eventOutcome(ev, nameOf, words);
     const { text, rule } = splitRule(ev.text || ev.type);
     const m = String(ev.text || "").match(/^([0-9]+\.[0-9]+(?:\([0-9a-z]+\))*(?: step \d)?): (.*)$/);
     ul.appendChild(
@@ -358,7 +285,7 @@ export function combatPanel(sec, events, nameOf, rules = "7.2–7.6") {
         h("span", { text: m ? m[2] : text }),
         " ",
         ruleChip(m ? m[1] : rule || ev.rule || null),
-        words ? h("div.step-words", { text: words }) : null,
+        said ? h("div.step-words", { text: said }) : null,
       ]),
     );
   }

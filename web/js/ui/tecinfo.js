@@ -37,8 +37,8 @@ export function hexsideEffects(f) {
   return out;
 }
 
-/** Build the tooltip content for a hex. */
-export function hexInfo(scenario, grid, hex, view) {
+/** Build the tooltip content for a hex (`reading`: the edition's reading of its counters, editions/index.js). */
+export function hexInfo(scenario, grid, hex, view, reading = null) {
   const tid = (scenario.map.hexes && scenario.map.hexes[hex]) || scenario.map.default_terrain;
   const t = scenario.tec.terrain[tid] || { name: tid };
   const label = (scenario.map.labels || []).find((l) => l.hex === hex);
@@ -58,7 +58,7 @@ export function hexInfo(scenario, grid, hex, view) {
   const defs = unitDefs(scenario);
   const units = view ? Object.entries(view.units || {}).filter(([, u]) => u.hex === hex && (!u.status || u.status === "map")) : [];
   // "moved" only during the unit's own side's player-turn: the flag lasts until that side moves again
-  const unitLines = units.map(([id, u]) => h("li", { text: describeUnit(defs[id] || { id, name: id, kind: "?" }, u, { showMoved: !!view && ["movement", "recovery", "combat"].includes(view.phase) && !!defs[id] && defs[id].side === view.active }) }));
+  const unitLines = units.map(([id, u]) => h("li", { text: describeUnit(defs[id] || { id, name: id, kind: "?" }, u, { showMoved: !!view && ["movement", "recovery", "combat"].includes(view.phase) && !!defs[id] && defs[id].side === view.active, reading }) }));
   const ctrl = view && view.control && hex in view.control && view.control[hex] ? scenario.sides[view.control[hex]] : null;
   return h("div", {}, [
     h("div.tip-head", { text: `${hex} · ${t.name}${label ? " · " + label.text : ""}` }),

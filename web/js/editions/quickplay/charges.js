@@ -7,6 +7,7 @@ import { api } from "../../api.js";
 import { h, clear, $, OKABE } from "../../ui/dom.js";
 import { normalizeOptions } from "../../ui/options.js";
 import { optionOdds } from "../../ui/explain.js";
+import { results } from "./results.js";
 import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "../../core/store.js";
 import { send } from "../../core/sync.js";
 import { cancel } from "../../core/selection.js";
@@ -122,7 +123,7 @@ export function renderCharges() {
             send(cmd);
           },
         }, `Charge!${who}${withL.length ? " with " + withL.join(", ") : ""}`));
-        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd))) || h("span"));
+        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd)), results) || h("span"));
       }
     } else if (!open.length) li.appendChild(h("span.muted.charge-done", { text: "made" }));
     ul.appendChild(li);

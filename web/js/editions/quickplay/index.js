@@ -1,11 +1,14 @@
 // Musket & Saber Quick Play (revised), ruleset `quickplay`: what the game page does only for it. Most of Quick
 // Play is what the core already does (move, attack with the builder, bombard, charge mode); this adds its
 // options' extras (set-up placements, squares, the attack choices), the set-up and step-recovery boxes, the
-// declared cavalry charges made in the combat phase (9.2), and its words and rule numbers.
+// declared cavalry charges made in the combat phase (9.2), its counters' reading (counter.js), its results in
+// words and the previews that explain them (results.js, previews.js), and its words and rule numbers.
 // The hooks are described in editions/index.js.
 
 import { normalizeOptions } from "../../ui/options.js";
-import { resultKey } from "../../ui/explain.js";
+import { results, resultKey } from "./results.js";
+import { previewBody, combatPreview } from "./previews.js";
+import { counter, COUNTER_LEGEND } from "./counter.js";
 import { S, defs } from "../../core/store.js";
 import { chargeMoveTargets } from "../../core/charges.js";
 import { setupPlacements, renderPhasePanel, phaseOverlays } from "./phases.js";
@@ -27,11 +30,9 @@ function readOptions(raw) {
   return o;
 }
 
-/** The legend's reading of a counter (counters.js draws Quick Play's factors in this order). */
-const COUNTER_LEGEND = "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader; black dot on the right edge = moved this turn.";
-
 export const quickplay = {
   name: "quickplay",
+  counter,
 
   initState(s) {
     s.chargeCmds = null; // {key, list}: the combat phase's legal charge commands from the options endpoint
@@ -74,12 +75,17 @@ export const quickplay = {
     supportText: "supporting fire (8.4)",
     leaderText: (l, name, hex) => ` ${name} (${hex}) adds its factors (10.0; one leader per hex)`,
     primaryText: "Primary unit (its morale decides a lost combat, 7.2(1)): ",
+    preview: (pv, nameOf) => combatPreview(pv, nameOf),
   },
+  previewBody,
+  combatRules: "7.2–7.6",
+  results,
+  quietKinds: ["leader"],
   keyHelp: { chargers: "cavalry" },
   rules: { enter: "4.5", combine: "7.1", attackers: "7.1", primary: "7.2(1)" },
   legend: {
     charge: "Charge target (cavalry, rule 9.2)",
     counter: COUNTER_LEGEND,
   },
-  resultKey, // the CRT's results in words (RULINGS R6)
+  resultKey, // the CRT's results in words (RULINGS R6, results.js)
 };

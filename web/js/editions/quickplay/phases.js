@@ -4,6 +4,7 @@
 
 import { h, OKABE } from "../../ui/dom.js";
 import { counterIcon } from "../../counters.js";
+import { counter } from "./counter.js";
 import { S, page, defs } from "../../core/store.js";
 import { send } from "../../core/sync.js";
 import { select } from "../../core/selection.js";
@@ -49,7 +50,7 @@ function renderSetup(sec, raw, v) {
   const ul = h("div.off-units#setup-units", { role: "group", "aria-label": "Counters that may be placed" });
   for (const id of ids) {
     const u = v.units[id] || {};
-    ul.appendChild(h("button.off-unit.due", { type: "button", "data-unit": id, title: `${defs()[id].name}: within ${pl[id].within} of ${pl[id].listed}`, onclick: () => { select(u.hex, [id]); if (u.hex) page.map.centerOn(u.hex); } }, [counterIcon(S.scenario, id, u, 34), h("span.off-when", { text: `within ${pl[id].within} of ${pl[id].listed}` })]));
+    ul.appendChild(h("button.off-unit.due", { type: "button", "data-unit": id, title: `${defs()[id].name}: within ${pl[id].within} of ${pl[id].listed}`, onclick: () => { select(u.hex, [id]); if (u.hex) page.map.centerOn(u.hex); } }, [counterIcon(S.scenario, id, u, 34, counter), h("span.off-when", { text: `within ${pl[id].within} of ${pl[id].listed}` })]));
   }
   sec.appendChild(ul);
 }
@@ -64,7 +65,7 @@ function renderRecovery(sec, raw, v) {
   const ul = h("ul.recovery-list#recovery-list");
   for (const r of rows) {
     const name = defs()[r.unit] ? defs()[r.unit].name : r.unit;
-    const li = h("li.recovery-item", { "data-unit": r.unit }, [counterIcon(S.scenario, r.unit, v.units[r.unit], 30), h("span", { text: `${name}${r.eliminated ? " (eliminated)" : r.hex ? " in " + r.hex : ""}: ` })]);
+    const li = h("li.recovery-item", { "data-unit": r.unit }, [counterIcon(S.scenario, r.unit, v.units[r.unit], 30, counter), h("span", { text: `${name}${r.eliminated ? " (eliminated)" : r.hex ? " in " + r.hex : ""}: ` })]);
     if (!r.ok) {
       li.appendChild(h("span.muted", { text: r.message || "cannot recover now" }));
       if (r.rule) li.appendChild(h("span.rule", { text: `rule ${r.rule}`, style: "margin-left:6px" }));

@@ -2,10 +2,10 @@
 // hooks described in editions/index.js. The parts live beside this file: options.js reads the referee's options,
 // moves.js the declared move, march, leaving the map and the leader's assist, attack.js the builder's tactic and
 // coordination, charges and bombardment previews, panel.js the Standard section and phase boxes, previews.js the
-// explanations of an attack and a bombardment.
+// explanations of an attack and a bombardment, counter.js how its counters read (2.4), results.js its combat
+// results in words (7.8, R12).
 
 import { h, $, OKABE } from "../../ui/dom.js";
-import { resultKey } from "../../ui/explain.js";
 import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "../../core/store.js";
 import { send } from "../../core/sync.js";
 import { cancel, selectOffboard } from "../../core/selection.js";
@@ -13,6 +13,8 @@ import { TRT } from "./options.js";
 import { renderStandardPanel, renderStandardActions, renderStandardCombat } from "./panel.js";
 import { readOptions, resetSelection, stay, selectDeclared, moveBar, unitClickHex, mapClick, commandAt, moveOverlays, onEscape, onKey } from "./moves.js";
 import { builder, makeCharge, openDeclaredCharge, previewBody } from "./attack.js";
+import { counter, COUNTER_LEGEND } from "./counter.js";
+import { results, resultKey } from "./results.js";
 
 /** The Standard section, placed where the page shell used to hold it (after the units off the map). */
 function mount() {
@@ -54,15 +56,24 @@ function renderPhasePanel(sec, raw, v) {
 }
 
 /** The view as the map draws it: inactive HQs and trains show their flipped side, marched units say so (12.1,
- *  12.2, 4.7). */
+ *  12.2, 4.7; the words are counter.js's flags). */
 function mapView(v) {
   if (!v.standard) return v;
   const inactive = new Set(v.standard.inactive || []);
   const marched = new Set(v.standard.marched || []);
   if (!inactive.size && !marched.size) return v;
   const units = {};
-  for (const [id, u] of Object.entries(v.units || {})) units[id] = inactive.has(id) || marched.has(id) ? { ...u, inactive: inactive.has(id), marched: marched.has(id) } : u;
+  for (const [id, u] of Object.entries(v.units || {})) units[id] = inactive.has(id) || marched.has(id) ? { ...u, inactive: inactive.has(id), flipped: inactive.has(id), marched: marched.has(id) } : u;
   return { ...v, units };
+}
+
+/** 12.3: each side's LOC hexes, marked on the map (and in the lobby's preview) in the side's colour. */
+function mapMarks(sc) {
+  const out = [];
+  for (const [sid, side] of Object.entries(sc.sides || {})) {
+    for (const hex of side.loc || []) out.push({ hex, side: sid, text: "LOC", title: `${side.name || sid} LOC hex ${hex} (rule 12.3)`, cls: `loc loc-${sid}`, attrs: { "data-loc": hex } });
+  }
+  return out;
 }
 
 /** 7.13(3), 9.3: the charges declared this movement phase, made in the combat phase. */
@@ -88,6 +99,8 @@ const FOW_GROUPS = {
 
 export const standard = {
   name: "standard",
+  counter,
+  mapMarks,
 
   initState(s) {
     s.stdMode = "normal"; // the move the page shows, "normal" or "march" (4.7)
@@ -148,13 +161,15 @@ export const standard = {
   keyHelp: { chargers: "infantry or cavalry", more: " · <kbd>M</kbd> march · <kbd>D</kbd> declare · <kbd>S</kbd> stay · <kbd>O</kbd> leave the map · <kbd>A</kbd> leader's assist (plot, <kbd>Enter</kbd> to move)" },
   onEscape,
   onKey,
-  // The shared panels' citations, legend and results key as the page showed them for Standard games before the
-  // editions were split: Quick Play's numbers and words, kept so that nothing changes (to check against the
-  // Standard rules: 13.1 for entering, 2.4 for the counters' factors, R12 for the results).
-  rules: { enter: "4.5", combine: "7.1", attackers: "7.1", primary: "7.2(1)" },
+  // the shared panels' citations: reinforcements enter (13.1), units of the turn record track re-enter (13.2); a hex
+  // is attacked from as many adjacent hexes as can be brought to bear, one primary attacker chosen among them (7.5)
+  rules: { enter: (entry) => (entry === TRT ? "13.2" : "13.1"), combine: "7.5", attackers: "7.5", primary: "7.5" },
   legend: {
-    charge: "Charge target (cavalry, rule 9.2)",
-    counter: "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective; white band = reduced; ★ leader; black dot on the right edge = moved this turn.",
+    charge: "Charge target (infantry 7.13(3), cavalry 9.3)",
+    counter: COUNTER_LEGEND,
+    marks: "LOC: a side's LOC hex, the route to its base; lines of retreat and re-entries lead there (12.3, 7.6, 13.2).",
   },
-  resultKey,
+  results,
+  resultKey, // R12's results in words (results.js)
+  quietKinds: ["leader", "hq", "trains"], // 10.1, 12.1, 12.2: leaders, HQ and trains need not move
 };

@@ -5,6 +5,7 @@
 
 import { h, clear } from "../../ui/dom.js";
 import { counterIcon } from "../../counters.js";
+import { counter } from "./counter.js";
 import { ACTION_RULE, actionLabel } from "./options.js";
 
 function name(defs, u) {
@@ -126,7 +127,7 @@ function trtTable(sc, v, defs, ctx) {
       h("td", { text: b.label || "" }),
       h("td", { text: b.light || "" }),
       h("td", { text: reps ? `replacements: ${reps}` : "" }),
-      h("td.trt-units", {}, here.map((id) => h("span.trt-unit", { "data-unit": id, title: `${name(defs, id)}: re-enters on turn ${b.turn} (13.2)` }, [counterIcon(sc, id, v.units[id], 24)]))),
+      h("td.trt-units", {}, here.map((id) => h("span.trt-unit", { "data-unit": id, title: `${name(defs, id)}: re-enters on turn ${b.turn} (13.2)` }, [counterIcon(sc, id, v.units[id], 24, counter)]))),
     ]));
   }
   table.appendChild(body);
