@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.rules.kernel.hexes import HexGrid, line_of_sight
+from server.rules.kernel.hexes import HexGrid
+from server.rules.kernel.los import line_of_sight
 
 
 def median_us(fn: Callable[[], object], repeat: int) -> float:

@@ -13,8 +13,9 @@ from .kernel.dice import seed_hash
 from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .kernel.game import Game, verify_record
-from .kernel.hexes import Hex, HexGrid, OffsetCoord, hexside_key, line_of_sight
+from .kernel.hexes import Hex, HexGrid, OffsetCoord, hexside_key
 from .kernel.loading import parse_scenario, scenario_from_json_text
+from .kernel.los import line_of_sight
 from .kernel.scenario import Scenario, ScenarioError, UnitKind
 from .kernel.state import GameState, Phase, Status, UnitState
 from .kernel.views import scenario_json_for

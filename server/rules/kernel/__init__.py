@@ -6,7 +6,7 @@ the `Edition` interface with the registry of ruleset ids.  The kernel imports no
 Its modules are layered: each imports only modules of the layers before it (no import circles).
 
 1. `hexes`, `dice`, `errors`, `crt`, `state`: nothing of the kernel;
-2. `model`: the scenario interface and the victory conditions;
+2. `model`: the scenario interface and the victory conditions; `los`: line of sight over the hex geometry;
 3. `scenario`: the kernel's own scenario format and the parsers every edition's reader uses;
 4. `visibility`: the one rule of who may read an event, and the secrets a side keeps;
 5. `edition`: the interface an edition fills in, and the registry of editions;

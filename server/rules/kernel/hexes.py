@@ -7,7 +7,8 @@ Rulings implemented here:
   a hex lower: ``shifted="even"`` (the default) or ``shifted="odd"``. Distance,
   neighbours and lines are worked in cube coordinates. Range (8.3) equals cube
   distance because it counts the target hex but not the firer's.
-* R2 - line of sight (8.2), see :func:`line_of_sight`.
+* R2 - the two nudged walks of a line of sight (:meth:`HexGrid.line`); what a line of sight passes and what
+  blocks it are in ``los.py``.
 
 Cube layout: ``q`` is the column (0101 is ``Hex(0, 0, 0)``) and ``r`` grows
 southwards inside a column. The directions follow Red Blob Games' order, which
@@ -18,7 +19,6 @@ screen whose y axis points down).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,8 +34,6 @@ __all__ = [
     "hex_lerp",
     "hex_linedraw",
     "hexside_key",
-    "line_of_sight",
-    "los_trace",
 ]
 
 _SHIFTS: Final = frozenset({"even", "odd"})
@@ -419,84 +417,3 @@ class HexGrid:
                 if hid is not None:
                     out.append(hid)
         return tuple(out)
-
-
-def los_trace(grid: HexGrid, a: str, b: str) -> list[tuple[str | None, str | None]]:
-    """Both R2 walks side by side, ``(plus_hex, minus_hex)`` per step, from ``a`` to ``b``.
-
-    Where the pair differs the line runs along the hexside between them (or
-    through the corner they share). An entry is None only where that other
-    side is off the map, which happens along the zigzag top and bottom edges.
-    """
-    plus = grid.line(a, b, LOS_EPSILON)
-    minus = grid.line(a, b, -LOS_EPSILON)
-    return list(zip(plus, minus, strict=True))
-
-
-def line_of_sight(
-    grid: HexGrid,
-    a: str,
-    b: str,
-    hex_blocks: Callable[[str], bool],
-    side_blocks: Callable[[str, str], bool],
-) -> bool:
-    """True if a sees b per R2/8.2. a == b or adjacent: always True unless the hexside between them blocks (crossed hexside).
-
-    ``hex_blocks(id)`` says whether a hex's terrain blocks; it is never asked
-    about ``a`` or ``b`` (they never block) or about off-map points.
-    ``side_blocks(x, y)`` is always called with ``(x, y) == hexside_key(x, y)``
-    so a set of hexside keys can answer it directly; off-map sides never block.
-    Units play no part (R2).
-
-    How the two walks are read, step by step:
-
-    * both walks in the same hex: that hex blocks if its terrain does;
-    * the walks differ: the line runs along the hexside between them. It is
-      blocked if that hexside blocks, or if both hexes beside it block;
-    * moving between steps: if both walks cross the same hexside, the line
-      crosses it and a blocking side blocks. If they cross different sides,
-      the line slips through the corner where those sides meet, and it is
-      blocked only if both block - the same "both sides" reading R2 gives a
-      line along a hexside, applied to the corner at the end of that hexside.
-    """
-    if a == b:
-        grid.cube(a)  # still reject ids that are not on the map
-        return True
-    trace = los_trace(grid, a, b)
-    ends = (a, b)
-    last = len(trace) - 1
-    prev_p, prev_m = trace[0]
-    for i in range(1, last + 1):
-        p, m = trace[i]
-
-        side_p = _side(prev_p, p)
-        side_m = _side(prev_m, m)
-        if side_p == side_m:
-            if side_p is not None and side_blocks(*side_p):
-                return False
-        elif (
-            side_p is not None
-            and side_m is not None
-            and side_blocks(*side_p)
-            and side_blocks(*side_m)
-        ):
-            return False
-
-        if i != last:
-            if p == m:
-                if p is not None and p not in ends and hex_blocks(p):
-                    return False
-            elif p is not None and m is not None:
-                if side_blocks(*hexside_key(p, m)):
-                    return False
-                if p not in ends and m not in ends and hex_blocks(p) and hex_blocks(m):
-                    return False
-        prev_p, prev_m = p, m
-    return True
-
-
-def _side(x: str | None, y: str | None) -> tuple[str, str] | None:
-    # Sides that touch the off-map area carry no features.
-    if x is None or y is None or x == y:
-        return None
-    return hexside_key(x, y)

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
-from ..kernel.hexes import line_of_sight
+from ..kernel.los import R2_LOS, line_of_sight
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP
 from .counterattack import lose_counterattack
@@ -14,11 +14,13 @@ from .retreat import queue_group_retreats, step_loss
 
 
 def has_los(ctx: Ctx, a: str, b: str) -> bool:
+    """8.2 read by R2 (`R2_LOS`): a blocking hexside blocks a line even along it; where the walks split, it runs along."""
     sc = ctx.sc
     return line_of_sight(
         sc.grid, a, b,
         lambda h: sc.terrain_at(h).blocks_los,
         lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.features_between(x, y)),
+        R2_LOS,
     )
 
 

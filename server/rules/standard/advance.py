@@ -1,8 +1,9 @@
 """Step losses and advance after combat in the Standard rules (seed 002 7.11, 7.12).
 
 7.11: step losses come from the primary unit; a non-participating battalion or squadron of the same
-formation stacked with it may absorb them instead.  (7.11's "another full-sized unit with the same ID" needs
-a unit-ID field the scenario format does not have yet; until then no such unit absorbs.)
+formation (an "A" unit shares every formation, 2.4) stacked with it may absorb them instead.  (7.11's
+"another full-sized unit with the same ID" needs a unit-ID field the scenario format does not have yet;
+until then no such unit absorbs.)
 7.12: when a hex is vacated by retreat or rout (not by step losses alone), participating attackers may
 advance one hex — into the vacated hex or a vacant hex adjacent to it that they could move into — ignoring
 EZOC, without overstacking; two hexes when the defenders routed (not when they were captured).  Disrupted
@@ -21,6 +22,7 @@ from ..kernel.state import UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
 from .stacking import STACK_LIMIT, counting_units
+from .tactics import same_formation
 
 
 def absorbers(sc: StandardScenario, units: Mapping[str, UnitState], primary: str,
@@ -31,7 +33,7 @@ def absorbers(sc: StandardScenario, units: Mapping[str, UnitState], primary: str
     return sorted(
         u for u, s in units.items()
         if u != primary and u not in participants and s.on_map and s.hex == p.hex
-        and sc.units[u].kind in (Kind.BATTALION, Kind.SQUADRON) and sc.units[u].formation == form
+        and sc.units[u].kind in (Kind.BATTALION, Kind.SQUADRON) and same_formation(sc.units[u].formation, form)
         and sc.units[u].side == sc.units[primary].side
     )
 

@@ -39,6 +39,7 @@ from .tactics import (
     TACTIC_LABEL,
     TACTIC_RULE,
     attack_tactic_problem,
+    by_formation,
     coordinator_problem,
     joined_unit,
     leader_problem,
@@ -152,8 +153,10 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
     coordinator = cmd.get("coordinator")
     halved = uncoordinated_halved(ctx.sc, attackers, primary)
     if coordinator is not None:
-        if not halved:
-            raise IllegalCommand("7.14", "the attack is of one formation and needs no leader to coordinate it")
+        if not halved:  # one formation, or an 'A' primary that shares every formation (2.4, S23): nothing halved
+            why = ("the attack is of one formation" if by_formation(ctx.sc, attackers) else
+                   f"the primary unit {ctx.name(primary)} is of every formation (2.4), so no unit is halved")
+            raise IllegalCommand("7.14", f"{why}: no leader is needed to coordinate it")
         problem = coordinator_problem(ctx.sc, st.units, coordinator, attackers, light=ctx.light(),
                                       assisted=[u for u in done if u not in leaders])
         if problem:

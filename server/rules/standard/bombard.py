@@ -10,8 +10,9 @@ results ignored, Ex costs the target a step), and the result falls on that unit 
 for 7.2 only when it inflicts a result on the unit (8.4).
 
 `bombard_problem` judges one artillery unit against one hex, for bombardment and for supporting fire alike: its
-factors and state (8.4), range with a hill's extra hex (8.7), the line of sight (8.6, `has_los`) and its length by
-daylight, twilight and night (8.6, 14.3(3), 14.2(5)); `support_problem` adds 8.8's own conditions for an attack.
+factors and state (8.4), range with a hill's extra hex (8.7), the line of sight (8.6, `has_los`: along a hexside only
+the two hexes beside it block, S29) and its length by daylight, twilight and night (8.6, 14.3(3), 14.2(5));
+`support_problem` adds 8.8's own conditions for an attack.
 Ammo flips one firing unit of the combat, a bombardment's or a supported attack's (the attacker's choice among
 several: decision `ammo`).
 """
@@ -19,11 +20,12 @@ several: decision `ammo`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.hexes import hexside_key, line_of_sight
+from ..kernel.hexes import hexside_key
+from ..kernel.los import LosRules, line_of_sight
 from ..kernel.state import PHASE_COMBAT
 from .combat_results import apply_outcome, owe_fow
 from .context import StdCtx
@@ -35,6 +37,9 @@ from .scenario import Kind
 
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
 LOS_DAY = 10  # 8.6: the longest line of sight in daylight
+# 8.6 (S29): only a line congruent to a hexside runs along it, and there only the two hexes beside it block (hexside
+# terrain ignored, at its corners too); a line crossing a hexside at its midpoint passes through both hexes.
+LOS_RULES: Final = LosRules(splits_along=False, side_along_blocks=False, corner_sides_block=False)
 
 
 # --- 8.4, 8.6, 8.7: which artillery may fire at a hex ---------------------------------------------------------------
@@ -70,12 +75,13 @@ def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: b
 
 
 def has_los(ctx: StdCtx, a: str, b: str) -> bool:
-    """8.6 with the kernel's R2 geometry: blocking terrain and hexsides; units never block."""
+    """8.6 over the kernel's geometry (`LOS_RULES`, S29): blocking terrain and hexsides; units never block."""
     sc = ctx.sc
     return line_of_sight(
         sc.grid, a, b,
         lambda h: sc.terrain_at(h).blocks_los or any(x.blocks_los for x in sc.secondary_at(h)),
         lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ())),
+        LOS_RULES,
     )
 
 

@@ -12,7 +12,7 @@
 * 4.7 march movement: 9 MP (infantry, artillery) or 15 (cavalry), or one die + 3 / two dice + 3 when
   rolling; ½ MP per road step (not trail), the leftover ½ lost on leaving the road; a full MP on a road
   step leaving or entering a hex with another combat unit; never in or next to an EZOC (R13); never into
-  terrain the TEC closes to marching.
+  terrain the TEC closes to marching; a reinforcement may march from the hex it enters by (13.1, S18).
 * 6.2 entering an EZOC ends the move; a unit in an EZOC leaves it only by disengaging (6.3); disrupted
   units and units with a parenthesised CF enter an EZOC only with a leader or an undisrupted unit with a
   non-parenthesised CF.
@@ -239,14 +239,15 @@ def _printed_ma(sc: StandardScenario, s: UnitState) -> int:
 
 def _enters_ezoc_problem(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequence[str], hex_: str) -> str | None:
     """6.2 (why not, or None): disrupted units and units with a parenthesised CF enter an EZOC only accompanied by a leader or
-    an undisrupted unit with a non-parenthesised CF."""
+    an undisrupted unit with a non-parenthesised CF; 10.1: an ineffective leader has no game effects, so only an
+    effective one accompanies them."""
     limited = []
     escorts = False
     for uid in uids:
         d = sc.units[uid]
         s = units[uid]
         if d.kind is Kind.LEADER:
-            escorts = True
+            escorts = escorts or not s.ineffective  # 10.1
             continue
         if not d.kind.is_combat:
             continue
@@ -256,7 +257,8 @@ def _enters_ezoc_problem(sc: StandardScenario, units: Mapping[str, UnitState], u
             escorts = True
     if limited and not escorts:
         return (f"{', '.join(limited)} may not enter the enemy zone of control at {hex_} "
-                "without a leader or an undisrupted unit with a non-parenthesised CF")
+                "without a leader (an effective one: an ineffective leader has no game effects, 10.1) or an "
+                "undisrupted unit with a non-parenthesised CF")
     return None
 
 
@@ -456,10 +458,12 @@ _ENTER_WITH_ANOTHER = (Kind.BATTALION, Kind.SQUADRON, Kind.LEADER, Kind.HQ)  # 1
 
 
 def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequence[str], listed: str,
-                path: Sequence[str], ma: int) -> int:
+                path: Sequence[str], ma: int, marching: bool = False) -> int:
     """13.1: reinforcements enter one at a time (battalions, squadrons, leaders and HQs may come stacked with
     another unit).  `path[0]` is the hex entered — the listed entry hex, or one shifted along the edge at 1 MP
-    a hex past enemy-occupied ones — whose terrain cost is paid; the move then goes on under 4.x and 6.x.
+    a hex past enemy-occupied ones — whose terrain cost is paid; the move then goes on under 4.x and 6.x, march
+    movement (4.7) included (S18): `ma` is then the march MA, the path from the hex entered on may not be in or
+    next to an EZOC (R13) and the hex entered may not be terrain closed to marching.
     Returns the whole cost in half MP, or raises IllegalCommand."""
     if not uids or not path:
         raise IllegalCommand("13.1", "name the entering units and the hex they enter")
@@ -483,6 +487,14 @@ def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequ
         if t.is_prohibited(cls) or any(cls in x.prohibited for x in sc.secondary_at(entry)):
             raise IllegalCommand("4.5", f"{entry}: prohibited terrain for {cls}")
         costs.append(t.move.get(cls, 1) + sum(x.move_add.get(cls, 0) for x in sc.secondary_at(entry)))
+    if marching:  # 4.7 (S18): the hex entered is paid at its terrain cost, so no road exception (S4) opens it
+        if not any(sc.units[u].kind.is_combat for u in uids):
+            raise IllegalCommand("4.7", "march movement is made by combat units")
+        if sc.terrain_at(entry).no_march or any(x.no_march for x in sc.secondary_at(entry)):
+            raise IllegalCommand("4.7", f"{entry}: marching units may not enter")
+        problem = march_problem(sc, units, Move(tuple(uids), tuple(path), ma, marching=True))
+        if problem:
+            raise IllegalCommand("4.7", problem)
     spent = shift + max(costs)
     if spent > ma:
         raise IllegalCommand("4.3", f"entering at {entry} costs {spent} MP; the units have {ma}")
@@ -494,4 +506,4 @@ def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequ
                               reduced=units[u].reduced)
     if entry in ezoc_of(sc, placed, side):
         raise IllegalCommand("6.2", f"entering the enemy zone of control at {entry} ends the move")
-    return spent * HALF + check_move(sc, placed, Move(tuple(uids), tuple(path), ma - spent))
+    return spent * HALF + check_move(sc, placed, Move(tuple(uids), tuple(path), ma - spent, marching=marching))

@@ -49,7 +49,13 @@ from .movement import (
     step_cost,
     trains_captured,
 )
-from .recovering import recover, recovery_mode_of
+from .recovering import (
+    recover,
+    recover_problem,
+    recovery_assist_problem,
+    recovery_check,
+    recovery_mode_of,
+)
 from .recovery import AUTOMATIC, extra_replacement_allowed, step_replaceable
 from .retreat import functioning_loc
 from .scenario import Kind
@@ -64,6 +70,7 @@ ENTRY = "entry"
 HQ = "hq"
 TRAINS = "trains"
 LEADERS = "leaders"
+MARCHERS = (STACK, ENTRY)  # 4.7; 13.1 (S18): a reinforcement moves normally, march movement included
 
 
 @dataclass
@@ -115,8 +122,6 @@ def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> P
             raise IllegalCommand("13.1", "units entering together share their entry hex")
         entry = st.units[units[0]].entry_hex
         assert entry is not None
-        if march:
-            raise IllegalCommand("4.7", "a reinforcement enters by normal movement (march movement is made on the map)")
         p = Plan(list(units), ENTRY, entry)
         for u in units:
             p.reasons[u] = roll_reasons(sc, st.units[u], hq_inactive=ctx.hq_inactive(u)) if ctx.kind(u).is_combat else []
@@ -220,7 +225,7 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
     if p.kind == ENTRY:
         listed = units[p.units[0]].entry_hex
         assert listed is not None
-        halves = check_entry(sc, units, p.units, listed, path, ma)
+        halves = check_entry(sc, units, p.units, listed, path, ma, marching=march)
     elif p.kind == HQ:
         halves = check_hq_move(sc, units, p.units[0], path)
         night_ezoc = False
@@ -312,11 +317,9 @@ def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     p = plan(ctx, side, cmd["units"], march)
     if not p.rolls:
         raise IllegalCommand("4.4", "these units move with their printed MA: move them without declaring")
-    if march:
-        problem = march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0),
-                                ctx.zoc_of(ctx.enemy(ctx.side_of(p.units[0]))))
-        if problem:
-            raise IllegalCommand("4.7", problem)
+    problem = march_refusal(ctx, p) if march else None
+    if problem:
+        raise IllegalCommand("4.7", problem)
     helped = movement_assist(ctx, side, p, cmd["assist"], march) if cmd.get("assist") is not None else None
     ma = None
     for u in p.units:
@@ -396,11 +399,11 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             why = "; ".join(f"{ctx.name(u)}: {', '.join(r)}" for u, r in p.reasons.items() if r)
             raise IllegalCommand("4.4", f"the MA must be rolled when the move begins ({why}): declare the move first")
         ma = assisted_ma(ctx, side, p, cmd.get("assist"), march)
-    if march and p.kind == STACK and any(ctx.kind(u).is_combat for u in units):
+    if march and p.kind in MARCHERS and any(ctx.kind(u).is_combat for u in units):
         pass
     elif march and p.kind not in (TRAINS,):
         raise IllegalCommand("4.7", "march movement is made by combat units")
-    halves = validate_path(ctx, side, p, path, ma, march and p.kind == STACK, off_map)
+    halves = validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS, off_map)
     if cmd.get("assist") is not None and not declared:
         ctx.x.setdefault("assisted", {})[cmd["assist"]] = ctx.st.turn
         ctx.emit("assist", f"10.3: {ctx.name(cmd['assist'])} adds his movement to the stack's MA ({ma} MP)",
@@ -417,11 +420,11 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     ctx.x["declared"] = None
     if p.kind == STACK and ctx.st.squares:
         after_move(ctx, units, path)  # 9.5
-    how = " marching" if march and p.kind == STACK else ""
+    how = " marching" if march and p.kind in MARCHERS else ""
     ctx.emit("move", f"4.2: {ctx.names(units)}{how} {'enter at ' + path[0] + ' and ' if p.kind == ENTRY else ''}"
                      f"move to {path[-1]} ({halves / HALF:g} MP)",
              units=units, path=list(path), rule="13.1" if p.kind == ENTRY else "4.2")
-    if p.kind == STACK and march:
+    if p.kind in MARCHERS and march:
         ctx.x.setdefault("marched", []).extend(u for u in units if ctx.kind(u).is_combat)
     if p.kind in (STACK, ENTRY):
         movers = [u for u in units if ctx.kind(u).is_combat]
@@ -459,22 +462,6 @@ def leave_map(ctx: StdCtx, uid: str, rule: str) -> None:
         ctx.emit("removed", f"{rule}, 7.10: {ctx.name(uid)} leaves the map and is set aside", unit=uid, rule="7.10")
 
 
-def recovery_assist_problem(ctx: StdCtx, side: str, uid: str, leader: Any) -> str | None:
-    """10.3 (S41): why `leader` may not add his morale to this unit's recovery check (None: he may)."""
-    if not isinstance(leader, str) or leader not in ctx.sc.units or ctx.kind(leader) is not Kind.LEADER \
-            or ctx.side_of(leader) != side or not ctx.on_map(leader):
-        return "10.3: name one of your leaders on the map"
-    if ctx.st.units[leader].hex != ctx.st.units[uid].hex:
-        return f"10.3: {ctx.name(leader)} is not stacked with {ctx.name(uid)}"
-    if ctx.st.units[leader].ineffective:
-        return f"10.1: {ctx.name(leader)} is ineffective and has no game effects"
-    if ctx.x.get("assisted", {}).get(leader) == ctx.st.turn:
-        return f"10.3: {ctx.name(leader)} has assisted a unit this turn"
-    if not in_span(ctx.sc, leader, uid):
-        return f"10.3: {ctx.name(uid)} is not within {ctx.name(leader)}'s command span"
-    return None
-
-
 def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id"}, {"assist": "id"})
     require_movement_phase(ctx, side)
@@ -506,26 +493,8 @@ def cmd_recover(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         lf = ctx.d(leader).leader
         bonus = lf.morale if lf is not None else 0
         ctx.x.setdefault("assisted", {})[leader] = ctx.st.turn
-    if ctx.morale_check(uid, rule, "recovery", recovery=True, leader_morale=bonus):
+    if recovery_check(ctx, uid, rule, bonus):  # 11.1, 11.3 (S14: a leader too)
         recover(ctx, uid, rule)
-
-
-def recover_problem(ctx: StdCtx, side: str, uid: str) -> tuple[str, str] | None:
-    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid):
-        return "11.1", "only your own units on the map recover"
-    s = ctx.st.units[uid]
-    if ctx.kind(uid) in (Kind.HQ, Kind.TRAINS):
-        return "12.1", "an HQ or trains turns active at the end of the movement phase (12.1, 12.2), it does not recover"
-    if not (s.disrupted or s.ineffective):
-        return "11.1", f"{ctx.name(uid)} is neither disrupted nor ineffective"
-    if uid in ctx.x.get("recovered", []):
-        return "11.1", f"{ctx.name(uid)} has tried to recover this phase"
-    mode = recovery_mode_of(ctx, uid)
-    if mode is None:
-        return "11.1", f"{ctx.name(uid)} is in an enemy zone of control and may not recover this phase"
-    if ctx.kind(uid) is Kind.LEADER and mode != AUTOMATIC:
-        return "11.3", f"{ctx.name(uid)} has no morale rating to check: a leader recovers only automatically (S14)"
-    return None
 
 
 def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
@@ -699,6 +668,9 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
             t = sc.terrain_at(entry)
             if any(t.is_prohibited(c) for c in classes) or entry in own_trains:
                 continue
+            if march and (t.no_march or any(x.no_march for x in sc.secondary_at(entry))
+                          or march_problem(sc, units, Move(tuple(p.units), (entry,), 0), ezoc) is not None):
+                continue  # 4.7 (S18): a march enters by a hex open to marching, free of EZOC (R13)
             cost = max(t.move.get(c, 1) + sum(x.move_add.get(c, 0) for x in sc.secondary_at(entry)) for c in classes)
             if (shift + cost) * HALF <= budget:
                 starts.append(((shift + cost) * HALF, entry, [entry], entry in ezoc))
@@ -729,7 +701,7 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
         return {d: path for d, path in sorted(found.items()) if len(path) > 1 or p.kind == ENTRY}
     for dest, path in sorted(found.items()):
         try:
-            validate_path(ctx, side, p, path, ma, march and p.kind == STACK)
+            validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS)
         except IllegalCommand:
             continue
         out[dest] = path
@@ -738,20 +710,28 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
 
 def path_ok(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int, march: bool) -> bool:
     try:
-        validate_path(ctx, side, p, path, ma, march and p.kind == STACK)
+        validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS)
     except IllegalCommand:
         return False
     return True
 
 
+def march_refusal(ctx: StdCtx, p: Plan) -> str | None:
+    """4.7 (R13): why the move may not be marched from where it begins (None: it may): a stack from its hex; a
+    reinforcement (13.1, S18) from one of the hexes it may enter by."""
+    if p.kind not in MARCHERS or not any(ctx.kind(u).is_combat for u in p.units):
+        return "march movement is made by combat units"
+    starts = [p.start] if p.kind == STACK else sorted(entry_shifts(ctx.sc, ctx.st.units, ctx.side_of(p.units[0]), p.start))
+    ezoc = ctx.zoc_of(ctx.enemy(ctx.side_of(p.units[0])))
+    problems = [march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (h,), 0), ezoc) for h in starts]
+    return None if None in problems else (problems[0] if problems else "there is no hex to enter by")
+
+
 def march_allowed(ctx: StdCtx, p: Plan) -> bool:
-    """4.7 (R13): the stack may march from where it stands."""
-    if p.kind != STACK or not any(ctx.kind(u).is_combat for u in p.units):
-        return False
-    return march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (p.start,), 0),
-                         ctx.zoc_of(ctx.enemy(ctx.side_of(p.units[0])))) is None
+    """4.7 (R13): the stack (or the arriving reinforcement, S18) may march from where it begins."""
+    return march_refusal(ctx, p) is None
 
 
 __all__ = ["Plan", "cmd_declare", "cmd_flip", "cmd_move", "cmd_muster", "cmd_recover", "cmd_reenter", "cmd_replace",
-           "cmd_stay", "march_allowed", "mark_moved", "plan", "printed_ma", "reachable", "reenter_options",
-           "require_movement_phase", "validate_path"]
+           "cmd_stay", "march_allowed", "march_refusal", "mark_moved", "plan", "printed_ma", "reachable", "recover_problem",
+           "recovery_assist_problem", "reenter_options", "require_movement_phase", "validate_path"]

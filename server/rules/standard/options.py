@@ -13,7 +13,7 @@ from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
 from .strength import Mods, Strength, combat_differential
-from .tactics import NO_TACTIC, TACTIC_LABEL, TACTIC_RULE, convert
+from .tactics import NO_TACTIC, TACTIC_LABEL, TACTIC_RULE, by_formation, convert
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -116,6 +116,9 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     if plan["halved"]:
         modifiers.append({"rule": "7.14", "label": f"uncoordinated: {ctx.names(plan['halved'])} halved",
                           "side": "attacker", "value": 0})
+    elif not plan["coordinator"] and not by_formation(ctx.sc, attackers):  # an 'A' primary (2.4, S23)
+        modifiers.append({"rule": "2.4", "label": f"{ctx.name(plan['primary'])} is of every formation: no unit halved "
+                          "(7.14)", "side": "attacker", "value": 0})
     if ctx.light() == "twilight":
         modifiers.append({"rule": "14.3(2)", "label": "twilight: no leader coordinates", "side": "attacker", "value": 0})
     tactic = plan["tactic"]

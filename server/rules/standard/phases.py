@@ -82,13 +82,13 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
     no_march = []
     for u in ctx.sc.side_units[side]:
         s = st.units[u]
-        if not ctx.on_map(u) or not ctx.kind(u).is_combat:
+        if not ctx.on_map(u) or not (ctx.kind(u).is_combat or ctx.kind(u) is Kind.LEADER):
             continue
         assert s.hex is not None
-        if s.hex in ezoc:
+        if march_problem(ctx.sc, st.units, Move((u,), (s.hex,), 0), ezoc) is not None:
+            no_march.append(u)  # 11.1, 11.3: a leader too (S14; he exerts no ZOC, so only his own hex counts)
+        if ctx.kind(u).is_combat and s.hex in ezoc:
             stacks.setdefault(s.hex, []).append(u)
-        if march_problem(ctx.sc, st.units, Move((u,), (s.hex,), 0), ctx.zoc_of(ctx.enemy(ctx.side_of(u)))) is not None:
-            no_march.append(u)
     x["start_stacks"] = stacks  # 6.3
     x["no_march"] = sorted(no_march)  # 4.7, 11.1
 

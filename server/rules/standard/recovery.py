@@ -3,7 +3,8 @@
 11.1 disruption: not while in an EZOC; automatic for a unit eligible for march movement throughout the
 turn (4.7); otherwise a morale check at the end of its move, without the -2 of disruption (R13); at night
 (14.2) a unit that is not attacking recovers automatically, EZOC or not.
-11.3 effectiveness: artillery, cavalry, battalions, squadrons and leaders recover under the same terms.
+11.3 effectiveness: artillery, cavalry, battalions, squadrons and leaders recover under the same terms (a leader's
+check is made against his own morale rating, S14).
 11.2 steps: a replacement step restores an eliminated one-step unit, or one step of an eliminated or
 reduced two-step unit; a step marked with a red dot cannot be replaced with a replacement step (only by a
 leader-assisted morale check).
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from ..kernel.state import STATUS_ELIMINATED, STATUS_MAP, UnitState
 from .movement import printed_side
-from .scenario import StandardScenario
+from .scenario import Kind, StandardScenario
 
 AUTOMATIC = "automatic"
 CHECK = "check"
@@ -38,7 +39,12 @@ def recovery_mode(sc: StandardScenario, s: UnitState, *, in_ezoc: bool, march_el
 
 def recovery_rating(sc: StandardScenario, s: UnitState) -> int:
     """11.1 (R13): the MR the recovery check is made against — the side now showing, without the -2 that
-    disruption otherwise applies (2.8(5))."""
+    disruption otherwise applies (2.8(5)); 11.3 (S14): a leader's is his own morale rating (10.3) on the side
+    now showing."""
+    d = sc.units[s.id]
+    if d.kind is Kind.LEADER:
+        lf = d.leader_ineffective if s.ineffective else d.leader
+        return lf.morale if lf is not None else 0
     return printed_side(sc, s).mr
 
 

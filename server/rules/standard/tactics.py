@@ -3,11 +3,12 @@
 
 7.13: the attacker announces a tactic first (skirmish, press forward, charge, disengage), then the defender
 (disengage, last stand); an announced tactic is never withdrawn.  Each tactic limits who may use it and converts
-the CRT result (`convert`).  7.14: an attack is coordinated when its infantry and cavalry are of one formation
-(19.1: each sub-formation counts separately), or when an effective leader whose command span covers every
-attacking formation is stacked with or adjacent to an attacking unit (never at twilight, 14.3(2)); otherwise the
-units of formations other than the primary attacker's are halved.  10.3: a leader assists one unit a turn, and
-only one within his command span.
+the CRT result (`convert`).  7.14: an attack is coordinated when its attacking units (infantry, cavalry and
+artillery attacking in close combat, 8.3; supporting fire needs none, 8.8; S22) are of one formation (19.1: each
+sub-formation counts separately; an "A" unit is of every formation, 2.4; S23), or when an effective leader whose
+command span covers every attacking formation is stacked with or adjacent to an attacking unit (never at twilight,
+14.3(2)); otherwise the units of formations other than the primary attacker's are halved.  10.3: a leader assists
+one unit a turn, and only one within his command span (an "A" unit is within every friendly leader's span, 2.4).
 
 The combat procedure (attacks.py, close_combat.py, combat_results.py, advancing.py) plays these rules in a game.
 """
@@ -40,39 +41,57 @@ LAST_STAND_BONUS = 3  # 7.13(5)
 
 _INFANTRY = (Kind.INFANTRY, Kind.BATTALION)
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
-_COORDINATED_KINDS = (Kind.INFANTRY, Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON)  # 7.14: infantry and cavalry
+# 7.14 with 8.1, 8.3: infantry, cavalry and the artillery attacking in close combat (supporting fire is no attacker)
+_COORDINATED_KINDS = (Kind.INFANTRY, Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON, Kind.ARTILLERY)
+ALL_FORMATIONS = "A"  # 2.4: the formation letter of a unit of every formation
 
 
 # --- 7.14 coordination ------------------------------------------------------------------------------------------
 def formation_key(sc: StandardScenario, uid: str) -> str:
     """7.14, 19.1: the formation a unit counts in for coordination: its sub-formation when it has one, else its
-    formation; an independent ('0') unit is a formation of its own (S23)."""
+    formation; an independent ('0') unit is a formation of its own (S23); an 'A' unit's key is `ALL_FORMATIONS`,
+    which `same_formation` matches with every formation (2.4)."""
     d = sc.units[uid]
     if d.formation == "0":
         return f"0:{uid}"
     return f"{d.formation}/{d.sub_formation}" if d.sub_formation else d.formation
 
 
+def same_formation(a: str, b: str) -> bool:
+    """2.4 (S23): two formations (or `formation_key`s) are shared: equal, or one is 'A' and the other is not an
+    independent unit's ('0': it belongs to no formation, 2.4)."""
+    if a == b:
+        return True
+    if ALL_FORMATIONS in (a, b):
+        return not any(x == "0" or x.startswith("0:") for x in (a, b))
+    return False
+
+
 def in_span(sc: StandardScenario, leader: str, uid: str) -> bool:
-    """10.3: the unit's formation is within the leader's command span ('A': every formation of his army)."""
+    """10.3: the unit's formation is within the leader's command span ('A': every formation of his army); an 'A'
+    unit is of every formation and so within every friendly leader's span (2.4, S23)."""
     ld = sc.units[leader]
     d = sc.units[uid]
     if ld.side != d.side:
         return False
-    if "A" in ld.span:
+    if d.formation == ALL_FORMATIONS:
+        return True
+    if ALL_FORMATIONS in ld.span:
         return sc.army_of(uid) == sc.army_of(leader)
     return d.formation in ld.span
 
 
 def coordinated_units(sc: StandardScenario, attackers: Sequence[str]) -> list[str]:
-    """7.14: the attacking units whose formation matters (infantry and cavalry; artillery needs no coordination,
-    S22)."""
+    """7.14: the attacking units whose formation matters: infantry, cavalry and artillery attacking in close combat
+    (8.3); supporting artillery (8.8) is not among the attackers (S22)."""
     return [u for u in attackers if sc.units[u].kind in _COORDINATED_KINDS]
 
 
 def by_formation(sc: StandardScenario, attackers: Sequence[str]) -> bool:
-    """7.14: every attacking infantry and cavalry unit is of one formation (19.1: sub-formations separately)."""
-    return len({formation_key(sc, u) for u in coordinated_units(sc, attackers)}) <= 1
+    """7.14: every attacking unit shares one formation (19.1: sub-formations separately; 2.4: an 'A' unit shares
+    every formation but an independent unit's)."""
+    keys = sorted({formation_key(sc, u) for u in coordinated_units(sc, attackers)})
+    return all(same_formation(a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
 
 
 def coordinator_problem(sc: StandardScenario, units: Mapping[str, UnitState], leader: str, attackers: Sequence[str],
@@ -101,9 +120,11 @@ def coordinator_problem(sc: StandardScenario, units: Mapping[str, UnitState], le
 
 
 def uncoordinated_halved(sc: StandardScenario, attackers: Sequence[str], primary: str) -> list[str]:
-    """7.14: in an uncoordinated attack the units of formations other than the primary attacker's are halved."""
+    """7.14: in an uncoordinated attack the units sharing no formation with the primary attacker are halved (2.4,
+    S23: an 'A' unit shares every formation but an independent unit's, so it is never halved for its letter, and an
+    'A' primary halves only independent units)."""
     key = formation_key(sc, primary)
-    return [u for u in coordinated_units(sc, attackers) if formation_key(sc, u) != key]
+    return [u for u in coordinated_units(sc, attackers) if not same_formation(formation_key(sc, u), key)]
 
 
 # --- 10.3 leaders taking part -------------------------------------------------------------------------------------

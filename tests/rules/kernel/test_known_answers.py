@@ -16,6 +16,9 @@ from server.rules_cli import find_scenario
 
 # (scenario, seed, commands in the log, sha256 of the final state's JSON with sorted keys), from
 # `play_random_game` on 2026-11-27 (issue 16); the same under other PYTHONHASHSEEDs and at 8d61cbb.
+# standard-tutorial re-pinned on 2026-11-28 (issue 37): reinforcements may march (13.1, S18), leaders recover
+# by 11.3's morale check (S14), an ineffective leader escorts no one into an EZOC (6.2), "A" units belong to
+# every formation (2.4, S23), adjacent artillery is coordinated (7.14, S22), line of sight along a hexside (8.6).
 PINNED = [
     ("tutorial", 1, 102, "e243b9f632a28bbfdc82d74a1e2349f62d8c717cc4db57b4daaca2cf905aa97f"),
     ("tutorial", 2, 107, "dd829c26f0126188efce27915602e00461af44f54b5a475c07429b7255e4f680"),
@@ -26,9 +29,9 @@ PINNED = [
     ("salem-church", 1, 213, "3e83532e844cb5aa65f80f0801032a127170fc2f2adb6a62afb8d1413b9dc8c9"),
     ("salem-church", 2, 247, "064f7b602edae2a9c18d261cce47a2550b1c1c3bfcccd750f7dc2b36ba0b4e4e"),
     ("salem-church", 3, 219, "c22e8ef99f38d5acb17b815dd29564416b82ea27ca8094815da0ac42174e1979"),
-    ("standard-tutorial", 1, 104, "996c40ec41f5f47bca84a83d6b2e991b7d17beabe4930856a09eddfa60a6ca09"),
-    ("standard-tutorial", 2, 80, "0030fbefd73a9d5604ff867176e784d6431a966bd05e7b5e6d9e629123f7e64c"),
-    ("standard-tutorial", 3, 95, "6618338b22715a015262a0e74ae08630943c2871d4d74d511292b8819ed48bb0"),
+    ("standard-tutorial", 1, 123, "563176cf4b66b7abdf699577f16cbc9ee71d8329133bd7804a16ab2c72f7ed89"),
+    ("standard-tutorial", 2, 97, "fced4e14abfd6b65d4ca82f10a85316e032ce11cf4818e01656e7ae47913c367"),
+    ("standard-tutorial", 3, 125, "83d4f86ec0f16bb1bf3688a46034af4976088c1c265535384756fdade4d5b92b"),
 ]
 
 

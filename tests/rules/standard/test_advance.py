@@ -31,6 +31,18 @@ def test_7_11_a_stacked_non_participating_battalion_of_the_formation_may_absorb(
     assert absorbers(sc, units, "b-1", participants=["b-1", "b-bn"]) == []
 
 
+def test_2_4_7_11_an_a_battalion_belongs_to_the_formation_of_any_primary() -> None:
+    data = vacated()
+    unit(data, "b-bn", kind="battalion", formation="A", hex="0604", **BN)
+    unit(data, "b-bn0", kind="battalion", formation="0", hex="0604", **BN)
+    unit(data, "b-1", kind="infantry", formation="A", hex="0604", **INF)
+    unit(data, "b-bn2", kind="battalion", formation="2", hex="0604", **BN)
+    sc, units = board(data)
+    assert absorbers(sc, units, "b-1", participants=["b-1"]) == ["b-bn", "b-bn2"]  # an A primary: any formation
+    assert absorbers(sc, units, "b-bn2", participants=["b-bn2"]) == ["b-bn"]  # an A battalion absorbs for formation 2
+    assert absorbers(sc, units, "b-bn0", participants=["b-bn0"]) == []  # an independent shares no formation
+
+
 def test_7_12_advance_one_hex_into_the_vacated_hex_or_next_to_it() -> None:
     sc, units = board(vacated())
     got = advance_hexes(sc, units, "b-1", "0704")

@@ -3,6 +3,8 @@ sight and Ammo, each as the seed demands."""
 
 from __future__ import annotations
 
+from server.rules import Game
+
 from .builder import unit
 from .fight import ARTILLERY, combat, combat_event, decision, flag, ground, light
 from .play import refused, submit
@@ -245,3 +247,85 @@ def test_8_4_the_page_options_list_bombardments_and_7_13_charges() -> None:
     game.submit("blue", {"type": "end_phase"})
     opts = game.options("blue", ["b-art"])
     assert opts["bombardments"] and opts["bombardments"][0]["command"]["artillery"] == ["b-art"]
+
+
+# --- 8.6 line of sight along a hexside (S29) ------------------------------------------------------------------------
+# The line from 0504 to 0704 runs along the hexside between 0603 and 0604; it leaves 0504 through the corner where
+# 0504's hexsides with 0603 and 0604 meet and enters 0704 through the corner of 0704's hexsides with them (R1, even).
+ALONG = ("0603", "0604")
+CORNER_SIDES = (("0504", "0603"), ("0504", "0604"), ("0603", "0704"), ("0604", "0704"))
+
+
+def walls(data: dict, *sides: tuple[str, str]) -> None:  # type: ignore[type-arg]
+    """A hexside feature that blocks the line of sight on each of `sides`."""
+    data["tec"]["hexsides"]["wall"] = {"name": "Wall", "blocks_los": True}
+    data["map"]["hexsides"] += [{"hexes": list(side), "features": ["wall"]} for side in sides]
+
+
+def sees(game: Game, a: str, b: str) -> bool:
+    from server.rules.standard.bombard import has_los
+    from server.rules.standard.context import StdCtx
+
+    return has_los(StdCtx.of(game), a, b)
+
+
+def test_8_6_los_along_a_hexside_blocked_only_if_both_hexes_block() -> None:
+    data = ground("0404")
+    battery(data)
+    walls(data, ALONG)  # 8.6: the hexside the line runs along does not block it ...
+    data["map"]["hexes"]["0604"] = "woods"  # ... nor does one blocked hex beside it
+    game = combat(data)
+    assert sees(game, "0504", "0704") and sees(game, "0704", "0504")
+    assert game.preview("blue", BOMBARD)["legal"]
+    data["map"]["hexes"]["0603"] = "woods"  # both hexes beside it blocked: blocked
+    game = combat(data)
+    assert not sees(game, "0504", "0704")
+    assert refused(game, "blue", BOMBARD).rule == "8.6"
+
+
+def test_8_6_hexside_terrain_ignored_along_a_hexside() -> None:
+    data = ground("0404")
+    battery(data)
+    walls(data, ALONG, *CORNER_SIDES)  # the hexside run along and every hexside ending at the line's corners
+    game = combat(data, [4, 1])  # strength 4: die 4 = Dr
+    assert sees(game, "0504", "0704")
+    opts = game.options("blue", ["b-art"])  # the page lists the bombardment (8.6 reading in options too)
+    assert [b["command"]["target"] for b in opts["bombardments"]] == ["0704"]
+    events = game.submit("blue", BOMBARD)
+    assert any(e["type"] == "combat" and e["rule"] == "8.5" for e in events)
+
+
+def test_8_6_supporting_fire_along_a_walled_hexside() -> None:
+    data = ground()  # b-1 at 0604 attacks r-1 at 0704; the battery at 0504 is next to b-1
+    unit(data, "b-art", "0504", formation="1", **ARTILLERY)
+    walls(data, ALONG, *CORNER_SIDES)
+    data["map"]["hexes"]["0603"] = "woods"
+    game = combat(data)
+    p = game.preview("blue", SUPPORTED)
+    assert p["legal"] and p["support_fire"][0]["unit"] == "b-art"
+
+
+def test_8_6_a_blocking_hexside_the_line_crosses_still_blocks() -> None:
+    data = ground("0303")
+    battery(data, hex_="0404")  # 0404 to 0704 is no hexside line: it crosses 0504|0604
+    walls(data, ("0504", "0604"))
+    game = combat(data)
+    assert not sees(game, "0404", "0704")
+    assert refused(game, "blue", BOMBARD).rule == "8.6"
+
+
+def test_8_6_a_line_crossing_a_hexside_at_its_midpoint_does_not_run_along_it() -> None:
+    # 0303 to 0704 is no line along hexsides, but it crosses the 0503|0504 hexside exactly at its midpoint (where the
+    # kernel's two walks split): it passes through both hexes, and any blocked one of them blocks it.
+    data = ground("0404")
+    unit(data, "b-art", "0303", formation="1", kind="artillery", full={"attack": 4, "defense": 1, "range": 4, "ma": 3},
+         ineffective={"attack": 1, "defense": 0, "range": 2, "ma": 3})
+    game = combat(data)
+    assert sees(game, "0303", "0704") and game.preview("blue", BOMBARD)["legal"]
+    data["map"]["hexes"]["0504"] = "woods"
+    game = combat(data)
+    assert not sees(game, "0303", "0704") and not sees(game, "0704", "0303")
+    assert refused(game, "blue", BOMBARD).rule == "8.6"
+    del data["map"]["hexes"]["0504"]
+    walls(data, ("0403", "0503"))  # the line crosses into 0503 there
+    assert not sees(combat(data), "0303", "0704")

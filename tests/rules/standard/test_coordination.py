@@ -4,10 +4,20 @@ casualties), each as the seed demands."""
 from __future__ import annotations
 
 from server.rules import Game
-from server.rules.standard.tactics import by_formation, formation_key, uncoordinated_halved
+from server.rules.standard.tactics import by_formation, formation_key, in_span, uncoordinated_halved
 
 from .builder import unit
-from .fight import LEADER, add_infantry, combat, combat_event, decision, flag, ground, light
+from .fight import (
+    ARTILLERY,
+    LEADER,
+    add_infantry,
+    combat,
+    combat_event,
+    decision,
+    flag,
+    ground,
+    light,
+)
 from .ground import board
 from .play import choose, refused, submit
 
@@ -90,6 +100,142 @@ def test_14_3_2_no_coordination_at_twilight() -> None:
     game = combat(data)
     assert refused(game, "blue", {**TWO, "coordinator": "b-ldr"}).rule == "14.3(2)"
     assert game.preview("blue", TWO)["differential"] == 4  # still uncoordinated, halved
+
+
+# --- 2.4 "A" units: of every formation ------------------------------------------------------------------------------
+def test_2_4_a_unit_is_coordinated_with_any_formation() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="A")
+    add_infantry(data, "b-3", "0705", sub_formation="a")
+    sc, _ = board(data)
+    assert by_formation(sc, ["b-1", "b-2"]) and by_formation(sc, ["b-3", "b-2"])
+    assert uncoordinated_halved(sc, ["b-1", "b-2"], "b-1") == []
+    assert uncoordinated_halved(sc, ["b-3", "b-2"], "b-3") == []
+    game = combat(data, [4, 1])  # 6 + 5 - 5 = +6, nobody halved
+    p = game.preview("blue", TWO)
+    assert p["legal"] and p["differential"] == 6
+    assert p["coordination"] == {"coordinated": True, "coordinator": None, "halved": [], "rule": "7.14"}
+    assert not any(m["rule"] == "7.14" for m in p["modifiers"])
+    assert combat_event(submit(game, "blue", TWO))["differential"] == 6
+
+
+def test_2_4_a_unit_is_never_halved_when_the_attack_is_uncoordinated() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    add_infantry(data, "b-3", "0705", formation="A")
+    sc, _ = board(data)
+    three = ["b-1", "b-2", "b-3"]
+    assert not by_formation(sc, three)
+    assert uncoordinated_halved(sc, three, "b-1") == ["b-2"]
+    assert uncoordinated_halved(sc, three, "b-2") == ["b-1"]
+    game = combat(data)
+    p = game.preview("blue", {**TWO, "attackers": three})
+    assert p["legal"] and p["differential"] == 6 + 3 + 5 - 5 and p["coordination"]["halved"] == ["b-2"]
+
+
+def test_2_4_an_a_primary_shares_a_formation_with_every_attacker_so_none_is_halved() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    add_infantry(data, "b-3", "0705", formation="A")
+    unit(data, "b-ldr", "0503", formation="1", span=["1", "2"], **LEADER)
+    sc, _ = board(data)
+    assert uncoordinated_halved(sc, ["b-1", "b-2", "b-3"], "b-3") == []
+    game = combat(data)
+    cmd = {**TWO, "attackers": ["b-1", "b-2", "b-3"], "primary": "b-3"}
+    p = game.preview("blue", cmd)
+    assert p["legal"] and p["differential"] == 6 + 5 + 5 - 5
+    assert p["coordination"] == {"coordinated": True, "coordinator": None, "halved": [], "rule": "7.14"}
+    assert any(m["rule"] == "2.4" and "every formation" in m["label"] for m in p["modifiers"])
+    e = refused(game, "blue", {**cmd, "coordinator": "b-ldr"})  # nothing for a leader to coordinate
+    assert e.rule == "7.14" and "every formation" in e.message
+
+
+def test_2_4_an_independent_unit_shares_no_formation_even_with_an_a_unit() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="0")
+    add_infantry(data, "b-3", "0705", formation="A")
+    sc, _ = board(data)
+    assert not by_formation(sc, ["b-2", "b-3"])
+    assert uncoordinated_halved(sc, ["b-2", "b-3"], "b-3") == ["b-2"]
+    assert uncoordinated_halved(sc, ["b-2", "b-3"], "b-2") == ["b-3"]
+
+
+def test_10_3_an_a_unit_lies_within_every_leaders_span() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="A")
+    add_infantry(data, "r-2", "0905", formation="A", side="red")
+    unit(data, "b-ldr", "0503", formation="2", span=["2"], **LEADER)
+    unit(data, "b-ldr1", "0604", formation="1", span=["1"], **LEADER)
+    sc, _ = board(data)
+    assert in_span(sc, "b-ldr", "b-2") and in_span(sc, "b-ldr1", "b-2")
+    assert not in_span(sc, "b-ldr", "r-2")  # a friendly leader's span only
+
+
+def test_7_14_a_leader_coordinates_an_attack_with_an_a_unit_whatever_his_span() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", formation="2")
+    add_infantry(data, "b-3", "0705", formation="A")
+    unit(data, "b-ldr", "0503", formation="1", span=["1", "2"], **LEADER)  # adjacent to b-2
+    game = combat(data, [3, 1])
+    cmd = {**TWO, "attackers": ["b-1", "b-2", "b-3"], "coordinator": "b-ldr"}
+    p = game.preview("blue", cmd)
+    assert p["legal"] and p["differential"] == 6 + 5 + 5 - 5 and p["coordination"]["coordinated"]
+
+
+def test_10_3_a_leader_joins_an_a_unit_whatever_his_span() -> None:
+    data = ground()
+    unit(data, "b-1", "0604", kind="infantry", formation="A", full={"cf": 6, "mr": 4, "ma": 4},
+         reduced={"cf": 3, "mr": 3, "ma": 4})
+    unit(data, "b-ldr", "0604", formation="2", span=["2"], **LEADER)
+    game = combat(data)
+    p = game.preview("blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1",
+                              "leaders": ["b-ldr"]})
+    assert p["legal"] and p["leaders"] == {"b-ldr": "b-1"} and p["differential"] == 6 + 1 - 5
+
+
+# --- 7.14 (S22): artillery attacking in close combat is coordinated like infantry; supporting fire is not ---------------
+ART_TWO = {"type": "attack", "target": "0704", "attackers": ["b-1", "b-art"], "primary": "b-1"}
+
+
+def test_7_14_adjacent_artillery_of_another_formation_makes_the_attack_uncoordinated() -> None:
+    data = ground()
+    unit(data, "b-art", "0603", formation="2", **ARTILLERY)  # next to r-1: it attacks (8.3), no supporting fire
+    sc, _ = board(data)
+    assert not by_formation(sc, ["b-1", "b-art"])
+    assert uncoordinated_halved(sc, ["b-1", "b-art"], "b-1") == ["b-art"]
+    game = combat(data, [3, 1])  # 6 + 2 (attack 4 halved) - 5 = +3
+    p = game.preview("blue", ART_TWO)
+    assert p["legal"] and p["differential"] == 3
+    assert p["coordination"] == {"coordinated": False, "coordinator": None, "halved": ["b-art"], "rule": "7.14"}
+    assert next(a for a in p["attackers"] if a["unit"] == "b-art")["halvings"] == ["7.14"]
+    assert combat_event(submit(game, "blue", ART_TWO))["differential"] == 3
+
+
+def test_7_14_adjacent_artillery_of_the_formation_is_coordinated() -> None:
+    data = ground()
+    unit(data, "b-art", "0603", formation="1", **ARTILLERY)
+    game = combat(data)
+    p = game.preview("blue", ART_TWO)
+    assert p["legal"] and p["differential"] == 6 + 4 - 5 and p["coordination"]["coordinated"]
+
+
+def test_7_14_a_coordinating_leader_s_span_must_cover_adjacent_artillery() -> None:
+    data = ground()
+    unit(data, "b-art", "0603", formation="2", **ARTILLERY)
+    unit(data, "b-ldr", "0503", formation="1", span=["1"], **LEADER)
+    game = combat(data)
+    e = refused(game, "blue", {**ART_TWO, "coordinator": "b-ldr"})
+    assert e.rule == "7.14" and "command span" in e.message
+
+
+def test_8_8_supporting_artillery_of_another_formation_needs_no_coordination() -> None:
+    data = ground()
+    unit(data, "b-art", "0504", formation="2", **ARTILLERY)  # two hexes from 0704, next to b-1: supporting fire
+    game = combat(data)
+    p = game.preview("blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1",
+                              "support": ["b-art"]})
+    assert p["legal"] and p["differential"] == 6 + 4 - 5 and p["coordination"]["coordinated"]
+    assert p["support_fire"][0]["halvings"] == []
 
 
 def test_10_3_a_participating_leader_adds_his_cf_and_morale_and_lifts_the_disruption_halving() -> None:
@@ -225,6 +371,18 @@ def test_10_3_a_leader_moving_with_a_unit_adds_his_movement_value_once_a_turn() 
     assert game.state.units["b-1"].hex == "0701" and game.state.units["b-ldr"].hex == "0701"
     assert any(e["type"] == "assist" and e["rule"] == "10.3" for e in events)
     assert game.state.extra["assisted"] == {"b-ldr": 1}
+
+
+def test_10_3_a_leader_assists_the_move_of_an_a_unit_whatever_his_span() -> None:
+    from .play import new_game
+
+    data = ground("0101")
+    unit(data, "b-1", "0101", kind="infantry", formation="A", full={"cf": 6, "mr": 4, "ma": 4},
+         reduced={"cf": 3, "mr": 3, "ma": 4})
+    unit(data, "b-ldr", "0101", formation="2", span=["2"], **LEADER)
+    game = new_game(data, [])
+    game.submit("blue", {"type": "move", "units": ["b-1", "b-ldr"], "path": SIX, "assist": "b-ldr"})
+    assert game.state.units["b-1"].hex == "0701" and game.state.extra["assisted"] == {"b-ldr": 1}
 
 
 def test_10_3_the_assisting_leader_moves_with_the_stack_and_is_effective() -> None:

@@ -255,6 +255,22 @@ def test_13_1_an_enemy_held_entry_hex_offers_the_shifted_entries_and_charges_one
     assert legal == []  # it has moved
 
 
+def test_13_1_4_7_a_reinforcement_may_march_from_its_entry_hex() -> None:
+    data = standard_data()
+    slow(data, None)  # MA 2
+    data["reinforcements"] = [{"unit": "b-2", "turn": 1, "hex": "0102"}]
+    game = new_game(data, [])
+    path = ["0102", "0202", "0302", "0402", "0502"]
+    options = game.options("blue", ["b-2"])
+    assert "0502" in options["march"]["reachable"] and "0502" not in options["normal"]["reachable"]  # options.py
+    assert any(c.get("march") and c.get("units") == ["b-2"]
+               for c in game.legal_commands("blue", __import__("random").Random(1), limit=500))
+    assert refused(game, "blue", {"type": "move", "units": ["b-2"], "path": path}).rule == "4.3"
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": path, "march": True})
+    assert (game.state.units["b-2"].status, hex_of(game, "b-2")) == ("map", "0502")
+    assert game.state.extra["marched"] == ["b-2"]  # 4.7(2): it initiates no combat this turn
+
+
 def test_11_1_a_disrupted_unit_away_from_the_enemy_recovers_at_the_end_of_the_phase() -> None:
     data = standard_data()
     slow(data)

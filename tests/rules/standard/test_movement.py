@@ -278,6 +278,21 @@ def test_6_2_disrupted_or_parenthesised_units_enter_an_ezoc_only_escorted() -> N
     assert cost(data, ["b-1", "b-2"], ["0404", "0504", "0604"]) == 2
 
 
+def test_6_2_ineffective_leader_does_not_let_disrupted_units_enter_ezoc() -> None:
+    data = standard_data()
+    next(s for s in data["setup"] if s["unit"] == "b-1")["disrupted"] = True
+    unit(data, "b-ldr", kind="leader", formation="1", hex="0404", leader={"combat": 1, "morale": 1, "movement": 2},
+         leader_ineffective={"combat": 0, "morale": 0, "movement": 1})
+    next(s for s in data["setup"] if s["unit"] == "b-ldr")["ineffective"] = True
+    e = refusal(data, ["b-1", "b-ldr"], ["0404", "0504", "0604"])  # 10.1: an ineffective leader has no effects
+    assert e.rule == "6.2" and "10.1" in e.message
+    find(data, "b-1")["full"]["parenthesized"] = True
+    next(s for s in data["setup"] if s["unit"] == "b-1")["disrupted"] = False
+    assert refusal(data, ["b-1", "b-ldr"], ["0404", "0504", "0604"]).rule == "6.2"  # nor a parenthesised one
+    next(s for s in data["setup"] if s["unit"] == "b-ldr")["ineffective"] = False
+    assert cost(data, ["b-1", "b-ldr"], ["0404", "0504", "0604"]) == 2  # effective again, he does
+
+
 def test_6_3_disengaging_by_a_higher_printed_ma() -> None:
     data = standard_data()
     unit(data, "b-cav", kind="cavalry", formation="1", hex="0604", full=CAV, ineffective=CAV_INEFF)
@@ -420,18 +435,19 @@ def entering(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def entry(data: dict[str, Any], uids: list[str], listed: str, path: list[str], ma: int = 4) -> float:
+def entry(data: dict[str, Any], uids: list[str], listed: str, path: list[str], ma: int = 4, **kw: Any) -> float:
     sc, units = board(data)
     from server.rules.kernel.state import UnitState
 
     for u in uids:
         units[u] = UnitState(u, None, status="offboard")
-    return check_entry(sc, units, uids, listed, path, ma) / HALF
+    return check_entry(sc, units, uids, listed, path, ma, **kw) / HALF
 
 
-def entry_refusal(data: dict[str, Any], uids: list[str], listed: str, path: list[str], ma: int = 4) -> IllegalCommand:
+def entry_refusal(data: dict[str, Any], uids: list[str], listed: str, path: list[str], ma: int = 4,
+                  **kw: Any) -> IllegalCommand:
     with pytest.raises(IllegalCommand) as e:
-        entry(data, uids, listed, path, ma)
+        entry(data, uids, listed, path, ma, **kw)
     return e.value
 
 
@@ -467,3 +483,23 @@ def test_13_1_entering_an_ezoc_is_allowed_and_ends_the_move() -> None:
     next(s for s in data["setup"] if s["unit"] == "r-1")["hex"] = "0204"
     assert entry(data, ["b-2"], "0104", ["0104"]) == 1
     assert entry_refusal(data, ["b-2"], "0104", ["0104", "0103"]).rule == "6.2"
+
+
+def test_13_1_4_7_a_reinforcement_moves_normally_thereafter_so_it_may_march() -> None:
+    data = entering(far())
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0105"
+    path = ["0104", "0204", "0304", "0404", "0504", "0604", "0704"]
+    assert entry_refusal(data, ["b-2"], "0104", path).rule == "4.3"  # 7 MP: more than its printed 4
+    assert entry(data, ["b-2"], "0104", path, 9, marching=True) == 7  # 4.7: nine MP
+    data["map"]["hexes"]["0104"] = "woods"
+    e = entry_refusal(data, ["b-2"], "0104", ["0104", "0204"], 9, marching=True)
+    assert e.rule == "4.7"  # the entry hex is entered: terrain closed to marching closes it
+
+
+def test_13_1_4_7_no_march_when_the_entry_is_in_or_next_to_an_ezoc() -> None:
+    data = entering(far())
+    next(s for s in data["setup"] if s["unit"] == "b-tr")["hex"] = "0105"
+    next(s for s in data["setup"] if s["unit"] == "r-1")["hex"] = "0304"  # its ZOC covers 0204
+    e = entry_refusal(data, ["b-2"], "0104", ["0104"], 9, marching=True)  # b-2's ZOC would reach 0204 (R13)
+    assert e.rule == "4.7" and "zone of control" in e.message
+    assert entry(data, ["b-2"], "0104", ["0104"], 4) == 1  # a normal entry may

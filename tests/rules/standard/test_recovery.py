@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from server.rules.kernel.state import UnitState
 from server.rules.standard.recovery import (
     AUTOMATIC,
@@ -14,6 +16,10 @@ from server.rules.standard.recovery import (
 
 from .builder import find, standard_data, unit
 from .ground import board
+from .play import new_game, refused, submit
+
+LEADER = {"combat": 1, "morale": 2, "movement": 2}
+LEADER_INEFF = {"combat": 0, "morale": 1, "movement": 1}
 
 
 def test_11_1_a_disrupted_unit_in_an_ezoc_may_not_recover() -> None:
@@ -82,3 +88,38 @@ def test_11_2_extra_replacements_by_morale_check_for_eliminated_units_only() -> 
     assert "reduced unit" in (extra_replacement_allowed(sc, UnitState("b-1", "0404", reduced=True),
                                                          leader_assisted=True) or "")
     assert extra_replacement_allowed(sc, UnitState("r-1", None, status="eliminated"), leader_assisted=False) is None
+
+
+def test_11_3_an_ineffective_leader_checks_at_his_own_morale_rating() -> None:
+    data = standard_data()
+    unit(data, "b-ldr", kind="leader", formation="1", hex="0404", leader=LEADER, leader_ineffective=LEADER_INEFF)
+    sc, units = board(data)
+    s = units["b-ldr"]
+    s.ineffective = True
+    assert recovery_mode(sc, s, in_ezoc=False, march_eligible=False, night=False, attacking=False) == CHECK
+    assert recovery_rating(sc, s) == 1  # 10.3's morale rating, on the side now showing (S14)
+
+
+@pytest.mark.parametrize(("die", "recovers"), [(1, True), (2, False)])
+def test_11_3_a_leader_who_began_the_phase_in_an_ezoc_recovers_by_a_morale_check(die: int, recovers: bool) -> None:
+    data = standard_data()
+    unit(data, "b-ldr", kind="leader", formation="1", hex="0604", leader=LEADER, leader_ineffective=LEADER_INEFF)
+    data["setup"] = [dict(s, hex="0604") if s["unit"] == "b-1" else s for s in data["setup"]]  # in r-1's EZOC
+    data["setup"] = [dict(s, ineffective=True) if s["unit"] == "b-ldr" else s for s in data["setup"]]
+    game = new_game(data, [die])
+    submit(game, "blue", {"type": "move", "units": ["b-ldr"], "path": ["0604", "0504", "0404"]})  # 10.1: freely
+    events = submit(game, "blue", {"type": "recover", "unit": "b-ldr"})
+    # 11.1: not eligible for march movement throughout the turn (he began it in an EZOC): a morale check
+    assert [e["die"] for e in events if e["type"] == "morale"] == [die]
+    assert game.state.units["b-ldr"].ineffective is not recovers
+    assert refused(game, "blue", {"type": "recover", "unit": "b-ldr"}).rule == "11.1"
+
+
+def test_11_3_a_leader_away_from_any_ezoc_all_phase_recovers_automatically() -> None:
+    data = standard_data()
+    unit(data, "b-ldr", kind="leader", formation="1", hex="0504", leader=LEADER, leader_ineffective=LEADER_INEFF)
+    data["setup"] = [dict(s, ineffective=True) if s["unit"] == "b-ldr" else s for s in data["setup"]]
+    game = new_game(data, [])
+    events = submit(game, "blue", {"type": "recover", "unit": "b-ldr"})  # next to an EZOC, but he exerts no ZOC
+    assert not game.state.units["b-ldr"].ineffective
+    assert [e["type"] for e in events if e["type"] in ("morale", "recovered")] == ["recovered"]

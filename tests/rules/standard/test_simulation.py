@@ -51,14 +51,16 @@ def _fingerprint(game: Game) -> dict[str, object]:
 # charge's declaration, 7.14 coordination, 10.3 leaders, 8.4-8.8 bombardment and support, 9.2(2)-(3),
 # 9.3 cavalry charges, 9.4 countercharges, 9.5 squares, 10.3 the leader's assists, 12.4 and 7.2's FOW moves);
 # again in session 6 for 9.3(2) (several cavalry charges into one hex, no other attack on a charged hex), 9.4
-# against infantry (S44) and 12.4's placement from the TRT (S45).
+# against infantry (S44) and 12.4's placement from the TRT (S45); again for issue 37 (13.1's marching
+# reinforcements, 11.3's leader recovery, 6.2's ineffective leader, 2.4's "A" units, 7.14's adjacent artillery,
+# 8.6's line of sight).
 PINNED = {
-    1: (104, 28, "blue", {"blue": 7, "red": 3}, {"b-1": "0204", "b-ldr": "0504", "r-art": "0706"}, {}),
-    2: (80, 12, "red", {"blue": 4, "red": 7}, {"b-2": "0102", "b-ldr": "0507", "r-cav": "1002"}, {"r-lt": "dead"}),
-    3: (95, 23, None, {"blue": 4, "red": 4}, {"b-1": "0107", "b-ldr": "0305", "r-cav": "1210"},
-        {"b-jg": "eliminated", "r-lt": "dead"}),
+    1: (123, 43, None, {"blue": 5, "red": 4}, {"b-1": "0507", "b-ldr": "0501", "r-art": "0703"},
+        {"b-jg": "eliminated"}),
+    2: (97, 22, "blue", {"blue": 7, "red": 3}, {"b-2": "0205", "b-ldr": "0705", "r-cav": "1009"}, {}),
+    3: (125, 36, None, {"blue": 4, "red": 4}, {"b-1": "0404", "b-ldr": "0305", "r-cav": "0608"},
+        {"b-art": "eliminated", "b-cav": "removed", "r-lt": "eliminated"}),
 }
-
 
 @pytest.mark.parametrize("seed", sorted(PINNED))
 def test_pinned_random_games_of_standard_tutorial(tutorial: StandardScenario, seed: int) -> None:
