@@ -9,6 +9,7 @@ RULES = Path(__file__).resolve().parents[2] / "server" / "rules"
 ALLOWED_TOP_LEVEL = {
     "__future__", "dataclasses", "enum", "functools", "typing", "json", "hashlib", "hmac", "heapq",
     "itertools", "collections", "random", "time", "importlib", "math", "operator", "jsonschema",
+    "difflib",  # "did you mean" for a scenario field's typo: pure string matching
 }
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval"}
 KERNEL = "kernel"

@@ -3,7 +3,7 @@
 // movement actions and attacks it offers.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { standardOptions, isEdgeHex, isStandard, actionLabel, TRT, chargeCandidates, neighbours } from "../../web/js/editions/standard/options.js";
+import { standardOptions, isEdgeHex, isStandard, actionLabel, TRT, chargeCandidates, neighbours, bombardCommand } from "../../web/js/editions/standard/options.js";
 
 const defs = {
   "b-1": { id: "b-1", side: "blue", kind: "infantry", name: "1st Brigade" },
@@ -169,6 +169,26 @@ test("the referee's charges and bombardments: exact groups, a part of a group on
   const one = standardOptions({ options: { bombardments } }, { selected: ["b-art"], defs: two, view: cv, side: "blue" });
   assert.deepEqual(one.bombards.map((b) => [b.target, b.artillery]), [["0405", ["b-art"]], ["0505", ["b-art"]]]);
   assert.equal(one.bombards[0].preview, bombardments[1]);
+});
+
+test("bombardment fire groups (8.4): any part of a stack's guns, grouped on the page, in the referee's order", () => {
+  const three = { ...defs2, "b-art2": { id: "b-art2", side: "blue", kind: "artillery", name: "Horse", full: { attack: 3, range: 2 } }, "b-art3": { id: "b-art3", side: "blue", kind: "artillery", name: "Foot", full: { attack: 3, range: 2 } } };
+  const cv = { ...combatView, units: { ...combatView.units, "b-art2": { hex: "0205", status: "map" }, "b-art3": { hex: "0205", status: "map" } } };
+  const all = ["b-art", "b-art2", "b-art3"];
+  const bombardments = [
+    { legal: true, command: { type: "bombard", target: "0405", artillery: all } },
+    { legal: true, command: { type: "bombard", target: "0405", artillery: all, groups: [all] } },
+    ...all.map((u) => ({ legal: true, command: { type: "bombard", target: "0405", artillery: [u] } })),
+  ];
+  // all three selected: the listed grouping of exactly those guns (they fire together)
+  const whole = standardOptions({ options: { bombardments } }, { selected: all, defs: three, view: cv, side: "blue" });
+  assert.deepEqual(whole.bombards[0].command, bombardments[1].command);
+  // two of the stack: both offered (each alone until the page groups them), judged by the referee when shown
+  const part = standardOptions({ options: { bombardments } }, { selected: ["b-art3", "b-art2"], defs: three, view: cv, side: "blue" });
+  assert.deepEqual(part.bombards.map((b) => [b.target, b.artillery, b.preview]), [["0405", ["b-art3", "b-art2"], null]]);
+  assert.deepEqual(bombardCommand("0405", ["b-art3", "b-art2"], { "b-art3": 0, "b-art2": 0 }, { 0: "b-ldr" }), { type: "bombard", target: "0405", artillery: ["b-art3", "b-art2"], groups: [["b-art2", "b-art3", "b-ldr"]] });
+  assert.deepEqual(bombardCommand("0405", all, { "b-art3": 0, "b-art": 0, "b-art2": 2 }, { 2: "b-ldr" }), { type: "bombard", target: "0405", artillery: all, groups: [["b-art", "b-art3"], ["b-art2"]] });
+  assert.deepEqual(bombardCommand("0405", all, { "b-art": 0, "b-art2": 1, "b-art3": 2 }, { 0: "b-ldr" }), { type: "bombard", target: "0405", artillery: all });
 });
 
 test("squares (9.5): each selected infantry unit forms one or removes its own, before any unit moves", () => {

@@ -481,6 +481,16 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
         page.wait_for_function("() => !!window.vedette.S.preview")
         if js(page, "() => window.vedette.S.preview.kind") != "bombard":
             page.locator("#preview-switch").click()
+        if len(guns) > 1:  # 8.4: the fire groups (each gun alone without `groups`), then their leaders
+            groups = cmd.get("groups") or [[g] for g in guns]
+            for i, grp in enumerate(groups):
+                for u in grp:
+                    if game.scenario.units[u].kind.value != "leader":
+                        page.locator(f"select.bombard-group[data-unit='{u}']").select_option(str(i))
+            for i, grp in enumerate(groups):
+                for u in grp:
+                    if game.scenario.units[u].kind.value == "leader":
+                        page.locator(f"select.bombard-leader[data-group='{i}']").select_option(u)
         page.locator("#confirm-action").click()
     elif t == "charge" and game.state.ruleset == "standard":
         # 7.13(3): the infantry charge declared in the movement phase, by charge mode (C) and the path's button

@@ -1,9 +1,9 @@
 """Step losses and advance after combat in the Standard rules (seed 002 7.11, 7.12).
 
-7.11: step losses come from the primary unit; a non-participating battalion or squadron of the same
-formation (an "A" unit shares every formation, 2.4) stacked with it may absorb them instead.  (7.11's
-"another full-sized unit with the same ID" needs a unit-ID field the scenario format does not have yet;
-until then no such unit absorbs.)
+7.11 (S11): step losses come from the primary unit; stacked with it, a non-participating battalion or squadron of
+the same formation (an "A" unit shares every formation, 2.4) may absorb them instead, and so may another full-sized
+unit (2.7: not a battalion or squadron; reduced or not) with the primary's Unit ID (2.4, the scenario's `unit_id`)
+when the primary is itself full-sized.
 7.12: when a hex is vacated by retreat or rout (not by step losses alone), participating attackers may
 advance one hex — into the vacated hex or a vacant hex adjacent to it that they could move into — ignoring
 EZOC, without overstacking; two hexes when the defenders routed (not when they were captured).  Disrupted
@@ -17,24 +17,33 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from ..kernel.hexes import hexside_key
 from ..kernel.state import UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
 from .stacking import STACK_LIMIT, counting_units
 from .tactics import same_formation
 
+_SMALL = (Kind.BATTALION, Kind.SQUADRON)  # 2.7
+_FULL_SIZED = (Kind.INFANTRY, Kind.CAVALRY)  # 7.11: the brigades and regiments battalions and squadrons come from
+
 
 def absorbers(sc: StandardScenario, units: Mapping[str, UnitState], primary: str,
               participants: Collection[str]) -> list[str]:
     """7.11: the units that may take the primary unit's step loss instead (besides the primary itself)."""
     p = units[primary]
-    form = sc.units[primary].formation
+    pd = sc.units[primary]
+
+    def absorbs(u: str) -> bool:
+        d = sc.units[u]
+        if d.kind in _SMALL:
+            return u not in participants and same_formation(d.formation, pd.formation)
+        # 7.11 "another full-sized unit with the same ID": both full-sized, one Unit ID (2.4)
+        return (d.kind in _FULL_SIZED and pd.kind in _FULL_SIZED and pd.unit_id is not None
+                and d.unit_id == pd.unit_id)
+
     return sorted(
         u for u, s in units.items()
-        if u != primary and u not in participants and s.on_map and s.hex == p.hex
-        and sc.units[u].kind in (Kind.BATTALION, Kind.SQUADRON) and same_formation(sc.units[u].formation, form)
-        and sc.units[u].side == sc.units[primary].side
+        if u != primary and s.on_map and s.hex == p.hex and sc.units[u].side == pd.side and absorbs(u)
     )
 
 
@@ -75,7 +84,7 @@ def advance_hexes(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
             return False
         if not sc.could_move(cls, a, b):
             return False
-        if any(cls in sc.hexside_features[f].no_advance_across for f in sc.hexsides.get(hexside_key(a, b), ())):
+        if any(cls in f.no_advance_across for f in sc.hexside_effects(a, b)):  # 2.2: clear hexsides too
             return False
         # 7.12: hexes may not be overstacked after the advance
         return not (d.kind.counts_for_stacking and len(counting_units(sc, units, b)) >= STACK_LIMIT)

@@ -7,6 +7,11 @@ hex, two after a rout unless the routed units were captured.  A bombardment give
 skirmishers never advance (7.13(1)); press forward and an infantry charge pressed home must (7.13(2), 7.13(3)); at
 night only into the vacated hex (14.2(4)).  An advance captures an enemy HQ or trains alone in the hexes it enters
 (12.1, 12.2), and a participating leader goes with the unit he joined (10.3).
+
+The victorious player may be the defender (7.12): when the attackers retreat or rout and the defenders held their
+hex, each participating defender in turn may advance one hex (the same decision `advance`, the defender's) into a
+vacated attacking hex or a vacant hex next to one; never artillery (8.3) nor from terrain the TEC bars (R13), and not
+at night (14.2(4)).
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ def task_advance_check(ctx: StdCtx, task: dict[str, Any]) -> None:
     target = c["target"]
     if c.get("kind") == "bombard":
         return  # 8.3, 8.5: artillery never advances, and a bombardment gives no advance
+    retreated = c.get("retreated", [])
+    if "attacker" in retreated:
+        if "defender" not in retreated:  # 7.13(4), 9.4: when both sides gave way nobody advances
+            _defender_advance_check(ctx, c)
+        return
     if ctx.combat_units_at(target, c["defender"]):
         return  # 7.12: only a vacated hex gives an advance
     if any(ctx.side_of(u) == c["defender"] and ctx.kind(u) is Kind.LEADER for u in ctx.units_at(target)):
@@ -43,24 +53,43 @@ def task_advance_check(ctx: StdCtx, task: dict[str, Any]) -> None:
                          "rout": bool(c.get("routed") or c.get("prerouted")) and not captured})
 
 
-def advance_options(ctx: StdCtx, uid: str, vacated: str, rout: bool) -> list[str]:
+def _defender_advance_check(ctx: StdCtx, c: dict[str, Any]) -> None:
+    """7.12: the attackers retreated or routed and the defenders held: the participating defenders still in the
+    target hex may advance into the attacking hexes left empty (or next to them); 14.2(4): not at night."""
+    if c.get("night"):
+        return  # 14.2(4): at night the defender may not advance
+    vacated = [h for h in c["hexes"] if not ctx.combat_units_at(h, c["attacker"])]
+    if not vacated:
+        return  # 7.12: only a vacated hex gives an advance
+    if any(ctx.side_of(u) == c["attacker"] and ctx.kind(u) is Kind.LEADER for h in vacated for u in ctx.units_at(h)):
+        lone_leaders(ctx)
+    units = [u for u in c.get("defenders", []) if ctx.on_map(u) and ctx.st.units[u].hex == c["target"]]
+    ctx.st.tasks.append({"t": "advance", "units": units, "vacated": vacated[0], "vacated_hexes": vacated,
+                         "rout": False, "defender": True})
+
+
+def advance_options(ctx: StdCtx, uid: str, vacated: str | list[str], rout: bool) -> list[str]:
+    """7.12: where this unit may advance, into (or next to) the vacated hex or, for a defender, any of the
+    attacking hexes left empty (an enemy HQ or trains alone there is captured by the advance, 12.1, 12.2)."""
     units = ctx.st.units
     side = ctx.side_of(uid)
+    hexes = [vacated] if isinstance(vacated, str) else vacated
     board = {u: s for u, s in units.items()
-             if not (s.hex == vacated and ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS)}
-    return advance_hexes(ctx.sc, board, uid, vacated, rout=rout)
+             if not (s.hex in hexes and ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS)}
+    return sorted({h for v in hexes for h in advance_hexes(ctx.sc, board, uid, v, rout=rout)})
 
 
 def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
     c = ctx.st.combat or {}
-    if c.get("tactic") == SKIRMISH:
+    defender = bool(task.get("defender"))
+    if c.get("tactic") == SKIRMISH and not defender:
         return  # 7.13(1): skirmishers never advance
-    must = c.get("tactic") == PRESS or (c.get("tactic") == CHARGE and c.get("pressed", True)
-                                        and not c.get("cavalry"))  # 7.13(2), 7.13(3)
+    must = not defender and (c.get("tactic") == PRESS or (c.get("tactic") == CHARGE and c.get("pressed", True)
+                                                          and not c.get("cavalry")))  # 7.13(2), 7.13(3)
     units = [u for u in task["units"] if ctx.on_map(u)]
     while units:
         uid = units.pop(0)
-        hexes = advance_options(ctx, uid, task["vacated"], task["rout"])
+        hexes = advance_options(ctx, uid, task.get("vacated_hexes") or task["vacated"], task["rout"])
         if c.get("night"):
             hexes = [h for h in hexes if h == task["vacated"]]  # 14.2(4): into the vacated hex only
         if not hexes:
@@ -69,7 +98,8 @@ def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
         ctx.st.tasks.append(rest)
         options = [] if must else [{"id": "stay", "hex": None, "label": "do not advance"}]
         options += [{"id": h, "hex": h, "label": f"advance to {h}"} for h in hexes]
-        why = f"{TACTIC_RULE[c['tactic']]}: must advance" if must else "7.12"
+        why = (f"{TACTIC_RULE[c['tactic']]}: must advance" if must
+               else "7.12: the attackers gave way" if defender else "7.12")
         ctx.st.decision = {"kind": "advance", "side": ctx.side_of(uid), "rule": "7.12", "options": options,
                            "task": {**task, "unit": uid}, "hexes": hexes,
                            "text": f"{ctx.name(uid)} may advance ({why}"
@@ -95,7 +125,8 @@ def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
     ctx.move_unit(uid, h)
     ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
     c = ctx.st.combat or {}
-    for ldr, joined in sorted(c.get("leaders", {}).items()):  # 10.3: the participating leader goes with his unit
+    joins = c.get("leaders", {}) if side == c.get("attacker") else c.get("def_leaders", {})
+    for ldr, joined in sorted(joins.items()):  # 10.3: the participating leader goes with his unit
         if joined == uid and ctx.on_map(ldr) and ctx.st.units[ldr].hex == start:
             ctx.move_unit(ldr, h)
             ctx.emit("advance", f"10.3: {ctx.name(ldr)} advances with {ctx.name(uid)}", unit=ldr, hex=h, rule="10.3")

@@ -1,13 +1,17 @@
 """Artillery fire in the Standard rules: bombardment (seed 002 8.4-8.5, with 8.6-8.7, 9.2(4), 14.2(5), 14.3(2)-(3),
 R12), who may give supporting fire (8.8) and the Ammo result (7.8, 8.5).
 
-`bombard {target, artillery}` declares every artillery unit that bombards the hex `target` this phase (8.4: all of
-them before any is resolved; the hex is not bombarded again this phase).  The declared units fire in coordinated
-groups (8.4: stacked with or adjacent to another of them; never at twilight, 14.3(2)), each group resolved
-separately: the attacker names the enemy unit it fires at (decision `bombard_unit`), the total attack factor
-(doubled against cavalry, 9.2(4)) reads the CRT as a positive differential (8.5, R12: A results and parenthesised
-results ignored, Ex costs the target a step), and the result falls on that unit alone.  A bombardment is an attack
-for 7.2 only when it inflicts a result on the unit (8.4).
+`bombard {target, artillery, groups?}` declares every artillery unit that bombards the hex `target` this phase (8.4:
+all of them before any is resolved; the hex is not bombarded again this phase) and how they fire: `groups` lists the
+fire groups, each the batteries that fire together in one bombardment and at most one leader coordinating them;
+without it each battery fires alone (8.4: each unit's bombardment is resolved separately).  A part of a stack may
+fire, and stacked batteries may fire apart, at different units of the hex or at other hexes (8.4).  Batteries fire
+together only when each is stacked with or adjacent to another of the group and/or to its coordinating leader, who
+must be effective (10.1), have the battery in his command span and spend his one assist of the turn (10.3, S24);
+never at twilight (14.3(2)).  Each group is resolved separately: the attacker names the enemy unit it fires at
+(decision `bombard_unit`), the total attack factor (doubled against cavalry, 9.2(4)) reads the CRT as a positive
+differential (8.5, R12: A results and parenthesised results ignored, Ex costs the target a step), and the result
+falls on that unit alone.  A bombardment is an attack for 7.2 only when it inflicts a result on the unit (8.4).
 
 `bombard_problem` judges one artillery unit against one hex, for bombardment and for supporting fire alike: its
 factors and state (8.4), range with a hill's extra hex (8.7), the line of sight (8.6, `has_los`: along a hexside only
@@ -22,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..kernel.errors import IllegalCommand
+from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
 from ..kernel.los import LosRules, line_of_sight
@@ -30,10 +34,11 @@ from ..kernel.state import PHASE_COMBAT
 from .combat_results import apply_outcome, owe_fow
 from .context import StdCtx
 from .crt import bombardment_result
-from .leaders import leader_checks
+from .leaders import assisted, leader_checks
 from .movement import printed_side
 from .results import outcomes
 from .scenario import Kind
+from .tactics import in_span
 
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
 LOS_DAY = 10  # 8.6: the longest line of sight in daylight
@@ -109,29 +114,112 @@ def support_problem(ctx: StdCtx, side: str, uid: str, target: str, attackers: Se
 
 
 # --- 8.4, 8.5 bombardment -------------------------------------------------------------------------------------------
-def fire_groups(ctx: StdCtx, artillery: list[str]) -> list[list[str]]:
-    """8.4: the declared artillery split into groups that fire together: connected by being stacked with or adjacent
-    to one another; at twilight no coordination, so each unit fires alone (14.3(2), S31)."""
-    if ctx.light() != "day":
-        return [[u] for u in sorted(artillery)]
-    left = sorted(artillery)
-    groups: list[list[str]] = []
+FireGroup = tuple[list[str], str | None]  # the batteries firing together and the leader coordinating them (or None)
+
+
+def _near(ctx: StdCtx, a: str, b: str) -> bool:
+    ha, hb = ctx.st.units[a].hex or "", ctx.st.units[b].hex or ""
+    return ha == hb or ctx.sc.grid.is_adjacent(ha, hb)
+
+
+def _linked(ctx: StdCtx, leader: str | None, a: str, b: str) -> bool:
+    """8.4: two members of a fire group are coordinated when stacked or adjacent; a battery is linked to the
+    coordinating leader only within his command span (10.3)."""
+    if leader in (a, b):
+        gun = b if a == leader else a
+        return in_span(ctx.sc, leader, gun) and _near(ctx, leader, gun)
+    return _near(ctx, a, b)
+
+
+def _components(ctx: StdCtx, nodes: list[str], leader: str | None) -> list[list[str]]:
+    left = list(nodes)
+    out: list[list[str]] = []
     while left:
-        group = [left.pop(0)]
-        grew = True
-        while grew:
-            grew = False
-            for u in list(left):
-                h = ctx.st.units[u].hex or ""
-                if any(ctx.st.units[g].hex == h or ctx.sc.grid.is_adjacent(ctx.st.units[g].hex or "", h) for g in group):
-                    group.append(u)
-                    left.remove(u)
-                    grew = True
-        groups.append(sorted(group))
-    return groups
+        comp = [left.pop(0)]
+        for u in comp:  # grows as it is read
+            for v in [v for v in left if _linked(ctx, leader, u, v)]:
+                comp.append(v)
+                left.remove(v)
+        out.append(comp)
+    return out
 
 
-def bombard_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list[str]]:
+def coordinated_groups(ctx: StdCtx, artillery: list[str], leader: str | None = None) -> list[FireGroup]:
+    """8.4: the largest groups the batteries may fire in: connected by being stacked with or adjacent to another of
+    them and/or to the coordinating leader (within his span, 10.3); at twilight no coordination, each alone
+    (14.3(2)).  Canonical order (each group's batteries sorted, groups by their first battery)."""
+    if ctx.light() != "day":
+        return [([u], None) for u in sorted(artillery)]
+    nodes = sorted(artillery) + ([leader] if leader else [])
+    out: list[FireGroup] = []
+    for comp in _components(ctx, nodes, leader):
+        guns = sorted(u for u in comp if u != leader)
+        if guns:
+            out.append((guns, leader if leader in comp and len(guns) > 1 else None))
+    return sorted(out)
+
+
+def group_problem(ctx: StdCtx, side: str, guns: list[str], leader: str | None) -> str | None:
+    """8.4, 10.1, 10.3, 14.3(2): why these batteries may not fire together in one bombardment, coordinated by
+    `leader` when named (None: they may)."""
+    if len(guns) == 1 and leader is None:
+        return None
+    if leader is not None:
+        name = ctx.name(leader)
+        if len(guns) < 2:
+            return f"8.4: a leader coordinates two or more batteries firing together; {ctx.name(guns[0])} fires alone"
+        if ctx.side_of(leader) != side or not ctx.on_map(leader):
+            return f"8.4: {name} is not one of your leaders on the map"
+    if ctx.light() != "day":
+        return "14.3(2): coordination is not possible at twilight, so each battery bombards alone"
+    if leader is not None:
+        if ctx.st.units[leader].ineffective:
+            return f"10.1: {ctx.name(leader)} is ineffective and has no game effects"
+        if leader in assisted(ctx):
+            return f"10.3: {ctx.name(leader)} has assisted a unit this turn"
+    comps = _components(ctx, sorted(guns) + ([leader] if leader else []), leader)
+    if len(comps) > 1:
+        loose = next(c for c in comps if guns[0] not in c)
+        who = ctx.names([u for u in loose if u != leader]) or ctx.name(loose[0])
+        return (f"8.4: {who} is not coordinated with the rest of the fire group: batteries fire together only when "
+                f"each is stacked with or adjacent to another of them or to a coordinating leader whose command "
+                f"span includes it")
+    return None
+
+
+def _read_groups(ctx: StdCtx, side: str, arts: list[str], raw: Any) -> list[FireGroup]:
+    """8.4: the command's `groups` (each a list of the declared batteries firing together, with at most one leader
+    coordinating them); without it each battery fires alone."""
+    if raw is None:
+        return [([u], None) for u in arts]
+    if not isinstance(raw, list) or not raw or not all(
+            isinstance(g, list) and g and all(isinstance(u, str) for u in g) for g in raw):
+        raise MalformedCommand("'groups' must be a list of lists of unit ids")
+    out: list[FireGroup] = []
+    named: list[str] = []
+    for g in raw:
+        leaders = [u for u in g if u in ctx.sc.units and ctx.kind(u) is Kind.LEADER]
+        guns = [u for u in g if u not in leaders]
+        if any(u not in arts for u in guns):
+            raise IllegalCommand("8.4", "each battery of a fire group must be one of the declared artillery")
+        if len(leaders) > 1:
+            raise IllegalCommand("8.4", "one leader at most coordinates a fire group")
+        if not guns:
+            raise IllegalCommand("8.4", "a fire group needs at least one battery")
+        named += g
+        out.append((guns, leaders[0] if leaders else None))
+    if len(set(named)) != len(named) or sorted(u for g, _ in out for u in g) != sorted(arts):
+        raise IllegalCommand("8.4", "name each declared battery, and any coordinating leader, in exactly one fire group")
+    for guns, leader in out:
+        problem = group_problem(ctx, side, guns, leader)
+        if problem:
+            rule, _, text = problem.partition(": ")
+            raise IllegalCommand(rule, text)
+    return out
+
+
+def bombard_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, list[FireGroup]]:
+    """8.4: validate a bombardment exactly as `submit` does; (target, fire groups) or IllegalCommand."""
     check_fields(cmd, {"target": "hex", "artillery": "ids"}, {})
     st = ctx.st
     if st.phase != PHASE_COMBAT or st.active != side:
@@ -153,22 +241,25 @@ def bombard_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, lis
         if problem:
             rule, _, text = problem.partition(": ")
             raise IllegalCommand(rule, text)
-    return target, arts
+    return target, _read_groups(ctx, side, arts, cmd.get("groups"))
 
 
 def cmd_bombard(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
-    target, arts = bombard_check(ctx, side, cmd)
+    target, groups = bombard_check(ctx, side, cmd)
     st = ctx.st
+    arts = [u for g, _ in groups for u in g]
     for u in arts:
         st.units[u].attacked = True
+    for _, leader in groups:
+        if leader:
+            ctx.x.setdefault("assisted", {})[leader] = st.turn  # 10.3: coordinating is the leader's assist
     ctx.x.setdefault("bombarded", []).append(target)
-    groups = fire_groups(ctx, arts)
     ctx.emit("bombard", f"8.4: {ctx.names(arts)} bombard {target}"
                         f"{'' if len(groups) == 1 else f' in {len(groups)} separate fires'}",
-             artillery=arts, target=target, rule="8.4")
-    for g in reversed(groups):
-        st.tasks.extend([{"t": "combat_end"}, {"t": "bombard_done"}, {"t": "bombard_fire", "group": g,
-                                                                         "target": target, "side": side}])
+             artillery=arts, target=target, groups=[g + ([ldr] if ldr else []) for g, ldr in groups], rule="8.4")
+    for g, leader in reversed(groups):
+        st.tasks.extend([{"t": "combat_end"}, {"t": "bombard_done"},
+                         {"t": "bombard_fire", "group": g, "coordinator": leader, "target": target, "side": side}])
 
 
 def strength(ctx: StdCtx, group: list[str], unit: str) -> tuple[int, bool]:
@@ -202,6 +293,7 @@ def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> No
     c: dict[str, Any] = {"kind": "bombard", "attacker": side, "defender": ctx.enemy(side), "target": target,
                          "attackers": group, "primary": group[0], "support": group, "defenders": [unit],
                          "def_primary": unit, "only": [unit], "leaders": {}, "def_leaders": {},
+                         "coordinator": task.get("coordinator"),
                          "hexes": sorted({h for u in group if (h := st.units[u].hex) is not None}),
                          "tactic": "none", "def_tactic": "none", "retreated": [],
                          "before": [s.hex, s.status, s.disrupted, s.reduced]}
@@ -286,7 +378,8 @@ def decide_ammo(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> No
 
 # --- the bombardments a side could make -----------------------------------------------------------------------------
 def bombard_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
-    """For the random player and the page: for each hex some artillery may bombard, all of it, and each alone."""
+    """For the random player and the page (8.4): for each hex some artillery may bombard, all of it each alone, in
+    its largest coordinated groups and with a leader joining groups he coordinates, and each battery alone."""
     st = ctx.st
     if ctx.light() == "night":
         return []
@@ -295,11 +388,23 @@ def bombard_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
         return []
     enemy_hexes = sorted({h for u in ctx.side_units_on_map(ctx.enemy(side)) if ctx.kind(u).is_combat
                           and (h := st.units[u].hex) is not None} - set(ctx.x.get("bombarded", [])))
-    out = []
+    done = assisted(ctx)
+    leaders = [u for u in ctx.side_units_on_map(side) if ctx.kind(u) is Kind.LEADER
+               and not st.units[u].ineffective and u not in done]
+    out: list[dict[str, Any]] = []
     for h in enemy_hexes:
-        ok = [a for a in arts if bombard_problem(ctx, side, a, h) is None]
-        if ok:
-            out.append({"type": "bombard", "target": h, "artillery": ok})
-            if len(ok) > 1:
-                out.extend({"type": "bombard", "target": h, "artillery": [a]} for a in ok)
+        ok = sorted(a for a in arts if bombard_problem(ctx, side, a, h) is None)
+        if not ok:
+            continue
+        base: dict[str, Any] = {"type": "bombard", "target": h, "artillery": ok}
+        out.append(base)
+        plain = coordinated_groups(ctx, ok)
+        if len(plain) < len(ok):
+            out.append({**base, "groups": [g for g, _ in plain]})
+        for ldr in leaders:
+            grouped = coordinated_groups(ctx, ok, ldr)
+            if len(grouped) < len(plain):
+                out.append({**base, "groups": [g + ([c] if c else []) for g, c in grouped]})
+        if len(ok) > 1:
+            out.extend({"type": "bombard", "target": h, "artillery": [a]} for a in ok)
     return out

@@ -1,8 +1,11 @@
 """The charge's declaration in the movement phase: infantry (seed 002 7.13(3), with 14.2(3)-(4)) and cavalry (9.3(1)).
 
 Cavalry: at most one squadron, one leader and one other cavalry unit, effective and undisrupted, move one or two hexes,
-entering and crossing clear terrain only (V29's reading: no hexside feature) and never a hex with another friendly
-unit, to a hex next to a clear target hex (9.3(1)).
+entering and crossing clear terrain only and never a hex with another friendly unit, to a hex next to a clear target
+hex (9.3(1)).  Which terrain is clear for a charge is the TEC's no-charge column (tec.py, S30, S33): the terrain and
+secondary terrain of each hex entered and of the target, and each hexside crossed or attacked across (its features,
+or 2.2's clear hexside beside a terrain), must not bar the class.  An infantry charge may not be made into terrain the
+TEC bars it from (7.13(3)): the target hex's terrain and the hexside it attacks across.
 
 `charge {units, path, target}`: at most one leader, one battalion and one other infantry unit, stacked at the start,
 none disrupted or ineffective, move together one or two MP (never overstacking a hex on the way, 5.2) to a hex next to
@@ -19,7 +22,6 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.hexes import hexside_key
 from ..kernel.state import PHASE_MOVEMENT
 from .context import StdCtx
 from .movement import HALF, Move, check_move, movement_allowance
@@ -34,9 +36,29 @@ def is_cavalry_charge(ctx: StdCtx, units: list[str]) -> bool:
 
 
 def is_clear_terrain(ctx: StdCtx, h: str) -> bool:
-    """9.3(1): the hex is clear terrain (no secondary terrain on it), as a cavalry charge needs (with 9.3(6) and
-    9.4, close_combat.py)."""
-    return ctx.sc.terrain_at(h).clear and not ctx.sc.secondary_at(h)
+    """9.3(1): the hex is clear terrain for a cavalry charge (its terrain and secondary terrain open to it in the
+    TEC's no-charge column, S30), as a cavalry charge needs (with 9.3(6) and 9.4, close_combat.py)."""
+    return hex_bars_charge(ctx, "cavalry", h) is None
+
+
+def hex_bars_charge(ctx: StdCtx, cls: str, h: str) -> str | None:
+    """7.13(3), 9.3(1): the name of the terrain of `h` (primary or secondary) that the TEC bars this class's charge
+    from (None: none does)."""
+    t = ctx.sc.terrain_at(h)
+    if cls in t.no_charge:
+        return t.name
+    return next((s.name for s in ctx.sc.secondary_at(h) if cls in s.no_charge), None)
+
+
+def hexside_bars_charge(ctx: StdCtx, cls: str, a: str, b: str) -> str | None:
+    """7.13(3), 9.3(1), 2.2: the name of what on the hexside between a and b (a feature, or a clear hexside beside a
+    terrain) the TEC bars this class's charge across (None: nothing does)."""
+    return next((f.name for f in ctx.sc.hexside_effects(a, b) if cls in f.no_charge), None)
+
+
+def bars_charge(ctx: StdCtx, cls: str, a: str, b: str) -> str | None:
+    """The hex b or the hexside from a into it, where the TEC bars this class's charge: a name, or None."""
+    return hex_bars_charge(ctx, cls, b) or hexside_bars_charge(ctx, cls, a, b)
 
 
 def cavalry_charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], target: str) -> str | None:
@@ -58,14 +80,14 @@ def cavalry_charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[
     if len(path) not in (2, 3):
         return "9.3(1): the charge moves one or two hexes"
     for a, b in pairwise(path):
-        if not is_clear_terrain(ctx, b) or ctx.sc.hexsides.get(hexside_key(a, b)):
-            return f"9.3(1): the charge enters and crosses clear terrain only ({b})"
+        if barred := bars_charge(ctx, "cavalry", a, b):
+            return f"9.3(1): the charge enters and crosses clear terrain only ({barred}, {b})"
         if any(ctx.side_of(u) == side for u in ctx.units_at(b)):
             return f"9.3(1): the charge may not enter a hex with another friendly unit ({b})"
     if not ctx.sc.grid.is_adjacent(path[-1], target):
         return f"9.3(1): the charge ends next to {target}"
-    if not is_clear_terrain(ctx, target) or ctx.sc.hexsides.get(hexside_key(path[-1], target)):
-        return f"9.3(1): the charge attacks into clear terrain only ({target})"
+    if barred := bars_charge(ctx, "cavalry", path[-1], target):
+        return f"9.3(1): the charge attacks into clear terrain only ({barred}, {target})"
     return None
 
 
@@ -99,6 +121,8 @@ def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], ta
             return f"4.7: {ctx.name(u)} used march movement"
     if not ctx.sc.grid.is_adjacent(path[-1], target):
         return f"7.13(3): the charge ends next to {target}"
+    if barred := bars_charge(ctx, "infantry", path[-1], target):
+        return f"7.13(3): the TEC bars an infantry charge into {barred} ({target})"
     for h in path[1:]:
         crowd = [u for u in counting_units(ctx.sc, st.units, h) if u not in units]
         mine = [u for u in units if ctx.kind(u).counts_for_stacking]

@@ -1,4 +1,4 @@
-"""The close-combat sequence (seed 002 7.1, 7.3-7.8, 7.13, with 9.3(3)-(6), 9.4, 9.5, 10.1, 10.3, 12.4, 14.2(4)).
+"""The close-combat sequence (seed 002 7.1, 7.2, 7.3-7.8, 7.13, with 9.3(3)-(6), 9.4, 9.5, 10.1, 10.3, 12.4, 14.2(4)).
 
 `open_combat` makes a combat `GameState.combat` (an `attack`, attacks.py; a fortune of war's charge or forced attack,
 fortune.py; a cavalry charge's follow-up, below) and queues its procedure, played as tasks and decisions:
@@ -17,7 +17,8 @@ fortune.py; a cavalry charge's follow-up, below) and queues its procedure, playe
    the result leaves one (decision `result`); combat_results.py carries the result out, then what follows it
    (7.13(2), 7.13(5), 9.3(7), 14.2(4));
 6. the combat ends: leaders left alone are moved (10.1) and the fortunes of war it owed are played (12.4); cavalry
-   that routed its defender may then charge again (decision `follow_up`, 9.3(6), S40).
+   that routed its defender may then charge again (decision `follow_up`, 9.3(6), S40); then each unattacked
+   triggered defender whose triggering units have all completed their combat plays its fortune of war (7.2, S20).
 """
 
 from __future__ import annotations
@@ -26,10 +27,9 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from ..kernel.hexes import hexside_key
 from ..kernel.state import STATUS_CAPTURED
 from .bombard import ammo
-from .charges import is_clear_terrain
+from .charges import bars_charge, is_clear_terrain
 from .combat import defence_problem, pre_combat_result
 from .combat_results import apply_outcome, owe_fow
 from .context import StdCtx
@@ -206,7 +206,7 @@ def countercharge_problem(ctx: StdCtx, c: dict[str, Any]) -> str | None:
     at = ctx.st.units[primary].hex if primary is not None and ctx.on_map(primary) else None
     if at is None or not ctx.sc.grid.is_adjacent(at, c["target"]):
         return "9.4: the countercharging cavalry does not move, so it meets only an adjacent attacking primary unit"
-    if not is_clear_terrain(ctx, at) or ctx.sc.hexsides.get(hexside_key(c["target"], at)):
+    if bars_charge(ctx, "cavalry", c["target"], at):  # the TEC's no-charge column (S30)
         return f"9.4, 9.3(1): the countercharge attacks into clear terrain only ({at})"
     return None
 
@@ -454,13 +454,13 @@ def decide_form_square(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]
 
 # --- 9.3(6) the cavalry charges again -------------------------------------------------------------------------------
 def follow_up_targets(ctx: StdCtx, units: list[str], side: str) -> list[str]:
-    """9.3(6) (V31's reading): enemy-occupied hexes next to the cavalry's hex, both clear, no hexside feature between."""
+    """9.3(6) (V31's reading): enemy-occupied hexes next to the cavalry's hex, both open to a cavalry charge and
+    nothing on the hexside between that bars one (the TEC's no-charge column, S30)."""
     h = ctx.st.units[units[0]].hex
     if h is None or any(ctx.st.units[u].hex != h for u in units) or not is_clear_terrain(ctx, h):
         return []
     return sorted(n for n in ctx.sc.grid.neighbors(h)
-                  if ctx.combat_units_at(n, ctx.enemy(side)) and is_clear_terrain(ctx, n)
-                  and not ctx.sc.hexsides.get(hexside_key(h, n)))
+                  if ctx.combat_units_at(n, ctx.enemy(side)) and bars_charge(ctx, "cavalry", h, n) is None)
 
 
 def task_follow_up(ctx: StdCtx, task: dict[str, Any]) -> None:
@@ -480,6 +480,7 @@ def decide_follow_up(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) 
     if target is None:
         for u in units:
             ctx.make_ineffective(u, "9.3(7)")
+        queue_triggered_fow(ctx)  # 7.2: the charge's combat is complete
         return
     side = task["side"]
     h = st.units[units[0]].hex
@@ -492,10 +493,35 @@ def decide_follow_up(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) 
              rule="9.3(6)", tactic=CHARGE)
 
 
-# --- the combat ends (10.1, 12.4) -----------------------------------------------------------------------------------
+# --- the combat ends (10.1, 12.4, 7.2) ------------------------------------------------------------------------------
 def task_combat_end(ctx: StdCtx, task: dict[str, Any]) -> None:
     ctx.st.combat = None
     lone_leaders(ctx)
+    if not (ctx.st.tasks and ctx.st.tasks[-1]["t"] == "follow_up"):  # 9.3(6): the charge may go on first
+        queue_triggered_fow(ctx)
     queue = ctx.x.pop("fow_queue", [])  # 12.4: the fortunes of war of this combat, played at once, in order
     for i in reversed(queue):
         ctx.st.tasks.append({"t": "fow_play", "index": i})
+
+
+def queue_triggered_fow(ctx: StdCtx, *, phase_end: bool = False) -> None:
+    """7.2 (S20): the fortune of war of each triggered defender not attacked, due as soon as every unit that
+    triggered it has completed its combat (attacked and its combat ended; a unit gone from the map or that marched,
+    4.7, has none to make), and at the end of the phase for the rest.  One fortune per hex, when every unattacked
+    triggered defender of the hex is due (task `fow_7_2`, fortune.py); each is given once."""
+    st = ctx.st
+    x = ctx.x
+    given = x.setdefault("fow_7_2_given", [])
+    attacked = set(x.get("attacked_units", []))
+    marched = set(x.get("marched", []))
+    owed = {u: triggers for u, triggers in x.get("triggered", {}).items()
+            if u not in given and u not in attacked and ctx.on_map(u)}
+    by_hex: dict[str, list[str]] = {}
+    for u in sorted(owed):
+        by_hex.setdefault(st.units[u].hex or "", []).append(u)
+    due = [(h, units) for h, units in sorted(by_hex.items())
+           if phase_end or all(not ctx.on_map(a) or st.units[a].attacked or a in marched
+                               for u in units for a in owed[u])]
+    for h, units in reversed(due):
+        given.extend(units)
+        st.tasks.append({"t": "fow_7_2", "hex": h, "units": units})

@@ -46,11 +46,6 @@ def triggered_defenders(sc: StandardScenario, units: Mapping[str, UnitState], at
     return out
 
 
-def fow_owed(triggered: Mapping[str, Sequence[str]], attacked: Collection[str]) -> list[str]:
-    """7.2: the triggered defenders not attacked this phase; each receives a fortune of war (12.4)."""
-    return sorted(u for u in triggered if u not in attacked)
-
-
 def pre_combat_result(passed: bool, disrupted: bool) -> str | None:
     """7.3(2) for a defender lacking an SLR: None (passed), 'disrupt', or 'rout' (already disrupted)."""
     if passed:

@@ -6,7 +6,7 @@ as `retreat` and `rout` tasks, retreating.py), or the exchange's step on each si
 results (12.1, 12.2).  Defenders giving way to a charge or after a last stand lose their artillery (7.13(3),
 7.13(5), 8.3); routed by charging cavalry, the defending primary unit also loses a step, or is captured if it is
 artillery (9.3(5)).  The defenders' rout owes the attacker a fortune of war; their retreat or rout may let the
-attackers advance (7.12, advancing.py).
+attackers advance, and the attackers' retreat or rout the defenders (7.12, advancing.py).
 
 7.11: a step loss falls on the primary unit or on a stacked battalion or squadron that absorbs it (decision
 `absorb`); a unit losing its last step is eliminated, or captured without a line of retreat.
@@ -134,7 +134,9 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
         if effect == ROUT:
             for g in groups:
                 tasks.append({"t": "rout", "units": g, "rule": "7.10"})
-    if c.get("advance") or c.get("routed"):
+    # 7.12: the attackers' advance, or the defenders' when the attackers give way (advancing.py)
+    gave_way = o.side == "attacker" and effect in (RETREAT, DISRUPT_RETREAT, ROUT)
+    if c.get("advance") or c.get("routed") or gave_way:
         st.tasks.append({"t": "advance_check"})
     st.tasks.extend(reversed(tasks))
 
@@ -162,7 +164,7 @@ def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
         for u in chargers:
             if ctx.on_map(u):
                 ctx.make_ineffective(u, "9.3(7)")  # 9.3(7), 9.4: ineffective at the end of the charge
-    if c.get("night") and not routed:
+    if c.get("night") and not routed and "attacker" not in retreated:  # a charge already retreating goes once
         group = [u for u in c["attackers"] if ctx.on_map(u)]
         for u in group:
             ctx.disrupt(u, "14.2(4)")

@@ -7,8 +7,10 @@ recovery check, an enemy unit moved on a die of 1 or 2 (S39), a friendly stack m
 charge (S47; decision `fow_charge`): the group moves as a charge and attacks at once, its strongest unit leading,
 doubled when its primary unit passes its check.
 
-7.2: a triggered defender left unattacked when the combat phase ends receives a fortune of war (decision `fow`): a
-unit of its hex tries to recover, one unit charges as though no EZOC were on the map, or the hex's units move (R13).
+7.2: a triggered defender left unattacked receives a fortune of war (decision `fow`) as soon as the units that
+triggered it have completed their combat, or when the phase ends if one of them made none (S20; queued by
+close_combat.queue_triggered_fow): a unit of its hex tries to recover, one unit charges as though no EZOC were on
+the map, or the hex's units move (R13).
 
 S48: units a fortune of war moves in a combat phase take part in every later combat of the phase in their hex;
 moved by their own side's fortune, they must attack each enemy next to them: the phasing player's before the phase

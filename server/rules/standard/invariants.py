@@ -58,6 +58,12 @@ def check_standard_invariants(game: Game, events: list[dict[str, Any]], phase_be
         for u in sc.side_units[st.active]:
             if st.units[u].hex in over and sc.units[u].kind.is_combat and u not in marked:
                 problems.append(f"{u}: began its movement phase overstacked without rolling for its MA (5.2)")
+    if phase_before[1] == PHASE_COMBAT and st.phase == PHASE_MOVEMENT:
+        # 7.2 (S20): a combat phase has ended: each triggered defender was attacked or had its fortune of war
+        done = set(ctx.x.get("attacked_units", [])) | set(ctx.x.get("fow_7_2_given", []))
+        for u in sorted(ctx.x.get("triggered", {})):
+            if u not in done and st.units[u].status == STATUS_MAP:
+                problems.append(f"{u}: a triggered defender neither attacked nor given its fortune of war (7.2)")
     for e in events:
         if e.get("type") == "move" and e.get("rule") == "4.2":
             path = e.get("path", [])

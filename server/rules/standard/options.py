@@ -145,25 +145,27 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
 
 
 def preview_bombard(game: Game, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
-    """A bombardment judged as `submit` would: its fire groups (8.4) and, for each enemy unit of the hex, each group's
-    strength (doubled against cavalry, 9.2(4)) and the six results of its column read per 8.5 (R12)."""
+    """A bombardment judged as `submit` would: its fire groups (8.4, with any coordinating leader) and, for each enemy
+    unit of the hex, each group's strength (doubled against cavalry, 9.2(4)) and the six results of its column read
+    per 8.5 (R12)."""
     ctx = StdCtx.of(game)
     st = game.state
     if game.awaiting != side or st.decision is not None:
         return {"legal": False, "rule": "8.4", "message": "artillery bombards in its own combat phase, with no decision "
                                                           "pending", "command": cmd}
     try:
-        target, arts = bombard.bombard_check(ctx, side, cmd)
+        target, fire = bombard.bombard_check(ctx, side, cmd)
     except IllegalCommand as e:
         return {"legal": False, "rule": e.rule, "message": e.message, "command": cmd}
     groups = []
-    for g in bombard.fire_groups(ctx, arts):
+    for g, leader in fire:
         per_unit = []
         for u in sorted(ctx.combat_units_at(target, ctx.enemy(side))):
             total, cavalry = bombard.strength(ctx, g, u)
             per_unit.append({"unit": u, "strength": total, "doubled": "9.2(4)" if cavalry else None,
                              "results": [str(bombardment_result(total, die)) for die in range(1, 7)]})
-        groups.append({"artillery": g, "rule": "8.4", "targets": per_unit})
+        groups.append({"artillery": g, "coordinator": leader, "rule": "8.4", "targets": per_unit})
     return {"legal": True, "command": cmd, "groups": groups,
-            "note": "8.4: each group fires separately at one unit chosen when it fires; 8.5: A and parenthesised "
-                    "results are ignored"}
+            "note": "8.4: each fire group bombards separately, at one unit chosen when it fires; batteries fire "
+                    "together only when stacked with or adjacent to one another or to a coordinating leader; "
+                    "8.5: A and parenthesised results are ignored"}

@@ -8,9 +8,10 @@ phases, the second player's, and the Game Turn Marker phase; what happens when e
 * Movement ends (11.1, 11.3, 12.1, 12.2, 13.2): automatic recovery of the units eligible for it, the HQs and
   trains turn active again when none of 12.1/12.2's conditions applies, units not re-entered from the TRT move to
   the next box (13.2).
-* Combat begins (7.2): the triggered defenders are fixed.  Combat ends (7.2): each triggered defender that was not
-  attacked receives its fortune of war (12.4), a decision of its owner, before the phase ends; the phase does not
-  end while a fortune of war's move leaves an attack owed (12.4, S48).
+* Combat begins (7.2): the triggered defenders are fixed.  A triggered defender not attacked plays its fortune of
+  war (12.4) as soon as its triggering units have completed their combat (close_combat.queue_triggered_fow, S20);
+  combat ends (7.2): those whose triggering units did not all fight receive theirs, a decision of the owner, before
+  the phase ends; the phase does not end while a fortune of war's move leaves an attack owed (12.4, S48).
 * The Game Turn Marker phase (3.2): the scenario's sudden death is checked at the end of every turn, the winner is
   determined after the last, otherwise the marker advances.
 """
@@ -24,7 +25,8 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
 from .army import hq_problems, trains_problems
 from .attacks import owed_forced
-from .combat import fow_owed, triggered_defenders
+from .close_combat import queue_triggered_fow
+from .combat import triggered_defenders
 from .context import StdCtx
 from .movement import Move, march_problem
 from .recovering import recover, recovery_mode_of
@@ -148,6 +150,7 @@ def begin_combat(ctx: StdCtx, side: str) -> None:
     ctx.x["bound"] = {}  # 12.4 (S48): units a fortune of war moved -> their hex
     ctx.x["forced"] = []  # 12.4 (S48): the attacks such a move obliges the phasing player to make
     ctx.x["bombarded"] = []  # 8.4: the hexes bombarded this phase
+    ctx.x["fow_7_2_given"] = []  # 7.2 (S20): the triggered defenders whose fortune of war has come
     if ctx.light() == "night":
         ctx.x["triggered"] = {}  # 14.2(4): no combat at night except infantry charges (7.2 owes no FOW)
         return
@@ -166,12 +169,10 @@ def end_phase(ctx: StdCtx) -> None:
         f = forced[0]
         raise IllegalCommand("12.4", f"{ctx.names(f['units'])}, moved by a fortune of war, must first attack "
                                      f"{f['target']}")
-    # 7.2: every triggered defender not attacked receives its fortune of war before the phase ends
+    # 7.2 (S20): a triggered defender not attacked whose fortune of war has not come yet (a unit that triggered it
+    # made no combat) receives it before the phase ends
     st.tasks.append({"t": "next_phase"})
-    owed = [u for u in fow_owed(ctx.x.get("triggered", {}), ctx.x.get("attacked_units", [])) if ctx.on_map(u)]
-    hexes = sorted({h for u in owed if (h := st.units[u].hex) is not None})
-    for h in reversed(hexes):
-        st.tasks.append({"t": "fow_7_2", "hex": h, "units": sorted(u for u in owed if st.units[u].hex == h)})
+    queue_triggered_fow(ctx, phase_end=True)
 
 
 def next_phase(ctx: StdCtx) -> None:

@@ -93,7 +93,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "muster": frozenset({"unit"}),
     "reenter": frozenset({"unit", "hex"}),
     "charge": frozenset({"units", "path", "target"}),
-    "bombard": frozenset({"target", "artillery"}),
+    "bombard": frozenset({"target", "artillery", "groups"}),
     "square": frozenset({"unit", "form"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }

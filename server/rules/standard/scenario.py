@@ -3,23 +3,26 @@
 What this reads, by rule number:
 
 * 2.2 the map: a primary terrain per hex and any number of secondary terrains; hexside features;
-  roads and trails (4.6); the TEC's movement costs (4.5), march limits (4.7), cumulative halvings (7.7),
-  ZOC blocking (6.4), LOS blocking (8.6), no-advance terrain (7.12, R13), hills (8.7), trains (12.2).
-* 2.4-2.7, 2.9 the counters: two-step and one-step infantry (brigades, regiments), battalions,
-  cavalry, squadrons and artillery with their ineffective sides; the formation `0`, `A` or a formation
-  id, and sub-formations (19.1); a parenthesised CF, a `V` or bracketed MA; cavalry charge factors
+  roads and trails (4.6); the TEC (tec.py): movement costs (4.5), march limits (4.7), cumulative halvings (7.7),
+  ZOC blocking (6.4), LOS blocking (8.6), no-advance terrain (7.12, R13), hills (8.7), trains (12.2), the
+  no-charge column (7.13(3), 9.3(1), S30) and 2.2's clear hexsides beside a terrain (`hexside_effects`).
+* 2.4-2.7, 2.9 the counters: the Unit ID (`unit_id`, 7.11, S11); two-step and one-step infantry (brigades,
+  regiments), battalions, cavalry, squadrons and artillery with their ineffective sides; the formation `0`, `A`
+  or a formation id, and sub-formations (19.1); a parenthesised CF, a `V` or bracketed MA; cavalry charge factors
   (9.3(4)); artillery attack, defence and range with MR 6/3 when unprinted (8.1); red dots per step (11.2);
   leaders with their command span (10.3); HQ and trains with their inactive-side MA (12.1, 12.2).
 * 3.2 the TRT: one box per turn with its light (day, 14.3 twilight, 14.2 night) and replacements (11.2).
 * 12.1-12.3 each army's HQ and trains, and each side's LOC hexes.
 
-A scenario that mixes in Quick Play's fields is refused with the field named (`QUICKPLAY_FIELDS`).
+A scenario that mixes in Quick Play's fields is refused with the field named (`QUICKPLAY_FIELDS`), and so is a
+unit field the format does not know (a misspelt `unit_id`), with the likely one suggested.
 The model satisfies the kernel's scenario interface (kernel/model.py) and shares its methods
 (`ScenarioBase`), its victory conditions, reinforcements and leader factors with the kernel's.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -41,6 +44,7 @@ from ..kernel.scenario import (
     parse_victory,
     schema_problems,
 )
+from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
 
 ARTILLERY_MR_EFFECTIVE = 6  # 8.1: MR when none is printed
 ARTILLERY_MR_INEFFECTIVE = 3  # 8.1
@@ -84,7 +88,6 @@ _TEC_CLASS = {
     Kind.INFANTRY: "infantry", Kind.BATTALION: "infantry", Kind.CAVALRY: "cavalry", Kind.SQUADRON: "cavalry",
     Kind.ARTILLERY: "artillery", Kind.LEADER: "leader", Kind.HQ: "cavalry", Kind.TRAINS: "trains",
 }
-_MOVE_CLASSES = ("infantry", "cavalry", "artillery")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ class UnitDef:
     name: str
     formation: str  # "0" independent, "A" all, or a formation id (2.4)
     sub_formation: str | None = None  # 19.1
+    unit_id: str | None = None  # 2.4: the Unit ID printed on the counter (7.11)
     steps: int = 1
     full: CounterSide | None = None
     reduced: CounterSide | None = None
@@ -128,61 +132,6 @@ class UnitDef:
     @property
     def tec_class(self) -> str:
         return self.kind.tec_class
-
-
-@dataclass(frozen=True, slots=True)
-class Terrain:
-    id: str
-    name: str
-    move: Mapping[str, int]
-    prohibited: frozenset[str] = frozenset()
-    clear: bool = False
-    no_march: bool = False
-    halves_attack_into: frozenset[str] = frozenset()
-    halves_attack_out_of: frozenset[str] = frozenset()
-    halves_defense: frozenset[str] = frozenset()
-    blocks_los: bool = False
-    blocks_zoc_into: bool = False
-    blocks_zoc_out: bool = False
-    no_advance_from: frozenset[str] = frozenset()
-    hill: bool = False
-    trains: bool = False
-
-    def is_prohibited(self, tec_class: str) -> bool:
-        """4.5: a class the TEC gives no cost for, or lists as prohibited, may not enter."""
-        if tec_class in self.prohibited:
-            return True
-        return tec_class in _MOVE_CLASSES and tec_class not in self.move
-
-
-@dataclass(frozen=True, slots=True)
-class Secondary:
-    id: str
-    name: str
-    move_add: Mapping[str, int]
-    prohibited: frozenset[str] = frozenset()
-    no_march: bool = False
-    halves_attack_into: frozenset[str] = frozenset()
-    halves_attack_out_of: frozenset[str] = frozenset()
-    halves_defense: frozenset[str] = frozenset()
-    blocks_los: bool = False
-    blocks_zoc_into: bool = False
-    blocks_zoc_out: bool = False
-    no_advance_from: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class HexsideFeature:
-    id: str
-    name: str
-    move_add: Mapping[str, int]
-    prohibited: frozenset[str] = frozenset()
-    no_march: bool = False
-    halves_attack_across: frozenset[str] = frozenset()
-    blocks_los: bool = False
-    blocks_zoc: bool = False
-    no_advance_across: frozenset[str] = frozenset()
-    trains: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +203,7 @@ class StandardScenario(ScenarioBase):
     ruleset: str = "standard"
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     hide_enemy_reinforcements: bool = False  # a Quick Play option; the Standard rules have none
+    clear_hexsides: Mapping[str, HexsideFeature] = field(default_factory=dict)  # 2.2: by the terrain beside them
 
     @property
     def turns(self) -> int:
@@ -301,6 +251,24 @@ class StandardScenario(ScenarioBase):
     def light(self, turn: int) -> str:
         """14.1: the TRT says whether a turn is day, twilight or night."""
         return self.trt[turn - 1].light
+
+    def hexside_effects(self, a: str, b: str) -> tuple[HexsideFeature, ...]:
+        """2.2: what the hexside between adjacent a and b does in combat (7.7, 7.12, 7.13(3), 9.3(1)): its printed
+        features, or, on a clear hexside, the TEC's `clear_hexsides` for the terrain at its edge (tec.py)."""
+        return self.hexside_effect_table.get(hexside_key(a, b), ())
+
+    @cached_property
+    def hexside_effect_table(self) -> Mapping[tuple[str, str], tuple[HexsideFeature, ...]]:
+        out: dict[tuple[str, str], tuple[HexsideFeature, ...]] = {}
+        for a in self.grid.all_hexes():
+            for b in self.grid.neighbors(a):
+                key = hexside_key(a, b)
+                printed = self.hexsides.get(key, frozenset())
+                effects = tuple(self.hexside_features[f] for f in sorted(printed)) + edge_effects(
+                    self.clear_hexsides, printed, self.terrain_at(a).id, self.terrain_at(b).id)
+                if effects:
+                    out[key] = effects
+        return out
 
     def could_move(self, tec_class: str, a: str, b: str) -> bool:
         """Whether a unit of this TEC class could move from a into the adjacent b at all (prohibitions only;
@@ -459,16 +427,12 @@ def _validator(ref: str = "") -> jsonschema.Draft202012Validator:
     return v
 
 
-def _classes(d: Mapping[str, Any], key: str) -> frozenset[str]:
-    return frozenset(d.get(key, []))
-
-
 def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardScenario:
     """Validate and build a Standard rules scenario; raises ScenarioError naming every problem."""
     if isinstance(data, Mapping):
         if data.get("ruleset") != "standard":
             raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
-        mixed = _quickplay_fields(data)
+        mixed = _quickplay_fields(data) or _unit_field_problems(data)
         if mixed:
             raise ScenarioError(source, mixed)
     problems = schema_problems(_validator(), data)
@@ -513,38 +477,8 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     for i, lab in enumerate(m.get("labels", [])):
         on_map(f"map.labels[{i}].hex", lab["hex"])
 
-    terrain = {
-        tid: Terrain(
-            id=tid, name=t["name"], move=dict(t["move"]), prohibited=_classes(t, "prohibited"),
-            clear=t.get("clear", False), no_march=t.get("no_march", False),
-            halves_attack_into=_classes(t, "halves_attack_into"), halves_attack_out_of=_classes(t, "halves_attack_out_of"),
-            halves_defense=_classes(t, "halves_defense"), blocks_los=t.get("blocks_los", False),
-            blocks_zoc_into=t.get("blocks_zoc_into", False), blocks_zoc_out=t.get("blocks_zoc_out", False),
-            no_advance_from=_classes(t, "no_advance_from"), hill=t.get("hill", False), trains=t.get("trains", False),
-        )
-        for tid, t in terrain_defs.items()
-    }
-    if not any(t.clear for t in terrain.values()):
-        bad("tec.terrain", "no terrain is marked 'clear': 2.2 makes clear the basic terrain (4.5, 12.2 use it)")
-    secondary = {
-        sid: Secondary(
-            id=sid, name=s["name"], move_add=dict(s.get("move_add", {})), prohibited=_classes(s, "prohibited"),
-            no_march=s.get("no_march", False), halves_attack_into=_classes(s, "halves_attack_into"),
-            halves_attack_out_of=_classes(s, "halves_attack_out_of"), halves_defense=_classes(s, "halves_defense"),
-            blocks_los=s.get("blocks_los", False), blocks_zoc_into=s.get("blocks_zoc_into", False),
-            blocks_zoc_out=s.get("blocks_zoc_out", False), no_advance_from=_classes(s, "no_advance_from"),
-        )
-        for sid, s in secondary_defs.items()
-    }
-    features = {
-        fid: HexsideFeature(
-            id=fid, name=f["name"], move_add=dict(f.get("move_add", {})), prohibited=_classes(f, "prohibited"),
-            no_march=f.get("no_march", False), halves_attack_across=_classes(f, "halves_attack_across"),
-            blocks_los=f.get("blocks_los", False), blocks_zoc=f.get("blocks_zoc", False),
-            no_advance_across=_classes(f, "no_advance_across"), trains=f.get("trains", False),
-        )
-        for fid, f in feature_defs.items()
-    }
+    parsed_tec = parse_tec(tec, bad)
+    terrain, secondary, features = parsed_tec.terrain, parsed_tec.secondary, parsed_tec.hexsides
 
     side_ids = list(data["sides"].keys())
     sides: dict[str, Side] = {}
@@ -584,6 +518,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
                 bad(f"units[{i}].army", f"army '{unit.army}' already has its {unit.kind.value} "
                                         f"'{table[unit.army]}' ({'12.1' if unit.kind is Kind.HQ else '12.2'})")
             table[unit.army] = unit.id
+    _check_unit_ids(data["units"], units, bad)
     armies = {(f.side, f.army) for f in formations.values()}
     armies |= {(units[x].side, units[x].army or "") for x in list(hq.values()) + list(trains.values())}
     for side, army in sorted(armies):
@@ -645,7 +580,45 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         trail_links=trail_links, trail_hexes=trail_hexes, sides=sides, side_order=(side_ids[0], side_ids[1]),
         formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
         trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
+        clear_hexsides=parsed_tec.clear_hexsides,
     )
+
+
+def _unit_field_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A unit field the format does not know (a typo would leave, say, 7.11's Unit ID silently unread)."""
+    known = tuple(_validator().schema["$defs"]["unit"]["properties"])
+    folded = {k.replace("_", "").lower(): k for k in known}
+    out: list[tuple[str, str]] = []
+    units = data.get("units")
+    for i, u in enumerate(units if isinstance(units, list) else []):
+        for key in u if isinstance(u, Mapping) else ():
+            if key in known:
+                continue
+            guess = folded.get("".join(c for c in str(key) if c.isalnum()).lower()) or next(
+                iter(difflib.get_close_matches(str(key), known, n=1)), None)
+            hint = f"; did you mean '{guess}'?" if guess else f" (the fields: {', '.join(known)})"
+            out.append((f"units[{i}].{key}", f"'{key}' is not a unit field{hint}"))
+    return out
+
+
+def _check_unit_ids(items: list[Mapping[str, Any]], units: Mapping[str, UnitDef], bad: Any) -> None:
+    """2.4, 7.11: counters sharing a Unit ID are one regiment or brigade: of one side and one formation (an 'A' unit
+    shares every formation but an independent unit's)."""
+    first: dict[str, UnitDef] = {}
+    for i, u in enumerate(items):
+        d = units.get(u["id"])
+        if d is None or d.unit_id is None:
+            continue
+        other = first.setdefault(d.unit_id, d)
+        if other is d:
+            continue
+        where, x = f"units[{i}].unit_id", d.unit_id
+        if other.side != d.side:
+            bad(where, f"Unit ID '{x}' is also {other.name}'s, of the other side (2.4: one ID, one unit; 7.11)")
+        elif not (other.formation == d.formation or ("A" in (other.formation, d.formation)
+                                                     and "0" not in (other.formation, d.formation))):
+            bad(where, f"Unit ID '{x}' is also {other.name}'s, of formation '{other.formation}' (2.4, 7.11: the "
+                       "counters of one unit are of one formation)")
 
 
 # Which printed sides each kind of counter has (2.5-2.7, 2.9, 8.1).
@@ -663,6 +636,8 @@ def _parse_unit(u: Mapping[str, Any], path: str, sides: Mapping[str, Side], form
 
     formation = u.get("formation")
     sub = u.get("sub_formation")
+    if not kind.is_combat:
+        refuse("unit_id", "2.4: a Unit ID is printed on combat units only (7.11 reads it)")
     if kind in (Kind.HQ, Kind.TRAINS):
         for name in ("formation", "sub_formation", "steps", "full", "reduced", "ineffective", "leader",
                      "leader_ineffective", "span"):
@@ -754,5 +729,5 @@ def _parse_unit(u: Mapping[str, Any], path: str, sides: Mapping[str, Side], form
         bad(path + ".full.charge", f"a {kind.value} needs its charge factor (9.3(4))")
     if set(parsed) != {n for n in ("full", "reduced", "ineffective") if n in u}:
         return None
-    return UnitDef(uid, u["side"], kind, u["name"], formation, sub, steps, parsed.get("full"),
+    return UnitDef(uid, u["side"], kind, u["name"], formation, sub, u.get("unit_id"), steps, parsed.get("full"),
                    parsed.get("reduced"), parsed.get("ineffective"))

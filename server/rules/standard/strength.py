@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..kernel.hexes import hexside_key
 from ..kernel.state import UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
@@ -91,8 +90,7 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
     for sec in sc.secondary_at(s.hex):
         if cls in sec.halves_attack_out_of:
             why.append(f"7.7 out of {sec.name}")
-    for f in sorted(sc.hexsides.get(hexside_key(s.hex, target), ())):
-        feat = sc.hexside_features[f]
+    for feat in sc.hexside_effects(s.hex, target):  # 2.2: a clear hexside beside a terrain too
         if cls in feat.halves_attack_across:
             why.append(f"7.7 across {feat.name}")
     if is_overstacked(sc, units, s.hex):

@@ -18,7 +18,9 @@ from server.rules_cli import find_scenario
 # `play_random_game` on 2026-11-27 (issue 16); the same under other PYTHONHASHSEEDs and at 8d61cbb.
 # standard-tutorial re-pinned on 2026-11-28 (issue 37): reinforcements may march (13.1, S18), leaders recover
 # by 11.3's morale check (S14), an ineffective leader escorts no one into an EZOC (6.2), "A" units belong to
-# every formation (2.4, S23), adjacent artillery is coordinated (7.14, S22), line of sight along a hexside (8.6).
+# every formation (2.4, S23), adjacent artillery is coordinated (7.14, S22), line of sight along a hexside (8.6),
+# a victorious defender's advance (7.12, S49), 7.2's fortune when its triggers have fought (S20), the unit ID's
+# absorption (7.11, S11), the TEC's no-charge column (S30) and batteries firing apart (8.4, S31).
 PINNED = [
     ("tutorial", 1, 102, "e243b9f632a28bbfdc82d74a1e2349f62d8c717cc4db57b4daaca2cf905aa97f"),
     ("tutorial", 2, 107, "dd829c26f0126188efce27915602e00461af44f54b5a475c07429b7255e4f680"),
@@ -29,9 +31,9 @@ PINNED = [
     ("salem-church", 1, 213, "3e83532e844cb5aa65f80f0801032a127170fc2f2adb6a62afb8d1413b9dc8c9"),
     ("salem-church", 2, 247, "064f7b602edae2a9c18d261cce47a2550b1c1c3bfcccd750f7dc2b36ba0b4e4e"),
     ("salem-church", 3, 219, "c22e8ef99f38d5acb17b815dd29564416b82ea27ca8094815da0ac42174e1979"),
-    ("standard-tutorial", 1, 123, "563176cf4b66b7abdf699577f16cbc9ee71d8329133bd7804a16ab2c72f7ed89"),
-    ("standard-tutorial", 2, 97, "fced4e14abfd6b65d4ca82f10a85316e032ce11cf4818e01656e7ae47913c367"),
-    ("standard-tutorial", 3, 125, "83d4f86ec0f16bb1bf3688a46034af4976088c1c265535384756fdade4d5b92b"),
+    ("standard-tutorial", 1, 123, "ec4f8a3de6b67f97487a398e089bd29f9d8ed2928264462d090ca652f921ac33"),
+    ("standard-tutorial", 2, 89, "407d57580cc99f9e406c74104f80258d9ef66edeaf475e2e1bd637fdabf9e301"),
+    ("standard-tutorial", 3, 108, "674def9eac309776d09a70774ac1ec8faa154db4ec59952a3703a4f2aae63b62"),
 ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from server.rules import Game
 
 from .builder import unit
-from .fight import ARTILLERY, combat, combat_event, decision, flag, ground, light
+from .fight import ARTILLERY, LEADER, combat, combat_event, decision, flag, ground, light
 from .play import refused, submit
 
 ATTACK = {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"}
@@ -169,20 +169,73 @@ def test_8_4_every_battery_firing_at_a_hex_is_declared_at_once() -> None:
     assert e.rule == "8.4" and "declared" in e.message
 
 
-def test_8_4_coordinated_batteries_fire_together_and_others_separately() -> None:
+STACKED = {**BOMBARD, "artillery": ["b-art", "b-art2"]}
+
+
+def fires(events: list[dict]) -> list[int]:  # type: ignore[type-arg]
+    """The strength of each bombardment resolved, in order."""
+    return [e["differential"] for e in events if e["type"] == "combat"]
+
+
+def test_8_4_stacked_batteries_may_bombard_separately() -> None:
     data = ground("0404")
     battery(data)
-    battery(data, "b-art2", "0505")  # adjacent to b-art: one fire of 8
-    game = combat(data, [2, 1])  # +7..+9: die 2 = Dr
-    events = game.submit("blue", {**BOMBARD, "artillery": ["b-art", "b-art2"]})
-    fires = [e for e in events if e["type"] == "combat"]
-    assert len(fires) == 1 and fires[0]["differential"] == 8
+    battery(data, "b-art2", "0504")
+    game = combat(data, [2, 1, 2, 1])  # each fires 4 alone: die 2 = NE
+    assert fires(game.submit("blue", {**STACKED, "groups": [["b-art"], ["b-art2"]]})) == [4, 4]
+    game = combat(data, [2, 1, 2, 1])  # 8.4: declared without groups, each battery's bombardment is its own
+    assert fires(game.submit("blue", STACKED)) == [4, 4]
+    unit(data, "r-2", "0602", side="red", kind="infantry", formation="7", full={"cf": 5, "mr": 4, "ma": 4},
+         reduced={"cf": 3, "mr": 3, "ma": 4})
+    game = combat(data, [2, 1, 2, 1])  # one battery of the stack bombards each hex
+    assert fires(game.submit("blue", BOMBARD)) == [4]
+    assert fires(game.submit("blue", {"type": "bombard", "target": "0602", "artillery": ["b-art2"]})) == [4]
+
+
+def test_8_4_stacked_batteries_may_target_different_units_in_one_hex() -> None:
     data = ground("0404")
     battery(data)
-    battery(data, "b-art2", "0806")  # two hexes from 0704, far from b-art: fires alone
-    game = combat(data, [2, 1, 2, 1])  # each 4: die 2 = NE
-    events = game.submit("blue", {**BOMBARD, "artillery": ["b-art", "b-art2"]})
-    assert [e["differential"] for e in events if e["type"] == "combat"] == [4, 4]
+    battery(data, "b-art2", "0504")
+    unit(data, "r-cav", "0704", side="red", kind="cavalry", formation="7",
+         full={"cf": 3, "mr": 4, "ma": 8, "charge": 4}, ineffective={"cf": 1, "mr": 2, "ma": 10})
+    game = combat(data, [2, 1, 2, 1])  # 4 at the infantry: die 2 = NE; 8 at the cavalry (9.2(4)): die 2 = Dr
+    game.submit("blue", {**STACKED, "groups": [["b-art"], ["b-art2"]]})
+    d = decision(game)
+    assert (d["kind"], d["task"]["group"]) == ("bombard_unit", ["b-art"])
+    assert fires(game.submit("blue", {"type": "choose", "option": "r-1"})) == [4]
+    d = decision(game)
+    assert (d["kind"], d["task"]["group"]) == ("bombard_unit", ["b-art2"])
+    assert fires(game.submit("blue", {"type": "choose", "option": "r-cav"})) == [8]
+    assert decision(game)["kind"] == "result"
+    game.submit("red", {"type": "choose", "option": "retreat"})
+    assert decision(game)["task"]["units"] == ["r-cav"]  # the infantry, fired at by the other battery, stays
+
+
+def test_8_4_batteries_combine_only_when_stacked_adjacent_or_coordinated() -> None:
+    together = {**STACKED, "groups": [["b-art", "b-art2"]]}
+    for hex_ in ("0504", "0505"):  # stacked, then adjacent: one bombardment of 8 (die 2 = Dr)
+        data = ground("0404")
+        battery(data)
+        battery(data, "b-art2", hex_)
+        game = combat(data, [2, 1])
+        assert fires(game.submit("blue", together)) == [8]
+    data = ground("0404")
+    battery(data)
+    battery(data, "b-art2", "0605")  # two hexes from b-art: not coordinated
+    game = combat(data)
+    e = refused(game, "blue", together)
+    assert e.rule == "8.4" and "stacked with or adjacent to" in e.message
+    unit(data, "b-ldr", "0505", formation="1", span=["2"], **LEADER)  # next to both, neither in his span
+    game = combat(data)
+    e = refused(game, "blue", {**STACKED, "groups": [["b-art", "b-art2", "b-ldr"]]})
+    assert e.rule == "8.4" and "command span" in e.message
+    unit(data, "b-ldr", "0505", formation="1", span=["1"], **LEADER)  # a coordinating leader next to both
+    game = combat(data, [2, 1])
+    assert fires(game.submit("blue", {**STACKED, "groups": [["b-art", "b-art2", "b-ldr"]]})) == [8]
+    assert game.state.extra["assisted"]["b-ldr"] == 1  # 10.3: coordinating is his assist of the turn
+    game = combat(data)
+    e = refused(game, "blue", {**BOMBARD, "groups": [["b-art", "b-ldr"]]})
+    assert e.rule == "8.4" and "two or more" in e.message
 
 
 def test_14_3_2_at_twilight_batteries_fire_separately_and_only_at_adjacent_hexes() -> None:
@@ -191,12 +244,12 @@ def test_14_3_2_at_twilight_batteries_fire_separately_and_only_at_adjacent_hexes
     battery(data)
     game = combat(data)
     assert refused(game, "blue", BOMBARD).rule == "14.3(3)"
-    from server.rules.standard.bombard import fire_groups
-    from server.rules.standard.context import StdCtx
-
-    battery(data, "b-art2", "0505")
-    game = combat(data)
-    assert fire_groups(StdCtx.of(game), ["b-art", "b-art2"]) == [["b-art"], ["b-art2"]]
+    battery(data, "b-art", "0604")  # across a river from 0704 (8.4: an adjacent hex behind a prohibited hexside)
+    battery(data, "b-art2", "0604")
+    data["map"]["hexsides"] += [{"hexes": ["0604", "0704"], "features": ["river"]}]
+    game = combat(data, [2, 1, 2, 1])
+    assert refused(game, "blue", {**STACKED, "groups": [["b-art", "b-art2"]]}).rule == "14.3(2)"
+    assert fires(game.submit("blue", STACKED)) == [4, 4]
 
 
 def test_14_2_5_no_bombardment_at_night() -> None:
@@ -234,6 +287,32 @@ def test_8_5_the_bombardment_preview_shows_each_group_and_target() -> None:
     t = p["groups"][0]["targets"][0]
     assert t["unit"] == "r-1" and t["strength"] == 4 and t["results"][0] == "NE Ammo" and t["results"][3] == "Dr"
     assert game.preview("blue", {**BOMBARD, "target": "0604"})["legal"] is False
+    battery(data, "b-art2", "0504")
+    game = combat(data)
+    p = game.preview("blue", {**STACKED, "groups": [["b-art", "b-art2"]]})
+    assert [(g["artillery"], g["targets"][0]["strength"]) for g in p["groups"]] == [(["b-art", "b-art2"], 8)]
+    p = game.preview("blue", STACKED)
+    assert [(g["artillery"], g["targets"][0]["strength"]) for g in p["groups"]] == [(["b-art"], 4), (["b-art2"], 4)]
+    p = game.preview("blue", {**STACKED, "groups": [["b-art"]]})
+    assert p["legal"] is False and p["rule"] == "8.4"
+
+
+def test_8_4_the_bots_bombard_with_part_of_a_stack_apart_or_together() -> None:
+    from server.rules.standard.bombard import bombard_commands
+    from server.rules.standard.context import StdCtx
+
+    data = ground("0404")
+    battery(data)
+    battery(data, "b-art2", "0504")
+    unit(data, "b-ldr", "0504", formation="1", span=["1"], **LEADER)
+    game = combat(data)
+    cmds = [c for c in bombard_commands(StdCtx.of(game), "blue") if c["target"] == "0704"]
+    assert {"type": "bombard", "target": "0704", "artillery": ["b-art"]} in cmds
+    assert {"type": "bombard", "target": "0704", "artillery": ["b-art", "b-art2"]} in cmds  # each alone
+    assert {"type": "bombard", "target": "0704", "artillery": ["b-art", "b-art2"],
+            "groups": [["b-art", "b-art2"]]} in cmds
+    for c in cmds:
+        assert game.preview("blue", c)["legal"], c
 
 
 def test_8_4_the_page_options_list_bombardments_and_7_13_charges() -> None:

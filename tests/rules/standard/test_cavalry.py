@@ -127,6 +127,50 @@ def test_9_3_1_the_charge_moves_one_or_two_hexes_through_clear_terrain_into_no_f
     assert e.rule == "9.3(1)"
 
 
+def test_9_3_no_charge_into_terrain_the_tec_bars() -> None:
+    from .play import new_game, refused
+
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    data["map"]["secondary"]["0704"] = ["crest"]
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)  # 9.3(1): secondary terrain bars it unless the TEC opens it
+    assert e.rule == "9.3(1)" and "Crest" in e.message
+    data["tec"]["secondary"]["crest"]["no_charge"] = []
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)
+    assert game.state.units["b-cav"].hex == "0604"
+
+
+def test_9_3_1_the_tec_may_treat_a_hexside_feature_as_clear_for_the_charge() -> None:
+    from .play import new_game, refused
+
+    data = ground("0404")
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    data["tec"]["hexsides"]["ridge"] = {"name": "Ridge", "blocks_los": True}  # a clear hexside but for LOS
+    data["map"]["hexsides"].append({"hexes": ["0504", "0604"], "features": ["ridge"]})
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "9.3(1)" and "Ridge" in e.message
+    data["tec"]["hexsides"]["ridge"]["no_charge"] = []
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)
+    assert game.state.units["b-cav"].hex == "0604"
+
+
+def test_2_2_9_3_1_no_charge_out_of_woods_across_the_clear_hexside_the_tec_bars() -> None:
+    from .play import new_game, refused
+
+    data = ground("0404")
+    data["map"]["hexes"]["0504"] = "woods"
+    unit(data, "b-cav", "0504", kind="cavalry", formation="1", **CAV)
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)  # leaving the woods: only the hexes entered must be clear
+    assert game.state.units["b-cav"].hex == "0604"
+    data["tec"]["clear_hexsides"] = {"woods_edge": {"name": "Edge of the woods", "beside": ["woods"],
+                                                    "no_charge": ["cavalry"]}}
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "9.3(1)" and "Edge of the woods" in e.message
+
+
 def test_9_3_the_defender_makes_no_tactic_choice_against_a_cavalry_charge() -> None:
     game = charged(dice=[1, 1, 2, 1])
     events = game.submit("blue", CHARGE)

@@ -7,7 +7,6 @@ from typing import Any
 from server.rules.standard.combat import (
     attack_problem,
     defence_problem,
-    fow_owed,
     pre_combat_result,
     triggered_defenders,
 )
@@ -40,13 +39,13 @@ def test_7_2_a_defender_exerting_no_zoc_triggers_nothing() -> None:
     assert triggered_defenders(sc, units, "blue") == {}
 
 
-def test_7_2_an_unattacked_triggered_defender_is_owed_a_fow() -> None:
+def test_7_2_each_defender_next_to_an_attacker_is_triggered() -> None:
     data = adjacent()
     unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0605", **INF)  # next to b-1 at 0604
     sc, units = board(data)
     trig = triggered_defenders(sc, units, "blue")
     assert set(trig) == {"r-1", "r-2"}
-    assert fow_owed(trig, attacked=["r-1"]) == ["r-2"] and fow_owed(trig, attacked=["r-1", "r-2"]) == []
+    # when each is owed it (once its triggers have fought, S20): tests/rules/standard/test_fortune.py
 
 
 def test_7_3_2_a_defender_without_slr_fails_into_disruption_or_rout() -> None:

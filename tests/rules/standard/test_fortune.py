@@ -261,3 +261,38 @@ def test_12_4_12_2_a_fortunes_move_into_the_enemy_trains_captures_it() -> None:
     events = choose(game, "blue", "1004")
     assert game.state.units["r-tr"].status == "captured"
     assert any(e["type"] == "captured" and e["unit"] == "r-tr" for e in events)
+
+
+# --- 7.2: the fortune of war of an unattacked triggered defender (S20) ---------------------------------------------
+def test_7_2_unattacked_triggered_defender_plays_its_fow_when_its_triggers_have_fought() -> None:
+    """r-1 at 0704 is triggered by b-1 (0604) and b-3 (0703); each attacks another red unit.  r-1's fortune comes
+    to red as soon as the second of them has fought, inside blue's combat phase, and not again when it ends."""
+    data = ground()
+    add_infantry(data, "b-3", "0703")
+    add_infantry(data, "r-2", "0605", formation="7", side="red")
+    add_infantry(data, "r-3", "0802", formation="7", side="red")
+    game = combat(data, [2, 1])  # b-1 on r-2: 6 - 5 = +1: die 2 = Ac(NE), passed: no effect
+    assert game.state.extra["triggered"]["r-1"] == ["b-1", "b-3"]
+    submit(game, "blue", {"type": "attack", "target": "0605", "attackers": ["b-1"], "primary": "b-1"})
+    assert game.state.decision is None  # b-3, which also triggered r-1, has not fought yet
+    load(game, [3, 1])  # b-3 on r-3: 5 - 5 = 0: die 3 = NE
+    submit(game, "blue", {"type": "attack", "target": "0802", "attackers": ["b-3"], "primary": "b-3"})
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"], d["hexes"]) == ("fow", "red", "7.2", ["0704"])
+    assert (game.state.active, game.state.phase) == ("blue", "combat")  # before the phase's other combats
+    choose(game, "red", "pass")
+    assert game.state.decision is None and game.awaiting == "blue"
+    game.submit("blue", {"type": "end_phase"})
+    assert game.state.decision is None and (game.state.active, game.state.phase) == ("red", "movement")  # once only
+
+
+def test_7_2_a_triggered_defender_whose_trigger_never_attacks_plays_its_fow_at_the_end_of_the_phase() -> None:
+    data = ground()
+    add_infantry(data, "b-3", "0703")
+    add_infantry(data, "r-3", "0802", formation="7", side="red")
+    game = combat(data, [3, 1])  # b-3 on r-3: 5 - 5 = 0: die 3 = NE
+    submit(game, "blue", {"type": "attack", "target": "0802", "attackers": ["b-3"], "primary": "b-3"})
+    assert game.state.decision is None  # b-1 (0604), which also triggered r-1, may still attack
+    game.submit("blue", {"type": "end_phase"})
+    d = decision(game)
+    assert (d["kind"], d["side"], d["rule"], d["hexes"]) == ("fow", "red", "7.2", ["0704"])

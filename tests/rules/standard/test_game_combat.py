@@ -96,7 +96,7 @@ def test_7_8_ex_each_primary_loses_a_step() -> None:
     assert hex_of(game, "r-1") == "0704" and game.state.decision is None
 
 
-def test_7_8_ac_fail_the_attacker_retreats_and_defenders_never_advance() -> None:
+def test_7_8_ac_fail_the_attacker_retreats_and_7_12_the_victorious_defender_may_advance() -> None:
     game = contact(dice=[1, 6])  # +1: die 1 = Ac(NE) Ammo; blue's primary fails
     submit(game, "blue", ATTACK)
     d = decision(game)
@@ -105,7 +105,11 @@ def test_7_8_ac_fail_the_attacker_retreats_and_defenders_never_advance() -> None
     d = decision(game)
     assert d["kind"] == "retreat" and d["side"] == "blue"
     choose(game, "blue", d["options"][0]["id"])
-    assert hex_of(game, "b-1") != "0604" and game.state.decision is None
+    assert hex_of(game, "b-1") != "0604"
+    d = decision(game)
+    assert (d["kind"], d["side"]) == ("advance", "red")  # 7.12: the victorious player, here the defender
+    choose(game, "red", "stay")
+    assert hex_of(game, "r-1") == "0704" and game.state.decision is None
 
 
 def test_7_4_the_defender_names_its_units_and_primary() -> None:

@@ -121,6 +121,50 @@ def test_19_1_sub_formations_belong_to_their_formation() -> None:
     refused(data, "units[4].sub_formation", "19.1")
 
 
+def test_2_4_a_combat_unit_carries_its_printed_unit_id() -> None:
+    data = standard_data()
+    find(data, "b-1")["unit_id"] = "27"
+    add = unit(data, "b-2", kind="infantry", formation="1", unit_id="27", full={"cf": 4, "mr": 4, "ma": 4},
+               reduced={"cf": 2, "mr": 3, "ma": 4})
+    sc = parse_standard_scenario(data, "t")
+    assert sc.units["b-1"].unit_id == "27" and sc.units["b-2"].unit_id == "27" and add["unit_id"] == "27"
+    assert sc.units["r-1"].unit_id is None  # 7.11's same-ID clause then finds no partner
+
+
+@pytest.mark.parametrize("typo", ["unitid", "unit_ID", "unit-id", "Unit_id"])
+def test_2_4_a_misspelt_unit_field_is_refused_with_the_field_named(typo: str) -> None:
+    data = standard_data()
+    find(data, "b-1")[typo] = "27"
+    reason = refused(data, f"units[4].{typo}", "unit_id")
+    assert f"'{typo}'" in reason
+
+
+def test_2_4_a_leader_or_hq_has_no_unit_id() -> None:
+    data = standard_data()
+    find(data, "b-hq")["unit_id"] = "HQ"
+    refused(data, "units[0].unit_id", "2.4")
+    data = standard_data()
+    unit(data, "b-ldr", kind="leader", formation="1", unit_id="1", leader={"combat": 1, "morale": 1, "movement": 2})
+    refused(data, "units[6].unit_id", "2.4")
+
+
+def test_2_4_7_11_units_sharing_a_unit_id_are_of_one_side_and_one_formation() -> None:
+    data = standard_data()
+    find(data, "b-1")["unit_id"] = "27"
+    find(data, "r-1")["unit_id"] = "27"
+    refused(data, "units[5].unit_id", "'27'", "side")
+    data = standard_data()
+    find(data, "b-1")["unit_id"] = "27"
+    unit(data, "b-2", kind="infantry", formation="2", unit_id="27", full={"cf": 4, "mr": 4, "ma": 4},
+         reduced={"cf": 2, "mr": 3, "ma": 4})
+    refused(data, "units[6].unit_id", "'27'", "formation")
+    data = standard_data()  # an "A" battalion shares every formation (2.4)
+    find(data, "b-1")["unit_id"] = "27"
+    unit(data, "b-bn", kind="battalion", formation="A", unit_id="27", full={"cf": 1, "mr": 4, "ma": 5},
+         ineffective={"cf": 0, "mr": 2, "ma": 5})
+    assert parse_standard_scenario(data, "t").units["b-bn"].unit_id == "27"
+
+
 def test_2_5_a_two_step_unit_needs_its_reduced_side() -> None:
     data = standard_data()
     del find(data, "b-1")["reduced"]
@@ -294,6 +338,56 @@ def test_4_5_a_unit_may_not_set_up_in_prohibited_terrain() -> None:
     unit(data, "b-art", kind="artillery", formation="1", hex="0303", full={"attack": 4, "defense": 2, "range": 4, "ma": 3},
          ineffective={"attack": 1, "defense": 1, "range": 2, "ma": 3})
     refused(data, "setup[6].hex", "prohibited")
+
+
+# --- 2.2, 7.13(3), 9.3(1) the TEC's no-charge column and clear hexsides beside a terrain ---------------------
+def test_7_13_3_9_3_1_the_tec_has_a_no_charge_column_with_9_3_1_as_its_default() -> None:
+    data = standard_data()
+    data["tec"]["terrain"]["woods"]["no_charge"] = ["infantry", "cavalry"]
+    data["tec"]["secondary"]["crest"]["no_charge"] = []
+    data["tec"]["hexsides"]["ford"]["no_charge"] = ["infantry", "cavalry"]
+    sc = parse_standard_scenario(data, "t")
+    assert sc.terrain["woods"].no_charge == {"infantry", "cavalry"}
+    assert sc.terrain["clear"].no_charge == frozenset()  # 9.3(1): clear terrain is open to the charge
+    assert sc.terrain["hill"].no_charge == {"cavalry"}  # unstated: 9.3(1) keeps cavalry to clear terrain
+    assert sc.secondary["crest"].no_charge == frozenset() and sc.secondary["village"].no_charge == {"cavalry"}
+    assert sc.hexside_features["ford"].no_charge == {"infantry", "cavalry"}
+    assert sc.hexside_features["stream"].no_charge == {"cavalry"}
+
+
+def test_9_3_1_a_terrain_that_is_not_clear_bars_the_cavalry_charge() -> None:
+    data = standard_data()
+    data["tec"]["terrain"]["woods"]["no_charge"] = ["infantry"]
+    refused(data, "tec.terrain.woods.no_charge", "9.3(1)", "cavalry")
+
+
+def test_7_13_3_only_charging_classes_stand_in_the_no_charge_column() -> None:
+    data = standard_data()
+    data["tec"]["terrain"]["woods"]["no_charge"] = ["artillery"]
+    assert any(p.startswith("tec.terrain.woods.no_charge") for p, _ in problems(data))
+
+
+def test_2_2_a_clear_hexside_beside_a_terrain_takes_the_tecs_effects() -> None:
+    data = standard_data()
+    data["tec"]["clear_hexsides"] = {"woods_edge": {"name": "Clear hexside beside woods", "beside": ["woods"],
+                                                    "no_charge": ["cavalry"], "halves_attack_across": ["infantry"]}}
+    data["map"]["hexes"].update({"0505": "woods", "0605": "woods"})
+    data["map"]["hexsides"].append({"hexes": ["0505", "0504"], "features": ["stream"]})
+    sc = parse_standard_scenario(data, "t")
+    edge = sc.clear_hexsides["woods_edge"]
+    assert edge.no_charge == {"cavalry"} and edge.halves_attack_across == {"infantry"}
+    assert sc.hexside_effects("0505", "0405") == (edge,) == sc.hexside_effects("0405", "0505")  # the woods' edge
+    assert sc.hexside_effects("0505", "0605") == ()  # woods on both sides: inside the woods, no edge
+    assert [f.id for f in sc.hexside_effects("0505", "0504")] == ["stream"]  # not a clear hexside
+    assert sc.hexside_effects("0303", "0304") == ()
+
+
+def test_2_2_a_clear_hexside_beside_an_unknown_terrain_is_named() -> None:
+    data = standard_data()
+    data["tec"]["clear_hexsides"] = {"woods_edge": {"name": "Woods edge", "beside": ["wood"]}}
+    refused(data, "tec.clear_hexsides.woods_edge.beside[0]", "'wood'")
+    data["tec"]["clear_hexsides"] = {"woods_edge": {"name": "Woods edge", "beside": ["woods"], "blocks_los": True}}
+    assert any(p == "tec.clear_hexsides.woods_edge" for p, _ in problems(data))  # a combat effect only (2.2)
 
 
 # --- editions' fields are not mixed --------------------------------------------------------------------

@@ -75,6 +75,18 @@ def test_7_7_terrain_halvings_are_cumulative() -> None:
     assert attacker_strength(sc, units, "b-1", "0704").value == 3
 
 
+def test_2_2_7_7_a_clear_hexside_beside_woods_halves_as_the_tec_says() -> None:
+    data = adjacent()
+    data["map"]["hexes"]["0604"] = "woods"
+    sc, units = board(data)
+    assert attacker_strength(sc, units, "b-1", "0704").value == 6  # the test TEC's woods halve cavalry only
+    data["tec"]["clear_hexsides"] = {"woods_edge": {"name": "Edge of the woods", "beside": ["woods"],
+                                                    "halves_attack_across": ["infantry"]}}
+    sc, units = board(data)
+    a = attacker_strength(sc, units, "b-1", "0704")
+    assert a.halvings == ("7.7 across Edge of the woods",) and a.value == 3
+
+
 def test_7_7_terrain_halves_by_class_into_out_of_and_on_defence() -> None:
     data = adjacent()
     data["map"]["hexes"]["0704"] = "woods"  # halves cavalry attacking into it

@@ -331,6 +331,51 @@ def test_7_13_charge_refusals() -> None:
     assert e.rule == "7.13(3)" and "infantry" in e.message
 
 
+def test_7_13_3_no_charge_into_terrain_the_tec_bars() -> None:
+    from .play import new_game
+
+    data = ground("0504")
+    data["map"]["hexes"]["0704"] = "woods"
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)  # the test TEC's woods give no "no charge" entry for infantry
+    assert hex_of(game, "b-1") == "0604"
+    data["tec"]["terrain"]["woods"]["no_charge"] = ["infantry", "cavalry"]
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "7.13(3)" and "Woods" in e.message and "TEC" in e.message
+    data = ground("0504")
+    data["map"]["secondary"]["0704"] = ["village"]
+    data["tec"]["secondary"]["village"]["no_charge"] = ["infantry", "cavalry"]
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "7.13(3)" and "Village" in e.message
+
+
+def test_7_13_3_no_charge_across_a_hexside_the_tec_bars() -> None:
+    from .play import new_game
+
+    data = ground("0504")
+    data["map"]["hexsides"].append({"hexes": ["0604", "0704"], "features": ["stream"]})
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)  # the stream's default bars cavalry only (9.3(1))
+    assert hex_of(game, "b-1") == "0604"
+    data["tec"]["hexsides"]["stream"]["no_charge"] = ["infantry", "cavalry"]
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "7.13(3)" and "Stream" in e.message
+
+
+def test_2_2_7_13_3_no_charge_across_a_clear_hexside_beside_terrain_the_tec_bars() -> None:
+    from .play import new_game
+
+    data = ground("0504")
+    data["map"]["hexes"]["0604"] = "woods"  # the charge ends in the woods (2 MP) and attacks out over their edge
+    game = new_game(data, [])
+    game.submit("blue", CHARGE_MOVE)
+    assert hex_of(game, "b-1") == "0604"
+    data["tec"]["clear_hexsides"] = {"woods_edge": {"name": "Edge of the woods", "beside": ["woods"],
+                                                    "no_charge": ["infantry"]}}
+    e = refused(new_game(data, []), "blue", CHARGE_MOVE)
+    assert e.rule == "7.13(3)" and "Edge of the woods" in e.message
+
+
 def test_7_13_a_charge_has_no_artillery_support() -> None:
     data = ground("0504")
     unit(data, "b-art", "0404", formation="1", **ARTILLERY)

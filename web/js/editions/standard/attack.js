@@ -5,11 +5,12 @@
 
 import { api } from "../../api.js";
 import { h } from "../../ui/dom.js";
-import { S, page } from "../../core/store.js";
+import { S, page, defs } from "../../core/store.js";
 import { select, actorsIn } from "../../core/selection.js";
 import { builtCommand, refreshBuilderPreview, startBuilder } from "../../core/builder.js";
 import { renderSelection } from "../../core/selectionpanel.js";
 import { standardPreview, standardBombardPreview } from "./previews.js";
+import { bombardCommand } from "./options.js";
 
 /** 7.13: the attacker's tactics (last stand, 7.13(5), is the defender's answer). */
 const STD_TACTICS = [
@@ -132,12 +133,81 @@ async function fetchBombardPreview(item) {
   renderSelection();
 }
 
-/** The bombardment's preview box: asked for, refused, or its fire groups (8.4–8.7); confirmed only once judged. */
+/** 8.4: the fire groups the page holds for a bombardment (each gun's group number, each group's coordinating
+ *  leader), read once from the command the options opened on. */
+function fireOf(item) {
+  if (item.fire) return item.fire;
+  const d = defs();
+  const guns = item.artillery || [];
+  const groupOf = {};
+  const leaders = {};
+  ((item.command && item.command.groups) || []).forEach((g, i) => g.forEach((u) => {
+    if (d[u] && d[u].kind === "leader") leaders[i] = u;
+    else groupOf[u] = i;
+  }));
+  let next = Math.max(-1, ...Object.values(groupOf)) + 1;
+  for (const u of guns) if (!(u in groupOf)) groupOf[u] = next++;
+  item.fire = { groupOf, leaders };
+  return item.fire;
+}
+
+/** 8.4, 10.3: the leaders the page offers to coordinate a fire group: the selected ones and those the referee
+ *  lists for this target, effective and on the map. */
+function fireLeaders(item) {
+  const d = defs();
+  const listed = (item.variants || []).flatMap((c) => (c.groups || []).flat());
+  return [...new Set([...S.selected, ...listed])].filter((u) => d[u] && d[u].kind === "leader" && (S.view.units[u] || {}).hex && !(S.view.units[u] || {}).ineffective);
+}
+
+/** 8.4: the fire groups changed: the command follows and the referee judges it again. */
+function refire(item) {
+  const f = fireOf(item);
+  item.command = bombardCommand(item.target, item.artillery || [], f.groupOf, f.leaders);
+  item.preview = null;
+  item.refusal = null;
+  renderSelection();
+}
+
+/** 8.4: which of the selected guns fire together (a group each) and the leader coordinating a group, by clicks;
+ *  each group fires at a unit of the hex chosen when it fires (decision `bombard_unit`). */
+function fireGroupRows(item, nameOf) {
+  const guns = item.artillery || [];
+  if (guns.length < 2) return null;
+  const f = fireOf(item);
+  const box = h("div.std-fire-builder#bombard-groups", { role: "group", "aria-label": "Fire groups (rule 8.4)" }, [
+    h("div.whose-sub", {}, ["Fire groups: the guns of a group fire together when each is stacked with or adjacent to another of them or to the leader coordinating them; each group fires at a unit of its choice.", h("span.rule", { text: "rule 8.4", style: "margin-left:6px" })]),
+  ]);
+  for (const u of guns) {
+    const sel = h("select.bombard-group", { "data-unit": u, "aria-label": `Fire group of ${nameOf(u)} (rule 8.4)` }, guns.map((_, i) => h("option", { value: String(i), text: `fire group ${i + 1}`, selected: f.groupOf[u] === i })));
+    sel.value = String(f.groupOf[u]);
+    sel.addEventListener("change", () => { f.groupOf[u] = Number(sel.value); refire(item); });
+    box.appendChild(h("label.builder-row", {}, [`${nameOf(u)}: `, sel]));
+  }
+  const leaders = fireLeaders(item);
+  const spent = (S.view.standard && S.view.standard.assisted) || [];
+  const sizes = {};
+  for (const u of guns) sizes[f.groupOf[u]] = (sizes[f.groupOf[u]] || 0) + 1;
+  for (const [k, n] of Object.entries(sizes)) {
+    if (n < 2 || !leaders.length) continue;
+    const cs = h("select.bombard-leader", { "data-group": k, "aria-label": `Leader coordinating fire group ${Number(k) + 1} (rules 8.4, 10.3)` }, [
+      h("option", { value: "", text: "nobody (the guns are stacked or adjacent)", selected: !f.leaders[k] }),
+      ...leaders.map((l) => h("option", { value: l, text: `${nameOf(l)} (${(S.view.units[l] || {}).hex || ""})${spent.includes(l) ? " — has assisted this turn" : ""}`, selected: f.leaders[k] === l })),
+    ]);
+    cs.value = f.leaders[k] || "";
+    cs.addEventListener("change", () => { f.leaders[k] = cs.value; refire(item); });
+    box.appendChild(h("label.builder-row", {}, [`Fire group ${Number(k) + 1} coordinated by: `, cs, h("span.rule", { text: "rules 8.4, 10.3", style: "margin-left:6px" })]));
+  }
+  return box;
+}
+
+/** The bombardment's preview box: the fire groups (8.4), then asked for, refused, or each group's strength and
+ *  results (8.4–8.7); confirmed only once judged. */
 export function previewBody(kind, item, nameOf) {
   if (kind !== "bombard") return null;
   if (!item.preview && !item.loading && !item.refusal) fetchBombardPreview(item);
-  const body = item.loading ? h("div.whose-sub", { text: "Asking the referee for the fire groups…" })
+  const judged = item.loading ? h("div.whose-sub", { text: "Asking the referee for the fire groups…" })
     : item.refusal ? h("div.form-error#builder-refusal", { role: "alert" }, [item.refusal.message || "Not allowed.", item.refusal.rule ? h("span.rule", { text: `rule ${item.refusal.rule}`, style: "margin-left:6px" }) : null])
       : standardBombardPreview(item.preview, nameOf) || h("span");
+  const body = h("div", {}, [fireGroupRows(item, nameOf), judged]);
   return { body, rules: "rules 8.4, 8.5, 8.6, 8.7", blocked: !!(item.loading || item.refusal || !item.preview) };
 }

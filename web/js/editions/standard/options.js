@@ -128,19 +128,26 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
   // list (an older server) the page rings each enemy hex within a gun's range + 1 (a hill, 8.7) and the light's line
   // of sight, and asks the preview for the fire groups and their results
   if (o.bombardments) {
-    // the referee's list (each with its preview): per target, all the guns that may fire and each alone; the page
-    // takes the largest set of the selected guns
+    // the referee's list (each with its preview): per target, all the guns that may fire (each alone, in their
+    // largest coordinated groups, with a coordinating leader) and each gun alone. The page offers every selected gun
+    // the referee lets fire at the target (any part of a stack, 8.4), opening on the listed grouping of exactly
+    // those guns when there is one (the builder's fire groups change it)
     const guns = new Set(selected.filter((u) => defs[u] && defs[u].kind === "artillery"));
-    const best = new Map();
+    const byHex = new Map();
     for (const b of o.bombardments) {
       const cmd = b && b.command;
-      if (!cmd || !cmd.target || b.legal === false || !(cmd.artillery || []).every((u) => guns.has(u))) continue;
-      const cur = best.get(cmd.target);
-      if (!cur || cmd.artillery.length > cur.command.artillery.length) best.set(cmd.target, b);
+      if (!cmd || !cmd.target || b.legal === false) continue;
+      if (!byHex.has(cmd.target)) byHex.set(cmd.target, []);
+      byHex.get(cmd.target).push(b);
     }
-    for (const [target, b] of best) {
-      const range = view && view.units ? Math.max(...b.command.artillery.map((u) => ((view.units[u] || {}).hex ? distance(view.units[u].hex, target, shifted) : 0))) : null;
-      out.bombards.push({ target, artillery: b.command.artillery, range, los: true, preview: b, command: b.command, rule: "8.4" });
+    for (const [target, list] of byHex) {
+      const artillery = [...guns].filter((u) => list.some((b) => (b.command.artillery || []).includes(u)));
+      if (!artillery.length) continue;
+      const exact = list.filter((b) => sameSet(b.command.artillery, artillery));
+      const pick = exact.find((b) => b.command.groups && !b.command.groups.flat().some((u) => defs[u] && defs[u].kind === "leader")) || exact.find((b) => !b.command.groups) || null;
+      const command = pick ? pick.command : { type: "bombard", target, artillery };
+      const range = view && view.units ? Math.max(...artillery.map((u) => ((view.units[u] || {}).hex ? distance(view.units[u].hex, target, shifted) : 0))) : null;
+      out.bombards.push({ target, artillery, range, los: true, preview: pick, command, rule: "8.4", variants: list.map((b) => b.command) });
     }
   } else if (view && view.phase === "combat" && side) {
     const light = (view.standard && view.standard.light) || "day";
@@ -185,6 +192,27 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     out.charges.push({ kind: "move", target: cmd.target, path: cmd.path || [], command: cmd, rule: cav ? "9.3(1)" : "7.13(3)" });
   }
   return out;
+}
+
+/** 8.4: the bombardment command of a target's guns fired in the groups the page holds: `groupOf` gives each gun its
+ *  group's number, `leaders` a group's coordinating leader (named only for a group of two or more). Each group's
+ *  ids sorted (its leader last), the groups by their first gun, as the referee lists them; no `groups` when every
+ *  gun fires alone (8.4: each bombardment resolved separately). */
+export function bombardCommand(target, artillery, groupOf, leaders = {}) {
+  const by = new Map();
+  for (const u of artillery) {
+    const k = groupOf[u] ?? `alone:${u}`;
+    if (!by.has(k)) by.set(k, []);
+    by.get(k).push(u);
+  }
+  const groups = [...by.entries()].map(([k, g]) => {
+    g.sort();
+    return g.length > 1 && leaders[k] ? [...g, leaders[k]] : g;
+  });
+  groups.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const cmd = { type: "bombard", target, artillery: [...artillery] };
+  if (groups.some((g) => g.length > 1)) cmd.groups = groups;
+  return cmd;
 }
 
 /** 8.4, 8.7: an effective, undisrupted artillery unit's printed range (0: it cannot bombard). */

@@ -4,13 +4,13 @@
 
 import { h } from "../../ui/dom.js";
 
-/** The bombardment preview (8.4, 8.5, 9.2(4), R12): each fire group, and for each enemy unit of the hex its
+/** The bombardment preview (8.4, 8.5, 9.2(4), R12): each fire group (with its coordinating leader, 10.3), and for each enemy unit of the hex its
  *  strength and the result of each die. */
 export function standardBombardPreview(pv, nameOf) {
   if (!pv) return null;
   const box = h("div.explain#explain-preview", { "data-kind": "bombard", "data-ruleset": "standard" });
   (pv.groups || []).forEach((g, i) => {
-    const sec = h("div.std-fire-group", { "data-group": i }, [h("b", { text: `${(pv.groups || []).length > 1 ? `Fire group ${i + 1}: ` : "Firing: "}${(g.artillery || []).map(nameOf).join(", ")}` }), h("span.rule", { text: `rule ${g.rule || "8.4"}`, style: "margin-left:6px" })]);
+    const sec = h("div.std-fire-group", { "data-group": i }, [h("b", { text: `${(pv.groups || []).length > 1 ? `Fire group ${i + 1}: ` : "Firing: "}${(g.artillery || []).map(nameOf).join(", ")}${g.coordinator ? `, coordinated by ${nameOf(g.coordinator)}` : ""}` }), h("span.rule", { text: `rule ${g.coordinator ? "8.4, 10.3" : g.rule || "8.4"}`, style: "margin-left:6px" })]);
     for (const t of g.targets || []) {
       sec.appendChild(h("div.whose-sub", {}, [`at ${nameOf(t.unit)}: strength ${t.strength}`, t.doubled ? h("span.rule", { text: `doubled against cavalry, rule ${t.doubled}`, style: "margin-left:6px" }) : null]));
       sec.appendChild(h("table.odds.std-results", { "aria-label": `The result of each die against ${nameOf(t.unit)}` }, [h("tbody", {}, (t.results || []).map((r, k) => h("tr", { "data-result": r }, [h("td.odds-code", { text: `die ${k + 1}` }), h("td.odds-words", {}, [h("b", { text: r })])])))]));
