@@ -84,7 +84,7 @@ def belief_state_json(game: Game, side: str) -> tuple[dict[str, Any], dict[str, 
             disrupted=bool(v.get("disrupted")), ineffective=bool(v.get("ineffective")), moved=bool(v.get("moved")),
             start_ezoc=bool(real.units[uid].start_ezoc) if own else False, charging=v.get("charging"),
             attacked=bool(v.get("attacked")), entry_turn=v.get("entry_turn"), entry_hex=v.get("entry_hex"),
-            provisional=bool(v.get("provisional")) if own else False,
+            provisional=bool(v.get("provisional")) if own else False, facing=v.get("facing"),
         )
         if u.status != Status.MAP.value:
             u.hex = None

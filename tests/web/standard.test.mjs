@@ -202,3 +202,23 @@ test("squares (9.5): each selected infantry unit forms one or removes its own, b
   const moved = { ...mv, units: { ...mv.units, "b-jg": { hex: "0305", status: "map", moved: true } } };
   assert.deepEqual(standardOptions({ options: {} }, { selected: ["b-1"], defs: defs2, view: moved, side: "blue" }).commands, []);
 });
+
+test("19.4: Heavy Rain's cap on the MA comes with the options and is explained with its rule", async () => {
+  const limit = { rule: "19.4", ma: 8, text: "Heavy Rain: no unit moves more than 4 MP (its MA is 8)" };
+  const raw = { options: { normal: { declare: false, ma: 4, disengaging: false, limit, reachable: reach("0306") } } };
+  const o = standardOptions(raw, { selected: ["b-1"], defs, view });
+  assert.ok(o.notes.some((n) => n.rule === "4.2" && /MA 4/.test(n.text)));
+  assert.ok(o.notes.some((n) => n.rule === "19.4" && /Heavy Rain/.test(n.text)));
+  const dry = standardOptions({ options: { normal: { declare: false, ma: 8, disengaging: false, reachable: reach("0306") } } }, { selected: ["b-1"], defs, view });
+  assert.ok(!dry.notes.some((n) => n.rule === "19.4"));
+});
+
+test("19.4: the panel's weather words name the rule and the next turn's weather when the scenario fixes it", async () => {
+  const { weatherWords } = await import("../../web/js/editions/standard/panel.js");
+  const w = { now: "heavy", name: "Heavy Rain", effects: "line of sight at most 4 hexes whatever the bonus; no unit moves more than 4 MP", rule: "19.4", los: 4, mp: 4, next: "light", next_name: "Light Rain" };
+  const words = weatherWords(w);
+  assert.match(words.now, /^Heavy Rain: line of sight at most 4 hexes/);
+  assert.equal(words.rule, "rule 19.4");
+  assert.match(words.next, /Next turn: Light Rain/);
+  assert.match(weatherWords({ ...w, next: null, next_name: null }).next, /rolled on the Rain Table/);
+});

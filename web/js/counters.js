@@ -41,6 +41,31 @@ export function mergeUnitDefs(scenario, view) {
   for (const [id, def] of Object.entries(extra)) if (!have[id]) (scenario.units = scenario.units || []).push(def);
 }
 
+// A unit's facing, as the view gives it (server/rules/kernel/facing.py): a hexside (SE, NE, N, NW, SW, S) or an
+// apex (E, NNE, NNW, W, SSW, SSE), each as its direction on the page in degrees clockwise from east (y down).
+const FACING_ANGLES = { SE: 30, NE: -30, N: -90, NW: -150, SW: 150, S: 90, E: 0, NNE: -60, NNW: -120, W: 180, SSW: 120, SSE: 60 };
+const APEXES = new Set(["E", "NNE", "NNW", "W", "SSW", "SSE"]);
+
+/** The wedge that marks a facing in a flat-topped hex of centre (cx, cy) and centre-to-corner `size`: three
+ *  points, the tip just inside the faced hexside's middle or apex, the base toward the centre; null without a
+ *  facing the page knows. */
+export function facingWedge(facing, cx, cy, size) {
+  const deg = FACING_ANGLES[facing];
+  if (deg === undefined) return null;
+  const a = (deg * Math.PI) / 180;
+  const ux = Math.cos(a);
+  const uy = Math.sin(a);
+  const reach = APEXES.has(facing) ? size : (size * Math.sqrt(3)) / 2; // to the apex, or to the hexside's middle
+  const tip = reach * 0.97;
+  const base = tip - size * 0.26;
+  const half = size * 0.15;
+  return [
+    [cx + ux * tip, cy + uy * tip],
+    [cx + ux * base - uy * half, cy + uy * base + ux * half],
+    [cx + ux * base + uy * half, cy + uy * base - ux * half],
+  ];
+}
+
 /** The factor block a unit shows in its current state. */
 export function currentFactors(def, state = {}) {
   if (!def) return null;
@@ -96,6 +121,7 @@ export function describeUnit(def, state = {}, { showMoved = true, reading = null
   if (state.disrupted) flags.push("disrupted");
   if (state.ineffective) flags.push("ineffective");
   if (state.charging) flags.push("charging");
+  if (state.facing) flags.push(`facing ${state.facing}`);
   if (reading && reading.flags) flags.push(...reading.flags(def, state));
   if (state.moved && showMoved) flags.push("moved");
   return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state, reading)}${flags.length ? "; " + flags.join(", ") : ""}`;
@@ -278,6 +304,13 @@ export function renderStacks(layer, mapView, view, opts = {}) {
       cg.setAttribute("data-hex", hex);
       grp.appendChild(cg);
     });
+    for (const id of order) {
+      // a unit's facing, where the view gives one: a wedge at the faced hexside or apex, in its side's colour
+      const pts = facingWedge(view.units[id].facing, c.x, c.y, g.size);
+      if (!pts) continue;
+      const side = sc.sides[(defs[id] || {}).side];
+      grp.appendChild(svg("polygon", { class: "facing", "data-unit": id, "pointer-events": "none", points: pts.map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" "), fill: (side && side.color) || "#777777", stroke: "#111", "stroke-width": 1 }));
+    }
     if (n > 1 && !expanded) {
       const bx = c.x + S / 2 + 2;
       const by = c.y - S / 2 - 8;

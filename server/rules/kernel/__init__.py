@@ -1,4 +1,4 @@
-"""The kernel every edition shares: hex geometry and line of sight (R1, R2), the scenario model and its
+"""The kernel every edition shares: hex geometry, line of sight and facing (R1, R2), the scenario model and its
 loading, the game state, dice (R11), the context rule functions work in (occupancy, zones of control,
 factors), the engine (commands, tasks, decisions, undo, records), views, invariants, the simulator, and
 the `Edition` interface with the registry of ruleset ids.  The kernel imports no edition.
@@ -7,6 +7,7 @@ Its modules are layered: each imports only modules of the layers before it (no i
 
 1. `hexes`, `dice`, `errors`, `crt`, `state`: nothing of the kernel;
 2. `model`: the scenario interface and the victory conditions; `los`: line of sight over the hex geometry;
+   `facing`: hexside and apex facings, turning and front/flank/rear arcs;
 3. `scenario`: the kernel's own scenario format and the parsers every edition's reader uses;
 4. `visibility`: the one rule of who may read an event, and the secrets a side keeps;
 5. `edition`: the interface an edition fills in, and the registry of editions;

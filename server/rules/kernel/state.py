@@ -58,18 +58,24 @@ class UnitState:
     entry_turn: int | None = None
     entry_hex: str | None = None
     provisional: bool = False  # a set-up placement the opponent has not seen yet (3.2 w/1)
+    # The facing's name (kernel/facing.py: a hexside "N", "SE"... or an apex "NNE", "W"...), None for a unit
+    # without one; left out of the JSON when None, so a state without facings saves as it always did.
+    facing: str | None = None
 
     @property
     def on_map(self) -> bool:
         return self.status == STATUS_MAP  # runs for every unit, every command: a constant, not an enum read
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id, "hex": self.hex, "status": self.status, "reduced": self.reduced,
             "disrupted": self.disrupted, "ineffective": self.ineffective, "moved": self.moved,
             "start_ezoc": self.start_ezoc, "charging": self.charging, "attacked": self.attacked,
             "entry_turn": self.entry_turn, "entry_hex": self.entry_hex, "provisional": self.provisional,
         }
+        if self.facing is not None:
+            out["facing"] = self.facing
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> UnitState:
@@ -89,7 +95,7 @@ def _units_values(units: Iterable[UnitState]) -> tuple[tuple[Any, ...], ...]:
     tuple display take half the time (13 against 26 us for 80 units, issue 16)."""
     return tuple([
         (u.id, u.hex, u.status, u.reduced, u.disrupted, u.ineffective, u.moved, u.start_ezoc, u.charging,
-         u.attacked, u.entry_turn, u.entry_hex, u.provisional)
+         u.attacked, u.entry_turn, u.entry_hex, u.provisional, u.facing)
         for u in units
     ])
 
@@ -104,7 +110,15 @@ class StateSnapshot(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         names = _UNIT_FIELD_ORDER
-        return {**self.rest, "units": {values[0]: dict(zip(names, values)) for values in self.units}}
+        return {**self.rest, "units": {values[0]: _unit_json(names, values) for values in self.units}}
+
+
+def _unit_json(names: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, Any]:
+    """One unit's JSON from its snapshot tuple, as `UnitState.to_json` gives it (no "facing" when None)."""
+    out = dict(zip(names, values))
+    if out["facing"] is None:
+        del out["facing"]
+    return out
 
 
 @dataclass

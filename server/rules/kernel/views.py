@@ -109,6 +109,8 @@ def unit_view(game: ViewedGame, viewer: str, uid: str) -> dict[str, Any]:
         "hex": s.hex, "status": s.status, "reduced": s.reduced, "disrupted": s.disrupted,
         "ineffective": s.ineffective, "moved": s.moved, "charging": s.charging, "attacked": s.attacked,
     }
+    if s.facing is not None:
+        out["facing"] = s.facing  # a counter's orientation is on the table for all to see (kernel/facing.py)
     if s.status in _OFF_TABLE:
         out["entry_turn"] = s.entry_turn
         out["entry_hex"] = s.entry_hex
@@ -119,6 +121,7 @@ def unit_view(game: ViewedGame, viewer: str, uid: str) -> dict[str, Any]:
             nominal = next(p for p in sc.setup if p.unit == uid)
             out["hex"] = nominal.hex
             out["placement_hidden"] = True
+            out.pop("facing", None)  # the placement the opponent may not see yet is its orientation too
     return out
 
 
@@ -128,7 +131,7 @@ def _kept_unit_view(game: ViewedGame, viewer: str | None, uid: str, s: Any) -> d
     Unchanged units are then the same objects from one command's views to the next, which the
     server's patches skip by identity instead of comparing them."""
     key = (s.hex, s.status, s.reduced, s.disrupted, s.ineffective, s.moved, s.charging, s.attacked,
-           s.entry_turn, s.entry_hex, s.provisional)
+           s.entry_turn, s.entry_hex, s.provisional, s.facing)
     cache = game.unit_view_cache
     slot = uid if viewer is None else (uid, viewer)
     hit = cache.get(slot)

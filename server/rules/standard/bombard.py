@@ -16,6 +16,7 @@ falls on that unit alone.  A bombardment is an attack for 7.2 only when it infli
 `bombard_problem` judges one artillery unit against one hex, for bombardment and for supporting fire alike: its
 factors and state (8.4), range with a hill's extra hex (8.7), the line of sight (8.6, `has_los`: along a hexside only
 the two hexes beside it block, S29) and its length by daylight, twilight and night (8.6, 14.3(3), 14.2(5));
+the weather's limit (19.4: Light Rain 6 hexes, +1 from a hill, +2 from fieldworks when bombarding; Heavy Rain 4);
 `support_problem` adds 8.8's own conditions for an attack.
 Ammo flips one firing unit of the combat, a bombardment's or a supported attack's (the attacker's choice among
 several: decision `ammo`).
@@ -39,6 +40,7 @@ from .movement import printed_side
 from .results import outcomes
 from .scenario import Kind
 from .tactics import in_span
+from .weather import los_refusal
 
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
 LOS_DAY = 10  # 8.6: the longest line of sight in daylight
@@ -49,7 +51,7 @@ LOS_RULES: Final = LosRules(splits_along=False, side_along_blocks=False, corner_
 
 # --- 8.4, 8.6, 8.7: which artillery may fire at a hex ---------------------------------------------------------------
 def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: bool = False) -> str | None:
-    """8.4, 8.6, 8.7, 14.2(5), 14.3(3): why this artillery may not bombard `target` now (None: it may)."""
+    """8.4, 8.6, 8.7, 14.2(5), 14.3(3), 19.4: why this artillery may not bombard `target` now (None: it may)."""
     s = ctx.st.units[uid]
     name = ctx.name(uid)
     if not ctx.on_map(uid) or s.hex is None:
@@ -71,7 +73,11 @@ def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: b
     rule = {"day": "8.6", "twilight": "14.3(3)", "night": "14.2(5)"}[light]
     if dist > limit:
         return f"{rule}: {target} is beyond the line of sight ({limit} hexes)"
-    reach = face.range + (1 if ctx.sc.terrain_at(s.hex).hill else 0)
+    hill = ctx.sc.terrain_at(s.hex).hill
+    rain = los_refusal(ctx.weather(), dist, hill=hill, fieldworks=not support and _fieldworks(ctx, uid, s.hex))
+    if rain:
+        return rain
+    reach = face.range + (1 if hill else 0)
     if dist > reach:
         return f"8.7: {target} is beyond {name}'s range ({reach})"
     if not has_los(ctx, s.hex, target):
@@ -88,6 +94,14 @@ def has_los(ctx: StdCtx, a: str, b: str) -> bool:
         lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ())),
         LOS_RULES,
     )
+
+
+def _fieldworks(ctx: StdCtx, uid: str, hex_: str) -> bool:
+    """19.4 with 19.6: the battery bombards from fieldworks (the scenario's weather hook, weather.py)."""
+    w = ctx.sc.weather
+    fw = w.fieldworks if w is not None else None
+    return (fw is not None and hex_ in fw.hexes and ctx.side_of(uid) == fw.side
+            and (fw.army is None or ctx.army(uid) == fw.army))
 
 
 def _prohibited_side(ctx: StdCtx, a: str, b: str) -> bool:

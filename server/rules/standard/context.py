@@ -1,6 +1,7 @@
 """The Standard rules' context: the kernel's `Context` (events, dice, occupancy, zones of control) over a
 `StandardScenario`, with the checks every Standard procedure shares: morale checks (2.4, 2.8(5), 14.2(2),
-14.3(1)), the army's inactive HQ and trains (12.1, 12.2) and the edition's bookkeeping in `GameState.extra`.
+14.3(1)), the army's inactive HQ and trains (12.1, 12.2), the weather (19.4) and the edition's bookkeeping in
+`GameState.extra`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .morale import morale_passes
 from .movement import printed_side
 from .retreat import RetreatLines, retreat_lines
 from .scenario import Kind, StandardScenario, UnitDef
+from .weather import CLEAR
 from .zoc import zoc_of
 
 if TYPE_CHECKING:
@@ -82,6 +84,10 @@ class StdCtx(Context):
 
     def light(self) -> str:
         return self.sc.light(self.st.turn)
+
+    def weather(self) -> str:
+        """19.4: this turn's weather (`extra.weather`; clear when the scenario has none)."""
+        return str(self.x.get("weather", CLEAR))
 
     def on_map(self, uid: str) -> bool:
         return self.st.units[uid].status == STATUS_MAP

@@ -33,6 +33,7 @@ from .moving import STACK, Plan, capture_trains, reachable
 from .recovering import recover
 from .scenario import Kind
 from .tactics import CHARGE, NO_TACTIC
+from .weather import mp_cap
 
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
 
@@ -208,13 +209,15 @@ def fow_move(ctx: StdCtx, player: str, units: list[str]) -> None:
         ma = got if ma is None else min(ma, got)
     assert ma is not None
     p = Plan(list(units), STACK, start, disengaging=ctx.in_ezoc(start, owner))
-    reach = reachable(ctx, owner, p, ma, False)
+    reach = reachable(ctx, owner, p, ma, False)  # 19.4: capped in Heavy Rain
+    cap = mp_cap(ctx.weather())
     options: list[dict[str, Any]] = [{"id": "stay", "hex": None, "path": [], "label": "do not move"}]
     options += [{"id": h, "hex": h, "path": path, "label": f"to {h}"} for h, path in sorted(reach.items())]
     task = {"t": "fow_move", "units": units, "friendly": owner == player}
     ctx.st.decision = {"kind": "fow_move", "side": player, "rule": "12.4", "task": task,
                        "options": options, "hexes": sorted(reach),
-                       "text": f"12.4: move {ctx.names(units)} ({ma} MP rolled)"}
+                       "text": f"12.4: move {ctx.names(units)} ({ma} MP rolled"
+                               f"{f'; at most {cap} MP in Heavy Rain, 19.4' if cap is not None and ma > cap else ''})"}
 
 
 def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:

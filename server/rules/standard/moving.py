@@ -9,7 +9,8 @@ Commands (docs/engine-contract.md):
   once (undo stops there: a roll is a barrier) and the rolled MA waits for the `move` (or `stay`).
 * `move {units, path, march?, off_map?}`: 4.2-4.7, 6.2-6.3 a stack, 10.1 leaders alone, 12.1 the HQ, 12.2 the
   trains, 13.1 a reinforcement entering (the first hex of the path is the hex entered); `off_map`: 4.1 the units
-  leave the map from the last hex of the path, treated as routed with an unsafe line (7.10).
+  leave the map from the last hex of the path, treated as routed with an unsafe line (7.10).  In Heavy Rain no
+  mover spends more than 4 MP, whatever its MA (19.4, weather.py).
 * `stay {}`: 4.4 the declared units do not move after all.
 * `recover {unit}`: 11.1, 11.3 in lieu of a move or at its end: automatic when eligible, else a morale check.
 * `replace {unit}`: 11.2 a replacement step: an eliminated unit goes to the next TRT box, a reduced one regains its
@@ -62,6 +63,7 @@ from .scenario import Kind
 from .squares import after_move, square_move_problem
 from .tactics import in_span
 from .turn import may_flip_ineffective
+from .weather import mp_cap, mp_refusal
 
 LEADER_MP = 12  # 10.1
 
@@ -241,6 +243,9 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
             raise IllegalCommand("9.5", problem.split(": ", 1)[1])
         halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging),
                            ctx.zoc_of(ctx.enemy(side)), ctx.occupancy())
+    cap = mp_cap(ctx.weather())  # 19.4: Heavy Rain, every mover (rolled, marching, entering, HQ, trains, leaders)
+    if cap is not None and halves > cap * HALF:
+        raise IllegalCommand("19.4", mp_refusal(halves / HALF))
     if night_ezoc:
         ezoc = ctx.zoc_of(ctx.enemy(side))
         for h in path[1:] if p.kind != ENTRY else path:
@@ -340,6 +345,10 @@ def cmd_declare(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
                      ma=got, rule="10.3")
         ma = got if ma is None else min(ma, got)
     assert ma is not None
+    cap = mp_cap(ctx.weather())
+    if cap is not None and ma > cap:
+        ctx.emit("ma", f"19.4: in Heavy Rain {ctx.names(p.units)} move at most {cap} MP", units=list(p.units), ma=cap,
+                 rule="19.4")
     if helped:
         ctx.x.setdefault("assisted", {})[cmd["assist"]] = ctx.st.turn
     ctx.x["declared"] = {"units": list(p.units), "ma": ma, "march": march,
@@ -630,6 +639,9 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
         budget = LEADER_MP * HALF
     elif p.kind in (HQ, TRAINS):
         budget = ctx.d(p.units[0]).inactive_ma * HALF
+    cap = mp_cap(ctx.weather())
+    if cap is not None:
+        budget = min(budget, cap * HALF)  # 19.4: Heavy Rain
 
     def step(a: str, b: str, spent: int) -> tuple[int, bool] | None:
         """(new spent, the move ends there) or None."""

@@ -14,6 +14,7 @@ from .context import StdCtx
 from .crt import bombardment_result, crt_row
 from .strength import Mods, Strength, combat_differential
 from .tactics import NO_TACTIC, TACTIC_LABEL, TACTIC_RULE, by_formation, convert
+from .weather import mp_cap
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -60,6 +61,10 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                 reach = moving.reachable(ctx, side, p, ma, march)
                 out[key] = {"declare": False, "ma": ma, "disengaging": p.disengaging,
                             "reachable": {h: {"path": path} for h, path in sorted(reach.items())}}
+                cap = mp_cap(ctx.weather())
+                if cap is not None and ma > cap:  # 19.4: Heavy Rain
+                    out[key].update(ma=cap, limit={"rule": "19.4", "ma": ma, "text": f"Heavy Rain: no unit moves "
+                                                   f"more than {cap} MP (its MA is {ma})"})
     if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared"):
         out["charges"] = [c for c in charge_commands(ctx, side) if not units or set(c["units"]) & set(units)]  # 7.13(3), 9.3
     if st.phase == PHASE_COMBAT and st.active == side:

@@ -13,7 +13,8 @@ phases, the second player's, and the Game Turn Marker phase; what happens when e
   combat ends (7.2): those whose triggering units did not all fight receive theirs, a decision of the owner, before
   the phase ends; the phase does not end while a fortune of war's move leaves an attack owed (12.4, S48).
 * The Game Turn Marker phase (3.2): the scenario's sudden death is checked at the end of every turn, the winner is
-  determined after the last, otherwise the marker advances.
+  determined after the last, otherwise the next turn's weather is determined (19.4, S50: a scenario with a weather
+  block only) and the marker advances.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .recovering import recover, recovery_mode_of
 from .recovery import AUTOMATIC
 from .scenario import Kind
 from .stacking import overstacked_hexes
+from .weather import NAMES, effects
 
 
 def start(ctx: StdCtx) -> None:
@@ -199,10 +201,30 @@ def turn_marker(ctx: StdCtx) -> None:
     if st.turn >= ctx.sc.turns:
         finish_game(ctx, _victory.final_result(ctx, returning_lost=False))
         return
+    next_weather(ctx)
     st.turn += 1
     ctx.emit("turn", f"3.2: the Game Turn marker advances to turn {st.turn} ({ctx.sc.turn_label(st.turn)})",
              turn=st.turn, rule="3.2")
     enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+
+
+def next_weather(ctx: StdCtx) -> None:
+    """3.2, 19.4 (S50): the next turn's weather, determined in the Game Turn marker phase: fixed by the scenario for
+    that turn (no die), else one die on the Rain Table's row for the current weather.  No weather block, no roll."""
+    w = ctx.sc.weather
+    if w is None:
+        return
+    now, turn = ctx.weather(), ctx.st.turn + 1
+    fixed = w.fixed(turn)
+    if fixed is not None:
+        new = fixed
+        text = f"19.4: turn {turn}'s weather is fixed by the scenario: {NAMES[new]}"
+    else:
+        (die,) = ctx.roll(1, "weather", ["weather die"], "19.4")
+        new = w.next_weather(now, die)
+        text = f"19.4: Rain Table, {NAMES[now]} row, die {die}: turn {turn} will be {NAMES[new]}"
+    ctx.x["weather"] = new
+    ctx.emit("weather", f"{text} ({effects(new)})", weather=new, turn=turn, forced=fixed is not None, rule="19.4")
 
 
 def finish_game(ctx: StdCtx, result: dict[str, Any]) -> None:

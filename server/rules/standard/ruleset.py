@@ -45,6 +45,7 @@ from . import (
 )
 from . import invariants as _invariants
 from . import options as _options
+from . import weather as _weather
 from .context import StdCtx
 from .crt import crt_result, crt_row
 from .morale import morale_passes
@@ -165,7 +166,8 @@ class Standard(Edition):
             scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_MOVEMENT, active=sc.first_player,
             units=units, replacements={s: 0 for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},
-            extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": []},
+            extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": [],
+                   **({"weather": sc.weather.start} if sc.weather is not None else {})},  # 19.4: turn 1's weather
         )
 
     def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> StdCtx:
@@ -175,7 +177,10 @@ class Standard(Edition):
         st = game.state
         sc = _std(game.scenario)
         x = st.extra
+        rain = {} if sc.weather is None else {  # 19.4 (S50): visible to all
+            "weather": _weather.view(sc.weather, str(x.get("weather", sc.weather.start)), st.turn, sc.turns)}
         return {"standard": {
+            **rain,
             "light": sc.light(st.turn), "inactive": list(x.get("inactive", [])),
             "declared": x.get("declared"), "marched": list(x.get("marched", [])),
             "fow_owed": list(x.get("fow_owed", [])),

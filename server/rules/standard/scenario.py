@@ -12,6 +12,7 @@ What this reads, by rule number:
   (9.3(4)); artillery attack, defence and range with MR 6/3 when unprinted (8.1); red dots per step (11.2);
   leaders with their command span (10.3); HQ and trains with their inactive-side MA (12.1, 12.2).
 * 3.2 the TRT: one box per turn with its light (day, 14.3 twilight, 14.2 night) and replacements (11.2).
+* 19.4 the optional weather block (weather.py, S50): turn 1's weather, the Rain Table, fixed turns.
 * 12.1-12.3 each army's HQ and trains, and each side's LOC hexes.
 
 A scenario that mixes in Quick Play's fields is refused with the field named (`QUICKPLAY_FIELDS`), and so is a
@@ -45,6 +46,8 @@ from ..kernel.scenario import (
     schema_problems,
 )
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
+from .weather import WeatherRules, parse_weather
+from .weather import field_problems as _weather_field_problems
 
 ARTILLERY_MR_EFFECTIVE = 6  # 8.1: MR when none is printed
 ARTILLERY_MR_INEFFECTIVE = 3  # 8.1
@@ -204,6 +207,7 @@ class StandardScenario(ScenarioBase):
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     hide_enemy_reinforcements: bool = False  # a Quick Play option; the Standard rules have none
     clear_hexsides: Mapping[str, HexsideFeature] = field(default_factory=dict)  # 2.2: by the terrain beside them
+    weather: WeatherRules | None = None  # 19.4 (S50): None, the scenario has no weather
 
     @property
     def turns(self) -> int:
@@ -432,7 +436,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     if isinstance(data, Mapping):
         if data.get("ruleset") != "standard":
             raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
-        mixed = _quickplay_fields(data) or _unit_field_problems(data)
+        mixed = _quickplay_fields(data) or _unit_field_problems(data) or _weather_field_problems(data)
         if mixed:
             raise ScenarioError(source, mixed)
     problems = schema_problems(_validator(), data)
@@ -571,6 +575,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
                 bad(f"trt[{i}].replacements.{sid}", f"side '{sid}' is not one of {side_ids}")
         trt.append(TurnBox(i + 1, box.get("label", f"Turn {i + 1}"), box["light"], dict(box.get("replacements", {}))))
     victory = parse_victory(data["victory"], grid, side_ids, bad)
+    weather = parse_weather(data.get("weather"), data["turns"], side_ids, {f.army for f in formations.values()}, grid, bad)
     if p:
         raise ScenarioError(source, p)
     return StandardScenario(
@@ -580,7 +585,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         trail_links=trail_links, trail_hexes=trail_hexes, sides=sides, side_order=(side_ids[0], side_ids[1]),
         formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
         trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
-        clear_hexsides=parsed_tec.clear_hexsides,
+        clear_hexsides=parsed_tec.clear_hexsides, weather=weather,
     )
 
 

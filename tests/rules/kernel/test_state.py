@@ -10,7 +10,9 @@ from server.rules_cli import find_scenario
 def test_state_to_json_names_every_field():
     assert {f.name for f in fields(GameState)} == set(GameState(
         scenario="x", ruleset="quickplay", turn=1, phase="movement", active="a", units={}).to_json())
-    assert {f.name for f in fields(UnitState)} == set(UnitState(id="u", hex=None).to_json())
+    assert {f.name for f in fields(UnitState)} == set(UnitState(id="u", hex=None, facing="N").to_json())
+    # A unit without a facing saves without the key, as every state did before facings (kernel/facing.py).
+    assert set(UnitState(id="u", hex=None).to_json()) == {f.name for f in fields(UnitState)} - {"facing"}
 
 
 def test_state_round_trips_through_json_mid_game():

@@ -75,6 +75,7 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     out.notes.push({ text: `This ${m === "march" ? "march" : "move"}'s MA is rolled when it begins${why ? " (" + why + ")" : ""}: declare it (D), then click where to go, or stay (S).`, rule: "4.4" });
   } else if (mv) {
     out.notes.push({ text: `${m === "march" ? "March movement" : "Movement"}: MA ${mv.ma}${mine ? " (rolled)" : ""}${mv.disengaging ? "; disengaging from enemy ZOC (6.3)" : ""}.`, rule: m === "march" ? "4.7" : mine ? "4.4" : "4.2" });
+    if (mv.limit) out.notes.push({ text: `${mv.limit.text}.`, rule: mv.limit.rule }); // 19.4: Heavy Rain's cap
   }
   const said = new Set();
   for (const k of ["normal_error", "march_error"]) {
@@ -151,7 +152,8 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     }
   } else if (view && view.phase === "combat" && side) {
     const light = (view.standard && view.standard.light) || "day";
-    const los = { day: 10, twilight: 1, night: 0 }[light] ?? 10;
+    const rain = view.standard && view.standard.weather; // 19.4: Light Rain 6 (+1 hill, +2 fieldworks), Heavy Rain 4
+    const los = Math.min({ day: 10, twilight: 1, night: 0 }[light] ?? 10, rain && rain.los != null ? rain.los + (rain.now === "light" ? 3 : 0) : Infinity);
     const done = new Set((view.standard && view.standard.bombarded) || []); // 8.4: bombarded once a phase
     for (const [hex] of enemy) {
       if (done.has(hex)) continue;

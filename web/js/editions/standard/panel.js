@@ -1,4 +1,4 @@
-// The Standard rules' own boxes in the side panel: the Standard section (light, HQ and trains, the declared move
+// The Standard rules' own boxes in the side panel: the Standard section (light, the weather (19.4), HQ and trains, the declared move
 // and its rolled MA, the charges declared, the attacks owed, the fortunes of war, the turn record track with the
 // units waiting in it) and the phase box (the movement phase's flips, recoveries, replacements, musters and
 // re-entries; the combat phase's declared charges to make). They draw what the view and the options say.
@@ -34,6 +34,7 @@ export function renderStandardPanel(sec, ctx) {
   sec.appendChild(h("h3", {}, ["Standard rules", h("span.rule", { text: "rules 3.2, 12.1–12.3, 13.2" })]));
   const dl = h("dl.kv#std-state");
   dl.append(h("dt", { text: "Light" }), h(`dd.light-${std.light}#std-light`, { text: LIGHT_WORDS[std.light] || std.light }));
+  if (std.weather) dl.append(h("dt", { text: "Weather" }), weatherLine(std.weather));
   // the HQs and trains (12.1, 12.2)
   const army = Object.entries(v.units || {}).filter(([id]) => defs[id] && (defs[id].kind === "hq" || defs[id].kind === "trains"));
   army.sort((a, b) => a[0].localeCompare(b[0]));
@@ -52,6 +53,7 @@ export function renderStandardPanel(sec, ctx) {
       h("b", { text: `Declared ${d.march ? "march" : "move"}: ` }),
       `${d.units.map((u) => name(defs, u)).join(", ")}, rolled MA ${d.ma}${d.assist ? ` (with ${name(defs, d.assist)}'s movement, 10.3)` : ""} `,
       h("span.rule", { text: "rule 4.4" }),
+      std.weather && std.weather.mp && d.ma > std.weather.mp ? h("span.std-rain-cap", {}, [` — ${std.weather.name}: at most ${std.weather.mp} MP `, h("span.rule", { text: "rule 19.4" })]) : null,
     ]);
     if (ctx.mine && ctx.ownDeclared) {
       box.appendChild(h("div.actions", {}, [
@@ -96,6 +98,25 @@ export function renderStandardPanel(sec, ctx) {
     sec.appendChild(wrap);
   }
   sec.appendChild(trtTable(sc, v, defs, ctx));
+}
+
+/** 19.4 (S50): the weather now, its effects in words, and the next turn's when the scenario fixes it (otherwise
+ *  it is rolled in the Game Turn marker phase). */
+export function weatherWords(w) {
+  return {
+    now: `${w.name}: ${w.effects}.`,
+    next: w.next ? `Next turn: ${w.next_name} (fixed by the scenario).` : "Next turn's weather is rolled on the Rain Table in the Game Turn marker phase.",
+    rule: `rule ${w.rule || "19.4"}`,
+  };
+}
+
+function weatherLine(w) {
+  const words = weatherWords(w);
+  return h(`dd.weather-${w.now}#std-weather`, { "data-weather": w.now, "data-next": w.next || "" }, [
+    `${words.now} `,
+    h("span.rule", { text: words.rule }),
+    h("div.whose-sub#std-weather-next", { text: words.next }),
+  ]);
 }
 
 /** The turn record track (3.2, 7.10, 11.2): each box's turn, time, light and replacements, the units waiting in
