@@ -16,12 +16,14 @@ module, so this module does not ask it.
 
 from __future__ import annotations
 
+import difflib
 import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from importlib import resources
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import jsonschema
 
@@ -327,6 +329,22 @@ def schema_problems(validator: jsonschema.Draft202012Validator, data: Any, prefi
 
 
 Problem = Callable[[str, str], None]
+
+
+def unknown_fields(keys: Iterable[Any], known: Sequence[str], where: str, what: str) -> list[tuple[str, str]]:
+    """(path, message) for each key the format does not know, with the field it most likely meant: a misspelt
+    optional field would otherwise be silently unread (a rule that never applies). `unit_ID` and `unit-id` fold to
+    `unit_id`; other typos take difflib's closest match."""
+    folded = {k.replace("_", "").lower(): k for k in known}
+    out = []
+    for key in keys:
+        if key in known:
+            continue
+        guess = folded.get("".join(c for c in str(key) if c.isalnum()).lower()) or next(
+            iter(difflib.get_close_matches(str(key), known, n=1)), None)
+        hint = f"; did you mean '{guess}'?" if guess else f" (the fields: {', '.join(known)})"
+        out.append((f"{where}.{key}", f"'{key}' is not {what}{hint}"))
+    return out
 
 
 def parse_hexsides(items: list[dict[str, Any]], grid: HexGrid, feature_ids: Mapping[str, Any],

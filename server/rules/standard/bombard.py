@@ -32,13 +32,14 @@ from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
 from ..kernel.los import LosRules, line_of_sight
 from ..kernel.state import PHASE_COMBAT
-from .combat_results import apply_outcome, owe_fow
+from .combat_results import apply_outcome, exchange_spared, owe_fow
 from .context import StdCtx
 from .crt import bombardment_result
 from .leaders import assisted, leader_checks
 from .movement import printed_side
 from .results import outcomes
 from .scenario import Kind
+from .special import ridge_blocks
 from .tactics import in_span
 from .weather import los_refusal
 
@@ -86,12 +87,14 @@ def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: b
 
 
 def has_los(ctx: StdCtx, a: str, b: str) -> bool:
-    """8.6 over the kernel's geometry (`LOS_RULES`, S29): blocking terrain and hexsides; units never block."""
+    """8.6 over the kernel's geometry (`LOS_RULES`, S29): blocking terrain and hexsides; units never block.  19.2: a
+    ridge hexside crossed blocks unless a or b is beside it (special.py, S51)."""
     sc = ctx.sc
     return line_of_sight(
         sc.grid, a, b,
         lambda h: sc.terrain_at(h).blocks_los or any(x.blocks_los for x in sc.secondary_at(h)),
-        lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ())),
+        lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ()))
+        or (bool(sc.ridges) and ridge_blocks(sc.ridges, x, y, a, b)),
         LOS_RULES,
     )
 
@@ -325,8 +328,9 @@ def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> No
         leader_checks(ctx, c)
     if result.ammo:
         ammo(ctx, c)
-    if result.result == "Ex":  # R12: on Ex only the target loses a step
-        st.tasks.append({"t": "step_loss", "unit": unit, "participants": [unit]})
+    if result.result == "Ex":  # R12: on Ex only the target loses a step (19.9: unless the needle gun spares it)
+        if not exchange_spared(ctx, unit, c["attacker"]):
+            st.tasks.append({"t": "step_loss", "unit": unit, "participants": [unit]})
         return
     passed = None
     if result.needs_check:

@@ -18,6 +18,9 @@ a fortune of war to the other player, 7.11).
 
 `owe_fow` records each fortune of war a combat owes (12.4: DF, the defenders' rout, an attacked HQ or trains, a
 missing second step); fortune.py plays them when the combat ends.
+
+19.9 (S51): a scenario's needle gun spares its side's infantry the exchange's step when the other side attacked
+(`exchange_spared`, also for a bombardment's exchange, bombard.py).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .results import DISRUPT, DISRUPT_RETREAT, EXCHANGE, NONE, RETREAT, ROUT, ST
 from .retreat import NONE as NO_LINE
 from .retreating import retreat_task
 from .scenario import Kind
+from .special import needle_gun_spares
 from .tactics import CHARGE, COUNTERCHARGE, DISENGAGE, LAST_STAND, PRESS, TACTIC_LABEL
 
 _ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
@@ -43,6 +47,16 @@ def owe_fow(ctx: StdCtx, side: str, rule: str, why: str) -> None:
     owed.append({"side": side, "rule": rule, "why": why, "turn": ctx.st.turn, "index": len(owed)})
     ctx.x.setdefault("fow_queue", []).append(len(owed) - 1)
     ctx.emit("fow", f"{rule}: {ctx.sc.sides[side].name} receives a fortune of war ({why}; 12.4)", side=side, rule=rule)
+
+
+def exchange_spared(ctx: StdCtx, uid: str, attacker: str) -> bool:
+    """19.9 (S51): the primary unit takes no step loss from the exchange `attacker`'s attack inflicted: the needle
+    gun's infantry (special.py); logged."""
+    if not needle_gun_spares(ctx.sc.special, ctx.kind(uid).value, ctx.side_of(uid), attacker):
+        return False
+    ctx.emit("needle_gun", f"19.9: {ctx.name(uid)} takes no loss from the exchange (needle gun)", unit=uid,
+             rule="19.9")
+    return True
 
 
 # --- 7.8 the result -------------------------------------------------------------------------------------------------
@@ -80,8 +94,9 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
         ctx.emit("result", "7.8: no effect", rule="7.8")
     elif effect == EXCHANGE:
         ctx.emit("result", "7.8: exchange: each primary unit loses a step", rule="7.8")
-        tasks.append({"t": "step_loss", "unit": c["att_primary_now"], "participants": c["attackers"]})
-        if c.get("def_primary_now"):
+        if not exchange_spared(ctx, c["att_primary_now"], c["attacker"]):
+            tasks.append({"t": "step_loss", "unit": c["att_primary_now"], "participants": c["attackers"]})
+        if c.get("def_primary_now") and not exchange_spared(ctx, c["def_primary_now"], c["attacker"]):
             tasks.append({"t": "step_loss", "unit": c["def_primary_now"], "participants": c.get("defenders", [])})
     else:
         which = o.side or "defender"

@@ -157,7 +157,8 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     s = st.units[uid]
     k = ctx.kind(uid)
-    army_flip = k in (Kind.HQ, Kind.TRAINS) and uid not in ctx.x.get("flipped", [])  # 12.1, 12.2
+    army_flip = k in (Kind.HQ, Kind.TRAINS) and uid not in ctx.x.get("flipped", []) \
+        and uid not in ctx.x.get("lethargic", [])  # 12.1, 12.2, 19.5
     unit_flip = may_flip_ineffective(ctx.sc, s, st.active, st.phase, st.any_moved) is None  # 2.6
     if not st.any_moved and s.status == STATUS_MAP and (army_flip or unit_flip):
         out.append({"type": "flip", "unit": uid})

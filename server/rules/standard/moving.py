@@ -297,6 +297,8 @@ def cmd_flip(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             raise IllegalCommand(rule, f"{ctx.name(uid)} is flipped at the beginning of the phase, before any unit moves")
         if not ctx.on_map(uid):
             raise IllegalCommand(rule, f"{ctx.name(uid)} is not on the map")
+        if uid in ctx.x.get("lethargic", []):
+            raise IllegalCommand("19.5", f"{ctx.name(uid)} was flipped by the lethargy die this phase, not by choice")
         if uid in ctx.x.get("flipped", []):
             raise IllegalCommand(rule, f"{ctx.name(uid)} is already flipped to move this phase")
         ctx.x.setdefault("flipped", []).append(uid)

@@ -5,6 +5,7 @@ phases, the second player's, and the Game Turn Marker phase; what happens when e
   overstacked hexes whose units roll for their MA (5.2), the stacks in an EZOC that may disengage by leaving a
   unit behind (6.3), the units that cannot march this turn (4.7, R13; 11.1's "eligible for march movement
   throughout the turn").
+* 19.5 (S51): a lethargic side's die flips its HQs active or leaves them inactive for the turn (`lethargy`).
 * Movement ends (11.1, 11.3, 12.1, 12.2, 13.2): automatic recovery of the units eligible for it, the HQs and
   trains turn active again when none of 12.1/12.2's conditions applies, units not re-entered from the TRT move to
   the next box (13.2).
@@ -95,6 +96,41 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
             stacks.setdefault(s.hex, []).append(u)
     x["start_stacks"] = stacks  # 6.3
     x["no_march"] = sorted(no_march)  # 4.7, 11.1
+    if ctx.sc.special.lethargy is not None:
+        lethargy(ctx, side)
+
+
+def lethargy(ctx: StdCtx, side: str) -> None:
+    """19.5 (S51): the lethargic side rolls one die at the beginning of its movement phase: on an active number each
+    of its HQs is flipped to its active side unless 12.1 forbids, otherwise each is inactive for that turn (on its
+    inactive side, it may move, and 12.1's recovery at the phase's end does not apply).  Either way the die, not the
+    owner, decides: `extra.lethargic` lists the HQs the owner may not flip this phase (moving.cmd_flip)."""
+    rule = ctx.sc.special.lethargy
+    assert rule is not None
+    ctx.x["lethargic"] = []
+    if side != rule.side:
+        return
+    hqs = [h for a, h in sorted(ctx.sc.hq.items()) if ctx.side_of(h) == side and ctx.on_map(h)]
+    if not hqs:
+        return
+    (die,) = ctx.roll(1, "lethargy", ["lethargy die"], "19.5")
+    for hq in hqs:
+        ctx.x["lethargic"].append(hq)
+        if die not in rule.active:
+            ctx.x["flipped"].append(hq)  # inactive for the turn: as if flipped to move (12.1)
+            ctx.set_inactive(hq, True, f"lethargy, die {die}: inactive this turn", "19.5")
+            ctx.emit("lethargy", f"19.5: die {die}: {ctx.name(hq)} is inactive this turn", unit=hq, die=die,
+                     rule="19.5")
+            continue
+        army = ctx.sc.army_of(hq)
+        tr = ctx.sc.trains.get(army)
+        trains_active = tr is not None and ctx.on_map(tr) and tr not in ctx.inactive()
+        problems = hq_problems(ctx.sc, ctx.st.units, army, moved=False, attacked=False, trains_active=trains_active,
+                               zoc=ctx.zoc_of, occupancy=ctx.occupancy())
+        ctx.emit("lethargy", f"19.5: die {die}: {ctx.name(hq)} is flipped to its active side"
+                             + (f" unless 12.1 forbids: {'; '.join(problems)}" if problems else ""),
+                 unit=hq, die=die, rule="19.5")
+        ctx.set_inactive(hq, bool(problems), "; ".join(problems), "12.1" if problems else "19.5")
 
 
 def finish_movement(ctx: StdCtx) -> None:

@@ -13,6 +13,7 @@ What this reads, by rule number:
   leaders with their command span (10.3); HQ and trains with their inactive-side MA (12.1, 12.2).
 * 3.2 the TRT: one box per turn with its light (day, 14.3 twilight, 14.2 night) and replacements (11.2).
 * 19.4 the optional weather block (weather.py, S50): turn 1's weather, the Rain Table, fixed turns.
+* 19.2, 19.5, 19.9 ridges (TEC) and the optional special_rules block (special.py, S51).
 * 12.1-12.3 each army's HQ and trains, and each side's LOC hexes.
 
 A scenario that mixes in Quick Play's fields is refused with the field named (`QUICKPLAY_FIELDS`), and so is a
@@ -23,7 +24,6 @@ The model satisfies the kernel's scenario interface (kernel/model.py) and shares
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -44,7 +44,10 @@ from ..kernel.scenario import (
     parse_reinforcements,
     parse_victory,
     schema_problems,
+    unknown_fields,
 )
+from .special import SpecialRules, parse_special, split_ridges
+from .special import field_problems as _special_field_problems
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
 from .weather import WeatherRules, parse_weather
 from .weather import field_problems as _weather_field_problems
@@ -208,6 +211,8 @@ class StandardScenario(ScenarioBase):
     hide_enemy_reinforcements: bool = False  # a Quick Play option; the Standard rules have none
     clear_hexsides: Mapping[str, HexsideFeature] = field(default_factory=dict)  # 2.2: by the terrain beside them
     weather: WeatherRules | None = None  # 19.4 (S50): None, the scenario has no weather
+    special: SpecialRules = field(default_factory=SpecialRules)  # 19.5, 19.9 (S51)
+    ridges: frozenset[tuple[str, str]] = frozenset()  # 19.2 (S51): ridge hexsides, kept out of `hexsides`
 
     @property
     def turns(self) -> int:
@@ -436,7 +441,8 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     if isinstance(data, Mapping):
         if data.get("ruleset") != "standard":
             raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
-        mixed = _quickplay_fields(data) or _unit_field_problems(data) or _weather_field_problems(data)
+        mixed = _quickplay_fields(data) or _unit_field_problems(data) or _weather_field_problems(data) \
+            or _special_field_problems(data)
         if mixed:
             raise ScenarioError(source, mixed)
     problems = schema_problems(_validator(), data)
@@ -576,6 +582,8 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         trt.append(TurnBox(i + 1, box.get("label", f"Turn {i + 1}"), box["light"], dict(box.get("replacements", {}))))
     victory = parse_victory(data["victory"], grid, side_ids, bad)
     weather = parse_weather(data.get("weather"), data["turns"], side_ids, {f.army for f in formations.values()}, grid, bad)
+    special = parse_special(data.get("special_rules"), side_ids, bad)
+    hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
         raise ScenarioError(source, p)
     return StandardScenario(
@@ -585,24 +593,18 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         trail_links=trail_links, trail_hexes=trail_hexes, sides=sides, side_order=(side_ids[0], side_ids[1]),
         formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
         trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
-        clear_hexsides=parsed_tec.clear_hexsides, weather=weather,
+        clear_hexsides=parsed_tec.clear_hexsides, weather=weather, special=special, ridges=ridges,
     )
 
 
 def _unit_field_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A unit field the format does not know (a typo would leave, say, 7.11's Unit ID silently unread)."""
     known = tuple(_validator().schema["$defs"]["unit"]["properties"])
-    folded = {k.replace("_", "").lower(): k for k in known}
     out: list[tuple[str, str]] = []
     units = data.get("units")
     for i, u in enumerate(units if isinstance(units, list) else []):
-        for key in u if isinstance(u, Mapping) else ():
-            if key in known:
-                continue
-            guess = folded.get("".join(c for c in str(key) if c.isalnum()).lower()) or next(
-                iter(difflib.get_close_matches(str(key), known, n=1)), None)
-            hint = f"; did you mean '{guess}'?" if guess else f" (the fields: {', '.join(known)})"
-            out.append((f"units[{i}].{key}", f"'{key}' is not a unit field{hint}"))
+        if isinstance(u, Mapping):
+            out += unknown_fields(u, known, f"units[{i}]", "a unit field")
     return out
 
 

@@ -5,7 +5,8 @@ Four tables, each entry read from the scenario's `tec`:
 * `terrain`: a hex's primary terrain (2.2): movement cost per class (4.5), prohibitions, march (4.7), halvings (7.7),
   LOS (8.6), ZOC (6.4), no advance (7.12, R13), hills (8.7), trains (12.2), and the no-charge column;
 * `secondary`: terrain a hex may have besides its primary (2.2), the same columns as additions;
-* `hexsides`: features on a hexside (2.2), crossing costs and effects;
+* `hexsides`: features on a hexside (2.2), crossing costs and effects; one marked `ridge` is 19.2's ridge (S51), a
+  clear hexside for every purpose but the line of sight, given no other effect (special.py, bombard.has_los);
 * `clear_hexsides`: 2.2's clear hexside with a combat effect beside a terrain: the effects of every hexside with no
   printed feature that has a listed terrain on one side and not on the other (the terrain's edge; a hexside with
   the terrain on both sides lies inside it, and the hexes' own terrain speaks there).
@@ -88,6 +89,7 @@ class HexsideFeature:
     trains: bool = False
     no_charge: frozenset[str] = frozenset()  # 7.13(3), 9.3(1)
     beside: frozenset[str] = frozenset()  # 2.2: a clear hexside at the edge of these terrains
+    ridge: bool = False  # 19.2: blocks the line of sight unless an end is beside it; clear for all else (special.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,13 @@ def _no_charge(d: Mapping[str, Any], default: frozenset[str]) -> frozenset[str]:
 
 
 _CAVALRY = frozenset({"cavalry"})
+RIDGE_KEYS = ("name", "color", "ridge")  # 19.2: a ridge has no effect but on the line of sight
+
+
+def _ridge(fid: str, name: str) -> HexsideFeature:
+    """19.2: a ridge hexside, a clear hexside for every purpose but the line of sight (the trains cross it, no
+    charge is barred)."""
+    return HexsideFeature(id=fid, name=name, move_add={}, trains=True, ridge=True)
 
 
 def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
@@ -139,8 +148,14 @@ def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
         )
         for sid, s in tec.get("secondary", {}).items()
     }
+    for fid, f in tec.get("hexsides", {}).items():
+        if f.get("ridge"):
+            for k in f:
+                if k not in RIDGE_KEYS:
+                    bad(f"tec.hexsides.{fid}.{k}", f"19.2: a ridge's only effect is on the line of sight; for all "
+                                                  f"other purposes it is a clear hexside, so '{k}' may not be given")
     features = {
-        fid: HexsideFeature(
+        fid: _ridge(fid, f["name"]) if f.get("ridge") else HexsideFeature(
             id=fid, name=f["name"], move_add=dict(f.get("move_add", {})), prohibited=classes(f, "prohibited"),
             no_march=f.get("no_march", False), halves_attack_across=classes(f, "halves_attack_across"),
             blocks_los=f.get("blocks_los", False), blocks_zoc=f.get("blocks_zoc", False),

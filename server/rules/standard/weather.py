@@ -17,12 +17,12 @@ ruleset.py puts the weather in the view.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..kernel.hexes import HexGrid
+from ..kernel.scenario import unknown_fields
 
 CLEAR = "clear"
 LIGHT = "light"
@@ -127,25 +127,14 @@ def view(rules: WeatherRules, now: str, turn: int, turns: int) -> dict[str, Any]
 
 
 # --- the scenario's `weather` block -------------------------------------------------------------------------------
-def _unknown(keys: Collection[str], known: tuple[str, ...], where: str) -> list[tuple[str, str]]:
-    out = []
-    for key in keys:
-        if key in known:
-            continue
-        guess = next(iter(difflib.get_close_matches(str(key), known, n=1)), None)
-        hint = f"; did you mean '{guess}'?" if guess else f" (the fields: {', '.join(known)})"
-        out.append((f"{where}.{key}", f"'{key}' is not a weather field{hint}"))
-    return out
-
-
 def field_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A field of the weather block the format does not know (a misspelt `forced` would leave the turns unfixed)."""
     w = data.get("weather")
     if not isinstance(w, Mapping):
         return []
-    out = _unknown(list(w), FIELDS, "weather")
+    out = unknown_fields(w, FIELDS, "weather", "a weather field")
     if isinstance(w.get("fieldworks"), Mapping):
-        out += _unknown(list(w["fieldworks"]), FIELDWORKS_FIELDS, "weather.fieldworks")
+        out += unknown_fields(w["fieldworks"], FIELDWORKS_FIELDS, "weather.fieldworks", "a weather field")
     return out
 
 
