@@ -222,3 +222,18 @@ test("19.4: the panel's weather words name the rule and the next turn's weather 
   assert.match(words.next, /Next turn: Light Rain/);
   assert.match(weatherWords({ ...w, next: null, next_name: null }).next, /rolled on the Rain Table/);
 });
+
+test("19.10: open order's actions become buttons with the rule, and the counter says OO", async () => {
+  const adopt = { type: "open_order", unit: "b-1" };
+  const leave = { type: "open_order", unit: "b-1", on: false };
+  const o = standardOptions({ options: { actions: [adopt, { type: "open_order", unit: "b-2" }] } }, { selected: ["b-1"], defs, view });
+  const b = o.commands.filter((c) => c.command.type === "open_order");
+  assert.equal(b.length, 1);
+  assert.deepEqual(b[0].command, adopt);
+  assert.equal(b[0].rule, "19.10");
+  assert.match(b[0].label, /^Adopt open order: 1st Brigade/);
+  assert.match(actionLabel(leave, defs, view), /^Leave open order: 1st Brigade/);
+  const { counter } = await import("../../web/js/editions/standard/counter.js");
+  assert.ok(counter.flags(defs["b-1"], { open_order: true }).some((f) => /^OO: open order \(19\.10\)/.test(f)));
+  assert.ok(!counter.flags(defs["b-1"], {}).some((f) => /OO/.test(f)));
+});

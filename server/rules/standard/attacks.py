@@ -78,7 +78,7 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
         raise IllegalCommand("7.5", "name each attacking unit once")
     if any(not ctx.kind(u).is_combat for u in attackers):
         raise IllegalCommand("7.5", "only combat units attack (leaders join under 10.3)")
-    problem = attack_tactic_problem(ctx.sc, st.units, tactic, attackers)
+    problem = attack_tactic_problem(ctx.sc, st.units, tactic, attackers, open_order=ctx.x.get("open_order", ()))
     if problem:
         _refuse(problem)
     enemy = ctx.enemy(side)

@@ -280,8 +280,11 @@ def cmd_bombard(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 
 def strength(ctx: StdCtx, group: list[str], unit: str) -> tuple[int, bool]:
-    """8.5: the total attack factor, doubled against cavalry (9.2(4)); 9.5: 2 more per battery against a square."""
+    """8.5: the total attack factor, doubled against cavalry (9.2(4)); 9.5: 2 more per battery against a square;
+    19.10 C: halved against a unit in open order."""
     total = sum(printed_side(ctx.sc, ctx.st.units[u]).attack for u in group)
+    if unit in ctx.x.get("open_order", ()):
+        total = (total + 1) // 2  # 19.10 C: enemy artillery is halved (7.7's rounding up)
     cavalry = ctx.kind(unit) in _CAVALRY
     square = 2 * len(group) if ctx.st.units[unit].hex in ctx.st.squares else 0  # 9.5: +2 per bombarding unit
     return (total * 2 if cavalry else total) + square, cavalry

@@ -176,7 +176,8 @@ def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
     assert c is not None
     out = []
     for t in (NO_TACTIC, COUNTERCHARGE) if c.get("cavalry") else (NO_TACTIC, DISENGAGE, LAST_STAND):  # S33, S36
-        if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC)) is None:
+        if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC),
+                                  open_order=ctx.x.get("open_order", ())) is None:  # 19.10 B
             out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t]})
     if not c.get("cavalry") and countercharge_problem(ctx, c) is None:  # 9.4 against infantry or non-charging cavalry
         out.append({"id": COUNTERCHARGE, "tactic": COUNTERCHARGE, "rule": "9.4",
@@ -258,7 +259,8 @@ def decide_tactic(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> 
 
 
 def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: bool = False,
-                squares: dict[str, str] | None = None, hexes: dict[str, str | None] | None = None) -> Mods:
+                squares: dict[str, str] | None = None, hexes: dict[str, str | None] | None = None,
+                open_order: frozenset[str] = frozenset()) -> Mods:
     squares = squares or {}
     hexes = hexes or {}
     return Mods(tactic=c.get("tactic", NO_TACTIC), defence=c.get("def_tactic", NO_TACTIC),
@@ -267,7 +269,7 @@ def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: boo
                 def_leaders=dict(c.get("def_leaders", {})), charge_failed=charge_failed,
                 support=tuple(c.get("support", [])), cavalry_doubled=impaired,
                 in_square=tuple(u for u in c["attackers"] if squares.get(hexes.get(u) or "") == u),
-                vs_square=c["target"] in squares)
+                vs_square=c["target"] in squares, open_order=open_order)
 
 
 # --- 7.7, 7.8 resolution --------------------------------------------------------------------------------------------
@@ -315,7 +317,8 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
             ctx.emit("charge", "12.4: the primary unit passes: the chargers' CF is doubled", rule="12.4")
     impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
     mods = combat_mods(c, charge_failed=not pressed, impaired=impaired, squares=st.squares,
-                       hexes={u: st.units[u].hex for u in attackers})
+                       hexes={u: st.units[u].hex for u in attackers},
+                       open_order=frozenset(ctx.x.get("open_order", ())))  # 19.10 B
     if c.get("cavalry"):
         mods = replace(mods, cavalry_charge=True,  # 9.3(4): the charge factor; 9.4: both sides' when countercharged
                        countercharge=c.get("def_tactic") == COUNTERCHARGE)

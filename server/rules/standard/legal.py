@@ -24,6 +24,7 @@ from . import attacks, moving
 from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
+from .open_order import open_order_commands
 from .recovering import recovery_mode_of
 from .recovery import AUTOMATIC, extra_replacement_allowed
 from .scenario import Kind
@@ -182,14 +183,16 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
         out.append({"type": "muster", "unit": uid})
     for h in moving.reenter_options(ctx, side, uid):
         out.append({"type": "reenter", "unit": uid, "hex": h})
+    out.extend(open_order_commands(ctx, side, uid))  # 19.10
     return out
 
 
 def _may_have_singles(ctx: StdCtx, uid: str) -> bool:
-    """A cheap filter: units that could have a flip, recovery, replacement or re-entry command at all."""
+    """A cheap filter: units that could have a flip, recovery, replacement, re-entry or open-order (19.10) command at
+    all."""
     s = ctx.st.units[uid]
     if s.status == STATUS_MAP:
-        return (not ctx.st.any_moved) or s.disrupted or s.ineffective or (s.reduced and ctx.st.replacements.get(ctx.side_of(uid), 0) > 0)
+        return (not ctx.st.any_moved) or uid in ctx.x.get("open_order", ()) or s.disrupted or s.ineffective or (s.reduced and ctx.st.replacements.get(ctx.side_of(uid), 0) > 0)
     return s.status in (STATUS_ELIMINATED, STATUS_RETURNING)
 
 

@@ -109,7 +109,7 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     mods = Mods(tactic=plan["tactic"], halved=frozenset(plan["halved"]), leaders=plan["leaders"],
                 def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]), cavalry_doubled=impaired,
                 in_square=tuple(u for u in attackers if st.squares.get(st.units[u].hex or "") == u),
-                vs_square=target in st.squares,
+                vs_square=target in st.squares, open_order=frozenset(ctx.x.get("open_order", ())),  # 19.10 B
                 cavalry_charge=plan["tactic"] == "charge" and all(ctx.kind(u).value in ("cavalry", "squadron")
                                                                  for u in attackers))
     bd = combat_differential(ctx.sc, st.units, attackers, defending, target, mods)

@@ -22,6 +22,7 @@ from ..kernel.state import Status
 from .context import StdCtx
 from .movement import printed_side
 from .moving import leave_map
+from .open_order import drop as drop_open_order
 from .retreat import NONE as NO_LINE
 from .retreat import SAFE, retreat_paths
 from .scenario import Kind
@@ -116,6 +117,7 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
                     st_rule = "7.9"
                     ctx.st.tasks.append({"t": "rout", "units": [u], "rule": st_rule})
     ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {path[-1]}", units=group, path=path, rule=rule)
+    drop_open_order(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.10 A
     for u in group:
         if ctx.kind(u) in _FLIP_ON_RETREAT and not task.get("disengage"):  # 7.13(4): disengaging units do not flip
             ctx.make_ineffective(u, "7.9")

@@ -39,6 +39,7 @@ from . import (
     fortune,
     legal,
     moving,
+    open_order,
     phases,
     retreating,
     squares,
@@ -81,6 +82,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "charge": charges.cmd_charge,
     "bombard": bombard.cmd_bombard,
     "square": squares.cmd_square,
+    "open_order": open_order.cmd_open_order,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -96,6 +98,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "charge": frozenset({"units", "path", "target"}),
     "bombard": frozenset({"target", "artillery", "groups"}),
     "square": frozenset({"unit", "form"}),
+    "open_order": frozenset({"unit", "on"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 
@@ -167,7 +170,8 @@ class Standard(Edition):
             units=units, replacements={s: 0 for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},
             extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": [],
-                   **({"weather": sc.weather.start} if sc.weather is not None else {})},  # 19.4: turn 1's weather
+                   **({"weather": sc.weather.start} if sc.weather is not None else {}),  # 19.4: turn 1's weather
+                   **({"open_order": []} if sc.special.open_order is not None else {})},  # 19.10: the markers
         )
 
     def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> StdCtx:
@@ -190,6 +194,7 @@ class Standard(Edition):
                                  if st.phase == PHASE_COMBAT else [])],
             "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
             "bombarded": list(x.get("bombarded", [])),  # 8.4
+            **({"open_order": list(x["open_order"])} if "open_order" in x else {}),  # 19.10: the markers
             "trt": [
                 {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
                 for b in sc.trt],
@@ -218,6 +223,8 @@ class Standard(Edition):
         key = (tuple(map(_POSITION, ctx.st.units.values())), tuple(ctx.inactive()))
         if ctx.st.squares:
             squares.sweep(ctx)  # 9.5: a square whose unit has left its hex is gone
+        if ctx.x.get("open_order"):
+            open_order.sweep(ctx)  # 19.10: stacked, disrupted or eliminated, the marker goes
         if key != self._army_key:
             phases.army_conditions(ctx)
             self._army_key = (key[0], tuple(ctx.inactive()))

@@ -11,6 +11,9 @@ lethargy, as mechanisms any scenario may use.
   side's movement phases it rolls one die for its HQs: on an `active` number each is flipped to its active side
   unless 12.1 forbids, otherwise each is inactive for that turn (it may move, being on its inactive side); either
   way the die replaces the owner's 12.1 flip for that phase (phases.py rolls, moving.py refuses the flip; S51).
+* 19.10 Open order (`special_rules.open_order: {"side": ...}`): that side's infantry may adopt open order
+  (open_order.py: the marker in `extra.open_order`, placed, removed and swept); its CF is parenthesised (strength.py,
+  2.4), it chooses only skirmish or disengage (tactics.py), enemy artillery bombarding it is halved (bombard.py; S52).
 
 Pure functions over plain values; the parsing of the `special_rules` block with typed errors, as weather.py's.
 """
@@ -24,10 +27,13 @@ from typing import Any
 from ..kernel.hexes import hexside_key
 from ..kernel.scenario import unknown_fields
 
-FIELDS = ("needle_gun", "lethargy")
-BLOCK_FIELDS: Mapping[str, tuple[str, ...]] = {"needle_gun": ("side",), "lethargy": ("side", "active")}
+FIELDS = ("needle_gun", "lethargy", "open_order")
+BLOCK_FIELDS: Mapping[str, tuple[str, ...]] = {"needle_gun": ("side",), "lethargy": ("side", "active"),
+                                               "open_order": ("side",)}
 LETHARGY_ACTIVE = (1, 2, 3)  # 19.5: 1-3 active, 4-6 inactive
 NEEDLE_GUN_KINDS = ("infantry", "battalion")  # 19.9: the side's infantry (S51)
+OPEN_ORDER_KINDS = ("infantry", "battalion")  # 19.10: the side's infantry
+OPEN_ORDER_TACTICS = ("none", "skirmish", "disengage")  # 19.10 B: only skirmish and disengage of 7.13
 
 Side = tuple[str, str]
 
@@ -49,11 +55,19 @@ class Lethargy:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenOrder:
+    """19.10: the side whose infantry may adopt open order."""
+
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
 class SpecialRules:
     """A scenario's `special_rules` (all None: none applies)."""
 
     needle_gun: NeedleGun | None = None
     lethargy: Lethargy | None = None
+    open_order: OpenOrder | None = None
 
 
 # --- 19.2 ridge hexsides --------------------------------------------------------------------------------------------
@@ -81,6 +95,15 @@ def needle_gun_spares(rules: SpecialRules, kind: str, owner: str, attacker: str)
     """19.9: a unit of `kind` of `owner` takes no step loss from an exchange inflicted by `attacker`'s attack."""
     ng = rules.needle_gun
     return ng is not None and owner == ng.side and attacker != owner and kind in NEEDLE_GUN_KINDS
+
+
+# --- 19.10 open order ----------------------------------------------------------------------------------------------
+def open_order_tactic_problem(tactic: str, units: Collection[str], open_order: Collection[str]) -> str | None:
+    """19.10 B: a unit in open order chooses only the skirmish and disengage tactics of 7.13."""
+    marked = [u for u in units if u in open_order]
+    if marked and tactic not in OPEN_ORDER_TACTICS:
+        return f"19.10: a unit in open order may choose only the skirmish and disengage tactics, not '{tactic}'"
+    return None
 
 
 # --- the scenario's `special_rules` block ---------------------------------------------------------------------------
@@ -111,4 +134,5 @@ def parse_special(raw: Mapping[str, Any] | None, sides: Collection[str],
     if raw.get("lethargy") is not None:
         lt = raw["lethargy"]
         lethargy = Lethargy(lt["side"], frozenset(lt.get("active", LETHARGY_ACTIVE)))
-    return SpecialRules(needle, lethargy)
+    open_order = OpenOrder(raw["open_order"]["side"]) if raw.get("open_order") is not None else None
+    return SpecialRules(needle, lethargy, open_order)

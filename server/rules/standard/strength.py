@@ -14,7 +14,7 @@ the halving of uncoordinated formations (7.14); skirmish's movement allowances a
 (7.13(1)); press forward's +2 and last stand's +3 (7.13(2), 7.13(5)); a charge not pressed home halved (7.13(3));
 supporting artillery's attack factor, doubled against cavalry (8.8, 9.2(4)); attacking cavalry doubled against a
 disrupted or ineffective defending primary unit (9.2(2), S32); charge factors in a cavalry charge or countercharge
-(9.3(4), 9.4); squares (9.5); a fortune of war's charge doubled (12.4).
+(9.3(4), 9.4); squares (9.5); a fortune of war's charge doubled (12.4); open order's parenthesised CF (19.10 B).
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ def skirmish_factor(sc: StandardScenario, s: UnitState) -> int:
 
 def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, target: str, *,
                       leader_cf: int = 0, extra: Sequence[str] = (), skirmish: bool = False,
-                      charge: bool = False) -> Strength:
+                      charge: bool = False, open_order: bool = False) -> Strength:
     """7.7 for one attacking unit against the hex `target`; `leader_cf`: a participating leader (10.3); `extra`:
-    further halvings (7.14, 7.13(3)); `skirmish`: 7.13(1)."""
+    further halvings (7.14, 7.13(3)); `skirmish`: 7.13(1); `open_order`: its CF parenthesised (19.10 B)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
@@ -76,8 +76,8 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
         printed = skirmish_factor(sc, s)
         return Strength(uid, printed, tuple(why), halve(printed, len(why)))
     # one halving even when both apply: disruption is a parenthesis (2.8(3)); a participating leader lifts it (10.3)
-    if (side.parenthesized or s.disrupted) and not leader_cf:
-        why.append("2.8(3)" if s.disrupted and not side.parenthesized else "2.4")
+    if (side.parenthesized or s.disrupted or open_order) and not leader_cf:
+        why.append("2.4" if side.parenthesized else "2.8(3)" if s.disrupted else "19.10")
     t_into = sc.terrain_at(target)
     if cls in t_into.halves_attack_into:
         why.append(f"7.7 {t_into.name}")
@@ -152,6 +152,7 @@ class Mods:
     in_square: tuple[str, ...] = ()  # 9.5: attacking units in square (-2 each)
     vs_square: bool = False  # 9.5: the defender is in square
     fortune_doubled: bool = False  # 12.4: a fortune of war's charge whose primary unit passed its check
+    open_order: frozenset[str] = frozenset()  # 19.10 B: units in open order (their CF parenthesised)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
         if mods.charge_failed:
             extra.append("7.13(3)")
         a = attacker_strength(sc, units, u, target, leader_cf=0 if skirmish else _leader_cf(sc, mods.leaders, u),
-                              extra=extra, skirmish=skirmish,
+                              extra=extra, skirmish=skirmish, open_order=u in mods.open_order,
                               charge=mods.cavalry_charge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON))
         if mods.cavalry_doubled and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON):
             a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader, "9.2(2)")

@@ -22,6 +22,7 @@ from ..kernel.state import UnitState
 from .crt import Result
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
+from .special import open_order_tactic_problem
 
 NO_TACTIC = "none"
 SKIRMISH = "skirmish"  # 7.13(1)
@@ -159,11 +160,14 @@ def joined_unit(sc: StandardScenario, units: Mapping[str, UnitState], leader: st
 
 # --- 7.13 who may use a tactic ------------------------------------------------------------------------------------
 def attack_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState], tactic: str,
-                          attackers: Sequence[str]) -> str | None:
+                          attackers: Sequence[str], *, open_order: Collection[str] = ()) -> str | None:
     """7.13: why the attackers may not announce `tactic` (None: they may).  Skirmish's geometry is
-    `skirmish_problem`'s; a charge must also have been declared in the movement phase."""
+    `skirmish_problem`'s; a charge must also have been declared in the movement phase; units in open order
+    (`open_order`) only skirmish or disengage (19.10 B)."""
     if tactic not in ATTACK_TACTICS:
         return f"7.13: '{tactic}' is not an attacker's tactic ({', '.join(ATTACK_TACTICS)})"
+    if (oo := open_order_tactic_problem(tactic, attackers, open_order)) is not None:
+        return oo
     if tactic == CHARGE and attackers and all(sc.units[u].kind in _CAVALRY for u in attackers):
         for u in attackers:  # 9.3: a cavalry charge
             if units[u].disrupted or units[u].ineffective:
@@ -189,10 +193,14 @@ def attack_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState], 
 
 
 def defence_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState], tactic: str,
-                           defenders: Sequence[str], attack_tactic: str) -> str | None:
-    """7.13: why the defenders may not answer with `tactic` (None: they may)."""
+                           defenders: Sequence[str], attack_tactic: str, *,
+                           open_order: Collection[str] = ()) -> str | None:
+    """7.13: why the defenders may not answer with `tactic` (None: they may); units in open order (`open_order`)
+    only disengage (19.10 B)."""
     if tactic not in DEFENCE_TACTICS:
         return f"7.13: '{tactic}' is not a defender's tactic ({', '.join(DEFENCE_TACTICS)})"
+    if (oo := open_order_tactic_problem(tactic, defenders, open_order)) is not None:
+        return oo
     if tactic == COUNTERCHARGE:
         if attack_tactic != CHARGE or not defenders or not all(sc.units[u].kind in _CAVALRY for u in defenders):
             return "9.4: cavalry countercharges a charging cavalry unit (S36)"

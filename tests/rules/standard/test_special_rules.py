@@ -20,7 +20,7 @@ from server.rules.standard.movement import terrain_cost
 from server.rules.standard.scenario import parse_standard_scenario
 
 from .builder import standard_data, unit
-from .fight import INF, combat, flag
+from .fight import INF, add_infantry, combat, flag, ground
 from .play import end, load, new_game, refused, submit
 
 LONG_GUN = {"kind": "artillery", "formation": "1", "full": {"attack": 4, "defense": 1, "range": 10, "ma": 3},
@@ -178,3 +178,151 @@ def test_19_a_misspelt_special_rule_is_named() -> None:
 def test_19_without_the_block_nothing_changes() -> None:
     sc = parse_standard_scenario(standard_data(), "t")
     assert sc.special.needle_gun is None and sc.special.lethargy is None and sc.ridges == frozenset()
+
+
+# --- 19.10 Prussian open order --------------------------------------------------------------------------------------
+OO = "open_order"
+
+
+def open_order(side: str = "blue", *, b1: str = "0404") -> dict[str, Any]:
+    """Blue's (or red's) infantry may adopt open order (19.10); b-1 at `b1`."""
+    data = standard_data()
+    data["special_rules"] = {"open_order": {"side": side}}
+    data["setup"] = [dict(s, hex=b1) if s["unit"] == "b-1" else s for s in data["setup"]]
+    return data
+
+
+def test_19_10_a_placed_at_the_start_of_the_movement_phase_on_unstacked_undisrupted_infantry() -> None:
+    off = new_game(standard_data(), [])
+    assert OO not in off.state.extra and OO not in off.view("blue")["standard"]  # the rule off: no state, no view
+    assert refused(off, "blue", {"type": OO, "unit": "b-1"}).rule == "19.10"
+    data = open_order()
+    add_infantry(data, "b-2", "0304")
+    add_infantry(data, "b-3", "0305")
+    add_infantry(data, "b-4", "0306")
+    flag(data, "b-4", disrupted=True)
+    add_infantry(data, "b-5", "0306")
+    game = new_game(data, [])
+    assert game.state.extra[OO] == []
+    assert refused(game, "blue", {"type": OO, "unit": "b-hq"}).rule == "19.10"  # only infantry
+    assert refused(game, "blue", {"type": OO, "unit": "r-1"}).rule == "19.10"  # only the named side's
+    assert refused(game, "blue", {"type": OO, "unit": "b-4"}).rule == "19.10"  # disrupted (and stacked)
+    assert refused(game, "blue", {"type": OO, "unit": "b-5"}).rule == "19.10"  # stacked
+    events = submit(game, "blue", {"type": OO, "unit": "b-1"})
+    assert any(e.get("rule") == "19.10" for e in events)
+    assert game.state.extra[OO] == ["b-1"]
+    assert game.view("blue")["standard"][OO] == ["b-1"]  # the marker is shown
+    assert refused(game, "blue", {"type": OO, "unit": "b-1"}).rule == "19.10"  # already in open order
+    submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0304", "0204"]})
+    assert refused(game, "blue", {"type": OO, "unit": "b-3"}).rule == "19.10"  # a unit has moved: too late
+    # S52: removed voluntarily in the movement phase, not in an EZOC; the unit's move is then over
+    submit(game, "blue", {"type": OO, "unit": "b-1", "on": False})
+    assert game.state.extra[OO] == [] and game.state.units["b-1"].moved
+    # in an EZOC: placed all the same, but not removed voluntarily
+    game = new_game(open_order(b1="0604"), [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    assert refused(game, "blue", {"type": OO, "unit": "b-1", "on": False}).rule == "19.10"
+    # red's movement phase: only red's infantry, and red has none in open order
+    red = new_game(open_order("red"), [])
+    assert refused(red, "blue", {"type": OO, "unit": "b-1"}).rule == "19.10"
+    end(red, 2)
+    assert red.state.active == "red" and red.state.phase == "movement"
+    submit(red, "red", {"type": OO, "unit": "r-1"})
+    assert red.state.extra[OO] == ["r-1"]
+
+
+def test_19_10_a_removed_when_stacked_or_disrupted() -> None:
+    data = open_order()
+    add_infantry(data, "b-2", "0304")
+    game = new_game(data, [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    events = submit(game, "blue", {"type": "move", "units": ["b-2"], "path": ["0304", "0404"]})
+    assert game.state.extra[OO] == []  # stacked with another unit
+    assert any(e.get("rule") == "19.10" and e.get("unit") == "b-1" for e in events)
+    game = new_game(open_order(), [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    game.state.units["b-1"].disrupted = True  # as any result would
+    submit(game, "blue", {"type": "flip", "unit": "b-hq"})  # any command: the sweep follows it
+    assert game.state.extra[OO] == []  # disrupted
+    game = new_game(open_order(), [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    game.state.units["b-1"].status = "eliminated"
+    game.state.units["b-1"].hex = None
+    end(game)
+    assert game.state.extra[OO] == []  # eliminated
+
+
+def test_19_10_a_removed_when_the_unit_retreats() -> None:
+    from server.rules.standard.context import StdCtx as Ctx
+    from server.rules.standard.retreating import decide_retreat
+    game = new_game(open_order(), [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    ctx = Ctx.of(game)
+    decide_retreat(ctx, {"units": ["b-1"], "rule": "7.9"}, {"path": ["0404", "0304"], "safe": True})
+    assert ctx.st.extra[OO] == []
+
+
+def test_19_10_b_open_order_cf_is_parenthesised_and_only_skirmish_or_disengage() -> None:
+    game = new_game(open_order(b1="0604"), [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    end(game)  # blue's combat phase
+    p = game.preview("blue", ATTACK)
+    part = p["attackers"][0]
+    assert part["printed"] == 6 and part["value"] == 3 and "19.10" in part["halvings"]  # 2.4: halved attacking
+    plain = combat(ground())
+    assert plain.preview("blue", ATTACK)["attackers"][0]["value"] == 6
+    for tactic in ("press", "charge"):
+        assert refused(game, "blue", {**ATTACK, "tactic": tactic}).rule == "19.10"
+    assert game.preview("blue", {**ATTACK, "tactic": "disengage"})["legal"]
+    assert game.preview("blue", {**ATTACK, "tactic": "skirmish"}).get("rule") != "19.10"  # 7.13(1)'s own geometry
+    # defending in open order: no last stand (nor countercharge)
+    from server.rules.standard.tactics import defence_tactic_problem
+    ctx = StdCtx.of(game)
+    units = ctx.st.units
+    problem = defence_tactic_problem(ctx.sc, units, "last_stand", ["b-1"], "none", open_order=["b-1"])
+    assert problem is not None and problem.startswith("19.10")
+    assert defence_tactic_problem(ctx.sc, units, "disengage", ["b-1"], "none", open_order=["b-1"]) is None
+    assert defence_tactic_problem(ctx.sc, units, "last_stand", ["b-1"], "none") is None
+
+
+def test_19_10_c_enemy_artillery_is_halved_against_open_order() -> None:
+    from server.rules.standard import bombard
+    data = open_order()
+    unit(data, "r-art", "0904", side="red", **{**LONG_GUN, "formation": "7"})
+    game = new_game(data, [])
+    submit(game, "blue", {"type": OO, "unit": "b-1"})
+    end(game, 3)  # red's combat phase
+    assert game.state.active == "red" and game.state.phase == "combat"
+    ctx = StdCtx.of(game)
+    assert bombard.strength(ctx, ["r-art"], "b-1")[0] == 2  # 4 halved
+    assert bombard.strength(ctx, ["r-art"], "b-hq")[0] == 4
+    plain = new_game(data, [])  # no marker: the full attack
+    end(plain, 3)
+    assert bombard.strength(StdCtx.of(plain), ["r-art"], "b-1")[0] == 4
+    load(game, [1, 1, 1, 1, 1, 1])
+    events = game.submit("red", {"type": "bombard", "target": "0404", "artillery": ["r-art"]})
+    while game.state.decision is not None and game.state.decision["kind"] == "bombard_unit":
+        events += game.submit("red", {"type": "choose", "option": "b-1"})
+    assert next(e for e in events if e["type"] == "combat")["differential"] == 2
+
+
+def test_19_10_the_options_offer_it() -> None:
+    game = new_game(open_order(), [])
+    cmd = {"type": OO, "unit": "b-1"}
+    assert cmd in game.ruleset.options(game, "blue", ["b-1"])["actions"]
+    assert cmd in list(game.ruleset.legal_commands(game, "blue", __import__("random").Random(1), 10_000))
+    submit(game, "blue", cmd)
+    off = {"type": OO, "unit": "b-1", "on": False}
+    acts = game.ruleset.options(game, "blue", ["b-1"])["actions"]
+    assert cmd not in acts and off in acts  # S52: removal, out of an EZOC
+    plain = new_game(standard_data(), [])
+    assert not [c for c in plain.ruleset.options(plain, "blue", ["b-1"])["actions"] if c["type"] == OO]
+    assert not [c for c in plain.ruleset.legal_commands(plain, "blue", __import__("random").Random(1), 10_000)
+                if c["type"] == OO]
+
+
+def test_19_10_a_misspelt_open_order_field_is_named() -> None:
+    data = open_order()
+    data["special_rules"] = {"open_order": {"sied": "blue"}}
+    found = problems(data)
+    assert ("special_rules.open_order.sied" in [p for p, _ in found])

@@ -42,11 +42,13 @@ function range(def, f) {
   return def.kind === "artillery" ? f.range ?? def.range ?? null : null;
 }
 
-/** The marks the page adds to a unit's state (mapView): an inactive HQ or trains (12.1, 12.2), a marched unit (4.7). */
+/** The marks the page adds to a unit's state (mapView): an inactive HQ or trains (12.1, 12.2), a marched unit (4.7),
+ *  a unit in open order (19.10, "OO"). */
 function flags(def, state) {
   const out = [];
   if (state.inactive) out.push(`inactive (${def.kind === "trains" ? "12.2" : "12.1"})`);
   if (state.marched) out.push("marched (4.7)");
+  if (state.open_order) out.push("OO: open order (19.10)");
   return out;
 }
 

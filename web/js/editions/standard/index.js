@@ -55,15 +55,19 @@ function renderPhasePanel(sec, raw, v) {
   return false;
 }
 
-/** The view as the map draws it: inactive HQs and trains show their flipped side, marched units say so (12.1,
- *  12.2, 4.7; the words are counter.js's flags). */
+/** The view as the map draws it: inactive HQs and trains show their flipped side, marched units and units in open
+ *  order say so (12.1, 12.2, 4.7, 19.10; the words are counter.js's flags). */
 function mapView(v) {
   if (!v.standard) return v;
   const inactive = new Set(v.standard.inactive || []);
   const marched = new Set(v.standard.marched || []);
-  if (!inactive.size && !marched.size) return v;
+  const open = new Set(v.standard.open_order || []); // 19.10: present only when the scenario uses open order
+  if (!inactive.size && !marched.size && !open.size) return v;
   const units = {};
-  for (const [id, u] of Object.entries(v.units || {})) units[id] = inactive.has(id) || marched.has(id) ? { ...u, inactive: inactive.has(id), flipped: inactive.has(id), marched: marched.has(id) } : u;
+  for (const [id, u] of Object.entries(v.units || {})) {
+    if (!inactive.has(id) && !marched.has(id) && !open.has(id)) units[id] = u;
+    else units[id] = { ...u, inactive: inactive.has(id), flipped: inactive.has(id), marched: marched.has(id), ...(open.has(id) ? { open_order: true } : {}) };
+  }
   return { ...v, units };
 }
 

@@ -13,7 +13,7 @@ export function isStandard(view) {
   return !!view && view.ruleset === "standard";
 }
 
-export const ACTION_RULE = { flip: "2.6", recover: "11.1", replace: "11.2", muster: "11.2", reenter: "13.2" };
+export const ACTION_RULE = { flip: "2.6", recover: "11.1", replace: "11.2", muster: "11.2", reenter: "13.2", open_order: "19.10" };
 
 function sameSet(a, b) {
   if (!a || !b || a.length !== b.length) return false;
@@ -37,6 +37,8 @@ export function actionLabel(cmd, defs, view) {
       return `Muster ${name}: extra replacement check`;
     case "reenter":
       return `Re-enter ${name} at ${cmd.hex}`;
+    case "open_order": // 19.10 (S52): adopted before any unit moves, left out of an EZOC (the unit's move then ends)
+      return cmd.on === false ? `Leave open order: ${name} (ends its move)` : `Adopt open order: ${name}`;
     default:
       return `${cmd.type} ${name}`;
   }
