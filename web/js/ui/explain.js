@@ -105,6 +105,14 @@ export function rangeText(range) {
   return `range ${range}`;
 }
 
+/** Each side's strength unit by unit, side by side, as the server broke it down (`attack_parts`, `defense_parts`). */
+export function strengthsGrid(pv, nameOf, attackTitle) {
+  return h("div.bd-grid", {}, [
+    breakdownList(pv.attack_parts, nameOf, { title: attackTitle, total: pv.attack, cls: "bd-attack" }),
+    breakdownList(pv.defense_parts, nameOf, { title: "Defence", total: pv.defense, cls: "bd-defence" }),
+  ]);
+}
+
 /** An attack, charge or bombardment preview as the server breaks it down, for an edition with no explanation of
  *  its own (editions/index.js: previewBody, builder.preview): each side's strength unit by unit with the rules its
  *  notes cite, the differential and CRT column, and the odds of each result. */
@@ -112,14 +120,7 @@ export function explainPreview(kind, item, nameOf, words = null) {
   const pv = kind === "bombard" ? { ...(item.preview || {}), ...item, targets: item.targets || (item.preview || {}).targets } : item.preview || item;
   if (!pv) return null;
   const box = h("div.explain#explain-preview", { "data-kind": kind });
-  if (pv.attack_parts || pv.defense_parts) {
-    box.appendChild(
-      h("div.bd-grid", {}, [
-        breakdownList(pv.attack_parts, nameOf, { title: kind === "charge" ? "Charge" : "Attack", total: pv.attack, cls: "bd-attack" }),
-        breakdownList(pv.defense_parts, nameOf, { title: "Defence", total: pv.defense, cls: "bd-defence" }),
-      ]),
-    );
-  }
+  if (pv.attack_parts || pv.defense_parts) box.appendChild(strengthsGrid(pv, nameOf, kind === "charge" ? "Charge" : "Attack"));
   box.appendChild(kv([
     ["Differential", pv.differential !== undefined ? `${signed(pv.differential)}${pv.attack !== undefined ? ` (attack ${pv.attack} − defence ${pv.defense})` : ""}` : null],
     ["CRT column", pv.column_label ?? pv.column],
@@ -257,10 +258,7 @@ export function combatPanel(sec, events, nameOf, rules = null, words = null) {
       sec.appendChild(
         h("details.result-breakdown", {}, [
           h("summary", { text: "How the strengths were reached" }),
-          h("div.bd-grid", {}, [
-            breakdownList(res.attack_parts, nameOf, { title: res.kind === "charge" ? "Charge" : res.kind === "counterattack" ? "Counterattack" : "Attack", total: res.attack, cls: "bd-attack" }),
-            breakdownList(res.defense_parts, nameOf, { title: "Defence", total: res.defense, cls: "bd-defence" }),
-          ]),
+          strengthsGrid(res, nameOf, res.kind === "charge" ? "Charge" : res.kind === "counterattack" ? "Counterattack" : "Attack"),
         ]),
       );
     }

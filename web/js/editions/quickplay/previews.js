@@ -4,21 +4,14 @@
 // preview, never computed; drawn with ui/explain.js's parts.
 
 import { h } from "../../ui/dom.js";
-import { breakdownList, oddsTable, kv, ruleChip, splitRule, rangeText, keyLink, signed } from "../../ui/explain.js";
+import { strengthsGrid, oddsTable, kv, ruleChip, splitRule, rangeText, keyLink, signed } from "../../ui/explain.js";
 import { results } from "./results.js";
 
 /** The full explanation of an attack or charge preview (combat.preview on the server). */
 export function combatPreview(pv, nameOf, { kind = "attack" } = {}) {
   if (!pv) return null;
   const box = h("div.explain#explain-preview", { "data-kind": kind });
-  if (pv.attack_parts || pv.defense_parts) {
-    box.appendChild(
-      h("div.bd-grid", {}, [
-        breakdownList(pv.attack_parts, nameOf, { title: kind === "charge" ? "Charge" : "Attack", total: pv.attack, cls: "bd-attack" }),
-        breakdownList(pv.defense_parts, nameOf, { title: "Defence", total: pv.defense, cls: "bd-defence" }),
-      ]),
-    );
-  }
+  if (pv.attack_parts || pv.defense_parts) box.appendChild(strengthsGrid(pv, nameOf, kind === "charge" ? "Charge" : "Attack"));
   if (pv.defenders_assumed) box.appendChild(h("div.whose-sub.bd-assumed", {}, [`Assuming the defender's strongest choice: ${pv.defenders_assumed.label}.`, " ", ruleChip("7.2(1)")]));
   box.appendChild(
     kv([
