@@ -325,12 +325,7 @@ def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> No
               "def_primary_now": unit})
     ctx.emit("combat", f"8.5: bombardment strength {total}{' (doubled against cavalry, 9.2(4))' if cavalry else ''}, "
                        f"die {dice[0]}: {result}", result=str(result), differential=total, rule="8.5")
-    if result.df:
-        owe_fow(ctx, c["defender"], "7.8", "DF")
-    if result.leader:
-        leader_checks(ctx, c)
-    if result.ammo:
-        ammo(ctx, c)
+    result_marks(ctx, c, result)
     if result.result == "Ex":  # R12: on Ex only the target loses a step (19.9: unless the needle gun spares it)
         if not exchange_spared(ctx, unit, c["attacker"]):
             st.tasks.append({"t": "step_loss", "unit": unit, "participants": [unit]})
@@ -365,6 +360,17 @@ def task_done(ctx: StdCtx, task: dict[str, Any]) -> None:
             hit.append(unit)
             ctx.emit("bombard", f"8.4: the bombardment of {ctx.name(unit)} counts as an attack (7.2)", unit=unit,
                      rule="8.4")
+
+
+def result_marks(ctx: StdCtx, c: dict[str, Any], result: Any) -> None:
+    """What a close combat's or a bombardment's result carries besides its losses and retreats: DF's fortune of war
+    owed to the defender (7.8, 12.4), the Leader check (10.3) and Ammo (7.8, 8.5)."""
+    if result.df:
+        owe_fow(ctx, c["defender"], "7.8", "DF")
+    if result.leader:
+        leader_checks(ctx, c)
+    if result.ammo:
+        ammo(ctx, c)
 
 
 # --- 7.8 Ammo, 8.5 --------------------------------------------------------------------------------------------------

@@ -28,13 +28,13 @@ from itertools import combinations
 from typing import Any
 
 from ..kernel.state import STATUS_CAPTURED
-from .bombard import ammo
+from .bombard import result_marks
 from .charges import bars_charge, is_clear_terrain
 from .combat import defence_problem, pre_combat_result
-from .combat_results import apply_outcome, owe_fow
+from .combat_results import apply_outcome
 from .context import StdCtx
 from .crt import Result, crt_result
-from .leaders import assisted, leader_checks, leader_morale, lone_leaders
+from .leaders import assisted, leader_morale, lone_leaders
 from .results import DISRUPT, DISRUPT_RETREAT, RETREAT, ROUT, STEP_LOSS, Outcome, outcomes
 from .retreat import SAFE
 from .retreating import queue_rout
@@ -336,12 +336,7 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     if conv.rules and str(result) != str(crt):
         text += f", read as {result} ({', '.join(conv.rules)})"
     ctx.emit("combat", text, result=str(result), crt=str(crt), differential=diff, rule="7.8")
-    if result.df:
-        owe_fow(ctx, c["defender"], "7.8", "DF")
-    if result.leader:
-        leader_checks(ctx, c)
-    if result.ammo:
-        ammo(ctx, c)
+    result_marks(ctx, c, result)
     c["att_primary_now"] = prim_att
     c["def_primary_now"] = prim_def
     if c.get("def_tactic") == COUNTERCHARGE:
