@@ -65,6 +65,11 @@ class Settings(BaseSettings):
     # Extra search_path schema for Postgres (tests isolate themselves in a fresh schema).
     db_schema: str | None = None
     db_pool_size: int = 10
+    # How long a request waits for a pooled database connection before it is answered 503 with Retry-After
+    # (issue 38): a dry pool under a burst must refuse fast, not hold every request for SQLAlchemy's 30 s.
+    db_pool_timeout: float = Field(default=2.0, gt=0, le=30)
+    # How long a command waits behind its game's other commands in this process before a 503 (issue 38).
+    command_wait_seconds: float = Field(default=5.0, gt=0, le=60)
     # The command path stores a game's whole state every this many commands (and at its end); the
     # log rows in between are replayed when a process loads the game (migration 0005).
     snapshot_every: int = Field(default=32, ge=1, le=1000)

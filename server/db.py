@@ -38,7 +38,7 @@ IDLE_PING_SECONDS = 10.0
 
 # Per Postgres engine: what the command path needs to open its own driver pool on the same database
 # (services/commandlog.py): the asyncpg DSN, the server settings (search_path) and the pool size.
-DRIVER_PARAMS: weakref.WeakKeyDictionary[Any, tuple[str, dict[str, str], int]] = weakref.WeakKeyDictionary()
+DRIVER_PARAMS: weakref.WeakKeyDictionary[Any, tuple[str, dict[str, str], int, float]] = weakref.WeakKeyDictionary()
 
 
 def create_engine(settings: Settings) -> AsyncEngine:
@@ -65,13 +65,15 @@ def create_engine(settings: Settings) -> AsyncEngine:
         # every command instead of the whole pool taking turns, each waking from idle.
         pool_use_lifo=True,
         max_overflow=settings.db_pool_size,
+        pool_timeout=settings.db_pool_timeout,
         connect_args=connect_args,
     )
     _ping_idle_connections(engine)
     driver_settings = dict(connect_args.get("server_settings", {}))
     if settings.pg_command_synchronous_commit == "off":
         driver_settings["synchronous_commit"] = "off"
-    DRIVER_PARAMS[engine.sync_engine] = (asyncpg_dsn(settings.database_url), driver_settings, settings.db_pool_size)
+    DRIVER_PARAMS[engine.sync_engine] = (asyncpg_dsn(settings.database_url), driver_settings, settings.db_pool_size,
+                                         settings.db_pool_timeout)
     return engine
 
 

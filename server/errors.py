@@ -29,3 +29,12 @@ def forbidden(message: str) -> ApiError:
 
 def unauthorized(message: str = "Log in first (session cookie or Authorization: Bearer token).") -> ApiError:
     return ApiError(401, "not_authenticated", message)
+
+
+class Overloaded(ApiError):
+    """503 with Retry-After: the database's pool had no connection free in time (issue 38). Nothing of the
+    request was applied, so retrying it (a command by its same command id) is safe."""
+
+    def __init__(self, why: str = "the database is busy", retry_after: int = 1) -> None:
+        super().__init__(503, "overloaded", f"The server is busy ({why}); try again in a moment.",
+                         retry_after=retry_after)

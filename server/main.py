@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .api.guards import RequestGuard, SecurityHeaders
@@ -28,7 +29,7 @@ from .api.routes import (
 )
 from .config import Settings, get_settings
 from .db import WalCheckpointer, asyncpg_dsn, create_engine, create_sessionmaker
-from .errors import ApiError
+from .errors import ApiError, Overloaded
 from .gctune import GcPacer
 from .notify.app import start_notify
 from .realtime.broadcast import Broadcast, MemoryBackend, PostgresBackend
@@ -99,6 +100,12 @@ def install_error_handlers(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    @app.exception_handler(PoolTimeout)
+    async def _pool_dry(_request: Request, _exc: PoolTimeout) -> JSONResponse:
+        # A burst drained the database pool (issue 38): a fast 503 the client retries, never a 500.
+        busy = Overloaded("every database connection is busy")
+        return JSONResponse(busy.body(), status_code=503, headers={"Retry-After": str(busy.extra["retry_after"])})
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
@@ -148,7 +155,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessionmaker = create_sessionmaker(engine)
         registry = load_scenarios(settings.scenarios_dir)
         game_services = GameServices.build(registry, fixed_seed=settings.test_game_seed,
-                                           snapshot_every=settings.snapshot_every)
+                                           snapshot_every=settings.snapshot_every,
+                                           command_wait=settings.command_wait_seconds)
         backend = MemoryBackend() if settings.is_sqlite else PostgresBackend(asyncpg_dsn(settings.database_url))
         broadcast = Broadcast(backend)
         await broadcast.connect()

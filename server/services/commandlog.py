@@ -46,6 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import jsoncodec
 from ..db import DRIVER_PARAMS, WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES
+from ..errors import Overloaded
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +174,10 @@ async def _connection(pool: Any) -> AsyncIterator[Any]:
     long as whatever the loop ran meanwhile: under the 200-game load, 2-3 ms of the slowest commands'
     7 ms, while the lobby's requests ran (issue 16). The connection is free for the next user once its
     release has run, a turn later; a transaction block opened on it ends before then."""
-    connection = await pool.acquire()
+    try:
+        connection = await pool.acquire(timeout=_ACQUIRE_TIMEOUT.get(id(pool), 2.0))
+    except TimeoutError:
+        raise Overloaded("every connection of the command path's pool is busy") from None
     try:
         yield connection
     finally:
@@ -186,6 +190,9 @@ async def _fetchrow(pool: Any, sql: str, *args: Any) -> Any:
     async with _connection(pool) as connection:
         return await connection.fetchrow(sql, *args)
 
+
+# The pool's wait for a free connection (Settings.db_pool_timeout), by pool: past it, `Overloaded` (503).
+_ACQUIRE_TIMEOUT: dict[int, float] = {}
 
 _RELEASING: set[asyncio.Future[Any]] = set()  # held until done: the loop keeps only weak references to tasks
 
@@ -215,7 +222,7 @@ async def _pg_pool(bind: Any) -> Any:
     """The command path's asyncpg pool for this engine's database, on the running event loop: the driver
     directly, without the ORM pool's checkout machinery (a greenlet hand-off and its events cost more
     than the statement's own client-side work). Idle connections close after a minute."""
-    dsn, server_settings, size = DRIVER_PARAMS[bind.sync_engine]
+    dsn, server_settings, size, acquire_timeout = DRIVER_PARAMS[bind.sync_engine]
     loop = asyncio.get_running_loop()
     key = (dsn, repr(sorted(server_settings.items())), id(loop))
     held = _PG_POOLS.get(key)
@@ -229,6 +236,7 @@ async def _pg_pool(bind: Any) -> Any:
             await made.close()
             return current[1]
         _PG_POOLS[key] = (loop, made)
+        _ACQUIRE_TIMEOUT[id(made)] = acquire_timeout
         return made
     return held[1]
 

@@ -16,13 +16,14 @@ import functools
 import logging
 import uuid
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..errors import ApiError, not_found
+from ..errors import ApiError, Overloaded, not_found
 from ..models import Game, GameCommand, User, utcnow
 from . import commandlog
 from .access import Viewer, require_seat
@@ -66,6 +67,7 @@ class CommandService:
 
     def __init__(
         self, store: GameStore, gate: CommandGate, writes: WriteQueue, hooks: list[Any], *, snapshot_every: int = 32,
+        command_wait: float = 5.0,
     ) -> None:
         self.store = store
         # The commands in flight, which the lobby's steps let finish first (`priority.py`).
@@ -77,6 +79,9 @@ class CommandService:
         # between them the log rows are the write-ahead log (`GameStore.engine_at` replays them).
         self.snapshot_every = max(1, snapshot_every)
         self._game_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # How long a command waits for its game's turn in this process before a 503 (issue 38): under a burst
+        # of copies the queue behind one slow database call must not grow into minutes.
+        self.command_wait = command_wait
 
     def live_meta(self, game_id: str) -> GameMeta | None:
         """The state of the game as this process last wrote or read it (no read now), or None when it
@@ -84,12 +89,21 @@ class CommandService:
         meta: GameMeta | None = self.store.recent.meta(game_id)
         return meta
 
-    def _game_lock(self, game_id: str) -> asyncio.Lock:
-        """Commands for one game in this process are judged one at a time (the engine is mutable)."""
+    @asynccontextmanager
+    async def _game_turn(self, game_id: str) -> AsyncIterator[None]:
+        """Commands for one game in this process are judged one at a time (the engine is mutable); one that
+        cannot get its turn within `command_wait` seconds is answered 503 with Retry-After, unapplied."""
         lock = self._game_locks.get(game_id)
         if lock is None:
             lock = self._game_locks[game_id] = asyncio.Lock()
-        return lock
+        try:
+            await asyncio.wait_for(lock.acquire(), self.command_wait)
+        except TimeoutError:
+            raise Overloaded("too many commands for this game at once") from None
+        try:
+            yield
+        finally:
+            lock.release()
 
     async def submit(
         self,
@@ -165,7 +179,7 @@ class CommandService:
         compare-and-set write (`commandlog.append`). If another process moved the game first, the
         write stores nothing, this process re-reads the game, and the answer is what the new state
         says (the first answer of a repeated command id, else 409 with the current version)."""
-        async with self._game_lock(game_id):
+        async with self._game_turn(game_id):
             for attempt in (0, 1):
                 meta, _, scenario = await self.live_game(session, game_id)
                 side = referee_side or next((s for s, uid in meta.seat_ids if uid == user_id), None)

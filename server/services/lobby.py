@@ -9,6 +9,7 @@ the mails inside those transactions.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
@@ -65,8 +66,11 @@ class Lobby:
 
     async def create_game(
         self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str,
-        decision_hours: int | None = None,
+        decision_hours: int | None = None, quota: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> Game:
+        """`quota` (the account's game quotas) is checked inside the write transaction that inserts the game,
+        after taking the account's row lock, so simultaneous creations are counted one after another and a
+        burst never makes more games than the quota (issue 38)."""
         entry = self.registry.get(scenario_id)
         if entry is None:
             raise ApiError(
@@ -110,6 +114,10 @@ class Lobby:
         await self.gate.yield_to_commands()
         # A write transaction from the start (SQLite: the request already read the session user).
         async with self.writes.writing(session):
+            if quota is not None:
+                if session.bind.dialect.name != "sqlite":  # SQLite's BEGIN IMMEDIATE already serialises writers
+                    await session.execute(select(User.id).where(User.id == user.id).with_for_update())
+                await quota(session)
             # Three INSERTs of the row's values, not the ORM's unit of work, which cost more than they do
             # (issue 16); `row` and `seat` stay objects of this request only (not in the session).
             await session.execute(_INSERT_GAME, _values(row, GAMES))

@@ -32,6 +32,7 @@ class GameServices:
     @classmethod
     def build(
         cls, scenario_registry: Any, fixed_seed: str | None = None, *, snapshot_every: int = 32,
+        command_wait: float = 5.0,
     ) -> GameServices:
         """`fixed_seed`: every new game's dice seed (tests only: Settings refuses it outside VEDETTE_ENV=test).
         `snapshot_every`: the command path stores the whole state every this many commands."""
@@ -39,7 +40,8 @@ class GameServices:
         hooks: list[Any] = []
         return cls(
             store=store,
-            commands=CommandService(store, gate, writes, hooks, snapshot_every=snapshot_every),
+            commands=CommandService(store, gate, writes, hooks, snapshot_every=snapshot_every,
+                                    command_wait=command_wait),
             lobby=Lobby(scenario_registry, store, gate, writes, hooks, fixed_seed=fixed_seed),
             spectators=Spectators(),
             writes=writes,

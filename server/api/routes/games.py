@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...errors import ApiError
 from ...models import Game, User
@@ -75,9 +76,11 @@ async def create_game(
 ) -> dict[str, Any]:
     """Create a game and take a seat ("random" picks one); share the invite link. 429 past the
     account's quotas (VEDETTE_MAX_WAITING_GAMES waiting games, VEDETTE_GAMES_PER_HOUR new ones)."""
-    await accounts.check_game_quota(session, settings, user)
+    async def quota(write: AsyncSession) -> None:
+        await accounts.check_game_quota(write, settings, user)
+
     row = await lobby.create_game(
-        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours
+        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours, quota=quota
     )
     if body.opponent == "computer":
         runner = request.app.state.bots
