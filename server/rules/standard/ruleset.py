@@ -27,7 +27,7 @@ from ..kernel.edition import (
 )
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
-from ..kernel.model import ScenarioModel
+from ..kernel.model import Objective, ScenarioModel
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, GameState, UnitState
 from . import (
     advancing,
@@ -263,6 +263,17 @@ class Standard(Edition):
         sc = _std(scenario)
         t = sc.terrain_at(hex_)
         return 2 if t.halves_attack_into or any(x.halves_attack_into for x in sc.secondary_at(hex_)) else 0
+
+    def bot_objectives(self, scenario: ScenarioModel) -> tuple[Objective, ...]:
+        """18.0 (S69): the scenario's objectives and its conditions' hexes (victory.bot_objectives)."""
+        return victory.bot_objectives(_std(scenario))
+
+    def bot_control(self, game: Game) -> dict[str, str]:
+        return {**game.state.control, **game.state.extra.get("entered", {})}  # 18.1: the last side to enter
+
+    def bot_loss_points(self, game: Game) -> dict[str, int] | None:
+        """18.3's points from enemy losses (objectives apart), when the scenario counts them."""
+        return victory.loss_points(StdCtx.of(game))
 
     def stacking_ok(self, kinds: list[Any]) -> bool:
         """5.2: at most STACK_LIMIT units that count for stacking in a hex."""

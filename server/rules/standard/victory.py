@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel import victory as _kernel
 from ..kernel.hexes import hexside_key
+from ..kernel.model import Objective
 from ..kernel.state import STATUS_CAPTURED, STATUS_DEAD, STATUS_MAP, STATUS_OFFBOARD
 from .bombard import has_los
 from .movement import printed_side
@@ -256,6 +257,37 @@ def final_result(ctx: StdCtx) -> dict[str, Any]:
     else:
         result = _on_points(ctx, rules.points)
     return {**result, **({"conditions": judged} if judged else {})}
+
+
+# --- the bots' evaluation (server/bots/evaluate.py, through the edition's hooks) -------------------------------------
+BOT_CONDITION_POINTS = 10  # a decisive condition's hex weighs as much as 18.3's threshold
+
+
+def bot_objectives(sc: StandardScenario) -> tuple[Objective, ...]:
+    """The scenario's objectives and, as objectives the bots play toward, each condition's hexes: a side's
+    last_to_enter and artillery_in_range hexes for that side; a no_enemy_in area's hexes for the enemy (a denial
+    weighs against its defender), the condition's weight shared among them."""
+    rules = sc.victory_rules
+    if not (rules.conditions or rules.instant):
+        return sc.victory.objectives
+    out = list(sc.victory.objectives)
+    for c in (*rules.conditions, *rules.instant):
+        for t in c.when.leaves():
+            if t.op in ("last_to_enter", "artillery_in_range") and t.hex is not None:
+                out.append(Objective(t.hex, t.hex, BOT_CONDITION_POINTS, None, c.side))
+            elif t.op == "no_enemy_in":
+                area = [h for h in sc.grid.all_hexes() if in_area(sc, t, h)]
+                enemy = sc.opponent(c.side)
+                out += [Objective(h, h, max(1, BOT_CONDITION_POINTS // len(area)), None, enemy) for h in area]
+    return tuple(out)
+
+
+def loss_points(ctx: StdCtx) -> dict[str, int] | None:
+    """18.3's points from enemy losses alone (None without casualty_points: the kernel's schedule)."""
+    pts = ctx.sc.victory_rules.points
+    if pts is None:
+        return None
+    return {s: sum(v["points"] for k, v in lines.items() if k != "objectives") for s, lines in breakdown(ctx, pts).items()}
 
 
 def view(ctx: StdCtx) -> dict[str, Any]:

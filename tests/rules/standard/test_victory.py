@@ -321,3 +321,19 @@ def test_18_3_captured_leaders_and_trains_default_to_the_unit_value() -> None:
     pts = sc.victory_rules.points
     assert pts is not None
     assert (pts.captured, pts.leader_captured, pts.trains_captured, pts.hq_captured, pts.threshold) == (3, 3, 3, 4, 10)
+
+
+# --- the bots read the scenario's victory (server/bots/evaluate.py through the edition's hooks) -----------------------
+def test_18_0_the_bots_play_toward_the_conditions_hexes_and_count_18_3_points() -> None:
+    from server.bots.evaluate import evaluate, loss_points
+
+    data = ground(casualty_points=PTS, conditions=[BLUE_ENTERS, RED_HOLDS])
+    game = new_game(data)
+    objectives = {(o.hex, o.scorer) for o in game.ruleset.bot_objectives(game.scenario)}
+    assert objectives == {("0504", "blue"), ("0604", "blue")}  # 0604: red's denial, blue scores it
+    before = evaluate(game, "blue")
+    submit(game, "blue", {"type": "move", "units": ["b-1"], "path": ["0404", "0504"]})
+    assert game.ruleset.bot_control(game)["0504"] == "blue"
+    assert evaluate(game, "blue") > before
+    status(game, "r-hq", "captured")
+    assert loss_points(game) == {"blue": 4, "red": 0}
