@@ -190,9 +190,9 @@ def test_18_2_the_trains_unmoved_and_no_enemy_in_the_hexes() -> None:
     assert texts == ["Blue has not won", "Red trains unmoved and unattacked: yes", "No Blue unit in 0604: yes"]
     end(game, LAST_PHASES)
     r = result(game)
-    assert (r["winner"], r["reason"]) == ("red", "18.2: Red wins at the end of the battle: "
-                                                 "(the other side has not won and trains never moved nor attacked "
-                                                 "and no enemy unit in 0604)")
+    assert r["winner"] == "red"
+    assert r["reason"] == ("18.2: Red wins at the end of the battle: (the other side has not won and trains never "
+                           "moved nor attacked and no enemy unit in 0604)")
 
 
 def test_18_2_an_enemy_unit_in_the_hexes_denies_it() -> None:

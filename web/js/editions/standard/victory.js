@@ -12,7 +12,6 @@ const CATEGORY_WORDS = {
   leader_captured: "leaders captured",
   trains_captured: "trains captured",
   hq_captured: "HQ captured",
-  objectives: "objectives",
 };
 
 function conditionList(items, sideName, id, label) {
@@ -21,7 +20,7 @@ function conditionList(items, sideName, id, label) {
     const tests = h("ul.std-victory-tests");
     for (const t of c.tests) tests.appendChild(h(`li.${t.held ? "held" : "not-held"}`, { "data-test": t.test, text: t.text }));
     ul.appendChild(h(`li.${c.held ? "held" : "not-held"}`, { "data-side": c.side, "data-held": String(c.held) }, [
-      h("b", { text: `${sideName(c.side)}: ${c.held ? "met" : "not met"} ` }),
+      h("b", { text: `${sideName(c.side)}: ${c.held ? "met now" : "not met now"} ` }),
       h("span.rule", { text: `rule ${c.rule}` }),
       h("div.whose-sub", { text: c.text }),
       tests,
@@ -44,7 +43,7 @@ export function victoryBox(vic, points, sideName) {
   if (vic.breakdown) {
     const ul = h("ul.std-victory-points#std-victory-points", { "aria-label": "Victory points so far" });
     for (const [side, lines] of Object.entries(vic.breakdown)) {
-      const parts = Object.entries(lines).map(([cat, l]) => `${l.count} ${CATEGORY_WORDS[cat] || cat} (${l.points})`);
+      const parts = Object.entries(lines).map(([cat, l]) => (cat === "objectives" ? `objectives held (${l.points})` : `${l.count} ${CATEGORY_WORDS[cat] || cat} (${l.points})`));
       ul.appendChild(h("li", { "data-side": side }, [`${sideName(side)}: ${(points || {})[side] ?? 0} VP${parts.length ? ` — ${parts.join(", ")}` : ""}`]));
     }
     box.appendChild(h("div.whose-sub", { text: `Points (18.3): the greater total wins; under ${vic.threshold} it is a draw.` }));
