@@ -77,12 +77,16 @@ class Pos:
             att, dfn, ma = factors(sc, s)
             self.units[uid] = U(uid, d.side, s.hex, d.kind.value == "leader", att, dfn, ma,
                                 1 if (s.reduced or d.steps == 1) else d.steps, s.disrupted or s.ineffective, d.kind)
-        self.control = dict(st.control)
+        self.control = game.ruleset.bot_control(game)
         self.turn = st.turn
 
 
 def loss_points(game: Game) -> dict[str, int]:
-    """Victory points from enemy losses (the scenario's loss schedule), as the view counts them."""
+    """Victory points from enemy losses (the scenario's loss schedule, or the edition's own count), as the view
+    counts them."""
+    own = game.ruleset.bot_loss_points(game)
+    if own is not None:
+        return own
     sc, st = game.scenario, game.state
     v = sc.victory
     out = {s: 0 for s in sc.side_order}
@@ -121,12 +125,12 @@ class _Static:
 
     __slots__ = ("defence", "objectives", "scenario", "stacking")
 
-    def __init__(self, scenario: Any) -> None:
+    def __init__(self, scenario: Any, ruleset: Any) -> None:
         grid = scenario.grid
         self.scenario = scenario
-        self.objectives = [
+        self.objectives = [  # the scenario's objectives and what else its edition's victory makes worth holding
             (o.hex, o.points, o.scorer, {h: grid.distance(h, o.hex) for h in grid.all_hexes()})
-            for o in scenario.victory.objectives
+            for o in ruleset.bot_objectives(scenario)
         ]
         self.defence: dict[str, int] = {}
         self.stacking: dict[tuple[Any, ...], bool] = {}
@@ -141,7 +145,7 @@ def _static(game: Game) -> _Static:
     if s is None or s.scenario is not sc:  # the id of a scenario collected since may be reused
         if len(_STATIC) > 64:
             _STATIC.clear()
-        s = _STATIC[id(sc)] = _Static(sc)
+        s = _STATIC[id(sc)] = _Static(sc, game.ruleset)
     return s
 
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Protocol
 
 from .dice import Dice
-from .model import ScenarioModel
+from .model import Objective, ScenarioModel
 from .scenario import UnitKind
 from .state import GameState, UnitState
 
@@ -151,6 +151,20 @@ class Edition:
     def bot_terrain_defence(self, scenario: ScenarioModel, hex_: str) -> int:
         """What the hex's terrain adds to a defence, for the bots' evaluation."""
         raise NotImplementedError
+
+    def bot_objectives(self, scenario: ScenarioModel) -> tuple[Objective, ...]:
+        """The hexes the bots' evaluation plays toward, each weighted in points for the side that scores it: the
+        scenario's objectives, and whatever else an edition's victory rules make worth holding."""
+        return scenario.victory.objectives
+
+    def bot_control(self, game: Any) -> dict[str, str]:
+        """Who holds each of `bot_objectives`' hexes now (the last side to occupy it, as the engine keeps it)."""
+        return dict(game.state.control)
+
+    def bot_loss_points(self, game: Any) -> dict[str, int] | None:
+        """Each side's victory points from enemy losses now, when the edition counts them its own way (None: the
+        scenario's kernel schedule, as the bots have always counted them)."""
+        return None
 
     # --- options, bots, invariants, the page -----------------------------------------
     def options(self, game: Any, side: str, units: list[str]) -> dict[str, Any]:

@@ -29,14 +29,20 @@ _LOST_OR_RETURNING = _LOST | {STATUS_RETURNING}
 _REDUCIBLE = (STATUS_MAP, STATUS_RETURNING)
 
 
-def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
-    v = ctx.sc.victory
+def objective_points(ctx: Context) -> dict[str, int]:
+    """Each side's points for the objectives it holds (and scores)."""
     out = {s: 0 for s in ctx.sc.side_order}
-    lost = _LOST_OR_RETURNING if returning_lost else _LOST
-    for obj in v.objectives:
+    for obj in ctx.sc.victory.objectives:
         holder = ctx.st.control.get(obj.hex)
         if holder is not None and (obj.scorer is None or obj.scorer == holder):
             out[holder] += obj.points
+    return out
+
+
+def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
+    v = ctx.sc.victory
+    out = objective_points(ctx)
+    lost = _LOST_OR_RETURNING if returning_lost else _LOST
     first, second = ctx.sc.side_order
     defs = ctx.sc.units
     for uid, s in ctx.st.units.items():

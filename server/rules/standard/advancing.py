@@ -122,6 +122,7 @@ def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
                 ctx.set_status(u, Status.CAPTURED)
                 rule = "12.1" if ctx.kind(u) is Kind.HQ else "12.2"
                 ctx.emit("captured", f"{rule}: {ctx.name(u)} is captured", unit=u, rule=rule)
+    ctx.passing([uid], path)  # 18.1 (S68)
     ctx.move_unit(uid, h)
     ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
     c = ctx.st.combat or {}

@@ -46,6 +46,7 @@ from .tactics import (
     skirmish_problem,
     uncoordinated_halved,
 )
+from .victory import note_trains
 
 _ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
@@ -277,6 +278,7 @@ def cmd_attack(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         if ctx.kind(u) in _ARMY_UNITS:
             rule = "12.1" if ctx.kind(u) is Kind.HQ else "12.2"
             ctx.set_inactive(u, True, "attacked", rule)
+            note_trains(ctx, u)  # 18.2 (S68): a trains attacked
             for _ in range(2):
                 owe_fow(ctx, side, rule, f"{ctx.name(u)} was attacked")
 

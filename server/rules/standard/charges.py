@@ -143,6 +143,7 @@ def cmd_charge(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     target = cmd["target"]
     halves = validate_charge(ctx, side, units, path, target)
     cavalry = is_cavalry_charge(ctx, units)
+    ctx.passing(units, path)  # 18.1 (S68)
     for u in units:
         ctx.move_unit(u, path[-1])
     mark_moved(ctx, units)

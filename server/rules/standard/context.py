@@ -62,6 +62,20 @@ class StdCtx(Context):
         s.hex = hex_
         self._lines = {}
         self._zoc.pop(self.sc.units[uid].side, None)
+        if hex_ is not None and "entered" in self.x:
+            self.passing([uid], [hex_])
+
+    def passing(self, units: list[str], path: list[str]) -> None:
+        """18.1 (S68): the units enter each hex of the path (the hexes moved through count): victory.py tracks the
+        last side to enter the scenario's hexes."""
+        entered = self.x.get("entered")
+        if entered is None:
+            return
+        tracked = self.sc.victory_rules.entry_hexes
+        combat = [u for u in units if self.sc.units[u].kind.is_combat]
+        for h in path:
+            if combat and h in tracked:
+                entered[h] = self.sc.units[combat[0]].side
 
     def zoc_of(self, side: str) -> frozenset[str]:
         """6.1, 6.4 (zoc.zoc_of), cached until the position changes."""

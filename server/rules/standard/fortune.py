@@ -140,6 +140,7 @@ def decide_fow_charge(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any])
     st = ctx.st
     side = ctx.side_of(option["units"][0])
     units, path, target = list(option["units"]), list(option["path"]), option["target"]
+    ctx.passing(units, path)  # 18.1 (S68)
     for u in units:
         ctx.move_unit(u, path[-1])
     ctx.emit("charge", f"12.4: {ctx.names(units)} charge {target}, moving to {path[-1]}", units=units, path=path,
@@ -223,6 +224,7 @@ def fow_move(ctx: StdCtx, player: str, units: list[str]) -> None:
 def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
     if option.get("hex") is None:
         return
+    ctx.passing(task["units"], option["path"])  # 18.1 (S68)
     for u in task["units"]:
         ctx.move_unit(u, option["hex"])
     ctx.emit("move", f"12.4: {ctx.names(task['units'])} move to {option['hex']}", units=task["units"],

@@ -425,6 +425,7 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             s = ctx.st.units[u]
             s.entry_turn = None
             s.entry_hex = None
+    ctx.passing(units, path)  # 18.1 (S68)
     for u in units:
         ctx.move_unit(u, path[-1])
     mark_moved(ctx, units)

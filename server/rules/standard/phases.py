@@ -13,8 +13,8 @@ phases, the second player's, and the Game Turn Marker phase; what happens when e
   war (12.4) as soon as its triggering units have completed their combat (close_combat.queue_triggered_fow, S20);
   combat ends (7.2): those whose triggering units did not all fight receive theirs, a decision of the owner, before
   the phase ends; the phase does not end while a fortune of war's move leaves an attack owed (12.4, S48).
-* The Game Turn Marker phase (3.2): the scenario's sudden death is checked at the end of every turn, the winner is
-  determined after the last, otherwise the next turn's weather is determined (19.4, S50: a scenario with a weather
+* The Game Turn Marker phase (3.2): the scenario's sudden death and instant conditions are checked at the end of
+  every turn, the winner is determined after the last (3.1, 18.0: victory.py), otherwise the next turn's weather is determined (19.4, S50: a scenario with a weather
   block only) and the marker advances.
 """
 
@@ -25,6 +25,7 @@ from typing import Any
 from ..kernel import victory as _victory
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
+from . import victory
 from .army import hq_problems, trains_problems
 from .attacks import owed_forced
 from .close_combat import queue_triggered_fow
@@ -230,12 +231,12 @@ def turn_marker(ctx: StdCtx) -> None:
     """3.2: the Game Turn Marker phase."""
     st = ctx.st
     _victory.update_control(ctx)
-    sd = _victory.sudden_death(ctx, returning_lost=False)
+    sd = victory.instant_result(ctx)  # sudden death and the scenario's instant conditions (S68)
     if sd is not None:
         finish_game(ctx, sd)
         return
     if st.turn >= ctx.sc.turns:
-        finish_game(ctx, _victory.final_result(ctx, returning_lost=False))
+        finish_game(ctx, victory.final_result(ctx))  # 3.1, 18.0
         return
     next_weather(ctx)
     st.turn += 1

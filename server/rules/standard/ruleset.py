@@ -27,7 +27,7 @@ from ..kernel.edition import (
 )
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
-from ..kernel.model import ScenarioModel
+from ..kernel.model import Objective, ScenarioModel
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, GameState, UnitState
 from . import (
     advancing,
@@ -43,6 +43,7 @@ from . import (
     phases,
     retreating,
     squares,
+    victory,
 )
 from . import invariants as _invariants
 from . import options as _options
@@ -170,6 +171,7 @@ class Standard(Edition):
             units=units, replacements={s: 0 for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},
             extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": [],
+                   **victory.initial_extra(sc, ((p.unit, p.hex) for p in sc.setup)),  # 18.0 (S68): its trackers
                    **({"weather": sc.weather.start} if sc.weather is not None else {}),  # 19.4: turn 1's weather
                    **({"open_order": []} if sc.special.open_order is not None else {})},  # 19.10: the markers
         )
@@ -195,6 +197,7 @@ class Standard(Edition):
             "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
             "bombarded": list(x.get("bombarded", [])),  # 8.4
             **({"open_order": list(x["open_order"])} if "open_order" in x else {}),  # 19.10: the markers
+            **({"victory": victory.view(StdCtx.of(game))} if sc.victory_rules.used else {}),  # 18.0 (S68)
             "trt": [
                 {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
                 for b in sc.trt],
@@ -229,12 +232,13 @@ class Standard(Edition):
             phases.army_conditions(ctx)
             self._army_key = (key[0], tuple(ctx.inactive()))
         _victory.update_control(ctx)
+        victory.track(ctx)  # 18.2 (S68): a trains that moved
 
     def finish_game(self, ctx: StdCtx, result: dict[str, Any]) -> None:
         phases.finish_game(ctx, result)
 
     def points(self, ctx: StdCtx) -> dict[str, int]:
-        return _victory.points(ctx, returning_lost=False)
+        return victory.points(ctx)  # 18.3 or the kernel's schedule (S19)
 
     # --- the bots' heuristics ------------------------------------------------------------------
     def bot_factors(self, scenario: ScenarioModel, unit: UnitState) -> tuple[int, int, int]:
@@ -259,6 +263,17 @@ class Standard(Edition):
         sc = _std(scenario)
         t = sc.terrain_at(hex_)
         return 2 if t.halves_attack_into or any(x.halves_attack_into for x in sc.secondary_at(hex_)) else 0
+
+    def bot_objectives(self, scenario: ScenarioModel) -> tuple[Objective, ...]:
+        """18.0 (S69): the scenario's objectives and its conditions' hexes (victory.bot_objectives)."""
+        return victory.bot_objectives(_std(scenario))
+
+    def bot_control(self, game: Game) -> dict[str, str]:
+        return {**game.state.control, **game.state.extra.get("entered", {})}  # 18.1: the last side to enter
+
+    def bot_loss_points(self, game: Game) -> dict[str, int] | None:
+        """18.3's points from enemy losses (objectives apart), when the scenario counts them."""
+        return victory.loss_points(StdCtx.of(game))
 
     def stacking_ok(self, kinds: list[Any]) -> bool:
         """5.2: at most STACK_LIMIT units that count for stacking in a hex."""

@@ -49,6 +49,8 @@ from ..kernel.scenario import (
 from .special import SpecialRules, parse_special, split_ridges
 from .special import field_problems as _special_field_problems
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
+from .victory_rules import VictoryRules, extend_victory, parse_victory_rules
+from .victory_rules import field_problems as _victory_field_problems
 from .weather import WeatherRules, parse_weather
 from .weather import field_problems as _weather_field_problems
 
@@ -213,6 +215,7 @@ class StandardScenario(ScenarioBase):
     weather: WeatherRules | None = None  # 19.4 (S50): None, the scenario has no weather
     special: SpecialRules = field(default_factory=SpecialRules)  # 19.5, 19.9 (S51)
     ridges: frozenset[tuple[str, str]] = frozenset()  # 19.2 (S51): ridge hexsides, kept out of `hexsides`
+    victory_rules: VictoryRules = field(default_factory=VictoryRules)  # 18.0 (S68): conditions, 18.3's points
 
     @property
     def turns(self) -> int:
@@ -428,7 +431,8 @@ def _validator(ref: str = "") -> jsonschema.Draft202012Validator:
     """The whole-scenario validator, or (ref = a $defs name) a validator for one definition."""
     v = _VALIDATORS.get(ref)
     if v is None:
-        schema = load_schema(__package__ or "server.rules.standard", "scenario.schema.json", ("hexid", "victory"))
+        schema = extend_victory(load_schema(__package__ or "server.rules.standard", "scenario.schema.json",
+                                              ("hexid", "victory")))
         if ref:
             schema = {"$defs": schema["$defs"], "$ref": f"#/$defs/{ref}"}
         v = jsonschema.Draft202012Validator(schema)
@@ -442,7 +446,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         if data.get("ruleset") != "standard":
             raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
         mixed = _quickplay_fields(data) or _unit_field_problems(data) or _weather_field_problems(data) \
-            or _special_field_problems(data)
+            or _special_field_problems(data) or _victory_field_problems(data)
         if mixed:
             raise ScenarioError(source, mixed)
     problems = schema_problems(_validator(), data)
@@ -583,6 +587,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     victory = parse_victory(data["victory"], grid, side_ids, bad)
     weather = parse_weather(data.get("weather"), data["turns"], side_ids, {f.army for f in formations.values()}, grid, bad)
     special = parse_special(data.get("special_rules"), side_ids, bad)
+    victory_rules = parse_victory_rules(data["victory"], grid, side_ids, _trains_armies(units, trains), tec, bad)
     hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
         raise ScenarioError(source, p)
@@ -594,7 +599,16 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
         trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
         clear_hexsides=parsed_tec.clear_hexsides, weather=weather, special=special, ridges=ridges,
+        victory_rules=victory_rules,
     )
+
+
+def _trains_armies(units: Mapping[str, UnitDef], trains: Mapping[str, str]) -> dict[str, list[str]]:
+    """18.2's trains test: each side's armies that have trains (12.2)."""
+    out: dict[str, list[str]] = {}
+    for army, uid in trains.items():
+        out.setdefault(units[uid].side, []).append(army)
+    return out
 
 
 def _unit_field_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ import { h, clear } from "../../ui/dom.js";
 import { counterIcon } from "../../counters.js";
 import { counter } from "./counter.js";
 import { ACTION_RULE, actionLabel } from "./options.js";
+import { victoryBox } from "./victory.js";
 
 function name(defs, u) {
   return defs[u] ? defs[u].name : u;
@@ -97,6 +98,7 @@ export function renderStandardPanel(sec, ctx) {
     if (older.length) wrap.appendChild(h("details.std-fow-older", {}, [h("summary", { text: `${older.length} played on earlier turns` }), h("ul.std-fow", {}, older.map(item))]));
     sec.appendChild(wrap);
   }
+  if (std.victory) sec.appendChild(victoryBox(std.victory, v.points, ctx.sideName)); // 18.0 (S68, S69)
   sec.appendChild(trtTable(sc, v, defs, ctx));
 }
 
