@@ -87,6 +87,7 @@ def parse_arrivals(items: list[dict[str, Any]], entry_points: Mapping[str, Mappi
         side = next(iter(sides), None)
         hexes = _hexes(r, path, side, entry_points, grid, bad)
         if hexes is None:
+            placed.update(group)  # reported once, at the entry; not again as units unaccounted for
             continue
         if "entry_mode" in r and "entry" not in r:
             bad(path + ".entry_mode", "'entry_mode' chooses among the listed 'entry' hexes (17.4)")

@@ -171,8 +171,8 @@ def printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
     or trains' inactive MA (12.1, 12.2); a leader's 12 MP (10.1)."""
     if p.kind in (HQ, TRAINS):
         return ctx.d(p.units[0]).inactive_ma
-    if p.kind == LEADERS:
-        return LEADER_MP
+    if p.kind == LEADERS or not any(ctx.kind(u).is_combat for u in p.units):
+        return LEADER_MP  # 10.1: a leader alone (arriving too, 13.1)
     return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) for u in p.units if ctx.kind(u).is_combat)
 
 
@@ -224,7 +224,10 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
                 raise IllegalCommand("6.3", "the rolled MA is not enough to disengage")
             return 0
     night_ezoc = ctx.light() == "night"
-    if p.kind == ENTRY:
+    if p.kind == ENTRY and not any(ctx.kind(u).is_combat for u in p.units):  # leaders alone: 10.1 once on the map
+        halves = check_entry(sc, units, p.units, p.listed, path[:1], ma)
+        halves += check_leader_move(ctx, side, path) if len(path) > 1 else 0
+    elif p.kind == ENTRY:
         halves = check_entry(sc, units, p.units, p.listed, path, ma, marching=march)
     elif p.kind == HQ:
         halves = check_hq_move(sc, units, p.units[0], path)
@@ -542,22 +545,22 @@ def _to_next_box(ctx: StdCtx, uid: str) -> None:
              rule="11.2")
 
 
-def leader_assist(ctx: StdCtx, side: str) -> tuple[str, int] | None:
-    """10.3: an effective leader stacked with an active HQ, active trains or the side's functioning LOC hex:
-    (leader, morale) for an eliminated unit's check, the best one first."""
+def leader_assist(ctx: StdCtx, side: str, unit: str) -> tuple[str, int] | None:
+    """10.3: an effective leader whose span holds the eliminated `unit`, stacked with its army's active HQ or active
+    trains (17.4, S63) or the side's functioning LOC hex: (leader, morale) for the unit's check, the best first."""
     goals = set(functioning_loc(ctx.sc, ctx.st.units, side))
     for table in (ctx.sc.hq, ctx.sc.trains):
-        for uid in table.values():
-            if ctx.side_of(uid) == side and ctx.on_map(uid) and uid not in ctx.inactive():
-                h = ctx.st.units[uid].hex
-                if h is not None:
-                    goals.add(h)
+        uid = table.get(ctx.army(unit))
+        if uid is not None and ctx.on_map(uid) and uid not in ctx.inactive():
+            h = ctx.st.units[uid].hex
+            if h is not None:
+                goals.add(h)
     best: tuple[str, int] | None = None
     for u in ctx.sc.side_units[side]:
         s = ctx.st.units[u]
         lf = ctx.d(u).leader
         if (ctx.kind(u) is Kind.LEADER and ctx.on_map(u) and not s.ineffective and s.hex in goals and lf is not None
-                and (best is None or lf.morale > best[1])):
+                and in_span(ctx.sc, u, unit) and (best is None or lf.morale > best[1])):
             best = (u, lf.morale)
     return best
 
@@ -570,7 +573,7 @@ def cmd_muster(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         raise IllegalCommand("11.2", "the extra replacement check is made for your own eliminated units")
     if uid in ctx.x.get("mustered", []):
         raise IllegalCommand("11.2", f"{ctx.name(uid)} has made its check this phase")
-    assist = leader_assist(ctx, side)
+    assist = leader_assist(ctx, side, uid)
     why = extra_replacement_allowed(ctx.sc, ctx.st.units[uid], leader_assisted=assist is not None)
     if why:
         raise IllegalCommand("11.2", why.split(": ", 1)[1])
@@ -648,7 +651,7 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
         if b in enemy_held or b in own_trains:
             return None
         into = b in ezoc
-        if p.kind == STACK or p.kind == ENTRY:
+        if p.kind == STACK or (p.kind == ENTRY and classes != ["leader"]):
             if b in enemy_trains and p.kind != STACK:
                 return None
             if into and (p.disengaging or night):
