@@ -57,8 +57,9 @@ def after_entry(ctx: StdCtx, units: Sequence[str], entered: str, listed: Sequenc
     """17.4 (S60): the first unit of a group of mode "one" to enter fixes the group's listed hex (the one its entry
     was shifted from, 13.1); every unit entering is noted at the hex it entered by, for the leaders who arrive with
     a unit of their span."""
-    ctx.x.setdefault("entered", {}).setdefault(entered, []).extend(units)
     arr = ctx.sc.arrivals
+    if any(a.with_span for a in arr.values()):  # kept in the state only when a leader may need it
+        ctx.x.setdefault("entered", {}).setdefault(entered, []).extend(units)
     for u in units:
         a = arr.get(u)
         if a is None or a.mode != ONE or a.group in ctx.x.get("entry_fixed", {}):
@@ -68,6 +69,9 @@ def after_entry(ctx: StdCtx, units: Sequence[str], entered: str, listed: Sequenc
         chosen = min((c, h) for h, c in costs.items() if c is not None)[1] if any(
             c is not None for c in costs.values()) else entered
         ctx.x.setdefault("entry_fixed", {})[a.group] = chosen
+        for v, b in arr.items():  # the off-map box shows the rest of the group at that hex
+            if b.group == a.group and ctx.st.units[v].status == STATUS_OFFBOARD:
+                ctx.st.units[v].entry_hex = chosen
         ctx.emit("entry", f"17.4: {ctx.name(u)} entered by {chosen}: the rest of its group enters there too",
                  unit=u, hex=chosen, rule="17.4")
 
@@ -76,13 +80,15 @@ def roll_arrivals(ctx: StdCtx, side: str) -> None:
     """17.4 (S61): at the start of the side's movement phase, each group whose arrival a die decides and whose turn
     has come rolls one die (the game's dice, logged and public): on a listed number the group is available now;
     otherwise it waits for `else_turn`, or (`repeat`) rolls again next turn."""
-    done: list[str] = ctx.x.setdefault("arrived_groups", [])
+    done: list[str] = ctx.x.get("arrived_groups", [])
     groups: dict[str, list[str]] = {}
     for uid, a in sorted(ctx.sc.arrivals.items()):
         s = ctx.st.units[uid]
         if a.roll and a.group not in done and ctx.side_of(uid) == side and s.status == STATUS_OFFBOARD \
                 and s.entry_turn == ctx.st.turn:
             groups.setdefault(a.group, []).append(uid)
+    if groups:
+        ctx.x["arrived_groups"] = done  # kept in the state only by a scenario with arrival dice
     for group, uids in sorted(groups.items(), key=lambda kv: int(kv[0])):
         a = ctx.sc.arrivals[uids[0]]
         (die,) = ctx.roll(1, "arrival", ["arrival die"], "17.4", units=uids)

@@ -75,7 +75,7 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
     x["marched"] = []  # 4.7: reset at the marching side's next movement phase
     x["charges"] = []  # 7.13(3): a charge is declared in the movement phase before its combat phase
     x["squares_new"] = []  # 9.5: squares formed this phase (removed only in a later one)
-    x["entered"] = {}  # 17.4 (S60): hex -> the reinforcements that entered by it this phase
+    x.pop("entered", None)  # 17.4 (S60): hex -> the reinforcements that entered by it this phase (arriving.py)
     grant(ctx, side)  # 11.2, 17.2 (S62)
     roll_arrivals(ctx, side)  # 17.4 (S61)
     over = overstacked_hexes(ctx.sc, st.units, side)  # 5.2

@@ -44,7 +44,7 @@ def step_source(ctx: StdCtx, side: str, uid: str) -> str | None:
     when none is left for it."""
     if ctx.st.replacements.get(side, 0) <= 0:
         raise IllegalCommand("11.2", "you have no replacement step left this turn")
-    pools = ctx.x.get("formation_steps")
+    pools: dict[str, int] | None = ctx.x.get("formation_steps")
     if pools is None:
         return None
     d = ctx.d(uid)
