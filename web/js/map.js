@@ -277,6 +277,14 @@ export class MapView extends MapViewport {
 export function setupView(scenario) {
   const units = {};
   for (const s of scenario.setup || []) units[s.unit] = { hex: s.hex, status: "map", reduced: !!s.reduced, disrupted: !!s.disrupted, ineffective: !!s.ineffective, moved: false, charging: null };
-  for (const r of scenario.reinforcements || []) units[r.unit] = { hex: null, status: "offboard", entry_turn: r.turn, entry_hex: r.hex };
+  for (const r of scenario.reinforcements || []) {
+    // a group ("units") at a choice of lettered entry hexes ("entry") is shown at its first listed hex
+    const first = r.hex || (r.entry || [])[0];
+    for (const uid of r.units || [r.unit]) {
+      const side = ((scenario.units || []).find((x) => x.id === uid) || {}).side;
+      const points = ((scenario.sides || {})[side] || {}).entry_points || {};
+      units[uid] = { hex: null, status: "offboard", entry_turn: r.turn, entry_hex: points[first] || first };
+    }
+  }
   return { scenario: scenario.id, turn: 1, turns: scenario.turns, phase: "setup", units, squares: (scenario.setup || []).filter((s) => s.square).map((s) => s.hex), control: {} };
 }

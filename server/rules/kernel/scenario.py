@@ -414,14 +414,15 @@ def parse_victory(v: Mapping[str, Any], grid: HexGrid, side_ids: list[str], bad:
 
 def parse_reinforcements(
     items: list[dict[str, Any]], units: Mapping[str, Any], placed: set[str], turns: int, grid: HexGrid,
-    bad: Problem, *, entry_rule: str, unreported: frozenset[str] = frozenset(),
+    bad: Problem, *, entry_rule: str, unreported: frozenset[str] = frozenset(), paths: Sequence[str] | None = None,
 ) -> list[Reinforcement]:
     """The arrivals (each unit once, set up or arriving, on a map-edge hex by the last turn), then every unit
     accounted for. `placed` holds the units set up and gains the arrivals; `unreported` are unit ids whose
-    definition already failed (not reported again); `entry_rule` is the edition's rule for edge entry."""
+    definition already failed (not reported again); `entry_rule` is the edition's rule for edge entry; `paths`:
+    each item's JSON path when an edition expands its own richer items into these (default `reinforcements[i]`)."""
     reinforcements: list[Reinforcement] = []
     for i, r in enumerate(items):
-        path = f"reinforcements[{i}]"
+        path = paths[i] if paths is not None else f"reinforcements[{i}]"
         if r["unit"] not in units:
             if r["unit"] not in unreported:
                 bad(path + ".unit", f"unit '{r['unit']}' is not in units")

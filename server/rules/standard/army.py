@@ -64,8 +64,9 @@ def _problems(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, ar
     if not loc:
         out.append(f"12.3: {sc.sides[d.side].name} has no functioning LOC hex")
     goals = set(loc)
-    if to_trains:
-        t = units[sc.trains[army]]
+    tr = sc.trains.get(army)  # S63: an army may have no trains; its HQ's line then goes to a LOC hex only
+    if to_trains and tr is not None:
+        t = units[tr]
         if t.on_map and t.hex is not None:
             goals.add(t.hex)
     cls = "trains" if d.kind.value == "trains" else "cavalry"  # 12.1: the HQ moves like cavalry
@@ -88,7 +89,7 @@ def reentry_hexes(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
     """13.2: where a unit from the current TRT box may be placed (sorted; [] when nowhere)."""
     d = sc.units[uid]
     side = d.side
-    army = _army_of(sc, uid)
+    army = sc.army_of(uid)  # 17.4: only the unit's own army's HQ and trains
     off = set(inactive)
     ezoc = zoc_of(sc, units, sc.opponent(side))
     loc = functioning_loc(sc, units, side, ezoc)
@@ -119,9 +120,3 @@ def reentry_hexes(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
             continue  # 13.2: placing it would overstack the hex (5.2)
         out.append(h)
     return sorted(out)
-
-
-def _army_of(sc: StandardScenario, uid: str) -> str:
-    d = sc.units[uid]
-    f = sc.formations.get(d.formation)
-    return f.army if f is not None else d.side

@@ -29,6 +29,7 @@ from .recovering import recovery_mode_of
 from .recovery import AUTOMATIC, extra_replacement_allowed
 from .scenario import Kind
 from .squares import square_commands
+from .tactics import in_span
 from .turn import may_flip_ineffective
 
 if TYPE_CHECKING:
@@ -66,7 +67,18 @@ def movable_groups(ctx: StdCtx, side: str) -> list[list[str]]:
             groups.append(uids)
         if len(uids) > 1:
             groups.extend([u] for u in uids)
-    return groups
+    return groups + span_arrivals(ctx, [g[0] for g in groups if st.units[g[0]].status == STATUS_OFFBOARD])
+
+
+def span_arrivals(ctx: StdCtx, due: list[str]) -> list[list[str]]:
+    """17.4 (S60): each waiting leader who arrives with a unit of his span, with the first such unit due now."""
+    arr = ctx.sc.arrivals
+    out = []
+    for ldr in (u for u in due if u in arr and arr[u].with_span):
+        escort = next((u for u in due if not arr[u].with_span and in_span(ctx.sc, ldr, u)), None)
+        if escort is not None:
+            out.append([ldr, escort])
+    return out
 
 
 def _move_commands(ctx: StdCtx, side: str, g: list[str], rng: random.Random, cap: int = 8) -> list[dict[str, Any]]:
@@ -179,7 +191,7 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
         except IllegalCommand:
             pass
     if k.is_combat and s.status == STATUS_ELIMINATED and uid not in ctx.x.get("mustered", []) \
-            and extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side) is not None) is None:
+            and extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side, uid) is not None) is None:
         out.append({"type": "muster", "unit": uid})
     for h in moving.reenter_options(ctx, side, uid):
         out.append({"type": "reenter", "unit": uid, "hex": h})

@@ -447,6 +447,17 @@ def entry_shift_cost(sc: StandardScenario, units: Mapping[str, UnitState], side:
     return entry_shifts(sc, units, side, listed).get(actual)
 
 
+def entry_choices(sc: StandardScenario, units: Mapping[str, UnitState], side: str,
+                  listed: Sequence[str]) -> dict[str, int]:
+    """13.1, 17.4 (S60): the hexes a reinforcement with a choice of listed entry hexes may enter by, each with the
+    cheapest shift from one of them (`entry_shifts`)."""
+    out: dict[str, int] = {}
+    for h in listed:
+        for e, cost in entry_shifts(sc, units, side, h).items():
+            out[e] = min(cost, out.get(e, cost))
+    return out
+
+
 def trains_captured(sc: StandardScenario, units: Mapping[str, UnitState], side: str, path: Sequence[str]) -> list[str]:
     """12.2: the enemy trains a move along `path` captures by entering its hex."""
     hexes = set(path[1:])
@@ -457,7 +468,7 @@ def trains_captured(sc: StandardScenario, units: Mapping[str, UnitState], side: 
 _ENTER_WITH_ANOTHER = (Kind.BATTALION, Kind.SQUADRON, Kind.LEADER, Kind.HQ)  # 13.1
 
 
-def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequence[str], listed: str,
+def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequence[str], listed: str | Sequence[str],
                 path: Sequence[str], ma: int, marching: bool = False) -> int:
     """13.1: reinforcements enter one at a time (battalions, squadrons, leaders and HQs may come stacked with
     another unit).  `path[0]` is the hex entered — the listed entry hex, or one shifted along the edge at 1 MP
@@ -473,9 +484,10 @@ def check_entry(sc: StandardScenario, units: Mapping[str, UnitState], uids: Sequ
         raise IllegalCommand("13.1", "reinforcements enter one at a time; only battalions, squadrons, leaders and "
                                      "HQs may come stacked with another unit")
     entry = path[0]
-    shift = entry_shift_cost(sc, units, side, listed, entry)
+    hexes = (listed,) if isinstance(listed, str) else tuple(listed)
+    shift = entry_choices(sc, units, side, hexes).get(entry)
     if shift is None:
-        raise IllegalCommand("13.1", f"{entry} is not an entry open to these units (the listed hex is {listed}; "
+        raise IllegalCommand("13.1", f"{entry} is not an entry open to these units (listed: {', '.join(hexes)}; "
                                      "the entry shifts along the edge only past enemy-occupied hexes)")
     if any(st.on_map and st.hex == entry and sc.units[u].side == side and sc.units[u].kind is Kind.TRAINS
            for u, st in units.items()):

@@ -30,6 +30,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Status
 from .army import reentry_hexes
+from .arriving import after_entry, entry_listed
 from .context import StdCtx
 from .morale import morale_passes
 from .movement import (
@@ -39,7 +40,7 @@ from .movement import (
     check_hq_move,
     check_move,
     check_trains_move,
-    entry_shifts,
+    entry_choices,
     ma_dice,
     march_problem,
     may_disengage,
@@ -58,6 +59,7 @@ from .recovering import (
     recovery_mode_of,
 )
 from .recovery import AUTOMATIC, extra_replacement_allowed, step_replaceable
+from .replacements import spend, step_source
 from .retreat import functioning_loc
 from .scenario import Kind
 from .squares import after_move, square_move_problem
@@ -84,6 +86,7 @@ class Plan:
     start: str
     disengaging: bool = False
     reasons: dict[str, list[str]] = field(default_factory=dict)
+    listed: tuple[str, ...] = ()  # 13.1, 17.4: a reinforcement's listed entry hexes (S60)
 
     @property
     def rolls(self) -> bool:
@@ -120,11 +123,8 @@ def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> P
             s = st.units[u]
             if s.entry_turn is None or s.entry_turn > st.turn:
                 raise IllegalCommand("13.1", f"{ctx.name(u)} arrives on turn {s.entry_turn}, not before")
-        if len({st.units[u].entry_hex for u in units}) != 1:
-            raise IllegalCommand("13.1", "units entering together share their entry hex")
-        entry = st.units[units[0]].entry_hex
-        assert entry is not None
-        p = Plan(list(units), ENTRY, entry)
+        listed = entry_listed(ctx, units)  # 13.1, 17.4 (S60)
+        p = Plan(list(units), ENTRY, listed[0], listed=listed)
         for u in units:
             p.reasons[u] = roll_reasons(sc, st.units[u], hq_inactive=ctx.hq_inactive(u)) if ctx.kind(u).is_combat else []
         return p
@@ -171,8 +171,8 @@ def printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
     or trains' inactive MA (12.1, 12.2); a leader's 12 MP (10.1)."""
     if p.kind in (HQ, TRAINS):
         return ctx.d(p.units[0]).inactive_ma
-    if p.kind == LEADERS:
-        return LEADER_MP
+    if p.kind == LEADERS or not any(ctx.kind(u).is_combat for u in p.units):
+        return LEADER_MP  # 10.1: a leader alone (arriving too, 13.1)
     return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) for u in p.units if ctx.kind(u).is_combat)
 
 
@@ -224,10 +224,11 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
                 raise IllegalCommand("6.3", "the rolled MA is not enough to disengage")
             return 0
     night_ezoc = ctx.light() == "night"
-    if p.kind == ENTRY:
-        listed = units[p.units[0]].entry_hex
-        assert listed is not None
-        halves = check_entry(sc, units, p.units, listed, path, ma, marching=march)
+    if p.kind == ENTRY and not any(ctx.kind(u).is_combat for u in p.units):  # leaders alone: 10.1 once on the map
+        halves = check_entry(sc, units, p.units, p.listed, path[:1], ma)
+        halves += check_leader_move(ctx, side, path) if len(path) > 1 else 0
+    elif p.kind == ENTRY:
+        halves = check_entry(sc, units, p.units, p.listed, path, ma, marching=march)
     elif p.kind == HQ:
         halves = check_hq_move(sc, units, p.units[0], path)
         night_ezoc = False
@@ -425,6 +426,7 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
             s = ctx.st.units[u]
             s.entry_turn = None
             s.entry_hex = None
+        after_entry(ctx, units, path[0], p.listed)  # 17.4 (S60)
     ctx.passing(units, path)  # 18.1 (S68)
     for u in units:
         ctx.move_unit(u, path[-1])
@@ -515,8 +517,7 @@ def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     uid = cmd["unit"]
     if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.kind(uid).is_combat:
         raise IllegalCommand("11.2", "replacement steps restore your own combat units")
-    if ctx.st.replacements.get(side, 0) <= 0:
-        raise IllegalCommand("11.2", "you have no replacement step left this turn")
+    source = step_source(ctx, side, uid)  # 11.2, 17.2 (S62)
     s = ctx.st.units[uid]
     why = step_replaceable(ctx.sc, s)
     if why:
@@ -530,7 +531,7 @@ def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         ctx.emit("replaced", f"11.2: {ctx.name(uid)} regains its full strength", unit=uid, rule="11.2")
     else:
         _to_next_box(ctx, uid)
-    ctx.st.replacements[side] -= 1
+    spend(ctx, side, source)
     ctx.dirty()
 
 
@@ -545,22 +546,22 @@ def _to_next_box(ctx: StdCtx, uid: str) -> None:
              rule="11.2")
 
 
-def leader_assist(ctx: StdCtx, side: str) -> tuple[str, int] | None:
-    """10.3: an effective leader stacked with an active HQ, active trains or the side's functioning LOC hex:
-    (leader, morale) for an eliminated unit's check, the best one first."""
+def leader_assist(ctx: StdCtx, side: str, unit: str) -> tuple[str, int] | None:
+    """10.3: an effective leader whose span holds the eliminated `unit`, stacked with its army's active HQ or active
+    trains (17.4, S63) or the side's functioning LOC hex: (leader, morale) for the unit's check, the best first."""
     goals = set(functioning_loc(ctx.sc, ctx.st.units, side))
     for table in (ctx.sc.hq, ctx.sc.trains):
-        for uid in table.values():
-            if ctx.side_of(uid) == side and ctx.on_map(uid) and uid not in ctx.inactive():
-                h = ctx.st.units[uid].hex
-                if h is not None:
-                    goals.add(h)
+        uid = table.get(ctx.army(unit))
+        if uid is not None and ctx.on_map(uid) and uid not in ctx.inactive():
+            h = ctx.st.units[uid].hex
+            if h is not None:
+                goals.add(h)
     best: tuple[str, int] | None = None
     for u in ctx.sc.side_units[side]:
         s = ctx.st.units[u]
         lf = ctx.d(u).leader
         if (ctx.kind(u) is Kind.LEADER and ctx.on_map(u) and not s.ineffective and s.hex in goals and lf is not None
-                and (best is None or lf.morale > best[1])):
+                and in_span(ctx.sc, u, unit) and (best is None or lf.morale > best[1])):
             best = (u, lf.morale)
     return best
 
@@ -573,7 +574,7 @@ def cmd_muster(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         raise IllegalCommand("11.2", "the extra replacement check is made for your own eliminated units")
     if uid in ctx.x.get("mustered", []):
         raise IllegalCommand("11.2", f"{ctx.name(uid)} has made its check this phase")
-    assist = leader_assist(ctx, side)
+    assist = leader_assist(ctx, side, uid)
     why = extra_replacement_allowed(ctx.sc, ctx.st.units[uid], leader_assisted=assist is not None)
     if why:
         raise IllegalCommand("11.2", why.split(": ", 1)[1])
@@ -651,7 +652,7 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
         if b in enemy_held or b in own_trains:
             return None
         into = b in ezoc
-        if p.kind == STACK or p.kind == ENTRY:
+        if p.kind == STACK or (p.kind == ENTRY and classes != ["leader"]):
             if b in enemy_trains and p.kind != STACK:
                 return None
             if into and (p.disengaging or night):
@@ -679,7 +680,7 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
 
     if p.kind == ENTRY:
         starts = []
-        for entry, shift in sorted(entry_shifts(sc, units, side, p.start).items()):  # 13.1: the listed hex or a shift
+        for entry, shift in sorted(entry_choices(sc, units, side, p.listed).items()):  # 13.1: a listed hex or a shift
             t = sc.terrain_at(entry)
             if any(t.is_prohibited(c) for c in classes) or entry in own_trains:
                 continue
@@ -736,7 +737,7 @@ def march_refusal(ctx: StdCtx, p: Plan) -> str | None:
     reinforcement (13.1, S18) from one of the hexes it may enter by."""
     if p.kind not in MARCHERS or not any(ctx.kind(u).is_combat for u in p.units):
         return "march movement is made by combat units"
-    starts = [p.start] if p.kind == STACK else sorted(entry_shifts(ctx.sc, ctx.st.units, ctx.side_of(p.units[0]), p.start))
+    starts = [p.start] if p.kind == STACK else sorted(entry_choices(ctx.sc, ctx.st.units, ctx.side_of(p.units[0]), p.listed))
     ezoc = ctx.zoc_of(ctx.enemy(ctx.side_of(p.units[0])))
     problems = [march_problem(ctx.sc, ctx.st.units, Move(tuple(p.units), (h,), 0), ezoc) for h in starts]
     return None if None in problems else (problems[0] if problems else "there is no hex to enter by")

@@ -27,6 +27,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
 from . import victory
 from .army import hq_problems, trains_problems
+from .arriving import roll_arrivals
 from .attacks import owed_forced
 from .close_combat import queue_triggered_fow
 from .combat import triggered_defenders
@@ -34,6 +35,7 @@ from .context import StdCtx
 from .movement import Move, march_problem
 from .recovering import recover, recovery_mode_of
 from .recovery import AUTOMATIC
+from .replacements import grant
 from .scenario import Kind
 from .stacking import overstacked_hexes
 from .weather import NAMES, effects
@@ -74,11 +76,9 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
     x["marched"] = []  # 4.7: reset at the marching side's next movement phase
     x["charges"] = []  # 7.13(3): a charge is declared in the movement phase before its combat phase
     x["squares_new"] = []  # 9.5: squares formed this phase (removed only in a later one)
-    st.replacements = {s: 0 for s in ctx.sc.side_order}
-    st.replacements[side] = ctx.sc.trt[st.turn - 1].replacements.get(side, 0)  # 11.2
-    if st.replacements[side]:
-        ctx.emit("replacements", f"11.2: {ctx.sc.sides[side].name} receives {st.replacements[side]} replacement step(s)",
-                 side=side, rule="11.2")
+    x.pop("arrived_by", None)  # 17.4 (S60): hex -> the reinforcements that entered by it this phase (arriving.py)
+    grant(ctx, side)  # 11.2, 17.2 (S62)
+    roll_arrivals(ctx, side)  # 17.4 (S61)
     over = overstacked_hexes(ctx.sc, st.units, side)  # 5.2
     x["overstacked"] = sorted(u for u in ctx.sc.side_units[side] if ctx.on_map(u) and st.units[u].hex in over)
     for h in sorted(over):

@@ -36,16 +36,16 @@ from ..kernel.hexes import HexGrid, hexside_key
 from ..kernel.model import ScenarioBase, Victory
 from ..kernel.scenario import (
     LeaderFactors,
-    Reinforcement,
     ScenarioError,
     load_schema,
     parse_hexsides,
     parse_paths,
-    parse_reinforcements,
     parse_victory,
     schema_problems,
     unknown_fields,
 )
+from .arrivals import Arrival, parse_arrivals
+from .arrivals import field_problems as _arrival_field_problems
 from .special import SpecialRules, parse_special, split_ridges
 from .special import field_problems as _special_field_problems
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
@@ -150,6 +150,8 @@ class Side:
     edge: str
     entry_hexes: tuple[str, ...]
     loc: tuple[str, ...]  # 12.3
+    entry_points: Mapping[str, str] = field(default_factory=dict)  # 17.1: letter -> entry hex
+    per_formation: int | None = None  # 17.2, 17.4 (S62): replacement steps per formation per turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +204,7 @@ class StandardScenario(ScenarioBase):
     formations: Mapping[str, Formation]
     units: Mapping[str, UnitDef]
     setup: tuple[Placement, ...]
-    reinforcements: tuple[Reinforcement, ...]
+    reinforcements: tuple[Arrival, ...]  # 13.1, 17.4 (arrivals.py)
     trt: tuple[TurnBox, ...]
     first_player: str
     victory: Victory
@@ -233,6 +235,11 @@ class StandardScenario(ScenarioBase):
             return d.army
         f = self.formations.get(d.formation)
         return f.army if f is not None else d.side
+
+    @cached_property
+    def arrivals(self) -> Mapping[str, Arrival]:
+        """13.1, 17.4: each reinforcement's arrival, by unit."""
+        return {a.unit: a for a in self.reinforcements}
 
     @cached_property
     def cost_memo(self) -> dict[tuple[str, str, str], int | None]:
@@ -446,7 +453,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         if data.get("ruleset") != "standard":
             raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
         mixed = _quickplay_fields(data) or _unit_field_problems(data) or _weather_field_problems(data) \
-            or _special_field_problems(data) or _victory_field_problems(data)
+            or _special_field_problems(data) or _victory_field_problems(data) or _arrival_field_problems(data)
         if mixed:
             raise ScenarioError(source, mixed)
     problems = schema_problems(_validator(), data)
@@ -502,7 +509,11 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
                 bad(f"sides.{sid}.entry_hexes[{j}]", f"entry hex {ccrr} is not on a map edge (13.1)")
         for j, ccrr in enumerate(s["loc"]):
             on_map(f"sides.{sid}.loc[{j}]", ccrr)
-        sides[sid] = Side(sid, s["name"], s["color"], s["edge"], tuple(s.get("entry_hexes", [])), tuple(s["loc"]))
+        for name, ccrr in s.get("entry_points", {}).items():
+            if on_map(f"sides.{sid}.entry_points.{name}", ccrr) and not grid.is_edge(ccrr):
+                bad(f"sides.{sid}.entry_points.{name}", f"entry hex {ccrr} is not on a map edge (13.1)")
+        sides[sid] = Side(sid, s["name"], s["color"], s["edge"], tuple(s.get("entry_hexes", [])), tuple(s["loc"]),
+                          dict(s.get("entry_points", {})), s.get("replacements", {}).get("per_formation"))
 
     formations: dict[str, Formation] = {}
     for fid, f in data["formations"].items():
@@ -538,11 +549,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     for side, army in sorted(armies):
         if army not in hq:
             bad("units", f"army '{army}' of {side} has no HQ (12.1)")
-        if army not in trains:
-            bad("units", f"army '{army}' of {side} has no trains (12.2)")
-    for sid in side_ids:
+    for sid in side_ids:  # S7 (revised by S63): an army may have no trains (17.4's Prussian armies)
         if not any(side == sid for side, _ in armies):
-            bad("units", f"side '{sid}' has no HQ and trains (12.1, 12.2)")
+            bad("units", f"side '{sid}' has no HQ (12.1)")
 
     placed: set[str] = set()
     setup: list[Placement] = []
@@ -571,8 +580,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
             bad(path + ".inactive", "only an HQ or trains has an inactive side (12.1, 12.2)")
         setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
                                s.get("reduced", False), s.get("inactive", False)))
-    reinforcements = parse_reinforcements(data.get("reinforcements", []), units, placed, data["turns"], grid,
-                                          bad, entry_rule="13.1", unreported=frozenset(broken))
+    reinforcements = parse_arrivals(data.get("reinforcements", []), {k: v.entry_points for k, v in sides.items()},
+                                    {k: u.side for k, u in units.items()}, units, placed, data["turns"], grid, bad,
+                                    frozenset(broken))
 
     if data["first_player"] not in sides:
         bad("first_player", f"side '{data['first_player']}' is not one of {side_ids}")
@@ -583,6 +593,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         for sid in box.get("replacements", {}):
             if sid not in sides:
                 bad(f"trt[{i}].replacements.{sid}", f"side '{sid}' is not one of {side_ids}")
+            elif sides[sid].per_formation is not None:
+                bad(f"trt[{i}].replacements.{sid}", f"{sid} receives replacements per formation "
+                                                    f"(sides.{sid}.replacements, 17.2, S62), not per turn box")
         trt.append(TurnBox(i + 1, box.get("label", f"Turn {i + 1}"), box["light"], dict(box.get("replacements", {}))))
     victory = parse_victory(data["victory"], grid, side_ids, bad)
     weather = parse_weather(data.get("weather"), data["turns"], side_ids, {f.army for f in formations.values()}, grid, bad)

@@ -70,13 +70,14 @@ def same_formation(a: str, b: str) -> bool:
 
 def in_span(sc: StandardScenario, leader: str, uid: str) -> bool:
     """10.3: the unit's formation is within the leader's command span ('A': every formation of his army); an 'A'
-    unit is of every formation and so within every friendly leader's span (2.4, S23)."""
+    unit is of every formation of its army and so within every span of its army's leaders (2.4, S23; 17.4, S63:
+    army commanders affect only their own army's formations)."""
     ld = sc.units[leader]
     d = sc.units[uid]
     if ld.side != d.side:
         return False
     if d.formation == ALL_FORMATIONS:
-        return True
+        return sc.army_of(uid) == sc.army_of(leader)
     if ALL_FORMATIONS in ld.span:
         return sc.army_of(uid) == sc.army_of(leader)
     return d.formation in ld.span
@@ -91,8 +92,14 @@ def coordinated_units(sc: StandardScenario, attackers: Sequence[str]) -> list[st
 def by_formation(sc: StandardScenario, attackers: Sequence[str]) -> bool:
     """7.14: every attacking unit shares one formation (19.1: sub-formations separately; 2.4: an 'A' unit shares
     every formation but an independent unit's)."""
-    keys = sorted({formation_key(sc, u) for u in coordinated_units(sc, attackers)})
-    return all(same_formation(a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
+    units = coordinated_units(sc, attackers)
+    keys = sorted({formation_key(sc, u) for u in units})
+    return len(armies(sc, units)) <= 1 and all(same_formation(a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
+
+
+def armies(sc: StandardScenario, units: Sequence[str]) -> set[str]:
+    """17.4 (S63): the armies of these units; units of different armies are never coordinated."""
+    return {sc.army_of(u) for u in units}
 
 
 def coordinator_problem(sc: StandardScenario, units: Mapping[str, UnitState], leader: str, attackers: Sequence[str],
@@ -112,6 +119,8 @@ def coordinator_problem(sc: StandardScenario, units: Mapping[str, UnitState], le
         return f"10.1: {name} is ineffective and has no game effects"
     if leader in assisted:
         return f"10.3: {name} has assisted a unit this turn"
+    if len(armies(sc, coordinated_units(sc, attackers))) > 1:
+        return "17.4: units of different armies may not coordinate their attacks (S63)"
     out = [u for u in coordinated_units(sc, attackers) if not in_span(sc, leader, u)]
     if out:
         return f"7.14: {sc.units[out[0]].name} is not within {name}'s command span"
@@ -125,7 +134,9 @@ def uncoordinated_halved(sc: StandardScenario, attackers: Sequence[str], primary
     S23: an 'A' unit shares every formation but an independent unit's, so it is never halved for its letter, and an
     'A' primary halves only independent units)."""
     key = formation_key(sc, primary)
-    return [u for u in coordinated_units(sc, attackers) if not same_formation(formation_key(sc, u), key)]
+    army = sc.army_of(primary)  # 17.4 (S63): a unit of another army shares no formation with the primary
+    return [u for u in coordinated_units(sc, attackers)
+            if not same_formation(formation_key(sc, u), key) or sc.army_of(u) != army]
 
 
 # --- 10.3 leaders taking part -------------------------------------------------------------------------------------

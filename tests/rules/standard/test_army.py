@@ -97,3 +97,80 @@ def test_13_2_no_reentry_without_a_functioning_loc() -> None:
     unit(data, "r-2", side="red", kind="infantry", formation="7", hex="0105", **INF)
     sc, units = board(data)
     assert reentry_hexes(sc, units, "b-2") == []
+
+
+# --- 17.4 several armies, an army without trains (S63) ---------------------------------------------------------------
+def elbe(data: dict) -> dict:  # type: ignore[type-arg]
+    """Formation 2 is the Elbe army's: its own HQ at 0206, no trains; e-1 of formation 2 at 0306."""
+    data["formations"]["2"]["army"] = "elbe"
+    unit(data, "e-hq", kind="hq", army="elbe", ma=6, hex="0206")
+    unit(data, "e-1", kind="infantry", formation="2", hex="0306", **INF)
+    return data
+
+
+def test_12_1_s63_an_army_without_trains_traces_its_hq_line_to_a_loc_hex() -> None:
+    sc, units = board(elbe(standard_data()))
+    assert "elbe" not in sc.trains and sc.hq["elbe"] == "e-hq"
+    assert hq_problems(sc, units, "elbe", moved=False, attacked=False, trains_active=True) == []
+
+
+def test_12_1_s63_a_game_with_an_army_without_trains_plays_its_turns() -> None:
+    from .play import end, new_game
+
+    game = new_game(elbe(standard_data()))
+    end(game, 8)  # two whole turns: 12.1's checks at every phase's end, lines of retreat, re-entry
+    assert game.state.turn == 3 and "e-hq" not in game.state.extra.get("inactive", [])
+
+
+def test_12_1_17_4_an_inactive_hq_makes_only_its_own_army_roll_for_ma() -> None:
+    from server.rules.standard.context import StdCtx
+
+    from .play import new_game
+
+    game = new_game(elbe(standard_data()))
+    ctx = StdCtx.of(game)
+    ctx.set_inactive("b-hq", True, "test", "12.1")
+    assert ctx.hq_inactive("b-1") and not ctx.hq_inactive("e-1")
+
+
+def test_13_2_17_4_a_unit_reenters_at_its_own_armys_hq_only() -> None:
+    data = elbe(standard_data())
+    data["sides"]["blue"]["loc"] = ["0101"]
+    sc, units = board(data)
+    near_elbe_hq = set(sc.grid.neighbors("0206")) | {"0206"}
+    near_blue_hq = set(sc.grid.neighbors("0204")) | {"0204"}
+    got_e = set(reentry_hexes(sc, units, "e-1"))
+    got_b = set(reentry_hexes(sc, units, "b-1"))
+    assert "0206" in got_e and "0204" not in got_e - near_elbe_hq
+    assert "0204" in got_b and "0206" not in got_b - near_blue_hq - set(sc.grid.neighbors("0104"))
+
+
+def test_17_4_units_of_different_armies_are_never_coordinated() -> None:
+    from server.rules.standard.tactics import (
+        by_formation,
+        coordinator_problem,
+        in_span,
+        uncoordinated_halved,
+    )
+
+    data = elbe(standard_data())
+    unit(data, "b-all", kind="infantry", formation="A", hex="0305", **INF)
+    unit(data, "b-ldr", kind="leader", formation="1", span=["A"], hex="0305",
+         leader={"combat": 1, "morale": 1, "movement": 2})
+    sc, units = board(data)
+    assert not by_formation(sc, ["b-1", "e-1"]) and not by_formation(sc, ["b-all", "e-1"])
+    assert uncoordinated_halved(sc, ["e-1", "b-all"], "e-1") == ["b-all"]  # an 'A' unit is of its own army's formations
+    assert uncoordinated_halved(sc, ["b-1", "b-all"], "b-1") == []
+    assert in_span(sc, "b-ldr", "b-all") and not in_span(sc, "b-ldr", "e-1")
+    why = coordinator_problem(sc, units, "b-ldr", ["b-all", "e-1"], light="day", assisted=[])
+    assert why is not None and why.startswith("17.4")
+
+
+def test_17_4_all_units_of_a_side_stack_together_and_use_any_loc_hex() -> None:
+    from server.rules.standard.retreat import destinations
+
+    data = elbe(standard_data())
+    data["sides"]["blue"]["loc"] = ["0104", "0108"]
+    data["setup"] = [dict(s, hex="0404") if s["unit"] == "e-1" else s for s in data["setup"]]  # with b-1
+    sc, units = board(data)
+    assert {"0104", "0108"} <= destinations(sc, units, "blue", "elbe") and "0204" not in destinations(sc, units, "blue", "elbe")

@@ -417,3 +417,13 @@ def test_10_3_a_stacked_leader_adds_his_morale_to_a_recovery_check_once_a_turn()
     check = next(e for e in events if e["type"] == "morale")
     assert check["passed"] and "+2 leader, 10.3" in check["text"] and not game.state.units["b-1"].disrupted
     assert game.state.extra["assisted"] == {"b-ldr": 1}
+
+
+def test_19_1_a_leader_of_the_main_formation_coordinates_its_sub_formations() -> None:
+    data = ground()
+    add_infantry(data, "b-2", "0603", sub_formation="a")
+    add_infantry(data, "b-3", "0705", sub_formation="b")
+    unit(data, "b-ldr", "0603", formation="1", span=["1"], **LEADER)
+    sc, _ = board(data)
+    assert uncoordinated_halved(sc, ["b-2", "b-3"], "b-2") == ["b-3"]  # 19.1: separate for coordination
+    assert in_span(sc, "b-ldr", "b-3")  # 19.1: for every other purpose the main formation

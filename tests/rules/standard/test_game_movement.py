@@ -18,9 +18,9 @@ CAV = {"cf": 3, "mr": 4, "ma": 8, "charge": 4}
 CAV_INEFF = {"cf": 1, "mr": 2, "ma": 10}
 
 
-def slow(data: dict[str, Any], hex_: str = "0402", **kw: Any) -> None:
+def slow(data: dict[str, Any], hex_: str | None = "0402", uid: str = "b-2", **kw: Any) -> None:
     """b-2: a two-step infantry brigade with MA 2."""
-    unit(data, "b-2", hex_, kind="infantry", formation="1", full=INF2, reduced=INF2_RED, **kw)
+    unit(data, uid, hex_, kind="infantry", **{"formation": "1", **kw}, full=INF2, reduced=INF2_RED)
 
 
 def test_3_2_standard_is_a_registered_edition() -> None:
@@ -327,6 +327,53 @@ def test_11_2_a_red_dotted_step_is_not_replaced_by_a_replacement_step() -> None:
     s = game.state.units["b-jg"]
     s.status, s.hex = "eliminated", None
     assert refused(game, "blue", {"type": "replace", "unit": "b-jg"}).rule == "11.2"
+
+
+def per_formation() -> Any:
+    """17.2 (S62): blue receives one step per formation per turn; b-2, b-3 (formation 1) and b-4, b-5 (formation 2)
+    reduced on the map, b-0 independent."""
+    data = standard_data()
+    data["trt"][0].pop("replacements")
+    data["sides"]["blue"]["replacements"] = {"per_formation": 1}
+    for uid, f, h in (("b-2", "1", "0401"), ("b-3", "1", "0402"), ("b-4", "2", "0403"), ("b-5", "2", "0405"),
+                      ("b-0", "0", "0406")):
+        slow(data, h, uid=uid, formation=f)
+    data["setup"] = [dict(s, reduced=True) if s["unit"] in ("b-2", "b-3", "b-4", "b-5", "b-0") else s
+                     for s in data["setup"]]
+    return new_game(data, [])
+
+
+def test_17_2_one_replacement_step_per_formation_not_transferred() -> None:
+    game = per_formation()
+    assert game.state.replacements["blue"] == 2 and game.state.extra["formation_steps"] == {"1": 1, "2": 1}
+    submit(game, "blue", {"type": "replace", "unit": "b-2"})
+    e = refused(game, "blue", {"type": "replace", "unit": "b-3"})
+    assert e.rule == "17.2" and "not transferred" in e.message
+    assert refused(game, "blue", {"type": "replace", "unit": "b-0"}).rule == "17.2"  # S62: independent
+    assert [c["unit"] for c in game.legal_commands("blue", __import__("random").Random(1), limit=3000)
+            if c["type"] == "replace"] == ["b-4", "b-5"]
+    submit(game, "blue", {"type": "replace", "unit": "b-4"})
+    assert game.state.replacements["blue"] == 0 and not game.state.units["b-4"].reduced
+
+
+def test_17_2_unused_formation_steps_are_not_accumulated() -> None:
+    game = per_formation()
+    submit(game, "blue", {"type": "replace", "unit": "b-2"})  # formation 2's step goes unused on turn 1
+    end(game, 4)
+    assert game.state.extra["formation_steps"] == {"1": 1, "2": 1}
+    submit(game, "blue", {"type": "replace", "unit": "b-4"})
+    assert refused(game, "blue", {"type": "replace", "unit": "b-5"}).rule == "17.2"
+
+
+def test_17_2_a_side_given_steps_per_formation_has_none_on_the_trt() -> None:
+    from server.rules.kernel.scenario import ScenarioError
+    from server.rules.standard.scenario import parse_standard_scenario
+
+    data = standard_data()
+    data["sides"]["blue"]["replacements"] = {"per_formation": 1}
+    with pytest.raises(ScenarioError) as e:
+        parse_standard_scenario(data, "t")
+    assert e.value.problems[0][0] == "trt[0].replacements.blue"
 
 
 @pytest.mark.parametrize(("die", "status"), [(1, "returning"), (6, "dead")])

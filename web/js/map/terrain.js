@@ -223,10 +223,11 @@ export function drawEdges(mv) {
   // the map edge: outline of the outer hexes' boundary is ragged, so draw a frame
   L.appendChild(svg("rect", { x: g.margin * 0.35, y: g.margin * 0.35, width: g.width - g.margin * 0.7, height: g.height - g.margin * 0.7, fill: "none", stroke: "#3d3528", "stroke-width": 2.5, rx: 4 }));
   for (const [sid, side] of Object.entries(mv.scenario.sides || {})) {
-    const entries = new Set(side.entry_hexes || []);
+    const entries = new Set([...(side.entry_hexes || []), ...Object.values(side.entry_points || {})]);
     for (const r of mv.scenario.reinforcements || []) {
-      const u = (mv.scenario.units || []).find((x) => x.id === r.unit);
-      if (u && u.side === sid) entries.add(r.hex);
+      const u = (mv.scenario.units || []).find((x) => x.id === (r.unit || (r.units || [])[0]));
+      if (!u || u.side !== sid) continue;
+      for (const e of r.entry || [r.hex]) entries.add((side.entry_points || {})[e] || e);  // a letter or a hex id
     }
     for (const hex of entries) {
       if (!g.contains(hex)) continue;

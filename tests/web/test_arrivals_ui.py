@@ -1,0 +1,96 @@
+"""17.4's entry choice on the page (S60): a reinforcement group listed at "Entry Hex A and/or B" shows both hexes
+shaded when its unit is selected from the off-map box, and a click on the second hex enters it there."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import click_hex, register, wait_view
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tests.rules.standard.builder import standard_data, unit
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def crafted() -> dict[str, Any]:
+    data = standard_data()
+    data["id"] = "arrivals-ui"
+    data["title"] = "Arrivals"
+    data["sides"]["blue"]["entry_points"] = {"A": "0102", "B": "0107"}
+    unit(data, "b-2", None, kind="infantry", formation="1", full={"cf": 4, "mr": 4, "ma": 4},
+         reduced={"cf": 2, "mr": 3, "ma": 4})
+    data["reinforcements"] = [{"units": ["b-2"], "turn": 1, "entry": ["A", "B"]}]
+    return data
+
+
+@pytest.fixture(scope="module")
+def crafted_server() -> Iterator[Any]:
+    from liveserver import LiveServer
+
+    with tempfile.TemporaryDirectory(prefix="vedette-arrivals-") as d:
+        Path(d, "arrivals-ui.json").write_text(json.dumps(crafted()))
+        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
+        os.environ["VEDETTE_WEB_SCENARIOS"] = d
+        try:
+            srv = LiveServer().start()
+        finally:
+            if old is None:
+                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
+            else:
+                os.environ["VEDETTE_WEB_SCENARIOS"] = old
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+def last_command(srv: Any, game_id: str) -> dict[str, Any]:
+    with sqlite3.connect(f"{srv.db_dir}/vedette.db") as c:
+        (cmd,) = c.execute("SELECT command FROM game_commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                           (game_id,)).fetchone()
+    return dict(json.loads(cmd))
+
+
+def test_17_4_a_reinforcement_enters_by_the_listed_hex_the_player_clicks(open_page: Any, crafted_server: Any,
+                                                                         artifacts: Path) -> None:
+    base = crafted_server.url
+    errors: list[str] = []
+    alice = open_page(errors, "alice")
+    bob = open_page(errors, "bob")
+    register(alice, base, "arrivalice")
+    card = alice.locator(".scenario[data-scenario='arrivals-ui']")
+    card.locator("select[name=side]").select_option("blue")
+    card.locator("button.btn.primary").click()
+    link = alice.locator("#my-games .invite input").first
+    link.wait_for()
+    invite = link.input_value()
+    register(bob, base, "arrivbob")
+    bob.goto(invite)
+    bob.get_by_role("button", name="Join the game").click()
+    bob.wait_for_url("**/games/*")
+    game_id = bob.url.split("/games/")[1].split("?")[0]
+    alice.goto(f"{base}/games/{game_id}")
+    wait_view(alice, "v.game.status === 'active' && v.awaiting === 'blue' && v.phase === 'movement'")
+    alice.locator("#conn[data-state=open]").wait_for()
+
+    alice.locator("#off-units .off-unit[data-unit='b-2']:not([disabled])").click()
+    alice.wait_for_function("() => window.vedette.S.selected.join() === 'b-2' && !!window.vedette.S.options"
+                            " && window.vedette.S.optionsKey === window.vedette.S.optionsFor")
+    starts = alice.evaluate("() => [...new Set([...window.vedette.S.options.reach.values()].map((r) => r.path[0]))].sort()")
+    assert starts == ["0102", "0107"]  # both listed hexes are offered (and shaded)
+    alice.screenshot(path=str(artifacts / "arrivals-entry-choice.png"))
+    click_hex(alice, "0107")
+    wait_view(alice, "v.units['b-2'].status === 'map'")
+    sent = last_command(crafted_server, game_id)
+    assert sent["type"] == "move" and sent["units"] == ["b-2"] and sent["path"] == ["0107"]
+    assert not errors, errors
