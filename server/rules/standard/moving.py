@@ -152,6 +152,8 @@ def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> P
         return Plan(list(units), LEADERS, start)
     p = Plan(list(units), STACK, start)
     p.disengaging = ctx.in_ezoc(start, side)
+    if (march or p.disengaging) and line.line_ma(ctx, units) is not None:
+        raise IllegalCommand("19.7 C", f"a unit in line may not {'use march movement' if march else 'disengage'}")
     if p.disengaging and ctx.light() != "night":  # 14.2(3): at night all units disengage freely
         stack = ctx.x.get("start_stacks", {}).get(start, [])
         staying = [u for u in ctx.units_at(start) if u not in units and not st.units[u].moved]
