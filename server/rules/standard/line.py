@@ -318,8 +318,8 @@ def sweep(ctx: StdCtx) -> None:
 
 # --- for the bots and the page -------------------------------------------------------------------------------------
 def line_commands(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
-    """The line commands of one unit now: form facing each apex, pivot to each other apex, step back into each rear
-    hex (a `move`), leave line."""
+    """The line commands of one unit now: form facing each apex, pivot to each other apex, leave line (its step back
+    into a rear hex is a `move` the move search offers)."""
     ln = rule_of(ctx)
     if ln is None or ln.side != side or ctx.st.phase != PHASE_MOVEMENT:
         return []
@@ -331,8 +331,6 @@ def line_commands(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if pivot_problem(ctx, side, uid) is None:
         out += [{"type": KEY, "unit": uid, "facing": v.name} for v in Vertex if v.name != s.facing]
-        assert s.hex is not None
-        out += [{"type": "move", "units": [uid], "path": [s.hex, h]} for h in neighbours_in(ctx, uid, Arc.REAR)]
     if leave_problem(ctx, side, uid) is None:
         out.append({"type": KEY, "unit": uid, "on": False})
     return out

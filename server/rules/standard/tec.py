@@ -7,6 +7,9 @@ Four tables, each entry read from the scenario's `tec`:
 * `secondary`: terrain a hex may have besides its primary (2.2), the same columns as additions;
 * `hexsides`: features on a hexside (2.2), crossing costs and effects; one marked `ridge` is 19.2's ridge (S51), a
   clear hexside for every purpose but the line of sight, given no other effect (special.py, bombard.has_los);
+  `line` marks the terrain, secondary terrain and hexsides a line enters or crosses undisrupted (19.7 A, C, S64: a
+  terrain left out follows its `clear`), `battery_position` a secondary terrain (19.6's icon), `protected` a hexside
+  of the fieldworks (19.6, S66);
 * `clear_hexsides`: 2.2's clear hexside with a combat effect beside a terrain: the effects of every hexside with no
   printed feature that has a listed terrain on one side and not on the other (the terrain's edge; a hexside with
   the terrain on both sides lies inside it, and the hexes' own terrain speaks there).
