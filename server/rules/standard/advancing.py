@@ -22,6 +22,7 @@ from ..kernel.state import STATUS_CAPTURED, Status
 from .advance import advance_hexes
 from .context import StdCtx
 from .leaders import lone_leaders
+from .line import advance_allowed, enemy_entered
 from .scenario import Kind
 from .tactics import CHARGE, PRESS, SKIRMISH, TACTIC_RULE
 
@@ -76,7 +77,9 @@ def advance_options(ctx: StdCtx, uid: str, vacated: str | list[str], rout: bool)
     hexes = [vacated] if isinstance(vacated, str) else vacated
     board = {u: s for u, s in units.items()
              if not (s.hex in hexes and ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS)}
-    return sorted({h for v in hexes for h in advance_hexes(ctx.sc, board, uid, v, rout=rout)})
+    start = units[uid].hex or ""
+    return sorted({h for v in hexes for h in advance_hexes(ctx.sc, board, uid, v, rout=rout)
+                   if advance_allowed(ctx, uid, start, [h] if ctx.sc.grid.is_adjacent(start, h) else [v, h])})  # 19.7
 
 
 def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
@@ -125,6 +128,7 @@ def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
     ctx.passing([uid], path)  # 18.1 (S68)
     ctx.move_unit(uid, h)
     ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
+    enemy_entered(ctx, side, path)  # 19.7 B: an advance into an enemy line's flank or rear
     c = ctx.st.combat or {}
     joins = c.get("leaders", {}) if side == c.get("attacker") else c.get("def_leaders", {})
     for ldr, joined in sorted(joins.items()):  # 10.3: the participating leader goes with his unit

@@ -30,6 +30,7 @@ from .combat_results import owe_fow
 from .context import StdCtx
 from .fortune import forced_for, pending_forced, printed_strength
 from .leaders import assisted
+from .line import line_attack_problem
 from .scenario import Kind
 from .stacking import combat_stack_problem
 from .tactics import (
@@ -130,6 +131,9 @@ def attack_plan(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
         rule = "9.3(2)" if all(is_cavalry_charge(ctx, c["units"]) for c in ctx.x["charges"]
                                if c["target"] == target and c["side"] == side) else "7.13(3)"
         raise IllegalCommand(rule, f"a charge against {target} has been declared: no other unit attacks it")
+    for u in attackers:  # 19.7 D: a line attacks only into its front hexes (skirmishing two away: in its front arc)
+        if (why := line_attack_problem(ctx, u, target)) is not None:
+            _refuse(why)
     for u in attackers:  # 9.5: only the unit forming a square takes part in combat
         sq = st.squares.get(st.units[u].hex or "")
         if sq is not None and sq != u:

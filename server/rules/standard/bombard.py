@@ -32,6 +32,7 @@ from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
 from ..kernel.los import LosRules, line_of_sight
 from ..kernel.state import PHASE_COMBAT
+from . import battery
 from .combat_results import apply_outcome, exchange_spared, owe_fow
 from .context import StdCtx
 from .crt import bombardment_result
@@ -78,7 +79,7 @@ def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: b
     rain = los_refusal(ctx.weather(), dist, hill=hill, fieldworks=not support and _fieldworks(ctx, uid, s.hex))
     if rain:
         return rain
-    reach = face.range + (1 if hill else 0)
+    reach = face.range + (1 if hill else 0) + (0 if support else battery.bonus(ctx, uid, target))  # 8.7, 19.6
     if dist > reach:
         return f"8.7: {target} is beyond {name}'s range ({reach})"
     if not has_los(ctx, s.hex, target):
@@ -104,7 +105,7 @@ def _fieldworks(ctx: StdCtx, uid: str, hex_: str) -> bool:
     w = ctx.sc.weather
     fw = w.fieldworks if w is not None else None
     return (fw is not None and hex_ in fw.hexes and ctx.side_of(uid) == fw.side
-            and (fw.army is None or ctx.army(uid) == fw.army))
+            and (fw.army is None or ctx.army(uid) == fw.army)) or battery.in_fieldworks(ctx, uid, hex_)
 
 
 def _prohibited_side(ctx: StdCtx, a: str, b: str) -> bool:
@@ -139,29 +140,31 @@ def _near(ctx: StdCtx, a: str, b: str) -> bool:
     return ha == hb or ctx.sc.grid.is_adjacent(ha, hb)
 
 
-def _linked(ctx: StdCtx, leader: str | None, a: str, b: str) -> bool:
+def _linked(ctx: StdCtx, leader: str | None, a: str, b: str, target: str | None = None) -> bool:
     """8.4: two members of a fire group are coordinated when stacked or adjacent; a battery is linked to the
-    coordinating leader only within his command span (10.3)."""
+    coordinating leader only within his command span (10.3); 19.6: batteries bombarding `target` from battery
+    positions across protected hexsides are coordinated with one another."""
     if leader in (a, b):
         gun = b if a == leader else a
         return in_span(ctx.sc, leader, gun) and _near(ctx, leader, gun)
-    return _near(ctx, a, b)
+    return _near(ctx, a, b) or battery.coordinated(ctx, a, b, target)
 
 
-def _components(ctx: StdCtx, nodes: list[str], leader: str | None) -> list[list[str]]:
+def _components(ctx: StdCtx, nodes: list[str], leader: str | None, target: str | None = None) -> list[list[str]]:
     left = list(nodes)
     out: list[list[str]] = []
     while left:
         comp = [left.pop(0)]
         for u in comp:  # grows as it is read
-            for v in [v for v in left if _linked(ctx, leader, u, v)]:
+            for v in [v for v in left if _linked(ctx, leader, u, v, target)]:
                 comp.append(v)
                 left.remove(v)
         out.append(comp)
     return out
 
 
-def coordinated_groups(ctx: StdCtx, artillery: list[str], leader: str | None = None) -> list[FireGroup]:
+def coordinated_groups(ctx: StdCtx, artillery: list[str], leader: str | None = None,
+                       target: str | None = None) -> list[FireGroup]:
     """8.4: the largest groups the batteries may fire in: connected by being stacked with or adjacent to another of
     them and/or to the coordinating leader (within his span, 10.3); at twilight no coordination, each alone
     (14.3(2)).  Canonical order (each group's batteries sorted, groups by their first battery)."""
@@ -169,14 +172,15 @@ def coordinated_groups(ctx: StdCtx, artillery: list[str], leader: str | None = N
         return [([u], None) for u in sorted(artillery)]
     nodes = sorted(artillery) + ([leader] if leader else [])
     out: list[FireGroup] = []
-    for comp in _components(ctx, nodes, leader):
+    for comp in _components(ctx, nodes, leader, target):
         guns = sorted(u for u in comp if u != leader)
         if guns:
             out.append((guns, leader if leader in comp and len(guns) > 1 else None))
     return sorted(out)
 
 
-def group_problem(ctx: StdCtx, side: str, guns: list[str], leader: str | None) -> str | None:
+def group_problem(ctx: StdCtx, side: str, guns: list[str], leader: str | None,
+                  target: str | None = None) -> str | None:
     """8.4, 10.1, 10.3, 14.3(2): why these batteries may not fire together in one bombardment, coordinated by
     `leader` when named (None: they may)."""
     if len(guns) == 1 and leader is None:
@@ -194,7 +198,7 @@ def group_problem(ctx: StdCtx, side: str, guns: list[str], leader: str | None) -
             return f"10.1: {ctx.name(leader)} is ineffective and has no game effects"
         if leader in assisted(ctx):
             return f"10.3: {ctx.name(leader)} has assisted a unit this turn"
-    comps = _components(ctx, sorted(guns) + ([leader] if leader else []), leader)
+    comps = _components(ctx, sorted(guns) + ([leader] if leader else []), leader, target)
     if len(comps) > 1:
         loose = next(c for c in comps if guns[0] not in c)
         who = ctx.names([u for u in loose if u != leader]) or ctx.name(loose[0])
@@ -204,7 +208,7 @@ def group_problem(ctx: StdCtx, side: str, guns: list[str], leader: str | None) -
     return None
 
 
-def _read_groups(ctx: StdCtx, side: str, arts: list[str], raw: Any) -> list[FireGroup]:
+def _read_groups(ctx: StdCtx, side: str, arts: list[str], raw: Any, target: str) -> list[FireGroup]:
     """8.4: the command's `groups` (each a list of the declared batteries firing together, with at most one leader
     coordinating them); without it each battery fires alone."""
     if raw is None:
@@ -228,7 +232,7 @@ def _read_groups(ctx: StdCtx, side: str, arts: list[str], raw: Any) -> list[Fire
     if len(set(named)) != len(named) or sorted(u for g, _ in out for u in g) != sorted(arts):
         raise IllegalCommand("8.4", "name each declared battery, and any coordinating leader, in exactly one fire group")
     for guns, leader in out:
-        problem = group_problem(ctx, side, guns, leader)
+        problem = group_problem(ctx, side, guns, leader, target)
         if problem:
             rule, _, text = problem.partition(": ")
             raise IllegalCommand(rule, text)
@@ -258,7 +262,7 @@ def bombard_check(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> tuple[str, lis
         if problem:
             rule, _, text = problem.partition(": ")
             raise IllegalCommand(rule, text)
-    return target, _read_groups(ctx, side, arts, cmd.get("groups"))
+    return target, _read_groups(ctx, side, arts, cmd.get("groups"), target)
 
 
 def cmd_bombard(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
@@ -281,8 +285,12 @@ def cmd_bombard(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 def strength(ctx: StdCtx, group: list[str], unit: str) -> tuple[int, bool]:
     """8.5: the total attack factor, doubled against cavalry (9.2(4)); 9.5: 2 more per battery against a square;
-    19.10 C: halved against a unit in open order."""
-    total = sum(printed_side(ctx.sc, ctx.st.units[u]).attack for u in group)
+    19.10 C: halved against a unit in open order; 19.6: +2 per battery firing from a battery position across a
+    protected hexside; 19.7 D: a line's long-range fire uses the line marker's CF alone."""
+    target = ctx.st.units[unit].hex or ""
+    ln = ctx.sc.special.line
+    total = sum(ln.cf if ln is not None and ctx.kind(u) is not Kind.ARTILLERY
+                else printed_side(ctx.sc, ctx.st.units[u]).attack + battery.bonus(ctx, u, target) for u in group)
     if unit in ctx.x.get("open_order", ()):
         total = (total + 1) // 2  # 19.10 C: enemy artillery is halved (7.7's rounding up)
     cavalry = ctx.kind(unit) in _CAVALRY
@@ -382,7 +390,8 @@ def ammo(ctx: StdCtx, c: dict[str, Any]) -> None:
         ctx.emit("ammo", "7.8, 8.5: Ammo: no artillery bombarded in this combat", rule="8.5")
         return
     if len(firing) == 1:
-        ctx.make_ineffective(firing[0], "8.5")
+        if not ctx.make_ineffective(firing[0], "8.5") and ctx.kind(firing[0]) is not Kind.ARTILLERY:
+            ctx.disrupt(firing[0], "19.7 D")  # S65: a line's long-range fire: Ammo disrupts an infantry brigade
         return
     ctx.st.tasks.append({"t": "ammo", "units": firing, "side": c["attacker"]})
 
@@ -425,11 +434,11 @@ def bombard_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
             continue
         base: dict[str, Any] = {"type": "bombard", "target": h, "artillery": ok}
         out.append(base)
-        plain = coordinated_groups(ctx, ok)
+        plain = coordinated_groups(ctx, ok, target=h)
         if len(plain) < len(ok):
             out.append({**base, "groups": [g for g, _ in plain]})
         for ldr in leaders:
-            grouped = coordinated_groups(ctx, ok, ldr)
+            grouped = coordinated_groups(ctx, ok, ldr, h)
             if len(grouped) < len(plain):
                 out.append({**base, "groups": [g + ([c] if c else []) for g, c in grouped]})
         if len(ok) > 1:

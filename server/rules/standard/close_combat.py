@@ -39,6 +39,7 @@ from .results import DISRUPT, DISRUPT_RETREAT, RETREAT, ROUT, STEP_LOSS, Outcome
 from .retreat import SAFE
 from .retreating import queue_rout
 from .scenario import Kind
+from .squares import modified_square
 from .strength import Mods, combat_differential
 from .tactics import (
     CHARGE,
@@ -321,7 +322,8 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
                        open_order=frozenset(ctx.x.get("open_order", ())))  # 19.10 B
     if c.get("cavalry"):
         mods = replace(mods, cavalry_charge=True,  # 9.3(4): the charge factor; 9.4: both sides' when countercharged
-                       countercharge=c.get("def_tactic") == COUNTERCHARGE)
+                       countercharge=c.get("def_tactic") == COUNTERCHARGE,
+                       vs_square=mods.vs_square or modified_square(ctx, True, prim_def))  # 19.3
     bd = combat_differential(ctx.sc, st.units, attackers, defenders, target, mods)
     diff = bd.differential
     dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
@@ -352,7 +354,8 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
     primary = prim_att if affected == "attacker" else prim_def
     joined = c.get("leaders", {}) if affected == "attacker" else c.get("def_leaders", {})
     if result.needs_check and primary is not None:
-        square = 2 if c.get("cavalry") and affected == "defender" and st.squares.get(target) == primary else 0  # 9.5
+        square = 2 if c.get("cavalry") and affected == "defender" and (
+            st.squares.get(target) == primary or modified_square(ctx, True, primary)) else 0  # 9.5, 19.3
         passed = ctx.morale_check(primary, "7.8", "combat result", die=dice[1],
                                   leader_morale=leader_morale(ctx, joined, primary) + square)
     if result.result == "Dm" and passed and result.on_pass and result.on_pass.startswith("A"):
@@ -423,13 +426,17 @@ def task_cavalry_checks(ctx: StdCtx, task: dict[str, Any]) -> None:
             ctx.emit("charge", "12.4: the primary unit passes: the chargers' charge factor is doubled", rule="12.4")
         if st.squares.get(target) == prim_def:
             ctx.emit("square", "9.3(3), 9.5: a unit in square makes no check when charged", rule="9.5")
+        elif modified_square(ctx, True, prim_def):
+            ctx.emit("square", f"19.3: {ctx.name(prim_def)} is treated as in square and makes no check when charged",
+                     rule="19.3")
         elif not ctx.morale_check(prim_def, "9.3(3)", "charged by cavalry",
                                   leader_morale=leader_morale(ctx, c.get("def_leaders", {}), prim_def)):
             ctx.disrupt(prim_def, "9.3(3)")
     else:
         for u in attackers:
             ctx.disrupt(u, "9.3(3)")
-    if ctx.kind(prim_def) in (Kind.INFANTRY, Kind.BATTALION) and target not in st.squares:
+    if (ctx.kind(prim_def) in (Kind.INFANTRY, Kind.BATTALION) and target not in st.squares
+            and ctx.sc.special.modified_squares is None):  # 19.3: no square markers
         st.decision = {"kind": "form_square", "side": c["defender"], "rule": "9.3(3)", "task": task,
                        "hexes": [target], "text": f"{ctx.name(prim_def)} is charged by cavalry: form square (9.5)?",
                        "options": [{"id": "no", "square": False, "label": "do not form square"},

@@ -23,7 +23,7 @@ from ..kernel.state import UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
 from .stacking import combat_stack_problem
-from .zoc import exerts_zoc, zoc_targets
+from .zoc import exerts_zoc, unit_zoc
 
 
 def triggered_defenders(sc: StandardScenario, units: Mapping[str, UnitState], attacker: str) -> dict[str, tuple[str, ...]]:
@@ -40,7 +40,7 @@ def triggered_defenders(sc: StandardScenario, units: Mapping[str, UnitState], at
         if d.side != defender or not exerts_zoc(sc, s):
             continue
         assert s.hex is not None
-        hit = sorted(a for h in zoc_targets(sc, s.hex, d.kind.tec_class) for a in at_hex.get(h, ()))
+        hit = sorted(a for h in unit_zoc(sc, s) for a in at_hex.get(h, ()))  # 19.7 B: a line's front
         if hit:
             out[uid] = tuple(hit)
     return out

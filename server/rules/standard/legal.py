@@ -24,6 +24,8 @@ from . import attacks, moving
 from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
+from .line import line_commands
+from .line_fire import fire_commands
 from .open_order import open_order_commands
 from .recovering import recovery_mode_of
 from .recovery import AUTOMATIC, extra_replacement_allowed
@@ -196,6 +198,8 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
     for h in moving.reenter_options(ctx, side, uid):
         out.append({"type": "reenter", "unit": uid, "hex": h})
     out.extend(open_order_commands(ctx, side, uid))  # 19.10
+    if s.status == STATUS_MAP:
+        out.extend(line_commands(ctx, side, uid))  # 19.7: form, pivot, step back, leave
     return out
 
 
@@ -204,7 +208,7 @@ def _may_have_singles(ctx: StdCtx, uid: str) -> bool:
     all."""
     s = ctx.st.units[uid]
     if s.status == STATUS_MAP:
-        return (not ctx.st.any_moved) or uid in ctx.x.get("open_order", ()) or s.disrupted or s.ineffective or (s.reduced and ctx.st.replacements.get(ctx.side_of(uid), 0) > 0)
+        return (not ctx.st.any_moved) or uid in ctx.x.get("open_order", ()) or s.facing is not None or s.disrupted or s.ineffective or (s.reduced and ctx.st.replacements.get(ctx.side_of(uid), 0) > 0)
     return s.status in (STATUS_ELIMINATED, STATUS_RETURNING)
 
 
@@ -359,7 +363,8 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
                 fams.append(lambda uid=uid: _unit_singles(StdCtx.of(game), side, uid))  # type: ignore[misc]
         return fams
     if st.phase == PHASE_COMBAT:
-        return [_const(c) for c in attack_commands(ctx, side, rng) + bombard_commands(ctx, side)]
+        return [_const(c) for c in attack_commands(ctx, side, rng) + bombard_commands(ctx, side)
+                + fire_commands(ctx, side)]  # 19.7 D
     return []
 
 

@@ -32,7 +32,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.hexes import hexside_key
 from ..kernel.state import UnitState
 from .scenario import CounterSide, Kind, StandardScenario
-from .zoc import zoc_of, zoc_targets
+from .zoc import unit_zoc, zoc_of, zoc_targets
 
 HALF = 2
 MARCH_MA = {"infantry": 9, "artillery": 9, "cavalry": 15}  # 4.7
@@ -222,7 +222,7 @@ def may_disengage(sc: StandardScenario, units: Mapping[str, UnitState], uid: str
     mine = printed_side(sc, s).ma
     exerting = [o for o in units.values() if sc.units[o.id].side == enemy and o.hex is not None
                 and o.on_map and sc.units[o.id].kind.is_combat and not o.disrupted and not o.ineffective
-                and s.hex in zoc_targets(sc, o.hex, sc.units[o.id].kind.tec_class)]
+                and s.hex in unit_zoc(sc, o)]  # 19.7 B: a line's ZOC reaches its front only
     if mine is not None and all(_printed_ma(sc, o) < mine for o in exerting):
         return None
     if any(o != uid and sc.units[o].kind.is_combat for o in phase_start_stack if o in staying):

@@ -29,6 +29,7 @@ from typing import Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Status
+from . import line
 from .army import reentry_hexes
 from .arriving import after_entry, entry_listed
 from .context import StdCtx
@@ -151,6 +152,8 @@ def plan(ctx: StdCtx, side: str, units: Sequence[str], march: bool = False) -> P
         return Plan(list(units), LEADERS, start)
     p = Plan(list(units), STACK, start)
     p.disengaging = ctx.in_ezoc(start, side)
+    if (march or p.disengaging) and line.line_ma(ctx, units) is not None:
+        raise IllegalCommand("19.7 C", f"a unit in line may not {'use march movement' if march else 'disengage'}")
     if p.disengaging and ctx.light() != "night":  # 14.2(3): at night all units disengage freely
         stack = ctx.x.get("start_stacks", {}).get(start, [])
         staying = [u for u in ctx.units_at(start) if u not in units and not st.units[u].moved]
@@ -173,6 +176,8 @@ def printed_ma(ctx: StdCtx, p: Plan, march: bool) -> int:
         return ctx.d(p.units[0]).inactive_ma
     if p.kind == LEADERS or not any(ctx.kind(u).is_combat for u in p.units):
         return LEADER_MP  # 10.1: a leader alone (arriving too, 13.1)
+    if p.kind == STACK and (lma := line.line_ma(ctx, p.units)) is not None:
+        return lma  # 19.7 C: the line marker's MA in lieu of the unit's
     return min(movement_allowance(ctx.sc, ctx.st.units[u], marching=march) for u in p.units if ctx.kind(u).is_combat)
 
 
@@ -244,6 +249,9 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
             raise IllegalCommand("9.5", problem.split(": ", 1)[1])
         halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging),
                            ctx.zoc_of(ctx.enemy(side)), ctx.occupancy())
+        problem = line.move_problem(ctx, p.units, path, halves, march=march, disengaging=p.disengaging, half=HALF)
+        if problem:
+            raise line.refusal(problem)  # 19.7 B, C
     cap = mp_cap(ctx.weather())  # 19.4: Heavy Rain, every mover (rolled, marching, entering, HQ, trains, leaders)
     if cap is not None and halves > cap * HALF:
         raise IllegalCommand("19.4", mp_refusal(halves / HALF))
@@ -434,6 +442,7 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     ctx.x["declared"] = None
     if p.kind == STACK and ctx.st.squares:
         after_move(ctx, units, path)  # 9.5
+    line.after_move(ctx, side, units, path, entering=p.kind == ENTRY)  # 19.7 A-C
     how = " marching" if march and p.kind in MARCHERS else ""
     ctx.emit("move", f"4.2: {ctx.names(units)}{how} {'enter at ' + path[0] + ' and ' if p.kind == ENTRY else ''}"
                      f"move to {path[-1]} ({halves / HALF:g} MP)",
@@ -646,11 +655,15 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
     cap = mp_cap(ctx.weather())
     if cap is not None:
         budget = min(budget, cap * HALF)  # 19.4: Heavy Rain
+    in_line = [u for u in p.units if p.kind == STACK and units[u].facing is not None]
 
     def step(a: str, b: str, spent: int) -> tuple[int, bool] | None:
         """(new spent, the move ends there) or None."""
         if b in enemy_held or b in own_trains:
             return None
+        if in_line and not line.step_allowed(ctx, in_line[0], a, b, p.start):
+            return None  # 19.7 C: a line moves into its front hexes (or one hex back, its whole move)
+        back = bool(in_line) and a == p.start and line.is_back_step(ctx, in_line[0], [a, b])
         into = b in ezoc
         if p.kind == STACK or (p.kind == ENTRY and classes != ["leader"]):
             if b in enemy_trains and p.kind != STACK:
@@ -663,7 +676,7 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
                 return None
             st_ = max((c for c in costs if c is not None), key=lambda c: c.halves)
             extra = 1 if st_.by != "road" and spent % HALF else 0
-            return spent + extra + st_.halves, into
+            return spent + extra + st_.halves, into or back
         if b in enemy_trains or into:
             return None
         if p.kind == HQ:

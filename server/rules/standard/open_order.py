@@ -19,7 +19,7 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.state import PHASE_MOVEMENT
+from . import markers
 from .context import StdCtx
 from .special import OPEN_ORDER_KINDS
 
@@ -32,47 +32,17 @@ def marked(ctx: StdCtx) -> frozenset[str]:
     return frozenset(ctx.x.get(KEY, ()))
 
 
-def _alone(ctx: StdCtx, uid: str) -> bool:
-    h = ctx.st.units[uid].hex
-    return h is not None and ctx.units_at(h) == [uid]
-
-
 def place_problem(ctx: StdCtx, side: str, uid: str) -> str | None:
-    """19.10 A: why `side` may not place the marker on `uid` now (None: it may)."""
+    """19.10 A: why `side` may not place the marker on `uid` now (None: it may); terrain and EZOC do not matter."""
     oo = ctx.sc.special.open_order
-    st = ctx.st
-    if oo is None or KEY not in ctx.x:
-        return "19.10: this scenario does not use open order"
-    if oo.side != side:
-        return f"19.10: only {ctx.sc.sides[oo.side].name}'s infantry adopts open order"
-    if st.phase != PHASE_MOVEMENT or st.active != side:
-        return "19.10: open order is adopted in your own movement phase"
-    if st.any_moved:
-        return "19.10: open order is adopted at the beginning of the movement phase, before any unit moves"
-    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid):
-        return "19.10: name one of your infantry units on the map"
-    if ctx.kind(uid).value not in OPEN_ORDER_KINDS:
-        return f"19.10: {ctx.name(uid)} is not infantry"
-    if uid in ctx.x[KEY]:
-        return f"19.10: {ctx.name(uid)} is in open order already"
-    if st.units[uid].disrupted:
-        return f"19.10: {ctx.name(uid)} is disrupted"
-    if not _alone(ctx, uid):
-        return f"19.10: {ctx.name(uid)} is stacked with another unit"
-    return None
+    owner = oo.side if oo is not None and KEY in ctx.x else None
+    return markers.place_problem(ctx, RULE, "open order", owner, OPEN_ORDER_KINDS, uid in ctx.x.get(KEY, ()), side,
+                                 uid)
 
 
 def remove_problem(ctx: StdCtx, side: str, uid: str) -> str | None:
     """19.10 A (S52): why `side` may not remove the marker from `uid` now (None: it may)."""
-    st = ctx.st
-    if uid not in ctx.x.get(KEY, ()) or ctx.side_of(uid) != side:
-        return "19.10: name one of your units in open order"
-    if st.phase != PHASE_MOVEMENT or st.active != side:
-        return "19.10: open order is removed in your own movement phase (S52)"
-    h = st.units[uid].hex
-    if h is not None and h in ctx.zoc_of(ctx.enemy(side)):
-        return f"19.10: {ctx.name(uid)} is in an enemy zone of control: its open order stays"
-    return None
+    return markers.remove_problem(ctx, RULE, "open order", uid in ctx.x.get(KEY, ()), side, uid)
 
 
 def cmd_open_order(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
@@ -109,13 +79,8 @@ def drop(ctx: StdCtx, units: Iterable[str], why: str) -> None:
 
 def sweep(ctx: StdCtx) -> None:
     """19.10 A: a marked unit eliminated (off the map), disrupted or stacked with another unit loses its marker."""
-    for u in list(ctx.x.get(KEY, ())):
-        if not ctx.on_map(u):
-            drop(ctx, [u], "is off the map")
-        elif ctx.st.units[u].disrupted:
-            drop(ctx, [u], "is disrupted")
-        elif not _alone(ctx, u):
-            drop(ctx, [u], "is stacked with another unit")
+    for u, why in markers.lost(ctx, ctx.x.get(KEY, ())):
+        drop(ctx, [u], why)
 
 
 def open_order_commands(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:

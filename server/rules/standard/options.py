@@ -12,6 +12,8 @@ from . import attacks, bombard, close_combat, legal, moving
 from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
+from .line_fire import fire_commands
+from .squares import modified_square
 from .strength import Mods, Strength, combat_differential
 from .tactics import NO_TACTIC, TACTIC_LABEL, TACTIC_RULE, by_formation, convert
 from .weather import mp_cap
@@ -73,6 +75,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                           if not units or set(a["attackers"]) & set(units)]
         out["bombardments"] = [preview_bombard(game, side, b) for b in bombard.bombard_commands(ctx, side)
                                if not units or set(b["artillery"]) & set(units)]  # 8.4
+        out["line_fire"] = [f for f in fire_commands(ctx, side) if not units or f["unit"] in units]  # 19.7 D
     return out
 
 
@@ -106,12 +109,13 @@ def preview_command(game: Game, side: str, cmd: Any) -> dict[str, Any]:
     defending = list(best["units"])
     prim = best.get("primary")
     impaired = prim is not None and (st.units[prim].disrupted or st.units[prim].ineffective)
+    charge = plan["tactic"] == "charge" and all(ctx.kind(u).value in ("cavalry", "squadron") for u in attackers)
     mods = Mods(tactic=plan["tactic"], halved=frozenset(plan["halved"]), leaders=plan["leaders"],
                 def_leaders=dict(best.get("leaders") or {}), support=tuple(plan["support"]), cavalry_doubled=impaired,
                 in_square=tuple(u for u in attackers if st.squares.get(st.units[u].hex or "") == u),
-                vs_square=target in st.squares, open_order=frozenset(ctx.x.get("open_order", ())),  # 19.10 B
-                cavalry_charge=plan["tactic"] == "charge" and all(ctx.kind(u).value in ("cavalry", "squadron")
-                                                                 for u in attackers))
+                vs_square=target in st.squares or modified_square(ctx, charge, prim),  # 9.5, 19.3
+                open_order=frozenset(ctx.x.get("open_order", ())),  # 19.10 B
+                cavalry_charge=charge)
     bd = combat_differential(ctx.sc, st.units, attackers, defending, target, mods)
     diff = bd.differential
     modifiers = list(bd.modifiers)

@@ -20,6 +20,8 @@ from typing import Any
 
 from ..kernel.state import Status
 from .context import StdCtx
+from .line import drop as drop_line
+from .line import enemy_entered
 from .movement import printed_side
 from .moving import leave_map
 from .open_order import drop as drop_open_order
@@ -118,6 +120,9 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
                     ctx.st.tasks.append({"t": "rout", "units": [u], "rule": st_rule})
     ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {path[-1]}", units=group, path=path, rule=rule)
     drop_open_order(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.10 A
+    drop_line(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.7 A
+    if any(ctx.kind(u).is_combat for u in group):
+        enemy_entered(ctx, side, path)  # 19.7 B: a retreat into an enemy line's flank or rear
     for u in group:
         if ctx.kind(u) in _FLIP_ON_RETREAT and not task.get("disengage"):  # 7.13(4): disengaging units do not flip
             ctx.make_ineffective(u, "7.9")
@@ -176,6 +181,8 @@ def go_on(ctx: StdCtx, group: list[str], path: list[str]) -> None:
                     group.remove(u)
                     ctx.st.tasks.append({"t": "rout", "units": [u], "rule": "7.9"})
     ctx.emit("retreat", f"7.9: {ctx.names(group)} go on retreating to {goal}", units=group, path=steps, rule="7.9")
+    if any(ctx.kind(u).is_combat for u in group):
+        enemy_entered(ctx, side, steps)  # 19.7 B
 
 
 def _printed_ma(ctx: StdCtx, uid: str) -> int | None:

@@ -38,6 +38,8 @@ from . import (
     combat_results,
     fortune,
     legal,
+    line,
+    line_fire,
     moving,
     open_order,
     phases,
@@ -53,6 +55,7 @@ from .crt import crt_result, crt_row
 from .morale import morale_passes
 from .movement import printed_side
 from .scenario import Kind, StandardScenario, parse_standard_scenario
+from .special import line_front
 from .stacking import STACK_LIMIT
 from .strength import halve
 
@@ -84,6 +87,8 @@ COMMANDS: dict[str, CommandHandler] = {
     "bombard": bombard.cmd_bombard,
     "square": squares.cmd_square,
     "open_order": open_order.cmd_open_order,
+    "line": line.cmd_line,
+    "line_fire": line_fire.cmd_line_fire,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -100,6 +105,8 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "bombard": frozenset({"target", "artillery", "groups"}),
     "square": frozenset({"unit", "form"}),
     "open_order": frozenset({"unit", "on"}),
+    "line": frozenset({"unit", "facing", "on"}),
+    "line_fire": frozenset({"unit", "target"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 
@@ -198,6 +205,7 @@ class Standard(Edition):
             "bombarded": list(x.get("bombarded", [])),  # 8.4
             **({"open_order": list(x["open_order"])} if "open_order" in x else {}),  # 19.10: the markers
             **({"victory": victory.view(StdCtx.of(game))} if sc.victory_rules.used else {}),  # 18.0 (S68)
+            **({"line": _line_view(game, sc, viewer)} if sc.special.line is not None else {}),  # 19.7
             "trt": [
                 {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
                 for b in sc.trt],
@@ -228,6 +236,8 @@ class Standard(Edition):
             squares.sweep(ctx)  # 9.5: a square whose unit has left its hex is gone
         if ctx.x.get("open_order"):
             open_order.sweep(ctx)  # 19.10: stacked, disrupted or eliminated, the marker goes
+        if ctx.sc.special.line is not None:
+            line.sweep(ctx)  # 19.7 A: stacked, disrupted or eliminated, the marker goes
         if key != self._army_key:
             phases.army_conditions(ctx)
             self._army_key = (key[0], tuple(ctx.inactive()))
@@ -324,6 +334,15 @@ class Standard(Edition):
         verbs = {"movement": "move, recover, replace and re-enter units, then end the phase",
                  "combat": "attack, then end the phase"}
         return "3.2", verbs.get(phase, "")
+
+
+def _line_view(game: Game, sc: StandardScenario, viewer: str) -> dict[str, Any]:
+    """19.7: the side that forms lines, the marker's MA and CF, and each visible line's front hexes (19.7 B)."""
+    ln = sc.special.line
+    assert ln is not None
+    front = {u: list(line_front(sc.grid, s.hex, s.facing)) for u, s in sorted(game.state.units.items())
+             if s.facing is not None and s.hex is not None and (not s.provisional or sc.units[u].side == viewer)}
+    return {"side": ln.side, "ma": ln.ma, "cf": ln.cf, "front": front}
 
 
 def _std(scenario: ScenarioModel) -> StandardScenario:

@@ -601,6 +601,10 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     weather = parse_weather(data.get("weather"), data["turns"], side_ids, {f.army for f in formations.values()}, grid, bad)
     special = parse_special(data.get("special_rules"), side_ids, bad)
     victory_rules = parse_victory_rules(data["victory"], grid, side_ids, _trains_armies(units, trains), tec, bad)
+    if special.battery_positions is not None:  # 19.6: the formations whose artillery is not the side's own nation's
+        for j, fid in enumerate(sorted(special.battery_positions.exclude_formations)):
+            if fid not in formations:
+                bad(f"special_rules.battery_positions.exclude_formations[{j}]", f"formation '{fid}' is not in formations")
     hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
         raise ScenarioError(source, p)

@@ -14,6 +14,14 @@ lethargy, as mechanisms any scenario may use.
 * 19.10 Open order (`special_rules.open_order: {"side": ...}`): that side's infantry may adopt open order
   (open_order.py: the marker in `extra.open_order`, placed, removed and swept); its CF is parenthesised (strength.py,
   2.4), it chooses only skirmish or disengage (tactics.py), enemy artillery bombarding it is halved (bombard.py; S52).
+* 19.7 Line formation (`special_rules.line: {"side", "ma"?, "cf"?}`): that side's infantry may form line facing an
+  apex (line.py: the marker is the unit's kernel `facing`, a `Vertex`); its front, flank and rear hexes are the
+  kernel's arcs by `LINE_ARCS` (S64); the TEC's `line` flags say where it forms and moves undisrupted (tec.py).
+* 19.3 Modified squares (`special_rules.modified_squares: {"charged"?, "attacked"?}`): no square markers; the
+  named sides' infantry is treated as in square against cavalry (squares.py, S66).
+* 19.6 Battery positions (`special_rules.battery_positions: {"side", "exclude_formations"?}`): the side's artillery
+  bombarding from a `battery_position` hex across a `protected` hexside: +2 range and attack, coordinated with one
+  another (bombard.py, S66).
 
 Pure functions over plain values; the parsing of the `special_rules` block with typed errors, as weather.py's.
 """
@@ -24,16 +32,32 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..kernel.hexes import hexside_key
+from ..kernel.facing import Arc, ArcRule, Vertex, arc_of_id, parse_facing
+from ..kernel.hexes import HEX_DIRECTIONS, HexGrid, hexside_key
 from ..kernel.scenario import unknown_fields
 
-FIELDS = ("needle_gun", "lethargy", "open_order")
+FIELDS = ("needle_gun", "lethargy", "open_order", "line", "modified_squares", "battery_positions")
 BLOCK_FIELDS: Mapping[str, tuple[str, ...]] = {"needle_gun": ("side",), "lethargy": ("side", "active"),
-                                               "open_order": ("side",)}
+                                               "open_order": ("side",), "line": ("side", "ma", "cf"),
+                                               "modified_squares": ("charged", "attacked"),
+                                               "battery_positions": ("side", "exclude_formations")}
+SIDE_FIELDS: Mapping[str, tuple[str, ...]] = {"modified_squares": ("charged", "attacked")}
 LETHARGY_ACTIVE = (1, 2, 3)  # 19.5: 1-3 active, 4-6 inactive
 NEEDLE_GUN_KINDS = ("infantry", "battalion")  # 19.9: the side's infantry (S51)
 OPEN_ORDER_KINDS = ("infantry", "battalion")  # 19.10: the side's infantry
 OPEN_ORDER_TACTICS = ("none", "skirmish", "disengage")  # 19.10 B: only skirmish and disengage of 7.13
+LINE_KINDS = ("infantry", "battalion")  # 19.7: any infantry unit, battalions included
+LINE_ATTACK_TACTICS = ("none", "skirmish")  # 19.7 D: only skirmish of 7.13
+LINE_DEFENCE_TACTICS = ("none",)  # 19.7 D (S65): no other tactic of 7.13, defending too
+LINE_MA = 2  # 19.7 C: the line marker's MA when the scenario names none
+LINE_CF = 2  # 19.7 D: the line marker's CF when the scenario names none
+LINE_BONUS = 2  # 19.7 D: +2 CF fighting a unit in a front hex
+LINE_FIRE_RANGE = 2  # 19.7 D: long-range fire up to two hexes
+# 19.7 B (S64): facing an apex, the two hexes beside it are the front (30 degrees off), the next two the flanks (90),
+# the last two the rear (150); a hex two away exactly on an apex line 60 degrees off is front (inclusive).
+LINE_ARCS = ArcRule(front=60, flank=120)
+SQUARE_KINDS = ("infantry", "battalion")  # 19.3: all infantry
+BATTERY_BONUS = 2  # 19.6: +2 range, +2 attack
 
 Side = tuple[str, str]
 
@@ -62,12 +86,41 @@ class OpenOrder:
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """19.7: the side whose infantry may form line, and the line marker's MA and CF."""
+
+    side: str
+    ma: int = LINE_MA
+    cf: int = LINE_CF
+
+
+@dataclass(frozen=True, slots=True)
+class ModifiedSquares:
+    """19.3: `charged`: the side whose infantry not in line is treated as in square when charged by the other side's
+    cavalry; `attacked`: the side whose infantry is treated as in square when attacked by cavalry."""
+
+    charged: str | None = None
+    attacked: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BatteryPositions:
+    """19.6: the side whose artillery (not of `exclude_formations`) gains the battery positions' bonus."""
+
+    side: str
+    exclude_formations: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class SpecialRules:
     """A scenario's `special_rules` (all None: none applies)."""
 
     needle_gun: NeedleGun | None = None
     lethargy: Lethargy | None = None
     open_order: OpenOrder | None = None
+    line: Line | None = None
+    modified_squares: ModifiedSquares | None = None
+    battery_positions: BatteryPositions | None = None
 
 
 # --- 19.2 ridge hexsides --------------------------------------------------------------------------------------------
@@ -106,6 +159,41 @@ def open_order_tactic_problem(tactic: str, units: Collection[str], open_order: C
     return None
 
 
+# --- 19.7 line formation ------------------------------------------------------------------------------------------
+def line_vertex(facing: str) -> Vertex:
+    """19.7 B: the apex a line faces (its saved facing's name); ValueError for a hexside or an unknown name."""
+    f = parse_facing(facing)
+    if not isinstance(f, Vertex):
+        raise ValueError(f"19.7 B: a line faces an apex ({', '.join(v.name for v in Vertex)}), not the hexside {facing}")  # noqa: TRY004
+    return f
+
+
+def line_front(grid: HexGrid, at: str, facing: str) -> tuple[str, ...]:
+    """19.7 B: the front hexes of a line in `at` facing the apex `facing`: the two hexes beside that apex (on the
+    map)."""
+    here = grid.cube(at)
+    out = []
+    for d in line_vertex(facing).hexsides:
+        hid = grid.id_of(here + HEX_DIRECTIONS[d])
+        if hid is not None:
+            out.append(hid)
+    return tuple(out)
+
+
+def line_arc(grid: HexGrid, at: str, facing: str, target: str) -> Arc:
+    """19.7 B (S64): the arc (front, flank, rear) `target` lies in for a line in `at` facing `facing`."""
+    return arc_of_id(grid, at, line_vertex(facing), target, LINE_ARCS)
+
+
+def line_tactic_problem(tactic: str, units: Collection[str], in_line: Collection[str], *, defending: bool) -> str | None:
+    """19.7 D: a unit in line skirmishes (attacking) or chooses no tactic; no other tactic of 7.13 (S65)."""
+    allowed = LINE_DEFENCE_TACTICS if defending else LINE_ATTACK_TACTICS
+    if any(u in in_line for u in units) and tactic not in allowed:
+        return (f"19.7 D: a unit in line may {'choose no tactic when defending' if defending else 'only skirmish'}, "
+                f"not '{tactic}'")
+    return None
+
+
 # --- the scenario's `special_rules` block ---------------------------------------------------------------------------
 def field_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A field of the `special_rules` block the format does not know (a misspelt rule would silently not apply)."""
@@ -127,12 +215,19 @@ def parse_special(raw: Mapping[str, Any] | None, sides: Collection[str],
     needle = lethargy = None
     for name in FIELDS:
         block = raw.get(name)
-        if block is not None and block["side"] not in sides:
-            bad(f"special_rules.{name}.side", f"side '{block['side']}' is not one of {list(sides)}")
+        for key in SIDE_FIELDS.get(name, ("side",)):
+            if block is not None and block.get(key) is not None and block[key] not in sides:
+                bad(f"special_rules.{name}.{key}", f"side '{block[key]}' is not one of {list(sides)}")
     if raw.get("needle_gun") is not None:
         needle = NeedleGun(raw["needle_gun"]["side"])
     if raw.get("lethargy") is not None:
         lt = raw["lethargy"]
         lethargy = Lethargy(lt["side"], frozenset(lt.get("active", LETHARGY_ACTIVE)))
     open_order = OpenOrder(raw["open_order"]["side"]) if raw.get("open_order") is not None else None
-    return SpecialRules(needle, lethargy, open_order)
+    ln = raw.get("line")
+    line = Line(ln["side"], ln.get("ma", LINE_MA), ln.get("cf", LINE_CF)) if ln is not None else None
+    ms = raw.get("modified_squares")
+    squares = ModifiedSquares(ms.get("charged"), ms.get("attacked")) if ms is not None else None
+    bp = raw.get("battery_positions")
+    battery = (BatteryPositions(bp["side"], frozenset(bp.get("exclude_formations", ()))) if bp is not None else None)
+    return SpecialRules(needle, lethargy, open_order, line, squares, battery)

@@ -6,6 +6,10 @@ phase.  Every unit in the hex is in square.  A square moves one hex a movement p
 (failing, disrupted) when it enters or crosses anything but clear terrain.  In combat only the forming unit takes part
 (defending or attacking, with -2 when it attacks); each non-cavalry unit attacking the square adds 2 (bombarding
 artillery too); charged by cavalry the square adds 2 to its CF and MR and makes no 9.3(3) check (S37).
+
+19.3 modified squares (`special_rules.modified_squares`, S66): no square markers (the command is refused and not
+offered, and a charged unit is not asked to form square); instead the named sides' infantry is treated as in square
+(`modified_square`) when charged by cavalry: no 9.3(3) check, +2 CF and MR.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ def square_of(ctx: StdCtx, hex_: str | None) -> str | None:
 
 def cmd_square(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {"unit": "id"}, {})
+    if ctx.sc.special.modified_squares is not None:
+        raise IllegalCommand("19.3", "square markers (9.5) are not used in this scenario: infantry is treated as in "
+                                     "square against cavalry instead")
     form = cmd.get("form", True)
     if not isinstance(form, bool):
         raise IllegalCommand("9.5", "'form' is true or false")
@@ -60,6 +67,17 @@ def cmd_square(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         raise IllegalCommand("9.5", "a square is removed at the beginning of a later movement phase")
     del st.squares[h]
     ctx.emit("square", f"9.5: the square at {h} is removed", unit=uid, hex=h, rule="9.5")
+
+
+def modified_square(ctx: StdCtx, charged: bool, unit: str | None) -> bool:
+    """19.3 (S66): `unit`, the defending primary unit of a cavalry charge (`charged`), is treated as in square:
+    infantry of the `attacked` side (even in open order), or of the `charged` side when not in line (19.7).  Against
+    a cavalry attack that is not a charge 9.5 gives a square nothing, so the treatment changes nothing there."""
+    ms = ctx.sc.special.modified_squares
+    if ms is None or unit is None or not charged or ctx.kind(unit) not in (Kind.INFANTRY, Kind.BATTALION):
+        return False
+    side = ctx.side_of(unit)
+    return side == ms.attacked or (side == ms.charged and ctx.st.units[unit].facing is None)
 
 
 def square_move_problem(ctx: StdCtx, units: Sequence[str], path: Sequence[str]) -> str | None:
@@ -97,8 +115,8 @@ def sweep(ctx: StdCtx) -> None:
 def square_commands(ctx: StdCtx, side: str) -> list[dict[str, Any]]:
     """The squares a side may form or remove now (for the random player and the page)."""
     st = ctx.st
-    if st.phase != PHASE_MOVEMENT or st.active != side or st.any_moved:
-        return []
+    if st.phase != PHASE_MOVEMENT or st.active != side or st.any_moved or ctx.sc.special.modified_squares is not None:
+        return []  # 19.3: no square markers
     out: list[dict[str, Any]] = []
     for u in ctx.side_units_on_map(side):
         h = st.units[u].hex

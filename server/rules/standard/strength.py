@@ -14,7 +14,9 @@ the halving of uncoordinated formations (7.14); skirmish's movement allowances a
 (7.13(1)); press forward's +2 and last stand's +3 (7.13(2), 7.13(5)); a charge not pressed home halved (7.13(3));
 supporting artillery's attack factor, doubled against cavalry (8.8, 9.2(4)); attacking cavalry doubled against a
 disrupted or ineffective defending primary unit (9.2(2), S32); charge factors in a cavalry charge or countercharge
-(9.3(4), 9.4); squares (9.5); a fortune of war's charge doubled (12.4); open order's parenthesised CF (19.10 B).
+(9.3(4), 9.4); squares (9.5); a fortune of war's charge doubled (12.4); open order's parenthesised CF (19.10 B);
+the line's +2 fighting a unit in a front hex, halved attacking, its marker's MA skirmishing, and an attacker from its
+flank tripled, from its rear doubled (19.7 D, S65: a unit's kernel facing is its line marker).
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..kernel.facing import Arc
 from ..kernel.state import UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
+from .special import LINE_BONUS, line_arc
 from .stacking import is_overstacked
 
 
@@ -59,9 +63,10 @@ def skirmish_factor(sc: StandardScenario, s: UnitState) -> int:
 
 def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, target: str, *,
                       leader_cf: int = 0, extra: Sequence[str] = (), skirmish: bool = False,
-                      charge: bool = False, open_order: bool = False) -> Strength:
+                      charge: bool = False, open_order: bool = False, line_ma: int | None = None) -> Strength:
     """7.7 for one attacking unit against the hex `target`; `leader_cf`: a participating leader (10.3); `extra`:
-    further halvings (7.14, 7.13(3)); `skirmish`: 7.13(1); `open_order`: its CF parenthesised (19.10 B)."""
+    further halvings (7.14, 7.13(3)); `skirmish`: 7.13(1); `open_order`: its CF parenthesised (19.10 B); `line_ma`:
+    the unit is in line, whose marker has this MA (19.7 D: +2 and halved; skirmishing with the marker's MA)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
@@ -73,8 +78,11 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
         why.extend(extra)
         if is_overstacked(sc, units, s.hex):
             why.append("5.3")
-        printed = skirmish_factor(sc, s)
+        printed = skirmish_factor(sc, s) if line_ma is None else line_ma  # 19.7 D: the marker's MA
         return Strength(uid, printed, tuple(why), halve(printed, len(why)))
+    if line_ma is not None:
+        printed += LINE_BONUS  # 19.7 D: +2 against a unit in a front hex (it attacks only into one), then halved
+        why.append("19.7 D")
     # one halving even when both apply: disruption is a parenthesis (2.8(3)); a participating leader lifts it (10.3)
     if (side.parenthesized or s.disrupted or open_order) and not leader_cf:
         why.append("2.4" if side.parenthesized else "2.8(3)" if s.disrupted else "19.10")
@@ -100,9 +108,11 @@ def attacker_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
 
 
 def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid: str, *, leader_cf: int = 0,
-                      skirmish: bool = False, charge: bool = False) -> Strength:
+                      skirmish: bool = False, charge: bool = False, line_ma: int | None = None,
+                      line_bonus: bool = False) -> Strength:
     """7.7 for one defending unit in its hex; `leader_cf`: a participating leader (10.3); `skirmish`: 7.13(1)
-    (infantry use their MA, no terrain)."""
+    (infantry use their MA, no terrain); `line_ma`: in line, its marker's MA skirmishing (19.7 D, S65); `line_bonus`:
+    in line and fighting a unit in a front hex (19.7 D: +2)."""
     s = units[uid]
     d = sc.units[uid]
     assert s.hex is not None
@@ -112,7 +122,7 @@ def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
     why: list[str] = []  # no 2.4/2.8(3) halving: a parenthesised CF is halved only when attacking (S9)
     if skirmish:
         if d.kind in (Kind.INFANTRY, Kind.BATTALION):
-            printed = skirmish_factor(sc, s)
+            printed = skirmish_factor(sc, s) if line_ma is None else line_ma
         if is_overstacked(sc, units, s.hex):
             why.append("5.3")
         return Strength(uid, printed, tuple(why), halve(printed, len(why)))
@@ -124,7 +134,26 @@ def defender_strength(sc: StandardScenario, units: Mapping[str, UnitState], uid:
             why.append(f"7.7 {sec.name}")
     if is_overstacked(sc, units, s.hex):
         why.append("5.3")
+    printed += LINE_BONUS if line_bonus else 0
     return Strength(uid, printed, tuple(why), halve(printed + leader_cf, len(why)), leader_cf)
+
+
+def line_ma_of(sc: StandardScenario, s: UnitState) -> int | None:
+    """19.7: the line marker's MA when the unit is in line (its kernel facing; None: not in line)."""
+    ln = sc.special.line
+    return ln.ma if ln is not None and s.facing is not None and s.hex is not None else None
+
+
+def line_arc_of(sc: StandardScenario, units: Mapping[str, UnitState], line_unit: str, other: str) -> Arc | None:
+    """19.7 B: the arc of `other`'s hex from the unit in line (None: not in line, or not adjacent)."""
+    s, o = units[line_unit], units[other]
+    if line_ma_of(sc, s) is None or o.hex is None or s.hex is None or not sc.grid.is_adjacent(s.hex, o.hex):
+        return None
+    assert s.facing is not None
+    return line_arc(sc.grid, s.hex, s.facing, o.hex)
+
+
+_LINE_TIMES = {Arc.FLANK: (3, "19.7 D flank"), Arc.REAR: (2, "19.7 D rear")}
 
 
 def differential(sc: StandardScenario, units: Mapping[str, UnitState], attackers: Sequence[str],
@@ -183,7 +212,14 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
             extra.append("7.13(3)")
         a = attacker_strength(sc, units, u, target, leader_cf=0 if skirmish else _leader_cf(sc, mods.leaders, u),
                               extra=extra, skirmish=skirmish, open_order=u in mods.open_order,
-                              charge=mods.cavalry_charge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON))
+                              charge=mods.cavalry_charge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON),
+                              line_ma=line_ma_of(sc, units[u]))
+        for d in defenders:  # 19.7 D: attacking a line from its flank triples the attacker, from its rear doubles it
+            times = _LINE_TIMES.get(line_arc_of(sc, units, d, u) or Arc.FRONT)
+            if times is not None:
+                a = Strength(a.unit, a.printed, a.halvings, a.value * times[0], a.leader,
+                             f"{a.doubled}, {times[1]}" if a.doubled else times[1])
+                break
         if mods.cavalry_doubled and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON):
             a = Strength(a.unit, a.printed, a.halvings, a.value * 2, a.leader, "9.2(2)")
         if mods.fortune_doubled:  # 12.4: every charging unit (leaders add no CF here)
@@ -192,7 +228,9 @@ def combat_differential(sc: StandardScenario, units: Mapping[str, UnitState], at
         att.append(a)
     dfn = [defender_strength(sc, units, u, leader_cf=0 if skirmish else _leader_cf(sc, mods.def_leaders, u),
                              skirmish=skirmish,
-                             charge=mods.countercharge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON))
+                             charge=mods.countercharge and sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON),
+                             line_ma=line_ma_of(sc, units[u]),
+                             line_bonus=any(line_arc_of(sc, units, u, a) is Arc.FRONT for a in attackers))  # 19.7 D
            for u in defenders]
     cavalry = any(sc.units[u].kind in (Kind.CAVALRY, Kind.SQUADRON) for u in defenders)
     for u in mods.support:

@@ -22,7 +22,7 @@ from ..kernel.state import UnitState
 from .crt import Result
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
-from .special import open_order_tactic_problem
+from .special import line_tactic_problem, open_order_tactic_problem
 
 NO_TACTIC = "none"
 SKIRMISH = "skirmish"  # 7.13(1)
@@ -179,6 +179,9 @@ def attack_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState], 
         return f"7.13: '{tactic}' is not an attacker's tactic ({', '.join(ATTACK_TACTICS)})"
     if (oo := open_order_tactic_problem(tactic, attackers, open_order)) is not None:
         return oo
+    if sc.special.line is not None and (ln := line_tactic_problem(
+            tactic, attackers, [u for u in attackers if units[u].facing is not None], defending=False)) is not None:
+        return ln  # 19.7 D
     if tactic == CHARGE and attackers and all(sc.units[u].kind in _CAVALRY for u in attackers):
         for u in attackers:  # 9.3: a cavalry charge
             if units[u].disrupted or units[u].ineffective:
@@ -212,6 +215,9 @@ def defence_tactic_problem(sc: StandardScenario, units: Mapping[str, UnitState],
         return f"7.13: '{tactic}' is not a defender's tactic ({', '.join(DEFENCE_TACTICS)})"
     if (oo := open_order_tactic_problem(tactic, defenders, open_order)) is not None:
         return oo
+    if sc.special.line is not None and (ln := line_tactic_problem(
+            tactic, defenders, [u for u in defenders if units[u].facing is not None], defending=True)) is not None:
+        return ln  # 19.7 D (S65)
     if tactic == COUNTERCHARGE:
         if attack_tactic != CHARGE or not defenders or not all(sc.units[u].kind in _CAVALRY for u in defenders):
             return "9.4: cavalry countercharges a charging cavalry unit (S36)"

@@ -7,6 +7,9 @@ Four tables, each entry read from the scenario's `tec`:
 * `secondary`: terrain a hex may have besides its primary (2.2), the same columns as additions;
 * `hexsides`: features on a hexside (2.2), crossing costs and effects; one marked `ridge` is 19.2's ridge (S51), a
   clear hexside for every purpose but the line of sight, given no other effect (special.py, bombard.has_los);
+  `line` marks the terrain, secondary terrain and hexsides a line enters or crosses undisrupted (19.7 A, C, S64: a
+  terrain left out follows its `clear`), `battery_position` a secondary terrain (19.6's icon), `protected` a hexside
+  of the fieldworks (19.6, S66);
 * `clear_hexsides`: 2.2's clear hexside with a combat effect beside a terrain: the effects of every hexside with no
   printed feature that has a listed terrain on one side and not on the other (the terrain's edge; a hexside with
   the terrain on both sides lies inside it, and the hexes' own terrain speaks there).
@@ -47,6 +50,7 @@ class Terrain:
     hill: bool = False
     trains: bool = False
     no_charge: frozenset[str] = frozenset()  # 7.13(3), 9.3(1)
+    line: bool = False  # 19.7 A, C (S64): a line forms in it and enters it undisrupted (left out: `clear`)
 
     def is_prohibited(self, tec_class: str) -> bool:
         """4.5: a class the TEC gives no cost for, or lists as prohibited, may not enter."""
@@ -70,6 +74,8 @@ class Secondary:
     blocks_zoc_out: bool = False
     no_advance_from: frozenset[str] = frozenset()
     no_charge: frozenset[str] = frozenset()  # 7.13(3), 9.3(1)
+    line: bool = False  # 19.7 A, C (S64)
+    battery_position: bool = False  # 19.6 (S66): the Battery Position icon
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +96,8 @@ class HexsideFeature:
     no_charge: frozenset[str] = frozenset()  # 7.13(3), 9.3(1)
     beside: frozenset[str] = frozenset()  # 2.2: a clear hexside at the edge of these terrains
     ridge: bool = False  # 19.2: blocks the line of sight unless an end is beside it; clear for all else (special.py)
+    line: bool = False  # 19.7 C (S64): a line crosses it undisrupted (a treeline; a ridge is clear)
+    protected: bool = False  # 19.6 (S66): a protected hexside of the fieldworks
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +123,7 @@ RIDGE_KEYS = ("name", "color", "ridge")  # 19.2: a ridge has no effect but on th
 def _ridge(fid: str, name: str) -> HexsideFeature:
     """19.2: a ridge hexside, a clear hexside for every purpose but the line of sight (the trains cross it, no
     charge is barred)."""
-    return HexsideFeature(id=fid, name=name, move_add={}, trains=True, ridge=True)
+    return HexsideFeature(id=fid, name=name, move_add={}, trains=True, ridge=True, line=True)
 
 
 def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
@@ -134,6 +142,7 @@ def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
             blocks_los=t.get("blocks_los", False), blocks_zoc_into=t.get("blocks_zoc_into", False),
             blocks_zoc_out=t.get("blocks_zoc_out", False), no_advance_from=classes(t, "no_advance_from"),
             hill=t.get("hill", False), trains=t.get("trains", False), no_charge=no_charge,
+            line=t.get("line", clear),
         )
     if not any(t.clear for t in terrain.values()):
         bad("tec.terrain", "no terrain is marked 'clear': 2.2 makes clear the basic terrain (4.5, 12.2 use it)")
@@ -144,7 +153,8 @@ def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
             halves_attack_out_of=classes(s, "halves_attack_out_of"), halves_defense=classes(s, "halves_defense"),
             blocks_los=s.get("blocks_los", False), blocks_zoc_into=s.get("blocks_zoc_into", False),
             blocks_zoc_out=s.get("blocks_zoc_out", False), no_advance_from=classes(s, "no_advance_from"),
-            no_charge=_no_charge(s, _CAVALRY),
+            no_charge=_no_charge(s, _CAVALRY), line=s.get("line", False),
+            battery_position=s.get("battery_position", False),
         )
         for sid, s in tec.get("secondary", {}).items()
     }
@@ -160,7 +170,7 @@ def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
             no_march=f.get("no_march", False), halves_attack_across=classes(f, "halves_attack_across"),
             blocks_los=f.get("blocks_los", False), blocks_zoc=f.get("blocks_zoc", False),
             no_advance_across=classes(f, "no_advance_across"), trains=f.get("trains", False),
-            no_charge=_no_charge(f, _CAVALRY),
+            no_charge=_no_charge(f, _CAVALRY), line=f.get("line", False), protected=f.get("protected", False),
         )
         for fid, f in tec.get("hexsides", {}).items()
     }
@@ -172,7 +182,7 @@ def parse_tec(tec: Mapping[str, Any], bad: Callable[[str, str], None]) -> Tec:
         edges[eid] = HexsideFeature(
             id=eid, name=e["name"], move_add={}, halves_attack_across=classes(e, "halves_attack_across"),
             no_advance_across=classes(e, "no_advance_across"), trains=True, no_charge=classes(e, "no_charge"),
-            beside=frozenset(e["beside"]),
+            beside=frozenset(e["beside"]), line=True,
         )
     return Tec(terrain, secondary, features, edges)
 

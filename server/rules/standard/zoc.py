@@ -3,7 +3,8 @@
 6.1: every combat unit exerts a ZOC into the six adjacent hexes.  6.4: disrupted and ineffective units
 exert none; no unit exerts a ZOC into a hex or across a hexside into or across which it could not move;
 terrain the TEC marks blocks a ZOC into a hex, out of a hex, or across a hexside.  Leaders, HQs and
-trains exert none (12.1, 12.2; 2.4: they are not combat units).
+trains exert none (12.1, 12.2; 2.4: they are not combat units).  19.7 B: a unit in line (its kernel `facing`, an
+apex) exerts one only into its two front hexes (special.line_front).
 
 The edition's procedures (through context.py's cached zones of control) play these rules in a game.
 """
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 
 from ..kernel.state import STATUS_MAP, UnitState
 from .scenario import StandardScenario
+from .special import line_front
 
 _MAP = STATUS_MAP
 
@@ -34,6 +36,17 @@ def zoc_targets(sc: StandardScenario, hex_: str, tec_class: str) -> tuple[str, .
     return sc.zoc_into[tec_class][hex_]
 
 
+def unit_zoc(sc: StandardScenario, s: UnitState) -> tuple[str, ...]:
+    """6.1, 6.4, 19.7 B: the hexes this unit projects its ZOC into where it stands (exerting one or not): a unit in
+    line only into its front hexes."""
+    assert s.hex is not None
+    table = sc.zoc_into[sc.units[s.id].kind.tec_class][s.hex]
+    if s.facing is None:
+        return table
+    front = line_front(sc.grid, s.hex, s.facing)
+    return tuple(h for h in table if h in front)
+
+
 def zoc_of(sc: StandardScenario, units: Mapping[str, UnitState], side: str) -> frozenset[str]:
     """6.1: every hex in the ZOC of one or more of `side`'s units (ZOCs do not add up)."""
     out: set[str] = set()
@@ -41,5 +54,5 @@ def zoc_of(sc: StandardScenario, units: Mapping[str, UnitState], side: str) -> f
     for uid, table in sc.zoc_plan[side]:  # the same test as exerts_zoc, unrolled: this runs on every command
         s = units.get(uid)
         if s is not None and s.status == _MAP and not s.disrupted and not s.ineffective and s.hex is not None:
-            update(table[s.hex])
+            update(table[s.hex] if s.facing is None else unit_zoc(sc, s))  # 19.7 B: a line's front only
     return frozenset(out)

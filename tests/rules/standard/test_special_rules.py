@@ -1,6 +1,7 @@
-"""Three of Königgrätz's special rules (seed 002 19.2, 19.5, 19.9) as mechanisms a Standard scenario may switch on
-(special.py, S51): ridge hexsides in the TEC (`ridge: true`, 19.2) blocking the line of sight unless an end is
-adjacent; the `special_rules` block's needle gun (19.9) and lethargy (19.5).
+"""Königgrätz's special rules (seed 002 19.2-19.6, 19.9, 19.10) as mechanisms a Standard scenario may switch on
+(special.py, S51, S52, S66): ridge hexsides in the TEC (`ridge: true`, 19.2) blocking the line of sight unless an end
+is adjacent; the `special_rules` block's needle gun (19.9), lethargy (19.5), open order (19.10), modified squares
+(19.3) and battery positions (19.6, with 19.4's fieldworks).  19.7's line is test_line.py's.
 
 Positions on builder.py's 10x8 clear map: a long-ranged blue battery at 0106 firing east along row 06; b-1 (CF 6)
 at 0604 attacking r-1 (CF 5) at 0704 (test_game_combat.py's contact: die 3 = Ex)."""
@@ -326,3 +327,125 @@ def test_19_10_a_misspelt_open_order_field_is_named() -> None:
     data["special_rules"] = {"open_order": {"sied": "blue"}}
     found = problems(data)
     assert ("special_rules.open_order.sied" in [p for p, _ in found])
+
+
+# --- 19.3 modified squares ------------------------------------------------------------------------------------------
+def squared(**fields: Any) -> dict[str, Any]:
+    data = standard_data()
+    data["special_rules"] = {"modified_squares": {"charged": "blue", "attacked": "red"}, **fields}
+    return data
+
+
+def test_19_3_no_square_markers_in_such_a_scenario() -> None:
+    from server.rules.standard.squares import square_commands
+    game = new_game(squared(), [])
+    e = refused(game, "blue", {"type": "square", "unit": "b-1"})
+    assert e.rule == "19.3"
+    assert square_commands(StdCtx.of(game), "blue") == []
+    plain = new_game(standard_data(), [])
+    assert square_commands(StdCtx.of(plain), "blue")  # without the rule 9.5's squares are offered
+
+
+def test_19_3_charged_infantry_treated_as_in_square_not_in_line_and_all_of_the_attacked_side() -> None:
+    from server.rules.standard.squares import modified_square
+    data = squared(line={"side": "blue"})
+    game = new_game(data, [])
+    ctx = StdCtx.of(game)
+    assert modified_square(ctx, True, "b-1")  # blue infantry charged by red cavalry
+    assert not modified_square(ctx, False, "b-1")  # only when charged (9.5 gives nothing against other attacks)
+    assert modified_square(ctx, True, "r-1")  # red infantry, attacked by cavalry
+    assert not modified_square(ctx, True, "b-hq")  # infantry only
+    submit(game, "blue", {"type": "line", "unit": "b-1", "facing": "E"})
+    assert not modified_square(StdCtx.of(game), True, "b-1")  # in line (19.7): not in square
+    assert not modified_square(StdCtx.of(new_game(standard_data(), [])), True, "b-1")  # rule off
+
+
+def test_19_3_the_square_bonus_in_a_charge() -> None:
+    from server.rules.standard.strength import Mods, combat_differential
+    game = new_game(squared(), [])
+    ctx = StdCtx.of(game)
+    plain = combat_differential(ctx.sc, ctx.st.units, ["r-1"], ["b-1"], "0404", Mods(cavalry_charge=True))
+    sq = combat_differential(ctx.sc, ctx.st.units, ["r-1"], ["b-1"], "0404", Mods(cavalry_charge=True, vs_square=True))
+    assert sq.differential == plain.differential - 2  # 9.5: +2 to the charged square's CF
+
+
+# --- 19.6 battery positions -----------------------------------------------------------------------------------------
+GUN3 = {"kind": "artillery", "formation": "1", "full": {"attack": 4, "defense": 1, "range": 3, "ma": 3},
+        "ineffective": {"attack": 1, "defense": 0, "range": 2, "ma": 3}}
+
+
+def fortified(*hexes: str, **fields: Any) -> dict[str, Any]:
+    """Battery positions at `hexes`, each with all six hexsides protected."""
+    data = standard_data()
+    data["tec"]["secondary"]["battery"] = {"name": "Battery position", "battery_position": True}
+    data["tec"]["hexsides"]["works"] = {"name": "Fieldworks", "protected": True, "halves_attack_across": ["infantry"]}
+    sc = parse_standard_scenario(standard_data(), "t")
+    for h in hexes:
+        data["map"]["secondary"][h] = ["battery"]
+        data["map"]["hexsides"] += [{"hexes": [h, n], "features": ["works"]} for n in sc.grid.neighbors(h)]
+    data["special_rules"] = {"battery_positions": {"side": "blue", **fields}}
+    return data
+
+
+def test_19_6_plus_two_range_and_attack_across_a_protected_hexside() -> None:
+    from server.rules.standard import bombard
+    data = fortified("0306")
+    unit(data, "b-art", "0306", **GUN3)
+    unit(data, "r-t", "0806", side="red", kind="infantry", formation="7", **INF)  # five hexes: range 3 + 2
+    game = combat(data)
+    ctx = StdCtx.of(game)
+    assert bombard_problem(ctx, "blue", "b-art", "0806") is None
+    assert bombard.strength(ctx, ["b-art"], "r-t")[0] == 6  # 4 + 2
+    problem = bombard_problem(ctx, "blue", "b-art", "0806", support=True)
+    assert problem is not None and problem.startswith("8.7")  # no bonus in support
+    plain = standard_data()
+    unit(plain, "b-art", "0306", **GUN3)
+    unit(plain, "r-t", "0806", side="red", kind="infantry", formation="7", **INF)
+    pctx = StdCtx.of(combat(plain))
+    assert (bombard_problem(pctx, "blue", "b-art", "0806") or "").startswith("8.7")
+    assert bombard.strength(pctx, ["b-art"], "r-t")[0] == 4
+
+
+def test_19_6_not_saxon_artillery_nor_across_an_unprotected_hexside() -> None:
+    from server.rules.standard import bombard
+    data = fortified("0306", exclude_formations=["2"])
+    unit(data, "b-art", "0306", **{**GUN3, "formation": "2"})
+    unit(data, "r-t", "0806", side="red", kind="infantry", formation="7", **INF)
+    ctx = StdCtx.of(combat(data))
+    assert bombard.strength(ctx, ["b-art"], "r-t")[0] == 4  # an excluded formation's battery (the Saxons)
+    data = fortified("0306")
+    data["map"]["hexsides"] = []  # the icon without protected hexsides
+    unit(data, "b-art", "0306", **GUN3)
+    unit(data, "r-t", "0806", side="red", kind="infantry", formation="7", **INF)
+    ctx = StdCtx.of(combat(data))
+    assert bombard.strength(ctx, ["b-art"], "r-t")[0] == 4
+    bad = fortified("0306", exclude_formations=["9"])
+    assert any(p.startswith("special_rules.battery_positions.exclude_formations") for p, _ in problems(bad))
+
+
+def test_19_6_battery_positions_are_coordinated_with_one_another() -> None:
+    from server.rules.standard.bombard import coordinated_groups, group_problem
+    data = fortified("0306", "0308")  # two hexes apart: not adjacent
+    unit(data, "b-a1", "0306", **GUN3)
+    unit(data, "b-a2", "0308", **GUN3)
+    unit(data, "r-t", "0607", side="red", kind="infantry", formation="7", **INF)
+    game = combat(data, [6, 6])
+    ctx = StdCtx.of(game)
+    assert coordinated_groups(ctx, ["b-a1", "b-a2"], target="0607") == [(["b-a1", "b-a2"], None)]
+    assert group_problem(ctx, "blue", ["b-a1", "b-a2"], None, "0607") is None
+    assert group_problem(ctx, "blue", ["b-a1", "b-a2"], None) is not None  # without 19.6: 8.4's adjacency
+    events = submit(game, "blue", {"type": "bombard", "target": "0607", "artillery": ["b-a1", "b-a2"],
+                                   "groups": [["b-a1", "b-a2"]]})
+    assert next(e for e in events if e["type"] == "combat")["differential"] == 12  # one fire: (4 + 2) * 2
+
+
+def test_19_4_fieldworks_see_two_hexes_further_in_light_rain() -> None:
+    data = fortified("0106")
+    data["weather"] = {"start": "light"}
+    unit(data, "b-art", "0106", **LONG_GUN)
+    unit(data, "r-t", "0906", side="red", kind="infantry", formation="7", **INF)  # eight hexes: 6 + 2
+    ctx = StdCtx.of(combat(data))
+    assert bombard_problem(ctx, "blue", "b-art", "0906") is None
+    data["map"]["hexsides"] = []
+    ctx = StdCtx.of(combat(data))
+    assert (bombard_problem(ctx, "blue", "b-art", "0906") or "").startswith("19.4")

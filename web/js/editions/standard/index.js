@@ -91,6 +91,24 @@ function declaredChargeOverlays(v) {
   }
 }
 
+/** 19.7 B: each line's two front hexes, ringed in its side's colour (the view's standard.line.front). */
+function lineFrontOverlays(v) {
+  const fronts = (v.standard && v.standard.line && v.standard.line.front) || {};
+  const rings = [];
+  for (const [u, hexes] of Object.entries(fronts)) {
+    const d = defs()[u];
+    const colour = (d && S.scenario.sides[d.side] && S.scenario.sides[d.side].color) || OKABE.blue;
+    for (const hx of hexes) if (page.map.grid.contains(hx)) rings.push({ hex: hx, colour, width: 2, dash: "3 3", cls: "line-front", title: `${d ? d.name : u}'s front hex (rule 19.7 B)` });
+  }
+  if (rings.length) page.map.ringHexes(rings);
+}
+
+/** Marks drawn whatever the selection: declared charges (7.13(3), 9.3) and the lines' fronts (19.7 B). */
+function standardOverlays(v) {
+  declaredChargeOverlays(v);
+  lineFrontOverlays(v);
+}
+
 /** 12.4: the headings of a fortune of war's actions on the page. */
 const FOW_GROUPS = {
   pass: "Let it go",
@@ -133,7 +151,7 @@ export const standard = {
   },
 
   mapView,
-  overlays: declaredChargeOverlays,
+  overlays: standardOverlays,
   selectionOverlays: moveOverlays,
   reachLook: (hex, r) => (r.reenter ? { colour: OKABE.green, title: `${hex}: re-enter here (rule 13.2)`, tip: "Re-enter here (rule 13.2)" } : null),
   trackLight: (sc) => (sc.trt || []).map((b) => b.light || "day"),

@@ -13,7 +13,7 @@ export function isStandard(view) {
   return !!view && view.ruleset === "standard";
 }
 
-export const ACTION_RULE = { flip: "2.6", recover: "11.1", replace: "11.2", muster: "11.2", reenter: "13.2", open_order: "19.10" };
+export const ACTION_RULE = { flip: "2.6", recover: "11.1", replace: "11.2", muster: "11.2", reenter: "13.2", open_order: "19.10", line: "19.7", line_fire: "19.7 D" };
 
 function sameSet(a, b) {
   if (!a || !b || a.length !== b.length) return false;
@@ -39,6 +39,11 @@ export function actionLabel(cmd, defs, view) {
       return `Re-enter ${name} at ${cmd.hex}`;
     case "open_order": // 19.10 (S52): adopted before any unit moves, left out of an EZOC (the unit's move then ends)
       return cmd.on === false ? `Leave open order: ${name} (ends its move)` : `Adopt open order: ${name}`;
+    case "line": // 19.7 A, C: formed facing an apex before any unit moves; a pivot is the unit's whole move
+      if (cmd.on === false) return `Leave line: ${name} (ends its move)`;
+      return u.facing ? `Pivot ${name} to face ${cmd.facing} (its whole move)` : `Form line facing ${cmd.facing}: ${name}`;
+    case "line_fire": // 19.7 D: long-range fire with the line marker's CF
+      return `Long-range fire: ${name} at ${cmd.target}`;
     default:
       return `${cmd.type} ${name}`;
   }
@@ -67,6 +72,8 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
     if (c.type === "reenter") out.reach.set(c.hex, { cost: "", path: null, reenter: c });
     else out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE[c.type] });
   }
+  // 19.7 D: a line's long-range fire at each target the referee lists
+  for (const c of o.line_fire || []) if (selected.includes(c.unit)) out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE.line_fire });
   // 9.5: squares, formed or removed before any unit of the side moves (the referee lists them when it can;
   // otherwise each selected infantry unit is offered its own, judged when sent)
   for (const c of squareCommands(o, view, defs, side, selected)) out.commands.push({ label: squareLabel(c, defs, view), command: c, rule: "9.5" });

@@ -171,7 +171,7 @@ export function renderStandardActions(sec, { raw, view, defs, declared, onComman
     return;
   }
   sec.appendChild(h("div.whose-sub", { text: "Select a stack and click a shaded hex to move it (M: march instead; D: declare a move whose MA is rolled; O: leave the map; A: a leader's movement assist; C: charge). Flips and squares (select an infantry unit, 9.5) come before any unit moves." }));
-  const plain = actions.filter((c) => c.type !== "reenter");
+  const plain = actions.filter((c) => c.type !== "reenter" && c.type !== "line"); // 19.7: a line's facings on the selected unit
   const reenter = new Map();
   for (const c of actions) if (c.type === "reenter") reenter.set(c.unit, [...(reenter.get(c.unit) || []), c.hex]);
   if (!plain.length && !reenter.size) {
