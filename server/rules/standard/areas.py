@@ -285,20 +285,21 @@ def describe(node: Mapping[str, Any], names: Mapping[str, str]) -> str:
     if "hexside" in node:
         words.append(f"in a hex with a {_or([names.get(t, t) for t in node['hexside']])} hexside")
     if "near" in node:
-        words.append(f"on or adjacent to a hex {describe(node['near'], names)}")
+        inner = describe(node["near"], names)
+        words.append(f"on or adjacent to {inner[3:] if inner.startswith('in a hex') else 'a hex ' + inner}")
     if "side_of" in node:
         so = node["side_of"]
         line = _or([names.get(t, t) for t in so.get("features", ())] + (["the listed hexsides"] if so.get("hexsides") else []))
         words.append(f"on {so['from']}'s side of the {line}")
     if "any_of" in node:
         words.append("either " + "; or ".join(describe(x, names) for x in node["any_of"]))
-    if node.get("kinds"):
-        words.append(f"({_or(list(node['kinds']))} only)")
-    if "max_units" in node:
-        words.append(f"(at most {node['max_units']} unit{'s' if node['max_units'] != 1 else ''})")
     if node.get("with_span"):
         words.append("stacked with a unit in the leader's command span")
     text = " and ".join(words) or "anywhere on the map"
+    limits = ([f"{_or(list(node['kinds']))} only"] if node.get("kinds") else []) + (
+        [f"at most {node['max_units']} unit{'s' if node['max_units'] != 1 else ''}"] if "max_units" in node else [])
+    if limits:
+        text += f" ({', '.join(limits)})"
     if "except" in node:
         text += ", except " + "; ".join(describe(x, names) for x in node["except"])
     return text
@@ -323,7 +324,7 @@ def why_not(facts: MapFacts, node: Mapping[str, Any], h: str) -> str:
         return f"{h} has no {_or([facts.names.get(t, t) for t in node['hexside']])} hexside"
     if "near" in node and not _in(facts, node["near"], h) and not any(
             _in(facts, node["near"], n) for n in grid.neighbors(h)):
-        return f"{h} is neither on nor adjacent to a hex {describe(node['near'], facts.names)}"
+        return f"{h} is neither on nor adjacent to one"
     if "side_of" in node and not _in(facts, {"side_of": node["side_of"]}, h):
         return f"{h} is across the {_or([facts.names.get(t, t) for t in node['side_of'].get('features', ())] or ['line'])}"
     if "any_of" in node and not any(_in(facts, x, h) for x in node["any_of"]):

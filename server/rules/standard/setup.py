@@ -10,7 +10,7 @@ stack is built one unit at a time (S58).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..kernel.errors import IllegalCommand
@@ -106,8 +106,9 @@ def _span_units(ctx: StdCtx, leader: str, hex_: str) -> list[str]:
     return [u for u in ctx.units_at(hex_) if u != leader and ctx.kind(u) is not Kind.LEADER and in_span(ctx.sc, leader, u)]
 
 
-def place_problem(ctx: StdCtx, uid: str, hex_: str) -> tuple[str, str] | None:
-    """Why `uid` may not be placed in `hex_` now (rule, plain sentence), or None."""
+def place_problem(ctx: StdCtx, uid: str, hex_: str, joining: Collection[str] = ()) -> tuple[str, str] | None:
+    """Why `uid` may not be placed in `hex_` now (rule, plain sentence), or None. `joining`: units about to be
+    placed in the hex too (a leader's command span counts them)."""
     sc = ctx.sc
     area = areas_in_play(sc, ctx.st.options).get(uid)
     if area is None:
@@ -128,7 +129,7 @@ def place_problem(ctx: StdCtx, uid: str, hex_: str) -> tuple[str, str] | None:
         return "4.5", f"{ctx.name(uid)} may not stand in {sc.terrain_at(hex_).name} at {hex_} (prohibited terrain)"
     if ctx.enemy_occupied(hex_, ctx.side_of(uid)):
         return area.rule, f"{hex_} holds enemy units"
-    if area.with_span and not _span_units(ctx, uid, hex_):
+    if area.with_span and not _span_units(ctx, uid, hex_) and not any(in_span(sc, uid, u) for u in joining):
         return area.rule, (f"{ctx.name(uid)} sets up stacked with a unit in his command span ({area.rule}); "
                            f"{hex_} holds none")
     if ctx.u(uid).hex == hex_:
@@ -152,8 +153,8 @@ def _cap_problem(ctx: StdCtx, uid: str, area: Area, hex_: str) -> str | None:
         if len(there) < p.max_units:
             return None
     p = ok[0]
-    return (f"{_subject(ctx, uid, area)} sets up at most {p.max_units} units {p.text} ({area.rule}); "
-            f"{ctx.names(sorted(there))} already do")
+    return (f"{_subject(ctx, uid, area)} may set up only {p.text} ({area.rule}); "
+            f"{ctx.names(sorted(there))} already {'is' if len(there) == 1 else 'are'} there")
 
 
 def allowed_hexes(ctx: StdCtx, uid: str) -> list[str]:
@@ -213,16 +214,18 @@ def cmd_place(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 
 def printed_placements(ctx: StdCtx, side: str) -> list[tuple[str, str]]:
-    """(unit, hex) for each unplaced unit of `side` whose printed hex is allowed now."""
-    out = []
-    for uid, area in areas_in_play(ctx.sc, ctx.st.options).items():
+    """(unit, hex) for each unplaced unit of `side` whose printed hex is allowed now, the leaders last (17.2: a
+    leader's printed hex may hold his span's units only once they are placed)."""
+    todo = []
+    for uid in areas_in_play(ctx.sc, ctx.st.options):
         ap = ctx.sc.areas.get(uid)
         printed = ap.printed if ap is not None else next((p.hex for p in ctx.sc.setup if p.unit == uid), None)
-        if ctx.side_of(uid) != side or ctx.u(uid).status != STATUS_UNPLACED or printed is None:
-            continue
-        if place_problem(ctx, uid, printed) is None:
-            out.append((uid, printed))
-    return out
+        if ctx.side_of(uid) == side and ctx.u(uid).status == STATUS_UNPLACED and printed is not None:
+            todo.append((uid, printed))
+    units = [(u, h) for u, h in todo if ctx.kind(u) is not Kind.LEADER and place_problem(ctx, u, h) is None]
+    leaders = [(u, h) for u, h in todo if ctx.kind(u) is Kind.LEADER
+               and place_problem(ctx, u, h, [x for x, y in units if y == h]) is None]
+    return units + leaders
 
 
 def cmd_place_printed(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
@@ -232,8 +235,7 @@ def cmd_place_printed(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     todo = printed_placements(ctx, side)
     if not todo:
         raise IllegalCommand("17.2", "no unplaced unit of yours has a printed hex it may take")
-    leaders = [(u, h) for u, h in todo if ctx.kind(u) is Kind.LEADER]  # 17.2: after the units they stack with
-    for uid, h in [t for t in todo if t not in leaders] + leaders:
+    for uid, h in todo:  # the leaders last, with the units they stack with (17.2)
         if place_problem(ctx, uid, h) is None:
             place_secretly(ctx, side, uid, h, areas_in_play(ctx.sc, ctx.st.options)[uid].rule)
 
