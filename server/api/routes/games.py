@@ -77,7 +77,8 @@ async def create_game(
     account's quotas (VEDETTE_MAX_WAITING_GAMES waiting games, VEDETTE_GAMES_PER_HOUR new ones)."""
     await accounts.check_game_quota(session, settings, user)
     row = await lobby.create_game(
-        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours
+        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours,
+        options=body.options,
     )
     if body.opponent == "computer":
         runner = request.app.state.bots
