@@ -510,7 +510,7 @@ def check_game_options(rs: Edition, scenario: ScenarioModel, options: Mapping[st
     if not options:
         return {}
     if not isinstance(options, Mapping):
-        raise ValueError("a game's options are an object of yes/no choices")
+        raise ValueError("a game's options are an object of yes/no choices")  # noqa: TRY004
     offered = rs.game_options(scenario)
     chosen: dict[str, Any] = {}
     for name, value in options.items():
@@ -518,7 +518,7 @@ def check_game_options(rs: Edition, scenario: ScenarioModel, options: Mapping[st
             known = ", ".join(sorted(offered)) or "none"
             raise ValueError(f"scenario '{scenario.id}' offers no game option '{name}' (its options: {known})")
         if not isinstance(value, bool):
-            raise ValueError(f"the game option '{name}' is a yes/no choice (true or false)")
+            raise ValueError(f"the game option '{name}' is a yes/no choice (true or false)")  # noqa: TRY004
         if value:
             chosen[name] = True
     return chosen
