@@ -4,6 +4,7 @@ chosen when the game is created (17.3); the scenario format of areas (setupgroun
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -363,3 +364,18 @@ def test_17_2_illegal_commands_leave_the_state_and_are_refused_outside_the_set_u
     placed_all(game)
     game.submit("red", {"type": "end_phase"})
     assert refused(game, "blue", {"type": "place", "unit": "b-1", "hex": "0405"}).rule == "17.1"
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_17_2_the_greedy_bot_sets_up(free):
+    from server.bots.greedy import GreedyBot
+
+    game = new(**({"free_setup": True} if free else {}))
+    bot, rng = GreedyBot(), random.Random(1)
+    for _ in range(60):
+        if game.state.phase != "setup":
+            break
+        side = game.awaiting
+        assert side is not None
+        game.submit(side, bot.choose(game, side, rng, 0.3))
+    assert game.state.phase == "movement"
