@@ -70,7 +70,7 @@ export const api = {
   // With a game: the scenario as this viewer may read it there (a seat gets its own hidden reinforcements).
   scenario: (id, game = null, access = accessParams()) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`, undefined, { query: game ? { game, ...access } : undefined }),
   // computer_level: null for a person (invite link), else "random" | "greedy" | "search" (the computer takes the other seat)
-  // options: the game's options the scenario offers ({free_setup: true}, Standard 17.3)
+  // options: the game's options the scenario offers (its listing's `options`, e.g. {free_setup: true})
   createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null, options = null) =>
     request("POST", "/api/games", {
       scenario, side, visibility,
