@@ -44,12 +44,21 @@ class ScenarioEntry:
             "turns": self.raw.get("turns", 0),
             "ruleset": self.ruleset,
             "ruleset_title": _ruleset_title(self.ruleset),
+            "options": _game_options(self.ruleset, self.scenario),
         }
 
     @property
     def ruleset(self) -> str:
         """The edition of the rules a game of this scenario is played by (`quickplay`, `standard`)."""
         return str(getattr(self.scenario, "ruleset", None) or self.raw.get("ruleset") or "quickplay")
+
+
+def _game_options(ruleset: str, scenario: Any) -> dict[str, Any]:
+    """The options a game of the scenario may be created with (Standard 17.3's free set-up), for the lobby's form."""
+    try:
+        return dict(rules().find_ruleset(ruleset).game_options(scenario))
+    except (AttributeError, ValueError):
+        return {}
 
 
 def _ruleset_title(ruleset: str) -> str:

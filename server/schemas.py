@@ -64,6 +64,11 @@ class GameCreate(StrictModel):
     computer_level: Literal["random", "greedy", "search"] = Field(
         default="greedy", description="How the computer plays: random legal moves, greedy, or searching ahead",
     )
+    options: dict[str, bool] = Field(
+        default_factory=dict, max_length=8,
+        description="The game's options, each one the scenario offers (its listing's `options`), e.g. "
+                    "{\"free_setup\": true} (Standard 17.3); kept with the game and in its record",
+    )
 
 
 DICE_CONTRIBUTION_PATTERN = r"^[0-9a-f]{64}$"

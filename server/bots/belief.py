@@ -100,6 +100,8 @@ def belief_state_json(game: Game, side: str) -> tuple[dict[str, Any], dict[str, 
     }
     for key in _PUBLIC_BOOKKEEPING:
         state[key] = _strip(full.get(key), hidden)
+    if view.get("options"):
+        state["options"] = dict(view["options"])  # the game's options (e.g. the free set-up, 17.3): public
     return state, view
 
 

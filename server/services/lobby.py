@@ -66,7 +66,8 @@ class Lobby:
 
     async def create_game(
         self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str,
-        decision_hours: int | None = None, quota: Callable[[AsyncSession], Awaitable[None]] | None = None,
+        decision_hours: int | None = None, options: dict[str, bool] | None = None,
+        quota: Callable[[AsyncSession], Awaitable[None]] | None = None,
     ) -> Game:
         """`quota` (the account's game quotas) is checked inside the write transaction that inserts the game,
         after taking the account's row lock, so simultaneous creations are counted one after another and a
@@ -87,7 +88,11 @@ class Lobby:
         # The dice (R11, docs/dice.md): the server commits to its seed now (the seed hash in every view);
         # each seat adds its own contribution after seeing it: the creator with `contribute`, the joiner
         # when joining. No die is rolled before both are in.
-        engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32), contributions={})
+        try:  # the game's options (Standard 17.3's free set-up): each one the scenario offers
+            engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32), contributions={},
+                                           options=options or None)
+        except ValueError as e:
+            raise ApiError(422, "bad_game_option", str(e)) from e
         snapshot = engine_game.to_json(include_log=False)
         now = utcnow()
         row = Game(

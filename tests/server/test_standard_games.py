@@ -216,3 +216,13 @@ def test_a_standard_game_over_the_websocket_with_the_one_visibility_rule(client)
     for who in ("blue", "red", "spectator"):
         assert views[who]["standard"]["trt"] == views["blue"]["standard"]["trt"]
         assert "seed" not in views[who] or engine_game.is_over
+
+
+def test_a_game_option_the_scenario_does_not_offer_is_refused(client):
+    """17.3: the free set-up is offered only by a scenario with a `free_setup` block (the listing's `options`);
+    creating a game with an option its scenario does not offer is refused with the option named."""
+    listed = {s["id"]: s for s in client.get("/api/scenarios").json()}
+    assert listed[SCENARIO]["options"] == {} and listed["tutorial"]["options"] == {}
+    a = Player(client, f"so{secrets.token_hex(3)}")
+    bad = a.post("/api/games", json={"scenario": SCENARIO, "side": "blue", "options": {"free_setup": True}})
+    assert bad.status_code == 422 and "offers no game option 'free_setup'" in bad.text

@@ -37,7 +37,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 # Every command family of docs/commands.md; the test fails on a family it has no page action for.
 FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recover", "attack", "bombard",
             "charge", "choose", "undo",
-            # the Standard rules (docs/engine-contract.md)
+            # the Standard rules (docs/engine-contract.md); the set-up's shortcut (17.2)
+            "place_printed",
             "flip", "declare", "stay", "replace", "muster", "reenter", "square"}
 STD_ACTIONS = {"flip", "recover", "replace", "muster"}
 UNDO_CHANCE = 0.03
@@ -330,6 +331,8 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
         page.wait_for_function("(u) => window.vedette.S.selected.join() === u", arg=cmd["unit"])
         wait_options(page)
         click_hex(page, cmd["hex"])
+    elif t == "place_printed":
+        page.locator("#setup-printed:not([disabled])").click()
     elif t == "move" and game.state.ruleset == "standard" and cmd.get("assist"):
         # 10.3: the leader's movement assist (A, once per leader until it is the one), the path plotted hex by hex
         select_units(page, game, list(cmd["units"]))

@@ -70,11 +70,13 @@ export const api = {
   // With a game: the scenario as this viewer may read it there (a seat gets its own hidden reinforcements).
   scenario: (id, game = null, access = accessParams()) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`, undefined, { query: game ? { game, ...access } : undefined }),
   // computer_level: null for a person (invite link), else "random" | "greedy" | "search" (the computer takes the other seat)
-  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null) =>
+  // options: the game's options the scenario offers (its listing's `options`, e.g. {free_setup: true})
+  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null, options = null) =>
     request("POST", "/api/games", {
       scenario, side, visibility,
       ...(decision_hours ? { decision_hours } : {}),
       ...(computer_level ? { opponent: "computer", computer_level } : {}),
+      ...(options && Object.keys(options).length ? { options } : {}),
     }),
   // contribution: this seat's own random value for the dice (web/js/ui/fairness.js, docs/dice.md)
   joinGame: (id, invite_token, contribution = null) =>

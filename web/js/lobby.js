@@ -312,12 +312,16 @@ function fillScenario(info, s, full, me) {
     h("option", { value: "search", text: "The computer (searching ahead)" }),
     h("option", { value: "random", text: "The computer (random moves)" }),
   ]);
+  // the game options this scenario offers (e.g. 17.3's free set-up): a checkbox each, only when offered
+  const optionBoxes = Object.entries(s.options || {}).map(([name, o]) => h("input", { type: "checkbox", name: `option-${name}`, "data-option": name, "aria-label": `${o.label} (rule ${o.rule})` }));
+  const optionFields = Object.entries(s.options || {}).map(([name, o], i) => h("label.field.game-option", { title: o.text || "" }, [optionBoxes[i], ` ${o.label} (rule ${o.rule})`]));
   const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
   createBtn.addEventListener("click", async () => {
     createBtn.disabled = true;
     try {
       const computer = opponentSelect.value || null;
-      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer);
+      const options = Object.fromEntries(optionBoxes.filter((b) => b.checked).map((b) => [b.dataset.option, true]));
+      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer, options);
       if (computer) {
         // The computer joined at once: the game has started; go and play it.
         location.href = `/games/${encodeURIComponent(g.id)}`;
@@ -351,7 +355,7 @@ function fillScenario(info, s, full, me) {
       `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
       h(`span.edition.edition-${ruleset}`, { "data-ruleset": ruleset, text: s.ruleset_title || RULESETS[ruleset] || ruleset }),
     ]),
-    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), createBtn]),
+    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), ...optionFields, createBtn]),
   );
 }
 

@@ -80,7 +80,8 @@ async def create_game(
         await accounts.check_game_quota(write, settings, user)
 
     row = await lobby.create_game(
-        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours, quota=quota
+        session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours,
+        options=body.options, quota=quota,
     )
     if body.opponent == "computer":
         runner = request.app.state.bots

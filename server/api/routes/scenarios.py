@@ -19,6 +19,9 @@ class ScenarioListing(ScenarioSummary):
 
     ruleset: str = Field(default="quickplay", description="the edition's ruleset id: `quickplay` or `standard`")
     ruleset_title: str = Field(default="Quick Play (revised)", description="the edition's name, for the lobby")
+    options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="the options a game of it may be created with (`GameCreate.options`): "
+        "name -> {label, rule, text}; e.g. `free_setup` (Standard 17.3)")
 
 
 @router.get("", response_model=list[ScenarioListing])

@@ -84,6 +84,11 @@ class Edition:
         """The edition's own fields of the view (docs/engine-contract.md), besides the kernel's."""
         return {}
 
+    def game_options(self, scenario: ScenarioModel) -> dict[str, dict[str, Any]]:
+        """The options a game of this scenario may be created with (`Game.new(..., options=)`), each a yes/no
+        choice: name -> {"label", "rule", "text"} for the lobby's create form. None by default."""
+        return {}
+
     # --- turn and procedures -------------------------------------------------------
     def start(self, ctx: Any) -> None:
         """Put a new game into its first phase (or set-up)."""

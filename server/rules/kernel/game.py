@@ -72,14 +72,19 @@ class Game:
     # --- construction ------------------------------------------------------------
     @classmethod
     def new(cls, scenario: ScenarioModel, seed: str, ruleset: str | None = None,
-            contributions: dict[str, str] | None = None, dice_scheme: str = SCHEME) -> "Game":
+            contributions: dict[str, str] | None = None, dice_scheme: str = SCHEME,
+            options: Mapping[str, Any] | None = None) -> "Game":
         """A new game. `contributions`: each seat's dice contribution (R11, docs/dice.md), "" for none;
         None means no seat contributes (every side ""); a side left out contributes when it takes its seat
-        (`contribute`), and until then the game accepts no command and rolls no die."""
+        (`contribute`), and until then the game accepts no command and rolls no die. `options`: the game's
+        options, each one the scenario offers (`Edition.game_options`, e.g. {"free_setup": true}); kept in
+        the state and the record."""
         if not isinstance(seed, str) or len(seed) < 16:
             raise ValueError("a game seed must be a secret string of at least 16 characters")
         rs = find_ruleset(ruleset or scenario.ruleset)
+        chosen = check_game_options(rs, scenario, options)
         state = initial_state(scenario, rs)
+        state.options = chosen
         game = cls(scenario, seed, state, [], rs, dice_scheme=dice_scheme, contributions=contributions)
         game._start()
         return game
@@ -440,13 +445,16 @@ class Game:
             "seed_hash": self.seed_hash, "commands": self.log, "result": self.state.result,
             "dice": {"scheme": self._dice_scheme, "contributions": dict(self._contributions)},
         }
+        if self.state.options:
+            rec["options"] = dict(self.state.options)
         if self.is_over:
             rec["seed"] = self._seed
         return rec
 
     def replay_to(self, version: int) -> "Game":
         """A fresh game with the first `version` logged commands applied (history views)."""
-        game = Game.new(self.scenario, self._seed, self.ruleset.name, dict(self._contributions), self._dice_scheme)
+        game = Game.new(self.scenario, self._seed, self.ruleset.name, dict(self._contributions), self._dice_scheme,
+                        self.state.options)
         for entry in self.log[:version]:
             _replay_entry(game, entry)
         return game
@@ -496,6 +504,26 @@ def _check_shape(command: Any, fields: Mapping[str, frozenset[str]] | None = Non
     return dict(command)
 
 
+def check_game_options(rs: Edition, scenario: ScenarioModel, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The game's options as stored: each one the scenario offers (`Edition.game_options`), a yes/no value; the
+    ones left off are not stored. ValueError naming an option the scenario does not offer."""
+    if not options:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError("a game's options are an object of yes/no choices")  # noqa: TRY004
+    offered = rs.game_options(scenario)
+    chosen: dict[str, Any] = {}
+    for name, value in options.items():
+        if name not in offered:
+            known = ", ".join(sorted(offered)) or "none"
+            raise ValueError(f"scenario '{scenario.id}' offers no game option '{name}' (its options: {known})")
+        if not isinstance(value, bool):
+            raise ValueError(f"the game option '{name}' is a yes/no choice (true or false)")  # noqa: TRY004
+        if value:
+            chosen[name] = True
+    return chosen
+
+
 def initial_state(scenario: ScenarioModel, rs: Edition) -> GameState:
     """A new game's state before its first phase: the edition's (`Edition.initial_state`)."""
     return rs.initial_state(scenario)
@@ -534,7 +562,7 @@ def verify_record(record: dict[str, Any], scenario: ScenarioModel) -> list[str]:
         return problems + ["the record does not carry both seats' dice contributions"]
     try:
         game = Game.new(scenario, seed, record.get("ruleset"), contributions if dice["scheme"] == SCHEME else {},
-                        dice["scheme"])
+                        dice["scheme"], record.get("options"))
     except ValueError as e:
         return problems + [str(e)]
     for i, entry in enumerate(record.get("commands", [])):
@@ -562,4 +590,4 @@ def describe_command(scenario: ScenarioModel, cmd: dict[str, Any]) -> str:
     return str(t)
 
 
-__all__ = ["Game", "check_fields", "verify_record", "die_from_seed", "initial_state", "setup_units"]
+__all__ = ["Game", "check_fields", "check_game_options", "verify_record", "die_from_seed", "initial_state", "setup_units"]

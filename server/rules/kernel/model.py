@@ -101,6 +101,11 @@ class PlacementModel(Protocol):
     def hex(self) -> str: ...
 
     @property
+    def within(self) -> int:
+        """N of a 'w/N' placement (Quick Play 3.2: its listed hex is public), 0 for any other."""
+        ...
+
+    @property
     def reduced(self) -> bool: ...
 
     @property

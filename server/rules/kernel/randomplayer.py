@@ -58,9 +58,10 @@ class SimulationReport:
 
 
 def play_random_game(scenario: Scenario, seed: int, check: bool = True, max_commands: int = 20000,
-                     report: SimulationReport | None = None) -> Game:
+                     report: SimulationReport | None = None, options: dict[str, Any] | None = None) -> Game:
+    """One game of random legal commands (`options`: the game's options, e.g. Standard's free set-up)."""
     rng = random.Random(seed)
-    game = Game.new(scenario, f"simulated-game-seed-{seed:016d}")
+    game = Game.new(scenario, f"simulated-game-seed-{seed:016d}", options=options)
     player = RandomPlayer(rng)
     n = 0
     while not game.is_over:

@@ -24,6 +24,7 @@ class Status(str, Enum):
     CAPTURED = "captured"
     REMOVED = "removed"  # retreated off the map (7.7): neither captured nor eliminated
     DEAD = "dead"  # eliminated for good: failed step recovery, or a leader lost (10.0)
+    UNPLACED = "unplaced"  # set up in an area (Standard 17.2, 17.3): its owner has not placed it yet
 
 
 # The plain strings the state stores, for the rules' loops: on CPython 3.11 each read of
@@ -41,6 +42,7 @@ STATUS_ELIMINATED: Final = Status.ELIMINATED.value
 STATUS_CAPTURED: Final = Status.CAPTURED.value
 STATUS_REMOVED: Final = Status.REMOVED.value
 STATUS_DEAD: Final = Status.DEAD.value
+STATUS_UNPLACED: Final = Status.UNPLACED.value
 
 
 @dataclass(slots=True)
@@ -148,6 +150,9 @@ class GameState:
     dice_count: int = 0
     result: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # the edition's own bookkeeping (JSON values only)
+    # The options the game was created with (Game.new's `options`, e.g. Standard 17.3's free set-up): fixed for the
+    # whole game, left out of the JSON when there are none, so a game without options saves as it always did.
+    options: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return self._json_with({uid: u.to_json() for uid, u in self.units.items()})
@@ -175,6 +180,7 @@ class GameState:
             "setup_done": list(self.setup_done), "recovery_tried": list(self.recovery_tried),
             "dice_count": self.dice_count, "result": _deep_copy_json(self.result),
             "extra": _deep_copy_json(self.extra),
+            **({"options": dict(self.options)} if self.options else {}),
         }
 
     @classmethod

@@ -31,6 +31,7 @@ from .state import (
     STATUS_ELIMINATED,
     STATUS_OFFBOARD,
     STATUS_RETURNING,
+    STATUS_UNPLACED,
     GameState,
 )
 from .visibility import sees_everything
@@ -118,8 +119,12 @@ def unit_view(game: ViewedGame, viewer: str, uid: str) -> dict[str, Any]:
         if sees_everything(viewer) or viewer == side:
             out["provisional"] = True
         else:
-            nominal = next(p for p in sc.setup if p.unit == uid)
-            out["hex"] = nominal.hex
+            # A 'w/N' placement's listed hex is public (Quick Play 3.2); a unit placed in any other set-up area
+            # (Standard 17.2, 17.3) is shown unplaced until its side has finished setting up.
+            nominal = next((p for p in sc.setup if p.unit == uid and p.within > 0), None)
+            out["hex"] = nominal.hex if nominal is not None else None
+            if nominal is None:
+                out["status"] = STATUS_UNPLACED
             out["placement_hidden"] = True
             out.pop("facing", None)  # the placement the opponent may not see yet is its orientation too
     return out
@@ -201,6 +206,8 @@ def build_views(game: ViewedGame, viewers: list[str], *, share_units: bool = Fal
             "combat": _combat_view(st.combat), "can_undo": dict(can_undo),
             "dice_rolled": st.dice_count,
         }
+        if st.options:
+            view["options"] = dict(st.options)  # the options the game was created with (Game.new)
         view.update(game.ruleset.view_extra(game, viewer))
         view["unit_defs"] = unit_defs_for(sc, view["units"])
         view["dice"] = dict(dice)

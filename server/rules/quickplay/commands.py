@@ -13,7 +13,7 @@ from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.scenario import Scenario, UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, PHASE_SETUP, STATUS_MAP, Phase
-from ..kernel.visibility import SECRET_SETUP, audience
+from ..kernel.setup import place_secretly, secret_placement
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
 
@@ -125,9 +125,7 @@ def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
 
 def cmd_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     uid, hex_ = phases.parse_place(ctx, side, cmd)
-    ctx.move_unit(uid, hex_)
-    with ctx.private_to(audience(ctx.sc, side, SECRET_SETUP)):
-        ctx.emit("place", f"3.2: {ctx.name(uid)} placed at {hex_}", unit=uid, hex=hex_)
+    place_secretly(ctx, side, uid, hex_, "3.2")
 
 def cmd_move(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     movement.movement_phase_open(ctx, side)
@@ -243,9 +241,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
 
 def secret_command(sc: Scenario, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
     """A set-up placement is the side's secret until both have set up (3.2): so is its undo."""
-    if cmd.get("type") == "place":
-        return "a set-up placement", audience(sc, side, SECRET_SETUP)
-    return None
+    return secret_placement(sc, side, cmd)
 
 
 COMMANDS: dict[str, CommandHandler] = {

@@ -17,6 +17,7 @@ from ..kernel.state import (
     GameState,
     Phase,
 )
+from ..kernel.setup import reveal_setup
 from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
 from . import cavalry
 from .combat import assign_leaders, eligible_leaders, participant_sets, preview
@@ -66,15 +67,7 @@ def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
 def finish_setup_side(ctx: Ctx, side: str) -> None:
     """V23: a side's placements stay private while it places and are shown when it finishes (a reveal)."""
     st = ctx.st
-    st.setup_done.append(side)
-    placed = []
-    for uid in ctx.sc.side_units[side]:
-        if st.units[uid].provisional:
-            st.units[uid].provisional = False
-            placed.append(f"{ctx.name(uid)} at {st.units[uid].hex}")
-    ctx.emit("reveal", f"3.2: {ctx.sc.sides[side].name} has set up" + (f": {', '.join(placed)}" if placed else ""),
-             rule="3.2", side=side)
-    ctx.rolled = True  # a reveal is an undo barrier, like a die roll
+    reveal_setup(ctx, side, "3.2")
     remaining = [s for s in setup_sides(ctx) if s not in st.setup_done]
     if remaining:
         st.active = remaining[0]

@@ -9,10 +9,12 @@ from ..kernel.state import (
     PHASE_COMBAT,
     PHASE_MOVEMENT,
     PHASE_OVER,
+    PHASE_SETUP,
     STATUS_CAPTURED,
     STATUS_MAP,
     STATUS_OFFBOARD,
     STATUS_RETURNING,
+    STATUS_UNPLACED,
 )
 from .context import StdCtx
 from .scenario import Kind
@@ -35,8 +37,10 @@ def check_standard_invariants(game: Game, events: list[dict[str, Any]], phase_be
             problems.append(f"{uid}: a {d.kind.value} marked ineffective (2.9)")
         if s.status == STATUS_RETURNING and s.entry_turn is None:
             problems.append(f"{uid}: on the TRT without a box (7.10, 11.2)")
+        if s.status == STATUS_UNPLACED and st.phase != PHASE_SETUP:
+            problems.append(f"{uid}: still unplaced after the set-up (17.2)")
         if d.kind in (Kind.HQ, Kind.TRAINS) and s.status not in (STATUS_MAP, STATUS_CAPTURED,
-                                                                  STATUS_OFFBOARD):
+                                                                  STATUS_OFFBOARD, STATUS_UNPLACED):
             problems.append(f"{uid}: an HQ or trains with status {s.status} (12.1, 12.2)")
         if (s.status == STATUS_MAP and s.hex is not None and d.kind in (Kind.HQ, Kind.TRAINS)
                 and ctx.in_ezoc(s.hex, d.side) and uid not in ctx.inactive() and st.phase != PHASE_OVER):
@@ -44,7 +48,7 @@ def check_standard_invariants(game: Game, events: list[dict[str, Any]], phase_be
     for u in ctx.x.get("inactive", []):
         if sc.units[u].kind not in (Kind.HQ, Kind.TRAINS):
             problems.append(f"{u}: marked inactive but not an HQ or trains")
-    if st.phase not in (PHASE_MOVEMENT, PHASE_COMBAT, PHASE_OVER):
+    if st.phase not in (PHASE_SETUP, PHASE_MOVEMENT, PHASE_COMBAT, PHASE_OVER):
         problems.append(f"phase {st.phase} is not one of 3.2's")
     if ctx.x.get("declared") and st.phase != PHASE_MOVEMENT:
         problems.append("a declared move outlived its movement phase (4.4)")

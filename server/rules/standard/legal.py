@@ -15,12 +15,13 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.state import (
     PHASE_COMBAT,
     PHASE_MOVEMENT,
+    PHASE_SETUP,
     STATUS_ELIMINATED,
     STATUS_MAP,
     STATUS_OFFBOARD,
     STATUS_RETURNING,
 )
-from . import attacks, moving
+from . import attacks, moving, setup
 from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
@@ -365,7 +366,30 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
     if st.phase == PHASE_COMBAT:
         return [_const(c) for c in attack_commands(ctx, side, rng) + bombard_commands(ctx, side)
                 + fire_commands(ctx, side)]  # 19.7 D
+    if st.phase == PHASE_SETUP:
+        return setup_families(game, side, rng)
     return []
+
+
+def setup_families(game: Game, side: str, rng: random.Random, sample: int = 6) -> list[Family]:
+    """17.2, 17.3: the shortcut 'place the rest as printed' and a sample of each unit's allowed hexes: the units still
+    to place or standing where the set-up may not end (overstacked, a leader away from his span), else any."""
+    ctx = StdCtx.of(game)
+    fams: list[Family] = []
+    if setup.printed_placements(ctx, side):
+        fams.append(_const({"type": "place_printed"}))
+    todo = setup.problem_units(ctx, side) or [u for u in setup.areas_in_play(ctx.sc, ctx.st.options)
+                                              if ctx.side_of(u) == side]
+    for uid in todo:
+        def fam(uid: str = uid) -> list[dict[str, Any]]:
+            c = StdCtx.of(game)
+            area = setup.areas_in_play(c.sc, c.st.options)[uid]
+            hexes = sorted(area.hexes)
+            picks = rng.sample(hexes, min(len(hexes), sample * 4))
+            return [{"type": "place", "unit": uid, "hex": h} for h in picks
+                    if setup.place_problem(c, uid, h) is None][:sample]
+        fams.append(fam)
+    return fams
 
 
 def legal_commands(game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:

@@ -7,8 +7,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
-from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT
-from . import attacks, bombard, close_combat, legal, moving
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_SETUP
+from . import attacks, bombard, close_combat, legal, moving, setup
 from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
@@ -67,6 +67,11 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                 if cap is not None and ma > cap:  # 19.4: Heavy Rain
                     out[key].update(ma=cap, limit={"rule": "19.4", "ma": ma, "text": f"Heavy Rain: no unit moves "
                                                    f"more than {cap} MP (its MA is {ma})"})
+    if st.phase == PHASE_SETUP and st.active == side:
+        out["placements"] = setup_placements(ctx, side, units)
+        problem = setup.end_problem(ctx, side)
+        out["setup"] = {"printed": len(setup.printed_placements(ctx, side)),
+                        "end": None if problem is None else {"rule": problem[0], "message": problem[1]}}
     if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared"):
         out["charges"] = [c for c in charge_commands(ctx, side) if not units or set(c["units"]) & set(units)]  # 7.13(3), 9.3
     if st.phase == PHASE_COMBAT and st.active == side:
@@ -76,6 +81,19 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
         out["bombardments"] = [preview_bombard(game, side, b) for b in bombard.bombard_commands(ctx, side)
                                if not units or set(b["artillery"]) & set(units)]  # 8.4
         out["line_fire"] = [f for f in fire_commands(ctx, side) if not units or f["unit"] in units]  # 19.7 D
+    return out
+
+
+def setup_placements(ctx: StdCtx, side: str, units: list[str]) -> dict[str, Any]:
+    """17.2, 17.3: each own unit placed in an area (all of them when none is named): the area in words with its rule,
+    the hexes it may take now, its printed hex and whether it is placed."""
+    out: dict[str, Any] = {}
+    for uid, area in setup.areas_in_play(ctx.sc, ctx.st.options).items():
+        if ctx.side_of(uid) != side or (units and uid not in units):
+            continue
+        ap = ctx.sc.areas.get(uid)
+        out[uid] = {"text": area.text, "rule": area.rule, "printed": ap.printed if ap else None,
+                    "placed": ctx.u(uid).hex is not None, "hexes": setup.allowed_hexes(ctx, uid)}
     return out
 
 

@@ -28,7 +28,8 @@ from ..kernel.edition import (
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import Objective, ScenarioModel
-from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, GameState, UnitState
+from ..kernel.setup import secret_placement
+from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, PHASE_SETUP, STATUS_UNPLACED, GameState, UnitState
 from . import (
     advancing,
     attacks,
@@ -49,6 +50,7 @@ from . import (
 )
 from . import invariants as _invariants
 from . import options as _options
+from . import setup as _setup
 from . import weather as _weather
 from .context import StdCtx
 from .crt import crt_result, crt_row
@@ -69,6 +71,9 @@ def _end_phase(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     check_fields(cmd, {}, {})
     if ctx.st.active != side:
         raise IllegalCommand("3.2", "only the active player ends the phase")
+    if ctx.st.phase == PHASE_SETUP:
+        _setup.end_setup(ctx, side)  # 17.1-17.3: the side's set-up is over
+        return
     phases.end_phase(ctx)
 
 
@@ -89,6 +94,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "open_order": open_order.cmd_open_order,
     "line": line.cmd_line,
     "line_fire": line_fire.cmd_line_fire,
+    **_setup.COMMANDS,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -108,6 +114,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "line": frozenset({"unit", "facing", "on"}),
     "line_fire": frozenset({"unit", "target"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
+    **_setup.COMMAND_FIELDS,
 }
 
 
@@ -173,11 +180,16 @@ class Standard(Edition):
         inactive (12.1, 12.2); the objectives' first owners."""
         sc = _std(scenario)
         units = setup_units(sc)
+        for ap in sc.areas.values():  # 17.2: placed during the set-up
+            units[ap.unit] = UnitState(id=ap.unit, hex=None, status=STATUS_UNPLACED, reduced=ap.reduced,
+                                       disrupted=ap.disrupted, ineffective=ap.ineffective)
+        units = dict(sorted(units.items()))
+        inactive = [p.unit for p in sc.setup if p.inactive] + [a.unit for a in sc.areas.values() if a.inactive]
         return GameState(
             scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_MOVEMENT, active=sc.first_player,
             units=units, replacements={s: 0 for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},
-            extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": [],
+            extra={"inactive": sorted(inactive), "fow_owed": [],
                    **victory.initial_extra(sc, ((p.unit, p.hex) for p in sc.setup)),  # 18.0 (S68): its trackers
                    **({"weather": sc.weather.start} if sc.weather is not None else {}),  # 19.4: turn 1's weather
                    **({"open_order": []} if sc.special.open_order is not None else {})},  # 19.10: the markers
@@ -213,7 +225,13 @@ class Standard(Edition):
 
     # --- turn and procedures ---------------------------------------------------------------
     def start(self, ctx: StdCtx) -> None:
-        phases.start(ctx)
+        _setup.start(ctx)  # 17.1: the set-up of the units placed in areas, then 3.2's first movement phase
+
+    def game_options(self, scenario: ScenarioModel) -> dict[str, dict[str, Any]]:
+        return _setup.game_options(_std(scenario))  # 17.3: the free set-up
+
+    def secret_command(self, scenario: ScenarioModel, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+        return secret_placement(scenario, side, cmd, _setup.COMMANDS)  # 17.2: placements are secret until revealed
 
     def commands(self) -> Mapping[str, CommandHandler]:
         return COMMANDS
@@ -228,7 +246,7 @@ class Standard(Edition):
         return DECISIONS
 
     def after_command(self, ctx: StdCtx) -> None:
-        if ctx.st.phase == PHASE_OVER:
+        if ctx.st.phase in (PHASE_OVER, PHASE_SETUP):
             return
         # 12.1, 12.2 depend only on where the units stand and whether they exert ZOC: unchanged position, no check
         key = (tuple(map(_POSITION, ctx.st.units.values())), tuple(ctx.inactive()))
@@ -324,6 +342,8 @@ class Standard(Edition):
     def can_end_phase(self, game: Game, side: str) -> bool:
         if game.state.decision is not None or game.awaiting != side:
             return False
+        if game.state.phase == PHASE_SETUP:  # 17.2, 5.2: every unit placed, stacking and spans kept
+            return _setup.end_problem(StdCtx.of(game), side) is None
         # 12.4 (S48): not while a fortune's move obliges the phasing player to attack
         return game.state.phase != PHASE_COMBAT or not attacks.owed_forced(StdCtx.of(game), side)
 
@@ -331,6 +351,8 @@ class Standard(Edition):
         return _invariants.check_standard_invariants(game, events, phase_before)
 
     def phase_prompt(self, phase: str) -> tuple[str, str]:
+        if phase == PHASE_SETUP:
+            return "17.1", "place your units in their set-up areas, then end the set-up"
         verbs = {"movement": "move, recover, replace and re-enter units, then end the phase",
                  "combat": "attack, then end the phase"}
         return "3.2", verbs.get(phase, "")

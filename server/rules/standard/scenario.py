@@ -46,6 +46,8 @@ from ..kernel.scenario import (
 )
 from .arrivals import Arrival, parse_arrivals
 from .arrivals import field_problems as _arrival_field_problems
+from .areas import AreaPlacement, AreaReader, FreeSetup, MapFacts, parse_areas
+from .areas import field_problems as _area_field_problems
 from .special import SpecialRules, parse_special, split_ridges
 from .special import field_problems as _special_field_problems
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
@@ -181,6 +183,7 @@ class Placement:
     ineffective: bool = False
     reduced: bool = False
     inactive: bool = False
+    within: int = 0  # never a Quick Play 'w/N': a Standard set-up area is the placement's `area` (setup_areas.py)
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,9 @@ class StandardScenario(ScenarioBase):
     special: SpecialRules = field(default_factory=SpecialRules)  # 19.5, 19.9 (S51)
     ridges: frozenset[tuple[str, str]] = frozenset()  # 19.2 (S51): ridge hexsides, kept out of `hexsides`
     victory_rules: VictoryRules = field(default_factory=VictoryRules)  # 18.0 (S68): conditions, 18.3's points
+    areas: Mapping[str, AreaPlacement] = field(default_factory=dict)  # 17.2: unit -> its set-up area (areas.py)
+    free_setup: Mapping[str, FreeSetup] = field(default_factory=dict)  # 17.3: side -> its free set-up
+    map_facts: MapFacts | None = field(default=None, repr=False, compare=False)  # what the areas read of the map
 
     @property
     def turns(self) -> int:
@@ -453,7 +459,8 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         if data.get("ruleset") != "standard":
             raise ScenarioError(source, [("ruleset", f"this reader takes 'standard' scenarios, not '{data.get('ruleset')}'")])
         mixed = _quickplay_fields(data) or _unit_field_problems(data) or _weather_field_problems(data) \
-            or _special_field_problems(data) or _victory_field_problems(data) or _arrival_field_problems(data)
+            or _special_field_problems(data) or _victory_field_problems(data) or _arrival_field_problems(data) \
+            or _area_field_problems(data)
         if mixed:
             raise ScenarioError(source, mixed)
     problems = schema_problems(_validator(), data)
@@ -566,7 +573,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
             bad(path + ".unit", f"unit '{uid}' is set up twice")
         placed.add(uid)
         ud = units[uid]
-        if on_map(path + ".hex", s["hex"]):
+        if "hex" in s and on_map(path + ".hex", s["hex"]):
             t = terrain.get(hex_terrain.get(s["hex"], m["default_terrain"]))
             if t is not None and t.is_prohibited(ud.kind.tec_class):
                 bad(path + ".hex", f"unit '{uid}' may not stand in {t.name} at {s['hex']} (4.5: prohibited terrain)")
@@ -578,8 +585,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
             bad(path + ".disrupted", f"a {ud.kind.value} is never disrupted (2.8 applies to combat units)")
         if s.get("inactive") and ud.kind not in (Kind.HQ, Kind.TRAINS):
             bad(path + ".inactive", "only an HQ or trains has an inactive side (12.1, 12.2)")
-        setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
-                               s.get("reduced", False), s.get("inactive", False)))
+        if "area" not in s:  # 17.2: a unit with an area is placed in the set-up (areas.py)
+            setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
+                                   s.get("reduced", False), s.get("inactive", False)))
     reinforcements = parse_arrivals(data.get("reinforcements", []), {k: v.entry_points for k, v in sides.items()},
                                     {k: u.side for k, u in units.items()}, units, placed, data["turns"], grid, bad,
                                     frozenset(broken))
@@ -605,6 +613,10 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         for j, fid in enumerate(sorted(special.battery_positions.exclude_formations)):
             if fid not in formations:
                 bad(f"special_rules.battery_positions.exclude_formations[{j}]", f"formation '{fid}' is not in formations")
+    facts = MapFacts(grid, lambda h: (hex_terrain.get(h, m["default_terrain"]), *hex_secondary.get(h, ())), hexsides,
+                     {k: v["name"] for d in (terrain_defs, secondary_defs, feature_defs) for k, v in d.items()})
+    reader = AreaReader(facts, feature_defs, [*terrain_defs, *secondary_defs], [k.value for k in Kind], bad)
+    area_placements, free_setup = parse_areas(data, reader, units, placed)
     hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
         raise ScenarioError(source, p)
@@ -617,6 +629,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
         clear_hexsides=parsed_tec.clear_hexsides, weather=weather, special=special, ridges=ridges,
         victory_rules=victory_rules,
+        areas=area_placements, free_setup=free_setup, map_facts=facts,
     )
 
 

@@ -9,7 +9,11 @@ from server.rules_cli import find_scenario
 
 def test_state_to_json_names_every_field():
     assert {f.name for f in fields(GameState)} == set(GameState(
-        scenario="x", ruleset="quickplay", turn=1, phase="movement", active="a", units={}).to_json())
+        scenario="x", ruleset="quickplay", turn=1, phase="movement", active="a", units={},
+        options={"free_setup": True}).to_json())
+    # A game created without options saves without the key, as every state did before them (Game.new's options).
+    assert "options" not in GameState(scenario="x", ruleset="quickplay", turn=1, phase="movement", active="a",
+                                      units={}).to_json()
     assert {f.name for f in fields(UnitState)} == set(UnitState(id="u", hex=None, facing="N").to_json())
     # A unit without a facing saves without the key, as every state did before facings (kernel/facing.py).
     assert set(UnitState(id="u", hex=None).to_json()) == {f.name for f in fields(UnitState)} - {"facing"}

@@ -2,25 +2,18 @@
 // on the map) and step recovery (11.4: which units may try, what they need, with a leader's help). Both read the
 // phase's own options (asked without a selection); the placements also shade a selected counter's hexes.
 
-import { h, OKABE } from "../../ui/dom.js";
+import { h } from "../../ui/dom.js";
 import { counterIcon } from "../../counters.js";
 import { counter } from "./counter.js";
-import { S, page, defs } from "../../core/store.js";
+import { S, defs } from "../../core/store.js";
 import { send } from "../../core/sync.js";
-import { select } from "../../core/selection.js";
+import { setupReach, renderSetupPanel, setupOverlays } from "../../core/setup.js";
+
+const WORDS = { describe: (pl) => `within ${pl.within} hex${pl.within > 1 ? "es" : ""} of ${pl.listed}`, rule: "3.2" };
 
 /** 3.2: the hexes the referee allows a selected counter during the set-up (within its allowance of its listed hex). */
 export function setupPlacements(o, rawOpts) {
-  const u = S.selected[0];
-  const pl = (rawOpts.placements || {})[u];
-  if (S.selected.length === 1 && pl) {
-    for (const hx of pl.hexes) if (hx !== S.view.units[u].hex) o.reach.set(hx, { cost: "", path: null, place: true });
-    o.notes.push({ text: `Set-up: ${defs()[u].name} may be placed within ${pl.within} hex${pl.within > 1 ? "es" : ""} of ${pl.listed}. Click a shaded hex, then end the set-up.`, rule: "3.2" });
-  } else if (S.selected.length > 1) {
-    o.notes.push({ text: "Select one unit to place it (click it in the list above to keep only it).", rule: "3.2" });
-  } else {
-    o.notes.push({ text: "This unit sets up exactly at its listed hex. End the set-up when your placements are done.", rule: "3.2" });
-  }
+  setupReach(o, rawOpts, WORDS);
 }
 
 /** The phase's own box: where each counter may be set up (3.2), and which units may try step recovery and what
@@ -38,21 +31,7 @@ export function renderPhasePanel(sec, raw, v) {
 }
 
 function renderSetup(sec, raw, v) {
-  const pl = raw.placements || {};
-  const ids = Object.keys(pl);
-  sec.hidden = false;
-  sec.appendChild(h("h3", {}, ["Set-up", h("span.rule", { text: "rule 3.2" })]));
-  if (!ids.length) {
-    sec.appendChild(h("div.whose-sub", { text: "Every counter of yours sets up exactly at its listed hex: nothing to place. End the set-up (E)." }));
-    return;
-  }
-  sec.appendChild(h("div.whose-sub", { text: "These counters may be placed within the outlined area around their listed hex: select one here or on the map, then click a shaded hex. The rest set up exactly where listed. End the set-up (E) when done." }));
-  const ul = h("div.off-units#setup-units", { role: "group", "aria-label": "Counters that may be placed" });
-  for (const id of ids) {
-    const u = v.units[id] || {};
-    ul.appendChild(h("button.off-unit.due", { type: "button", "data-unit": id, title: `${defs()[id].name}: within ${pl[id].within} of ${pl[id].listed}`, onclick: () => { select(u.hex, [id]); if (u.hex) page.map.centerOn(u.hex); } }, [counterIcon(S.scenario, id, u, 34, counter), h("span.off-when", { text: `within ${pl[id].within} of ${pl[id].listed}` })]));
-  }
-  sec.appendChild(ul);
+  renderSetupPanel(sec, raw, v, { ...WORDS, intro: "These counters may be placed within the outlined area around their listed hex: select one here or on the map, then click a shaded hex. The rest set up exactly where listed. End the set-up (E) when done." });
 }
 
 function renderRecovery(sec, raw, v) {
@@ -97,8 +76,5 @@ function renderRecovery(sec, raw, v) {
 
 /** 3.2: the set-up areas outlined during my set-up, while nothing is selected. */
 export function phaseOverlays(v, raw) {
-  if (!(raw && v.phase === "setup" && raw.placements && !S.selected.length)) return;
-  const rings = [];
-  for (const [id, pl] of Object.entries(raw.placements)) for (const hx of pl.hexes) rings.push({ hex: hx, colour: OKABE.green || "#009e73", width: 2.5, dash: "4 3", cls: "setup-area", title: `Set-up area of ${defs()[id] ? defs()[id].name : id} (within ${pl.within} of ${pl.listed}, rule 3.2)` });
-  page.map.ringHexes(rings);
+  setupOverlays(v, raw, WORDS);
 }

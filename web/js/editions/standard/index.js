@@ -15,6 +15,7 @@ import { readOptions, resetSelection, stay, selectDeclared, moveBar, unitClickHe
 import { builder, makeCharge, openDeclaredCharge, previewBody } from "./attack.js";
 import { counter, COUNTER_LEGEND } from "./counter.js";
 import { results, resultKey } from "./results.js";
+import { setupOptions, setupClick, renderSetup, setupMarks } from "./setup.js";
 
 /** The Standard section, placed where the page shell used to hold it (after the units off the map). */
 function mount() {
@@ -40,6 +41,11 @@ function renderStandard() {
 /** The phase box: the movement phase's flips, recoveries, replacements, musters and re-entries; the combat phase's
  *  declared charges to make (each through the attack builder). */
 function renderPhasePanel(sec, raw, v) {
+  if (v.phase === "setup") {
+    if (v.active !== S.side) return false;
+    renderSetup(sec, raw, v); // 17.1-17.3
+    return true;
+  }
   if (v.phase === "movement") {
     renderStandardActions(sec, {
       raw, view: v, defs: defs(), declared: !!(v.standard && v.standard.declared),
@@ -133,12 +139,12 @@ export const standard = {
   mount,
   renderPanels: renderStandard,
 
-  readOptions,
+  readOptions: (raw) => setupOptions(readOptions(raw), raw),
   optionsArrived: openDeclaredCharge,
   resetSelection,
   unitClickHex,
   mapClick,
-  commandAt,
+  commandAt: (hex, r, o) => setupClick(hex, o) || commandAt(hex, r, o),
   selectionTools: moveBar,
   reachSummary: (o) => `${o.reach.size} hex${o.reach.size > 1 ? "es" : ""} ${[...o.reach.values()].some((r) => r.reenter) ? "to re-enter on (shaded green)" : "reachable (shaded)"}`,
   phaseOptions: ["setup", "recovery", "movement", "combat"],
@@ -151,6 +157,7 @@ export const standard = {
   },
 
   mapView,
+  phaseOverlays: setupMarks,
   overlays: standardOverlays,
   selectionOverlays: moveOverlays,
   reachLook: (hex, r) => (r.reenter ? { colour: OKABE.green, title: `${hex}: re-enter here (rule 13.2)`, tip: "Re-enter here (rule 13.2)" } : null),
@@ -158,6 +165,7 @@ export const standard = {
   turnPhases: ["movement", "combat"], // 3.2: the Standard turn has no recovery phase of its own
 
   statusHint(v) {
+    if (v.phase === "setup") return v.active === S.side ? "Set-up (17.2): select a counter, click a hex in its shaded area; Place the rest as printed, then End set-up." : `${sideName(v.active)} is setting up: its placements are shown when it has finished (17.2).`;
     if (v.phase === "movement") return "Select a stack, then click a shaded hex to move (M: march; D: declare a move whose MA is rolled; O: leave the map). Flip, recover, replace and re-enter in the Movement phase box. End the phase when done (E).";
     if (v.phase === "combat") return v.standard && v.standard.light === "night" ? "Night: only declared infantry charges attack (14.2(4)). End the phase (E)." : "Select your units, then click an enemy to build the attack: its tactic (7.13; a skirmish reaches two hexes), a coordinating leader (7.14), joining leaders (10.3) and supporting guns (8.8); guns alone bombard (8.4). End the phase when done (E).";
     return null;
