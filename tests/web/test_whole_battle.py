@@ -38,8 +38,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recover", "attack", "bombard",
             "charge", "choose", "undo",
             # the Standard rules (docs/engine-contract.md)
-            "flip", "declare", "stay", "replace", "muster", "reenter", "square"}
-STD_ACTIONS = {"flip", "recover", "replace", "muster"}
+            "flip", "declare", "stay", "replace", "muster", "reenter", "square",
+            "open_order"}  # 19.10 (S52): a button among the phase's actions, like a flip
+STD_ACTIONS = {"flip", "recover", "replace", "muster", "open_order"}
 UNDO_CHANCE = 0.03
 END_PHASE_CHANCE = 0.2
 LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")
