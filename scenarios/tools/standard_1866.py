@@ -383,7 +383,7 @@ def build() -> dict[str, Any]:
             {"side": "austria", "hexes": [k["benatek"], k["swiepwald"]]},
         ],
     }
-    trt = [{"label": label, "light": "day"} for label in TURN_LABELS]
+    trt: list[dict[str, Any]] = [{"label": label, "light": "day"} for label in TURN_LABELS]
     trt[3]["replacements"] = {"austria": 1, "prussia": 1}
     trt[6]["replacements"] = {"austria": 1, "prussia": 1}
     briefing = {
