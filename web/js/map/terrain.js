@@ -131,7 +131,7 @@ function drawSecondary(mv) {
   }
 }
 
-/** The scenario's roads, and its trails when the format lists them apart (the Standard rules' map.trails). */
+/** The scenario's roads, and its trails when the format lists them apart (map.trails). */
 export function pathsOf(map) {
   return [...(map.roads || []), ...(map.trails || []).map((t) => ({ ...t, kind: "trail" }))];
 }
