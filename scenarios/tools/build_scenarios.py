@@ -1,9 +1,9 @@
-"""Build scenarios/hougoumont.json and scenarios/salem-church.json.
+"""Build scenarios/hougoumont.json, scenarios/salem-church.json and scenarios/standard/standard-1866.json.
 
-    .venv/bin/python scenarios/tools/build_scenarios.py          # write both files
+    .venv/bin/python scenarios/tools/build_scenarios.py          # write every file
     .venv/bin/python scenarios/tools/build_scenarios.py --check  # fail if a file is stale
 
-Both battles were designed for Vedette from the historical record (see
+The battles were designed for Vedette from the historical record (see
 docs/scenarios.md).  The ground is sketched here in metres on the real
 battlefield and laid onto the hex grid by ``mapkit.MapBuilder``; the orders of
 battle are derived from approximate strengths by the rules in each battle's
@@ -24,10 +24,12 @@ sys.path.insert(0, str(ROOT))
 
 import hougoumont
 import salem_church
+import standard_1866
 
 OUTPUTS = {
     "hougoumont.json": hougoumont.build,
     "salem-church.json": salem_church.build,
+    "standard/standard-1866.json": standard_1866.build,
 }
 
 

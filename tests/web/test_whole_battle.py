@@ -39,8 +39,9 @@ FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recov
             "charge", "choose", "undo",
             # the Standard rules (docs/engine-contract.md); the set-up's shortcut (17.2)
             "place_printed",
-            "flip", "declare", "stay", "replace", "muster", "reenter", "square"}
-STD_ACTIONS = {"flip", "recover", "replace", "muster"}
+            "flip", "declare", "stay", "replace", "muster", "reenter", "square",
+            "open_order"}  # 19.10 (S52): a button among the phase's actions, like a flip
+STD_ACTIONS = {"flip", "recover", "replace", "muster", "open_order"}
 UNDO_CHANCE = 0.03
 END_PHASE_CHANCE = 0.2
 LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")

@@ -73,6 +73,14 @@ export class MapView extends MapViewport {
         this.patternFor[tid] = `url(#${this.pid(`pat-${tid}`)})`;
       }
     });
+    // secondary terrain (a village on clear ground...): its own pattern, keyed "sec:<id>" (map/terrain.js)
+    Object.entries((sc.tec && sc.tec.secondary) || {}).forEach(([sid, t]) => {
+      const p = t.pattern && t.pattern !== "none" ? terrainPattern(this.pid(`pat-sec-${sid}`), t.pattern, t.color || "#c9a27e", g.size) : null;
+      if (p) {
+        defs.appendChild(p);
+        this.patternFor[`sec:${sid}`] = `url(#${this.pid(`pat-sec-${sid}`)})`;
+      }
+    });
     // arrow head for entry arrows and paths
     defs.appendChild(
       svg("marker", { id: this.pid("arrow"), viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, [

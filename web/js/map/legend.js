@@ -2,7 +2,7 @@
 // swatch drawn as the map draws it (reusing the map's patterns) beside a label that wraps.
 
 import { svg } from "../ui/dom.js";
-import { featureStyle } from "./terrain.js";
+import { featureStyle, pathsOf } from "./terrain.js";
 
 /** A legend (HTML rows, each a small SVG swatch and a text that wraps) for the scenario's terrain, hexside
  *  features and each kind of road it uses, reusing the map's patterns. */
@@ -15,9 +15,13 @@ export function legendSVG(scenario, mapView) {
     if (!used.has(tid)) continue;
     items.push({ kind: "terrain", tid, t, label: t.name || tid });
   }
+  const usedSec = new Set(Object.values(scenario.map.secondary || {}).flat());
+  for (const [sid, t] of Object.entries(scenario.tec.secondary || {})) {
+    if (usedSec.has(sid)) items.push({ kind: "terrain", tid: `sec:${sid}`, t, label: t.name || sid });
+  }
   for (const [fid, f] of Object.entries(scenario.tec.hexsides || {})) items.push({ kind: "side", fid, f, label: f.name || fid });
   const ROAD_NAMES = { pike: "Main road (pike)", road: "Road", trail: "Trail" };
-  const kinds = [...new Set((scenario.map.roads || []).map((r) => r.kind || "road"))].sort((a, b) => ["pike", "road", "trail"].indexOf(a) - ["pike", "road", "trail"].indexOf(b));
+  const kinds = [...new Set(pathsOf(scenario.map).map((r) => r.kind || "road"))].sort((a, b) => ["pike", "road", "trail"].indexOf(a) - ["pike", "road", "trail"].indexOf(b));
   for (const k of kinds) items.push({ kind: "road", road: k, label: ROAD_NAMES[k] || k });
   const root = document.createElement("div");
   root.className = "legend-list";

@@ -110,11 +110,35 @@ export function drawTerrain(mv) {
     }
     L.grid.appendChild(svg("polygon", { points: pts, fill: "none", stroke: "#6b6355", "stroke-width": 0.7, opacity: 0.55 }));
   }
+  drawSecondary(mv);
+}
+
+/** Secondary terrain (2.2: a village, a battery position... on top of the hex's primary terrain): an inset hex in
+ *  its colour and pattern, one inside the other when a hex has several. */
+function drawSecondary(mv) {
+  const g = mv.grid;
+  const tecS = (mv.scenario.tec && mv.scenario.tec.secondary) || {};
+  for (const [id, sids] of Object.entries(mv.scenario.map.secondary || {})) {
+    if (!g.contains(id)) continue;
+    sids.forEach((sid, i) => {
+      const t = tecS[sid] || {};
+      const pts = g.polygonPoints(id, 0.62 - 0.18 * i);
+      const grp = svg("g", { class: `secondary s-${sid}`, "pointer-events": "none" }, [svg("title", { text: t.name || sid })]);
+      grp.appendChild(svg("polygon", { points: pts, fill: t.color || "#c9a27e", "fill-opacity": 0.8, stroke: tint(t.color || "#c9a27e", -0.4), "stroke-width": 1 }));
+      if (mv.patternFor[`sec:${sid}`]) grp.appendChild(svg("polygon", { points: pts, fill: mv.patternFor[`sec:${sid}`] }));
+      mv.layers.terrain.appendChild(grp);
+    });
+  }
+}
+
+/** The scenario's roads, and its trails when the format lists them apart (map.trails). */
+export function pathsOf(map) {
+  return [...(map.roads || []), ...(map.trails || []).map((t) => ({ ...t, kind: "trail" }))];
 }
 
 export function drawRoads(mv) {
   const g = mv.grid;
-  for (const road of mv.scenario.map.roads || []) {
+  for (const road of pathsOf(mv.scenario.map)) {
     const pts = road.path.filter((id) => g.contains(id)).map((id) => g.center(id));
     if (pts.length < 2) continue;
     // extend the ends that sit on a map edge so the road runs off the map
