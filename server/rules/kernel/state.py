@@ -24,6 +24,7 @@ class Status(str, Enum):
     CAPTURED = "captured"
     REMOVED = "removed"  # retreated off the map (7.7): neither captured nor eliminated
     DEAD = "dead"  # eliminated for good: failed step recovery, or a leader lost (10.0)
+    HIDDEN = "hidden"  # in a hidden movement box, off the map until the box is revealed (kernel/hidden.py)
 
 
 # The plain strings the state stores, for the rules' loops: on CPython 3.11 each read of
@@ -41,6 +42,7 @@ STATUS_ELIMINATED: Final = Status.ELIMINATED.value
 STATUS_CAPTURED: Final = Status.CAPTURED.value
 STATUS_REMOVED: Final = Status.REMOVED.value
 STATUS_DEAD: Final = Status.DEAD.value
+STATUS_HIDDEN: Final = Status.HIDDEN.value
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ The edition's procedures (recovering.py, phases.py, moving.py) play these rules 
 
 from __future__ import annotations
 
-from ..kernel.state import STATUS_ELIMINATED, STATUS_MAP, UnitState
+from ..kernel.state import STATUS_ELIMINATED, STATUS_HIDDEN, STATUS_MAP, UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
 
@@ -55,7 +55,7 @@ def step_replaceable(sc: StandardScenario, s: UnitState) -> str | None:
     d = sc.units[s.id]
     if s.status == STATUS_ELIMINATED:
         step = d.reduced if d.steps == 2 else d.full
-    elif s.status == STATUS_MAP and s.reduced:
+    elif s.status in (STATUS_MAP, STATUS_HIDDEN) and s.reduced:  # 19.8 C: hidden units receive replacements
         step = d.full
     else:
         return "11.2: only an eliminated unit or a reduced two-step unit on the map recovers a step"

@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..kernel import hidden as _kh
 from ..kernel import victory as _victory
 from ..kernel.crt import COLUMN_LABELS, column_of
 from ..kernel.dice import Dice
@@ -37,6 +38,8 @@ from . import (
     close_combat,
     combat_results,
     fortune,
+    hidden,
+    hidden_moves,
     legal,
     moving,
     open_order,
@@ -83,6 +86,9 @@ COMMANDS: dict[str, CommandHandler] = {
     "bombard": bombard.cmd_bombard,
     "square": squares.cmd_square,
     "open_order": open_order.cmd_open_order,
+    "hm_declare": hidden_moves.cmd_hm_declare,
+    "hm_move": hidden_moves.cmd_hm_move,
+    "hm_reveal": hidden_moves.cmd_hm_reveal,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -99,6 +105,9 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "bombard": frozenset({"target", "artillery", "groups"}),
     "square": frozenset({"unit", "form"}),
     "open_order": frozenset({"unit", "on"}),
+    "hm_declare": frozenset({"marker", "march"}),
+    "hm_move": frozenset({"marker", "path", "march"}),
+    "hm_reveal": frozenset({"marker"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
 }
 
@@ -125,6 +134,8 @@ TASKS: dict[str, TaskHandler] = {
     "rout": retreating.task_rout,
     "advance_check": advancing.task_advance_check,
     "advance": advancing.task_advance,
+    "hm_deploy": hidden.task_deploy,
+    "hm_resume": hidden.task_resume,
 }
 
 DECISIONS: dict[str, DecisionHandler] = {
@@ -144,6 +155,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "fow_place": fortune.decide_fow_place,
     "fow_charge": fortune.decide_fow_charge,
     "follow_up": close_combat.decide_follow_up,
+    "hm_deploy": hidden.decide_deploy,
 }
 
 
@@ -165,13 +177,15 @@ class Standard(Edition):
         inactive (12.1, 12.2); the objectives' first owners."""
         sc = _std(scenario)
         units = setup_units(sc)
+        boxes = _kh.initial(sc.hidden_movement, units) if sc.hidden_movement is not None else None
         return GameState(
             scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_MOVEMENT, active=sc.first_player,
             units=units, replacements={s: 0 for s in sc.side_order},
             control={o.hex: o.owner for o in sc.victory.objectives},
             extra={"inactive": sorted(p.unit for p in sc.setup if p.inactive), "fow_owed": [],
                    **({"weather": sc.weather.start} if sc.weather is not None else {}),  # 19.4: turn 1's weather
-                   **({"open_order": []} if sc.special.open_order is not None else {})},  # 19.10: the markers
+                   **({"open_order": []} if sc.special.open_order is not None else {}),  # 19.10: the markers
+                   **({_kh.KEY: boxes} if boxes is not None else {})},  # 19.8: the boxes and their markers
         )
 
     def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> StdCtx:
@@ -195,6 +209,7 @@ class Standard(Edition):
             "assisted": sorted(u for u, t in x.get("assisted", {}).items() if t == st.turn),  # 10.3
             "bombarded": list(x.get("bombarded", [])),  # 8.4
             **({"open_order": list(x["open_order"])} if "open_order" in x else {}),  # 19.10: the markers
+            **({"hm_declared": x.get("hm_declared")} if _kh.KEY in x else {}),  # 19.8 C: a marker's rolled MA
             "trt": [
                 {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
                 for b in sc.trt],
@@ -209,6 +224,17 @@ class Standard(Edition):
 
     def command_fields(self) -> Mapping[str, frozenset[str]]:
         return COMMAND_FIELDS
+
+    def secret_command(self, scenario: ScenarioModel, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+        """19.8: a command naming a unit of a hidden movement box (a recovery, a replacement) is its owner's secret."""
+        boxed = _kh.secret_units(scenario.hidden_movement)
+        if boxed and any(isinstance(v, str) and boxed.get(v) == side for v in cmd.values()):
+            return "an action", side
+        return None
+
+    def interrupt(self, ctx: StdCtx) -> bool:
+        """19.8 D: a marker in sight of an enemy unit is revealed at once (hidden.interrupt)."""
+        return ctx.sc.hidden_movement is not None and hidden.interrupt(ctx)
 
     def tasks(self) -> Mapping[str, TaskHandler]:
         return TASKS

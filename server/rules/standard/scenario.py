@@ -33,6 +33,7 @@ from typing import Any
 import jsonschema
 
 from ..kernel.hexes import HexGrid, hexside_key
+from ..kernel.hidden import HiddenMovement
 from ..kernel.model import ScenarioBase, Victory
 from ..kernel.scenario import (
     LeaderFactors,
@@ -46,6 +47,7 @@ from ..kernel.scenario import (
     schema_problems,
     unknown_fields,
 )
+from .hidden_scenario import parse_hidden
 from .special import SpecialRules, parse_special, split_ridges
 from .special import field_problems as _special_field_problems
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
@@ -213,6 +215,7 @@ class StandardScenario(ScenarioBase):
     weather: WeatherRules | None = None  # 19.4 (S50): None, the scenario has no weather
     special: SpecialRules = field(default_factory=SpecialRules)  # 19.5, 19.9 (S51)
     ridges: frozenset[tuple[str, str]] = frozenset()  # 19.2 (S51): ridge hexsides, kept out of `hexsides`
+    hidden_movement: HiddenMovement | None = None  # 19.8 (hidden.py, S53-S56): the boxes and their markers
 
     @property
     def turns(self) -> int:
@@ -567,6 +570,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
             bad(path + ".inactive", "only an HQ or trains has an inactive side (12.1, 12.2)")
         setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
                                s.get("reduced", False), s.get("inactive", False)))
+    boxed = {u for b in (data.get("hidden_movement") or {}).get("boxes", []) for u in b.get("units", [])}
+    set_up = set(placed)
+    placed |= boxed  # 19.8: a boxed unit is neither set up nor a reinforcement
     reinforcements = parse_reinforcements(data.get("reinforcements", []), units, placed, data["turns"], grid,
                                           bad, entry_rule="13.1", unreported=frozenset(broken))
 
@@ -583,6 +589,8 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     victory = parse_victory(data["victory"], grid, side_ids, bad)
     weather = parse_weather(data.get("weather"), data["turns"], side_ids, {f.army for f in formations.values()}, grid, bad)
     special = parse_special(data.get("special_rules"), side_ids, bad)
+    hidden_movement = parse_hidden(data.get("hidden_movement"), side_ids, units,
+                                   set_up | {r.unit for r in reinforcements}, grid, bad)
     hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
         raise ScenarioError(source, p)
@@ -594,6 +602,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         formations=formations, units=units, setup=tuple(setup), reinforcements=tuple(reinforcements),
         trt=tuple(trt), first_player=data["first_player"], victory=victory, hq=hq, trains=trains, raw=data,
         clear_hexsides=parsed_tec.clear_hexsides, weather=weather, special=special, ridges=ridges,
+        hidden_movement=hidden_movement,
     )
 
 
