@@ -215,7 +215,30 @@ def redacted_scenario_block(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["HiddenBox", "HiddenMovement", "KEY", "PREFIX", "block", "box_holding", "box_markers", "box_of",
-           "box_units", "boxed_units", "initial", "is_marker", "knows", "marker_hexes", "marker_ids", "markers",
-           "move_marker", "new_phase", "owner", "real_marker", "redacted_extra", "redacted_scenario_block",
-           "reveal", "secret_units", "view"]
+__all__ = [
+    "KEY",
+    "PREFIX",
+    "HiddenBox",
+    "HiddenMovement",
+    "block",
+    "box_holding",
+    "box_markers",
+    "box_of",
+    "box_units",
+    "boxed_units",
+    "initial",
+    "is_marker",
+    "knows",
+    "marker_hexes",
+    "marker_ids",
+    "markers",
+    "move_marker",
+    "new_phase",
+    "owner",
+    "real_marker",
+    "redacted_extra",
+    "redacted_scenario_block",
+    "reveal",
+    "secret_units",
+    "view",
+]

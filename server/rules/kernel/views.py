@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from . import hidden
 from .edition import Edition, EngineContext
 from .model import ScenarioModel
 from .state import (
@@ -34,7 +35,6 @@ from .state import (
     STATUS_RETURNING,
     GameState,
 )
-from . import hidden
 from .visibility import sees_everything
 
 _GONE = (STATUS_ELIMINATED, STATUS_DEAD, STATUS_RETURNING)

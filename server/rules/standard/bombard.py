@@ -25,7 +25,7 @@ several: decision `ammo`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
@@ -38,7 +38,7 @@ from .leaders import assisted, leader_checks
 from .movement import printed_side
 from .results import outcomes
 from .scenario import Kind
-from .sight import LOS_DAY, LOS_RULES, has_los
+from .sight import LOS_DAY, has_los
 from .tactics import in_span
 from .weather import los_refusal
 

@@ -20,9 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernel import hidden as kh
-from .sight import LOS_DAY, has_los
 from .context import StdCtx
-from .scenario import Kind
+from .sight import LOS_DAY, has_los
 from .weather import los_limit
 
 RULE = "19.8"
@@ -149,9 +148,9 @@ def task_deploy(ctx: StdCtx, task: dict[str, Any]) -> None:
         h = st.units[u].hex
         if not ctx.on_map(u) or h is None or not ctx.kind(u).is_combat:
             continue
-        if h in ezoc or any(n in ezoc for n in ctx.sc.grid.neighbors(h)):
-            if not ctx.morale_check(u, "19.8 E", "deployment beside the enemy"):
-                ctx.disrupt(u, "19.8 E")
+        beside = h in ezoc or any(n in ezoc for n in ctx.sc.grid.neighbors(h))
+        if beside and not ctx.morale_check(u, "19.8 E", "deployment beside the enemy"):
+            ctx.disrupt(u, "19.8 E")
     b = kh.block(st)
     if b is not None:
         b.pop("deploying", None)

@@ -213,5 +213,46 @@ def cmd_hm_reveal(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     reveal_box(ctx, kh.box_of(ctx.st, mid), "revealed by its owner")
 
 
-__all__ = ["cmd_hm_declare", "cmd_hm_move", "cmd_hm_reveal", "check_path", "hq_inactive", "marker_ma", "reachable",
-           "reveal_problem"]
+
+
+def marker_commands(ctx: StdCtx, side: str, rng: Any, per_marker: int = 3) -> list[dict[str, Any]]:
+    """The bots' marker commands (legal.py): a declared marker's moves or stay; each unmoved marker's declaration
+    or a few of its moves; at the beginning of the phase with the HQ active, one reveal per box."""
+    if kh.owner(ctx.st) != side or ctx.st.phase != PHASE_MOVEMENT or ctx.st.active != side or ctx.x.get("declared"):
+        return []
+    ms = kh.markers(ctx.st)
+    declared = ctx.x.get("hm_declared")
+    if declared:
+        mid = declared["marker"]
+        dests = list(reachable(ctx, side, mid, int(declared["ma"]), bool(declared["march"])).items())
+        rng.shuffle(dests)
+        return [{"type": "hm_move", "marker": mid, "path": [ms[mid]["hex"]]}] + [
+            {"type": "hm_move", "marker": mid, "path": p} for _, p in dests[:per_marker]]
+    out: list[dict[str, Any]] = []
+    inactive = hq_inactive(ctx, side)
+    for mid in sorted(ms):
+        if ms[mid]["moved"]:
+            continue
+        if inactive:
+            out.append({"type": "hm_declare", "marker": mid})
+            continue
+        dests = list(reachable(ctx, side, mid, marker_ma(ctx, False), False).items())
+        rng.shuffle(dests)
+        out.extend({"type": "hm_move", "marker": mid, "path": p} for _, p in dests[:per_marker])
+    if not ctx.st.any_moved and not inactive:
+        boxes = sorted({m["box"] for m in ms.values()})
+        out.extend({"type": "hm_reveal", "marker": kh.box_markers(ctx.st, b)[0]} for b in boxes)
+    return out
+
+
+__all__ = [
+    "check_path",
+    "cmd_hm_declare",
+    "cmd_hm_move",
+    "cmd_hm_reveal",
+    "hq_inactive",
+    "marker_commands",
+    "marker_ma",
+    "reachable",
+    "reveal_problem",
+]

@@ -28,7 +28,14 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.state import PHASE_MOVEMENT, STATUS_HIDDEN, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Status
+from ..kernel.state import (
+    PHASE_MOVEMENT,
+    STATUS_HIDDEN,
+    STATUS_MAP,
+    STATUS_OFFBOARD,
+    STATUS_RETURNING,
+    Status,
+)
 from .army import reentry_hexes
 from .context import StdCtx
 from .hidden import halt_index, marker_block
@@ -244,9 +251,9 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
             raise IllegalCommand("9.5", problem.split(": ", 1)[1])
         halves = check_move(sc, units, Move(tuple(p.units), tuple(path), ma, marching=march, disengaging=p.disengaging),
                            ctx.zoc_of(ctx.enemy(side)), ctx.occupancy())
-    if p.kind in MARCHERS and (spots := marker_block(ctx, side)):
-        if any(h in spots for h in (path if p.kind == ENTRY else path[1:])):
-            raise IllegalCommand("19.8 C", "a hidden movement marker never stacks with combat units, even in passing")
+    spots = marker_block(ctx, side) if p.kind in MARCHERS else set()
+    if spots and any(h in spots for h in (path if p.kind == ENTRY else path[1:])):
+        raise IllegalCommand("19.8 C", "a hidden movement marker never stacks with combat units, even in passing")
     cap = mp_cap(ctx.weather())  # 19.4: Heavy Rain, every mover (rolled, marching, entering, HQ, trains, leaders)
     if cap is not None and halves > cap * HALF:
         raise IllegalCommand("19.4", mp_refusal(halves / HALF))

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..kernel import victory as _victory
 from ..kernel import hidden as kh
+from ..kernel import victory as _victory
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
 from .army import hq_problems, trains_problems

@@ -26,7 +26,7 @@ def recovery_mode(sc: StandardScenario, s: UnitState, *, in_ezoc: bool, march_el
                   attacking: bool) -> str | None:
     """11.1, 11.3, 14.2: how a disrupted or ineffective unit recovers this movement phase: 'automatic',
     'check' (a morale check at the end of its move), or None (it may not, or has nothing to recover)."""
-    if not (s.disrupted or s.ineffective) or not s.on_map:
+    if not (s.disrupted or s.ineffective) or s.status not in (STATUS_MAP, STATUS_HIDDEN):  # 19.8 C: hidden too
         return None
     if night and not attacking:
         return AUTOMATIC  # 14.2(1), 11.1: regardless of EZOC
