@@ -245,6 +245,37 @@ def marker_commands(ctx: StdCtx, side: str, rng: Any, per_marker: int = 3) -> li
     return out
 
 
+
+
+def marker_options(ctx: StdCtx, side: str, mids: list[str]) -> dict[str, Any]:
+    """The page's options for the owner's selected markers: where each may move (normal and marching: destination ->
+    path), whether its MA must be rolled first (`declare`), and whether its box may be revealed now (`reveal`)."""
+    out: dict[str, Any] = {}
+    ms = kh.markers(ctx.st)
+    if kh.owner(ctx.st) != side or ctx.st.phase != PHASE_MOVEMENT or ctx.st.active != side:
+        return out
+    declared = ctx.x.get("hm_declared")
+    inactive = hq_inactive(ctx, side)
+    for mid in mids:
+        if mid not in ms:
+            continue
+        item: dict[str, Any] = {"moved": bool(ms[mid]["moved"]), "reveal": reveal_problem(ctx, side, mid) is None}
+        if ms[mid]["moved"] or ctx.x.get("declared") or (declared and declared["marker"] != mid):
+            out[mid] = item
+            continue
+        if declared:
+            key = "march" if declared["march"] else "normal"
+            item[key] = reachable(ctx, side, mid, int(declared["ma"]), bool(declared["march"]))
+            item["declared"] = declared
+        elif inactive:
+            item["declare"] = True
+        else:
+            item["normal"] = reachable(ctx, side, mid, marker_ma(ctx, False), False)
+            item["march"] = reachable(ctx, side, mid, marker_ma(ctx, True), True)
+        out[mid] = item
+    return out
+
+
 __all__ = [
     "check_path",
     "cmd_hm_declare",
@@ -253,6 +284,7 @@ __all__ = [
     "hq_inactive",
     "marker_commands",
     "marker_ma",
+    "marker_options",
     "reachable",
     "reveal_problem",
 ]
