@@ -18,7 +18,7 @@ from web_helpers import api_command, click_hex, register, view_log, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.rules.standard.hidden_ground import hidden_data  # noqa: E402
+from tests.rules.standard.hidden_ground import hidden_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SECRETS = ("b-2", "b-3", "b-4", "Hidden b-", '"real"')
