@@ -190,15 +190,5 @@ def halted_mover_check(ctx: StdCtx) -> None:
                  units=units, rule="19.8 E")
 
 
-def unit_in_box(ctx: StdCtx, uid: str) -> str | None:
-    return kh.box_holding(ctx.st, uid)
-
-
-def same_box(ctx: StdCtx, a: str, b: str) -> bool:
-    box = kh.box_holding(ctx.st, a)
-    return box is not None and box == kh.box_holding(ctx.st, b)
-
-
 __all__ = ["RULE", "decide_deploy", "deploy_hexes", "exposed", "halt_index", "interrupt", "marker_block",
-           "observers", "reveal_box", "same_box", "sees", "task_deploy", "task_resume",
-           "unit_in_box"]
+           "observers", "reveal_box", "sees", "task_deploy", "task_resume"]
