@@ -12,7 +12,8 @@
   were attacked or bombarded this phase, the pending decision and its task stack, the running
   combat, counterattack eligibility, whether a unit has moved this phase), with every unit id the
   side may not see stripped out, and the side's own units' private flags (`start_ezoc`,
-  `recovery_tried` of its own units).
+  `recovery_tried` of its own units); the enemy's hidden movement boxes redacted (kernel/hidden.py
+  `redacted_extra`: empty, both markers of a box alike).
 
 The seed is never read: the belief game rolls its dice from a dummy seed drawn from the bot's own
 random generator, so any die it rolls while thinking is an imagined one. Enemy reinforcements that
@@ -25,7 +26,15 @@ import json
 import random
 from typing import Any
 
-from server.rules import Game, GameState, Status, UnitState, parse_scenario, scenario_json_for
+from server.rules import (
+    Game,
+    GameState,
+    Status,
+    UnitState,
+    parse_scenario,
+    redacted_extra,
+    scenario_json_for,
+)
 
 # Fields of GameState copied from the real state: public bookkeeping of the current phase/procedure.
 # `extra` is the edition's own bookkeeping (the Standard rules': inactive HQs, declared moves and charges, fortunes
@@ -102,6 +111,8 @@ def belief_state_json(game: Game, side: str) -> tuple[dict[str, Any], dict[str, 
         state[key] = _strip(full.get(key), hidden)
     if view.get("options"):
         state["options"] = dict(view["options"])  # the game's options (e.g. the free set-up, 17.3): public
+    # 19.8: the opponent's hidden movement boxes empty, the first marker of each standing for the real one
+    state["extra"] = redacted_extra(state["extra"] or {}, side)
     return state, view
 
 

@@ -14,6 +14,7 @@ from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .kernel.game import Game, verify_record
 from .kernel.hexes import Hex, HexGrid, OffsetCoord, hexside_key
+from .kernel.hidden import redacted_extra
 from .kernel.loading import parse_scenario, scenario_from_json_text
 from .kernel.los import line_of_sight
 from .kernel.scenario import Scenario, ScenarioError, UnitKind
@@ -30,6 +31,6 @@ __all__ = [
     "Edition", "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
     "OffsetCoord", "Phase", "QuickPlay", "Ruleset", "STANDING_ORDERS", "Scenario", "Standard", "ScenarioError", "Status",
     "UnitKind", "UnitState", "event_visible", "filter_events", "find_ruleset", "hexside_key", "known_rulesets", "line_of_sight",
-    "parse_scenario", "scenario_from_json_text", "scenario_json_for", "seed_hash", "standing_order_choice", "validate_orders",
+    "parse_scenario", "redacted_extra", "scenario_from_json_text", "scenario_json_for", "seed_hash", "standing_order_choice", "validate_orders",
     "verify_record",
 ]

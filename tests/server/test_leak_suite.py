@@ -23,6 +23,7 @@ import random
 import shutil
 import socket
 import sqlite3
+import sys
 import threading
 import time
 import uuid
@@ -67,6 +68,22 @@ def leak_scenario() -> dict[str, Any]:
     return data
 
 
+HIDDEN_ID = "leak-hidden"
+HIDDEN_GAMES = 2
+
+
+def hidden_leak_scenario() -> dict[str, Any]:
+    """A Standard game with 19.8 hidden movement (tests/rules/standard/hidden_ground.py), names carrying ids."""
+    sys.path.insert(0, str(ROOT))
+    from tests.rules.standard.hidden_ground import hidden_data
+
+    data = hidden_data()
+    data["id"], data["title"] = HIDDEN_ID, "Leak suite (hidden movement, 19.8)"
+    for unit in data["units"]:
+        unit["name"] = f"{unit['name']} [{unit['id']}]"
+    return data
+
+
 class Socket:
     """A websocket reader thread keeping every text frame."""
 
@@ -105,6 +122,10 @@ class Truth:
         self.status: dict[int, dict[str, str]] = {}
         self.over_at: int | None = None
         self.hidden_reinforcements = {r.unit for r in scenario.reinforcements}
+        hm = scenario.hidden_movement
+        self.boxed = {u for b in hm.boxes for u in b.units} if hm is not None else set()  # 19.8
+        self.hm_owner = hm.owner if hm is not None else None
+        self.hidden_reinforcements |= self.boxed
 
     def note(self, version: int, game: Game) -> None:
         self.status[version] = {u: s.status for u, s in game.state.units.items()}
@@ -119,12 +140,12 @@ class Truth:
             d = self.sc.units[uid]
             if viewer == d.side:
                 continue
-            if status == "offboard" or status == "returning" or (status == "dead" and d.kind.is_combat):
+            if status in ("offboard", "returning", "hidden") or (status == "dead" and d.kind.is_combat):
                 out.add(uid)
         return out
 
     def offboard(self, viewer: str, version: int) -> set[str]:
-        return {u for u in self.secret_units(viewer, version) if self.status[version][u] == "offboard"}
+        return {u for u in self.secret_units(viewer, version) if self.status[version][u] in ("offboard", "hidden")}
 
     def public(self, version: int) -> bool:
         return self.over_at is not None and version >= self.over_at
@@ -157,6 +178,8 @@ class Checker:
         for uid in hidden:
             if any(n in text for n in self._names(uid)):
                 self._leak(where, f"hidden reinforcement {uid} named to {viewer}")
+        if '"real"' in text and self.truth.hm_owner is not None and viewer != self.truth.hm_owner:
+            self._leak(where, f"a real marker flag reached {viewer}")
         if "entry_turn" in text or "entry_hex" in text:
             data = json.loads(text)
             for uid, u in _units_of(data):
@@ -170,7 +193,7 @@ class Checker:
         for uid in self.truth.secret_units(viewer, version):
             shown = (view.get("units") or {}).get(uid)
             status = self.truth.status[version][uid]
-            if status == "offboard":
+            if status in ("offboard", "hidden"):
                 if shown is not None:
                     self._leak(where, f"offboard {uid} in {viewer}'s view at {version}")
             elif shown is None or shown.get("status") != "eliminated" or shown.get("hex") is not None or \
@@ -299,6 +322,7 @@ def leak_server(sqlite_template: Path, tmp_path: Path) -> Any:
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
     (scenarios / f"{SCENARIO_ID}.json").write_text(json.dumps(leak_scenario()), "utf-8")
+    (scenarios / f"{HIDDEN_ID}.json").write_text(json.dumps(hidden_leak_scenario()), "utf-8")
     db = tmp_path / "vedette.db"
     shutil.copy(sqlite_template, db)
     settings = Settings(env="development", database_url=f"sqlite+aiosqlite:///{db}", scenarios_dir=scenarios,
@@ -314,19 +338,20 @@ def leak_server(sqlite_template: Path, tmp_path: Path) -> Any:
         server.kill()
 
 
-def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: Any) -> None:
+def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: int) -> tuple[dict[str, int], list[str], Counter[str]]:
+    """Play `games` random games of the scenario on the server, checking every channel; (totals, leaks, kinds)."""
     server, db = leak_server
-    scenario = parse_scenario(leak_scenario(), "leak.json")
+    scenario = parse_scenario(data, f"{scenario_id}.json")
     base, ws_base = server.url, server.url.replace("http://", "ws://")
     rng = random.Random(12)
-    totals = {"checked": 0, "returns": 0, "lost": 0, "entered": 0, "commands": 0}
+    totals = {"checked": 0, "returns": 0, "lost": 0, "entered": 0, "commands": 0, "revealed": 0}
     leaks: list[str] = []
     kinds: Counter[str] = Counter()
     outsider = Client(base, "outsider")
-    for n in range(GAMES):
+    for n in range(games):
         blue, red, watcher = Client(base, f"blue{n}"), Client(base, f"red{n}"), Client(base, f"watch{n}")
         seats = {"blue": blue, "red": red}
-        created = blue.http.post("/api/games", json={"scenario": SCENARIO_ID, "side": "blue"})
+        created = blue.http.post("/api/games", json={"scenario": scenario_id, "side": "blue"})
         assert created.status_code == 201, created.text
         game = created.json()
         gid = game["id"]
@@ -382,7 +407,7 @@ def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: An
                 for where, url in (("view", f"/api/games/{gid}{q}"), ("history", f"/api/games/{gid}/history{q}"),
                                    ("history?at", f"/api/games/{gid}/history{q}{amp}at={at}"),
                                    ("record", f"/api/games/{gid}/record{q}"), ("clock", f"/api/games/{gid}/clock{q}"),
-                                   ("scenario?game", f"/api/scenarios/{SCENARIO_ID}?game={gid}" + (f"&{watch}" if q else ""))):
+                                   ("scenario?game", f"/api/scenarios/{scenario_id}?game={gid}" + (f"&{watch}" if q else ""))):
                     if viewer == side and where not in ("history?at", "scenario?game"):
                         continue  # the side that just moved reads its own secrets; its opponent's are checked
                     r = http.get(url)
@@ -397,7 +422,7 @@ def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: An
                                                                  ",".join(sorted(scenario.units)))):
                         check.message(viewer, where, http.get(url).text, now)
             if step % 20 == 0:
-                for where, url in (("scenario", f"/api/scenarios/{SCENARIO_ID}"), ("scenarios", "/api/scenarios")):
+                for where, url in (("scenario", f"/api/scenarios/{scenario_id}"), ("scenarios", "/api/scenarios")):
                     check.text("spectator", where, outsider.http.get(url).text, now, static=True)
         final = engine.version
         deadline = time.monotonic() + 30
@@ -422,8 +447,14 @@ def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: An
             check.mail(viewer, body, final)
         totals["checked"] += check.checked
         totals["commands"] += final
+        totals["revealed"] += len(engine.state.extra.get("hidden", {}).get("revealed", []))
         leaks.extend(f"game {n}: {leak}" for leak in check.leaks)
         kinds.update(check.kinds)
+    return totals, leaks, kinds
+
+
+def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: Any) -> None:
+    totals, leaks, kinds = run_games(leak_server, SCENARIO_ID, leak_scenario(), GAMES)
     print(f"\nleak suite: {GAMES} games, {totals['commands']} commands, {totals['checked']} messages and events "
           f"checked; step recoveries returned {totals['returns']}, lost {totals['lost']}; "
           f"{totals['entered']} entries from off the map; leaks found: {sum(kinds.values())}")
@@ -431,5 +462,15 @@ def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: An
         print(f"  {count:6d}  {kind}")
     assert totals["returns"] and totals["lost"], "the games should exercise 11.4 both ways"
     assert totals["checked"] > 1000
+    examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
+    assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])
+
+
+def test_no_channel_tells_a_non_owner_what_a_hidden_movement_box_holds(leak_server: Any) -> None:
+    """19.8 A: a Standard game with hidden movement: no channel names a boxed unit or says which marker is real."""
+    totals, leaks, kinds = run_games(leak_server, HIDDEN_ID, hidden_leak_scenario(), HIDDEN_GAMES)
+    print(f"\nleak suite (19.8): {HIDDEN_GAMES} games, {totals['commands']} commands, {totals['checked']} messages and "
+          f"events checked; boxes revealed {totals['revealed']}; leaks found: {sum(kinds.values())}")
+    assert totals["checked"] > 500 and totals["revealed"], "the games should reveal boxes (19.8 D)"
     examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
     assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])

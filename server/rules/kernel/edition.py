@@ -117,6 +117,12 @@ class Edition:
     def after_command(self, ctx: Any) -> None:
         """Run after every command once no task is left to drive (e.g. objective control)."""
 
+    def interrupt(self, ctx: Any) -> bool:
+        """Asked by the task driver before every step: an event that happens the instant the position allows it
+        (e.g. a hidden movement marker coming into sight, kernel/hidden.py) pushes its own tasks, setting any
+        pending decision aside to come back after them; True when it did."""
+        return False
+
     def finish_game(self, ctx: Any, result: dict[str, Any]) -> None:
         raise NotImplementedError
 

@@ -361,6 +361,7 @@ class Game:
         """Run queued tasks until a player must decide; take single-option decisions at once (R7)."""
         st = self.state
         tasks = self.ruleset.tasks()
+        interrupt = self.ruleset.interrupt
         guard = 0
         while True:
             guard += 1
@@ -370,6 +371,8 @@ class Game:
                 st.decision = None
                 st.tasks = []
                 break
+            if interrupt(ctx):
+                continue
             if st.decision is not None:
                 if len(st.decision["options"]) == 1:
                     only = st.decision["options"][0]

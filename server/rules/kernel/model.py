@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from .hexes import HexGrid
+from .hidden import HiddenMovement
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,11 @@ class ScenarioModel(Protocol):
 
     @property
     def raw(self) -> Mapping[str, Any]: ...
+
+    @property
+    def hidden_movement(self) -> HiddenMovement | None:
+        """The scenario's hidden movement boxes (kernel/hidden.py), None without any."""
+        ...
 
     @property
     def side_units(self) -> Mapping[str, tuple[str, ...]]: ...

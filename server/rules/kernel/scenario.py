@@ -28,6 +28,7 @@ from typing import Any
 import jsonschema
 
 from .hexes import HexGrid, hexside_key
+from .hidden import HiddenMovement
 from .model import Objective, ScenarioBase, Victory
 
 
@@ -197,6 +198,7 @@ class Scenario(ScenarioBase):
     hide_enemy_reinforcements: bool
     victory: Victory
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    hidden_movement: HiddenMovement | None = None  # this edition has none (kernel/hidden.py)
 
     def terrain_at(self, ccrr: str) -> Terrain:
         return self.terrain[self.hex_terrain.get(ccrr, self.default_terrain)]

@@ -25,6 +25,7 @@ class Status(str, Enum):
     REMOVED = "removed"  # retreated off the map (7.7): neither captured nor eliminated
     DEAD = "dead"  # eliminated for good: failed step recovery, or a leader lost (10.0)
     UNPLACED = "unplaced"  # set up in an area (Standard 17.2, 17.3): its owner has not placed it yet
+    HIDDEN = "hidden"  # in a hidden movement box, off the map until the box is revealed (kernel/hidden.py)
 
 
 # The plain strings the state stores, for the rules' loops: on CPython 3.11 each read of
@@ -43,6 +44,7 @@ STATUS_CAPTURED: Final = Status.CAPTURED.value
 STATUS_REMOVED: Final = Status.REMOVED.value
 STATUS_DEAD: Final = Status.DEAD.value
 STATUS_UNPLACED: Final = Status.UNPLACED.value
+STATUS_HIDDEN: Final = Status.HIDDEN.value
 
 
 @dataclass(slots=True)

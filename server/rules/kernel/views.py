@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from . import hidden
 from .edition import Edition, EngineContext
 from .model import ScenarioModel
 from .state import (
     PHASE_OVER,
     STATUS_DEAD,
     STATUS_ELIMINATED,
+    STATUS_HIDDEN,
     STATUS_OFFBOARD,
     STATUS_RETURNING,
     STATUS_UNPLACED,
@@ -38,7 +40,7 @@ from .visibility import sees_everything
 
 _GONE = (STATUS_ELIMINATED, STATUS_DEAD, STATUS_RETURNING)
 _OFF_TABLE = (STATUS_OFFBOARD, STATUS_RETURNING)
-_PER_VIEWER = frozenset({STATUS_OFFBOARD, *_GONE})  # statuses whose look depends on the viewer
+_PER_VIEWER = frozenset({STATUS_OFFBOARD, STATUS_HIDDEN, *_GONE})  # statuses whose look depends on the viewer
 
 # Unit id, or (unit id, viewer) -> (its fields, the view built for them): kept on the game between
 # calls of `build_views(share_units=True)` (`_kept_unit_view`).
@@ -89,6 +91,8 @@ def unit_visible(game: ViewedGame, viewer: str, uid: str) -> bool:
     side = sc.units[uid].side
     if sees_everything(viewer) or viewer == side:
         return True
+    if s.status == STATUS_HIDDEN:  # in a hidden movement box: the owner's until revealed (kernel/hidden.py)
+        return game.is_over
     return not (sc.hide_enemy_reinforcements and s.status == STATUS_OFFBOARD)
 
 
@@ -185,7 +189,7 @@ def build_views(game: ViewedGame, viewers: list[str], *, share_units: bool = Fal
     same_for_all = not sc.hide_enemy_reinforcements
     shared_units = {
         uid: _kept_unit_view(game, None, uid, s) for uid, s in st.units.items()
-        if not s.provisional and (same_for_all or s.status not in _PER_VIEWER)
+        if not s.provisional and s.status != STATUS_HIDDEN and (same_for_all or s.status not in _PER_VIEWER)
     }
     out = []
     for viewer in viewers:
@@ -208,6 +212,9 @@ def build_views(game: ViewedGame, viewers: list[str], *, share_units: bool = Fal
         }
         if st.options:
             view["options"] = dict(st.options)  # the options the game was created with (Game.new)
+        markers = hidden.view(st, viewer, everything=sees_everything(viewer) or st.phase == PHASE_OVER)
+        if markers is not None:
+            view["hidden"] = markers  # both markers of a box alike to all but their owner
         view.update(game.ruleset.view_extra(game, viewer))
         view["unit_defs"] = unit_defs_for(sc, view["units"])
         view["dice"] = dict(dice)
@@ -227,16 +234,18 @@ def _combat_view(c: dict[str, Any] | None) -> dict[str, Any] | None:
 
 # --- the scenario itself -----------------------------------------------------------------------
 def hidden_reinforcements(sc: ScenarioModel) -> dict[str, str]:
-    """Unit id -> side of every reinforcement the scenario keeps from the opponent."""
+    """Unit id -> side of every reinforcement the scenario keeps from the opponent, and of every unit it
+    puts in a hidden movement box (kernel/hidden.py)."""
+    boxed = hidden.secret_units(sc.hidden_movement)
     if not sc.hide_enemy_reinforcements:
-        return {}
-    return {r.unit: sc.units[r.unit].side for r in sc.reinforcements}
+        return boxed
+    return {r.unit: sc.units[r.unit].side for r in sc.reinforcements} | boxed
 
 
 def unit_defs_for(sc: ScenarioModel, visible_units: Iterable[str]) -> dict[str, Any]:
     """The definitions of visible units that the public scenario (`scenario_json_for`) leaves out,
     e.g. an enemy reinforcement once it has entered the map, so a client can draw its counter."""
-    if not sc.hide_enemy_reinforcements:
+    if not sc.hide_enemy_reinforcements and sc.hidden_movement is None:
         return {}
     defs, by_wanted = _hidden_unit_defs(sc)
     wanted = frozenset(u for u in visible_units if u in defs)
@@ -277,9 +286,13 @@ def scenario_json_for(sc: ScenarioModel, viewer: str) -> dict[str, Any]:
     """The scenario file as `viewer` may read it: without the units and schedule of the
     reinforcements it may not see (all of them for a spectator or a stranger, the enemy's for a seat)."""
     raw = dict(sc.raw)
-    hidden = {u for u, side in hidden_reinforcements(sc).items() if side != viewer and not sees_everything(viewer)}
-    if not hidden:
+    hm = sc.hidden_movement
+    if (hm is not None and hm.owner != viewer and not sees_everything(viewer)
+            and isinstance(raw.get("hidden_movement"), dict)):
+        raw["hidden_movement"] = hidden.redacted_scenario_block(raw["hidden_movement"])
+    hidden_units = {u for u, side in hidden_reinforcements(sc).items() if side != viewer and not sees_everything(viewer)}
+    if not hidden_units:
         return raw
-    raw["units"] = [u for u in raw.get("units", []) if not (isinstance(u, dict) and u.get("id") in hidden)]
-    raw["reinforcements"] = [r for r in raw.get("reinforcements", []) if not (isinstance(r, dict) and r.get("unit") in hidden)]
+    raw["units"] = [u for u in raw.get("units", []) if not (isinstance(u, dict) and u.get("id") in hidden_units)]
+    raw["reinforcements"] = [r for r in raw.get("reinforcements", []) if not (isinstance(r, dict) and r.get("unit") in hidden_units)]
     return raw

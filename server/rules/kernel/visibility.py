@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .model import ScenarioModel
-from .state import STATUS_DEAD, STATUS_OFFBOARD, STATUS_RETURNING, GameState
+from .state import STATUS_DEAD, STATUS_HIDDEN, STATUS_OFFBOARD, STATUS_RETURNING, GameState
 
 SPECTATOR = "spectator"
 ADMIN = "admin"
@@ -23,6 +23,7 @@ ADMIN = "admin"
 # Secrets a side may keep from its opponent (`audience`).
 SECRET_SETUP = "setup"  # a 'w/1' placement before the side finishes its set-up (3.2, V23)
 SECRET_REINFORCEMENTS = "reinforcements"  # off-map units and their schedule, 11.4 outcomes
+SECRET_HIDDEN = "hidden"  # hidden movement: a box's units and which of its two markers is real (kernel/hidden.py)
 
 _OFF_MAP_HIDDEN = (STATUS_OFFBOARD, STATUS_RETURNING)
 _UNIT_FIELDS = ("unit", "units", "attackers", "defenders", "support", "artillery")
@@ -46,15 +47,21 @@ def audience(sc: ScenarioModel, side: str, secret: str) -> str | None:
         return side
     if secret == SECRET_REINFORCEMENTS:
         return side if sc.hide_enemy_reinforcements else None
+    if secret == SECRET_HIDDEN:
+        return side  # always: the opponent may not examine the markers or the boxes until revealed
     raise ValueError(f"unknown secret {secret!r}")
 
 
 def hidden_from_opponent(sc: ScenarioModel, st: GameState, uid: str) -> bool:
-    """Whether the state of unit `uid` is its owner's secret now (off the map and hidden, or the
-    outcome of its step recovery)."""
-    if not sc.hide_enemy_reinforcements or uid not in st.units:
+    """Whether the state of unit `uid` is its owner's secret now (in a hidden movement box; off the map
+    and hidden, or the outcome of its step recovery)."""
+    if uid not in st.units:
         return False
     status = st.units[uid].status
+    if status == STATUS_HIDDEN:
+        return True
+    if not sc.hide_enemy_reinforcements:
+        return False
     if status in _OFF_MAP_HIDDEN:
         return True
     return status == STATUS_DEAD and sc.units[uid].kind.is_combat
@@ -71,8 +78,9 @@ def _named_units(event: Mapping[str, Any]) -> Iterable[str]:
 
 def tag_event(sc: ScenarioModel, st: GameState, event: dict[str, Any]) -> dict[str, Any]:
     """Give an event its audience (called for every event the rules core emits): an event that
-    names a unit whose state is its owner's secret is for the owner only."""
-    if "visible_to" in event or not sc.hide_enemy_reinforcements:
+    names a unit whose state is its owner's secret (a unit in a hidden movement box, too) is for the owner
+    only."""
+    if "visible_to" in event or not (sc.hide_enemy_reinforcements or sc.hidden_movement is not None):
         return event
     owners = {sc.units[u].side for u in _named_units(event) if u in sc.units and hidden_from_opponent(sc, st, u)}
     if len(owners) == 1:

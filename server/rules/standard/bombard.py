@@ -25,12 +25,11 @@ several: decision `ammo`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.hexes import hexside_key
-from ..kernel.los import LosRules, line_of_sight
 from ..kernel.state import PHASE_COMBAT
 from . import battery
 from .combat_results import apply_outcome, exchange_spared, owe_fow
@@ -40,15 +39,11 @@ from .leaders import assisted, leader_checks
 from .movement import printed_side
 from .results import outcomes
 from .scenario import Kind
-from .special import ridge_blocks
+from .sight import LOS_DAY, has_los
 from .tactics import in_span
 from .weather import los_refusal
 
 _CAVALRY = (Kind.CAVALRY, Kind.SQUADRON)
-LOS_DAY = 10  # 8.6: the longest line of sight in daylight
-# 8.6 (S29): only a line congruent to a hexside runs along it, and there only the two hexes beside it block (hexside
-# terrain ignored, at its corners too); a line crossing a hexside at its midpoint passes through both hexes.
-LOS_RULES: Final = LosRules(splits_along=False, side_along_blocks=False, corner_sides_block=False)
 
 
 # --- 8.4, 8.6, 8.7: which artillery may fire at a hex ---------------------------------------------------------------
@@ -85,19 +80,6 @@ def bombard_problem(ctx: StdCtx, side: str, uid: str, target: str, *, support: b
     if not has_los(ctx, s.hex, target):
         return f"8.6: {name} has no line of sight to {target}"
     return None
-
-
-def has_los(ctx: StdCtx, a: str, b: str) -> bool:
-    """8.6 over the kernel's geometry (`LOS_RULES`, S29): blocking terrain and hexsides; units never block.  19.2: a
-    ridge hexside crossed blocks unless a or b is beside it (special.py, S51)."""
-    sc = ctx.sc
-    return line_of_sight(
-        sc.grid, a, b,
-        lambda h: sc.terrain_at(h).blocks_los or any(x.blocks_los for x in sc.secondary_at(h)),
-        lambda x, y: any(sc.hexside_features[f].blocks_los for f in sc.hexsides.get((x, y), ()))
-        or (bool(sc.ridges) and ridge_blocks(sc.ridges, x, y, a, b)),
-        LOS_RULES,
-    )
 
 
 def _fieldworks(ctx: StdCtx, uid: str, hex_: str) -> bool:

@@ -27,6 +27,7 @@ from .charges import charge_commands
 from .context import StdCtx
 from .line import line_commands
 from .line_fire import fire_commands
+from .hidden_moves import marker_commands
 from .open_order import open_order_commands
 from .recovering import recovery_mode_of
 from .recovery import AUTOMATIC, extra_replacement_allowed
@@ -353,7 +354,11 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
     if st.phase == PHASE_MOVEMENT:
         if ctx.x.get("declared"):
             return [lambda: _declared_moves(StdCtx.of(game), side, rng)]
+        if ctx.x.get("hm_declared"):  # 19.8 C: a marker's rolled move first
+            return [lambda: marker_commands(StdCtx.of(game), side, rng)]
         fams: list[Family] = []
+        if ctx.sc.hidden_movement is not None:
+            fams.append(lambda: marker_commands(StdCtx.of(game), side, rng))  # 19.8 C
         for g in movable_groups(ctx, side):
             fams.append(lambda g=g: _move_commands(StdCtx.of(game), side, g, rng))  # type: ignore[misc]
         fams.append(lambda: charge_commands(StdCtx.of(game), side))  # 7.13(3)

@@ -28,11 +28,19 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
-from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Status
+from ..kernel.state import (
+    PHASE_MOVEMENT,
+    STATUS_HIDDEN,
+    STATUS_MAP,
+    STATUS_OFFBOARD,
+    STATUS_RETURNING,
+    Status,
+)
 from . import line
 from .army import reentry_hexes
 from .arriving import after_entry, entry_listed
 from .context import StdCtx
+from .hidden import halt_index, marker_block
 from .morale import morale_passes
 from .movement import (
     HALF,
@@ -252,6 +260,9 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
         problem = line.move_problem(ctx, p.units, path, halves, march=march, disengaging=p.disengaging, half=HALF)
         if problem:
             raise line.refusal(problem)  # 19.7 B, C
+    spots = marker_block(ctx, side) if p.kind in MARCHERS else set()
+    if spots and any(h in spots for h in (path if p.kind == ENTRY else path[1:])):
+        raise IllegalCommand("19.8 C", "a hidden movement marker never stacks with combat units, even in passing")
     cap = mp_cap(ctx.weather())  # 19.4: Heavy Rain, every mover (rolled, marching, entering, HQ, trains, leaders)
     if cap is not None and halves > cap * HALF:
         raise IllegalCommand("19.4", mp_refusal(halves / HALF))
@@ -424,6 +435,12 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     elif march and p.kind not in (TRAINS,):
         raise IllegalCommand("4.7", "march movement is made by combat units")
     halves = validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS, off_map)
+    halt = halt_index(ctx, side, path, 0 if p.kind == ENTRY else 1) if p.kind in MARCHERS else None
+    if halt is not None and halt < len(path) - 1:  # 19.8 D: a marker comes into sight: the move halts there
+        path, off_map = path[:halt + 1], False
+        halves = validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS, off_map)
+    else:
+        halt = None
     if cmd.get("assist") is not None and not declared:
         ctx.x.setdefault("assisted", {})[cmd["assist"]] = ctx.st.turn
         ctx.emit("assist", f"10.3: {ctx.name(cmd['assist'])} adds his movement to the stack's MA ({ma} MP)",
@@ -440,6 +457,13 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
         ctx.move_unit(u, path[-1])
     mark_moved(ctx, units)
     ctx.x["declared"] = None
+    if halt is not None:  # 19.8 D (S54): revealed, deployed, then the move goes on with the MP left
+        left = (ma * HALF - halves) // HALF
+        cap = mp_cap(ctx.weather())
+        for u in units:
+            ctx.st.units[u].moved = False
+        ctx.x["declared"] = {"units": list(units), "ma": left if cap is None else min(left, cap - halves // HALF),
+                             "march": march, "halted": True}
     if p.kind == STACK and ctx.st.squares:
         after_move(ctx, units, path)  # 9.5
     line.after_move(ctx, side, units, path, entering=p.kind == ENTRY)  # 19.7 A-C
@@ -538,6 +562,10 @@ def cmd_replace(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
                                          "(11.1's requirements)")
         s.reduced = False
         ctx.emit("replaced", f"11.2: {ctx.name(uid)} regains its full strength", unit=uid, rule="11.2")
+    elif s.status == STATUS_HIDDEN:  # 19.8 C: in its box (the event is its owner's: visibility.tag_event)
+        s.reduced = False
+        ctx.emit("replaced", f"11.2, 19.8 C: {ctx.name(uid)} regains its full strength while hidden", unit=uid,
+                 rule="11.2")
     else:
         _to_next_box(ctx, uid)
     spend(ctx, side, source)
@@ -645,6 +673,8 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
     enemy_held = {h for h, us in ctx.occupancy().items() if any(ctx.side_of(u) != side and ctx.kind(u) is not Kind.TRAINS for u in us)}
     enemy_trains = {h for h, us in ctx.occupancy().items() if any(ctx.side_of(u) != side for u in us)} - enemy_held
     own_trains = {units[u].hex for u in sc.trains.values() if ctx.side_of(u) == side and ctx.on_map(u)}
+    if p.kind in MARCHERS:
+        own_trains |= marker_block(ctx, side)  # 19.8 C: nor through the side's own markers
     others = {h for h, us in ctx.occupancy().items() if any(ctx.kind(u).is_combat and u not in p.units for u in us)}
     classes = sorted({ctx.kind(u).tec_class for u in p.units if ctx.kind(u).is_combat}) or ["leader"]
     budget = ma * HALF

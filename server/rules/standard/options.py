@@ -7,11 +7,13 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
+from ..kernel.hidden import is_marker
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_SETUP
 from . import attacks, bombard, close_combat, legal, moving, setup
 from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
+from .hidden_moves import marker_options
 from .line_fire import fire_commands
 from .squares import modified_square
 from .strength import Mods, Strength, combat_differential
@@ -28,11 +30,14 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
     combat phase the attacks these units may make with their odds."""
     ctx = StdCtx.of(game)
     st = game.state
+    markers = [u for u in units if is_marker(u)]
     units = [u for u in units if u in ctx.sc.units and ctx.side_of(u) == side]
     out: dict[str, Any] = {"units": units, "phase": st.phase, "active": st.active}
     if game.awaiting != side or st.decision is not None:
         out["decision"] = st.decision is not None
         return out
+    if markers:
+        out["markers"] = marker_options(ctx, side, markers)  # 19.8 C
     if st.phase == PHASE_MOVEMENT and st.active == side:
         declared = ctx.x.get("declared")
         out["declared"] = declared

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..kernel import hidden as kh
 from ..kernel import victory as _victory
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_MOVEMENT, PHASE_OVER, STATUS_RETURNING, Phase
@@ -69,6 +70,9 @@ def begin_movement(ctx: StdCtx, side: str) -> None:
         s.moved = False
         s.attacked = False
     x["declared"] = None
+    if kh.block(st) is not None:  # 19.8 C: every marker may move again
+        kh.new_phase(st)
+        x["hm_declared"] = None
     x["recovered"] = []
     x["mustered"] = []
     x["flipped"] = []

@@ -10,12 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..kernel import hidden as kh
+from ..kernel.state import STATUS_HIDDEN
 from .context import StdCtx
 from .morale import morale_passes
 from .movement import Move, march_problem
 from .recovery import recovery_mode, recovery_rating
 from .scenario import Kind
 from .tactics import in_span
+
+
+def in_box(ctx: StdCtx, uid: str) -> bool:
+    """19.8 C: the unit is in a hidden movement box."""
+    return ctx.st.units[uid].status == STATUS_HIDDEN
 
 
 def march_eligible(ctx: StdCtx, uid: str) -> bool:
@@ -30,6 +37,9 @@ def march_eligible(ctx: StdCtx, uid: str) -> bool:
 def recovery_mode_of(ctx: StdCtx, uid: str) -> str | None:
     """11.1, 11.3, 14.2(1): how the unit may recover now ('automatic', 'check' or None)."""
     s = ctx.st.units[uid]
+    if in_box(ctx, uid):  # 19.8 C: treated as not moving (and a marker is never in an EZOC)
+        return recovery_mode(ctx.sc, s, in_ezoc=False, march_eligible=True, night=ctx.light() == "night",
+                             attacking=False)
     if s.hex is None:
         return None
     in_ezoc = ctx.in_ezoc(s.hex, ctx.side_of(uid))
@@ -49,8 +59,8 @@ def recover(ctx: StdCtx, uid: str, rule: str) -> None:
 
 def recover_problem(ctx: StdCtx, side: str, uid: str) -> tuple[str, str] | None:
     """11.1, 11.3: why the unit may not try to recover now ((rule, sentence); None: it may)."""
-    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid):
-        return "11.1", "only your own units on the map recover"
+    if uid not in ctx.sc.units or ctx.side_of(uid) != side or not (ctx.on_map(uid) or in_box(ctx, uid)):
+        return "11.1", "only your own units on the map (or in a hidden movement box, 19.8 C) recover"
     s = ctx.st.units[uid]
     if ctx.kind(uid) in (Kind.HQ, Kind.TRAINS):
         return "12.1", "an HQ or trains turns active at the end of the movement phase (12.1, 12.2), it does not recover"
@@ -66,9 +76,12 @@ def recover_problem(ctx: StdCtx, side: str, uid: str) -> tuple[str, str] | None:
 def recovery_assist_problem(ctx: StdCtx, side: str, uid: str, leader: Any) -> str | None:
     """10.3 (S41): why `leader` may not add his morale to this unit's recovery check (None: he may)."""
     if not isinstance(leader, str) or leader not in ctx.sc.units or ctx.kind(leader) is not Kind.LEADER \
-            or ctx.side_of(leader) != side or not ctx.on_map(leader):
+            or ctx.side_of(leader) != side or not (ctx.on_map(leader) or in_box(ctx, leader)):
         return "10.3: name one of your leaders on the map"
-    if ctx.st.units[leader].hex != ctx.st.units[uid].hex:
+    if in_box(ctx, uid) or in_box(ctx, leader):
+        if kh.box_holding(ctx.st, uid) != kh.box_holding(ctx.st, leader):
+            return f"19.8 C: {ctx.name(leader)} is not in {ctx.name(uid)}'s hidden movement box"
+    elif ctx.st.units[leader].hex != ctx.st.units[uid].hex:
         return f"10.3: {ctx.name(leader)} is not stacked with {ctx.name(uid)}"
     if ctx.st.units[leader].ineffective:
         return f"10.1: {ctx.name(leader)} is ineffective and has no game effects"

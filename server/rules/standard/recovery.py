@@ -14,7 +14,7 @@ The edition's procedures (recovering.py, phases.py, moving.py) play these rules 
 
 from __future__ import annotations
 
-from ..kernel.state import STATUS_ELIMINATED, STATUS_MAP, UnitState
+from ..kernel.state import STATUS_ELIMINATED, STATUS_HIDDEN, STATUS_MAP, UnitState
 from .movement import printed_side
 from .scenario import Kind, StandardScenario
 
@@ -26,7 +26,7 @@ def recovery_mode(sc: StandardScenario, s: UnitState, *, in_ezoc: bool, march_el
                   attacking: bool) -> str | None:
     """11.1, 11.3, 14.2: how a disrupted or ineffective unit recovers this movement phase: 'automatic',
     'check' (a morale check at the end of its move), or None (it may not, or has nothing to recover)."""
-    if not (s.disrupted or s.ineffective) or not s.on_map:
+    if not (s.disrupted or s.ineffective) or s.status not in (STATUS_MAP, STATUS_HIDDEN):  # 19.8 C: hidden too
         return None
     if night and not attacking:
         return AUTOMATIC  # 14.2(1), 11.1: regardless of EZOC
@@ -55,7 +55,7 @@ def step_replaceable(sc: StandardScenario, s: UnitState) -> str | None:
     d = sc.units[s.id]
     if s.status == STATUS_ELIMINATED:
         step = d.reduced if d.steps == 2 else d.full
-    elif s.status == STATUS_MAP and s.reduced:
+    elif s.status in (STATUS_MAP, STATUS_HIDDEN) and s.reduced:  # 19.8 C: hidden units receive replacements
         step = d.full
     else:
         return "11.2: only an eliminated unit or a reduced two-step unit on the map recovers a step"

@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..kernel import hidden as _kh
 from ..kernel import victory as _victory
 from ..kernel.crt import COLUMN_LABELS, column_of
 from ..kernel.dice import Dice
@@ -38,6 +39,8 @@ from . import (
     close_combat,
     combat_results,
     fortune,
+    hidden,
+    hidden_moves,
     legal,
     line,
     line_fire,
@@ -94,6 +97,9 @@ COMMANDS: dict[str, CommandHandler] = {
     "open_order": open_order.cmd_open_order,
     "line": line.cmd_line,
     "line_fire": line_fire.cmd_line_fire,
+    "hm_declare": hidden_moves.cmd_hm_declare,
+    "hm_move": hidden_moves.cmd_hm_move,
+    "hm_reveal": hidden_moves.cmd_hm_reveal,
     **_setup.COMMANDS,
 }
 
@@ -113,6 +119,9 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "open_order": frozenset({"unit", "on"}),
     "line": frozenset({"unit", "facing", "on"}),
     "line_fire": frozenset({"unit", "target"}),
+    "hm_declare": frozenset({"marker", "march"}),
+    "hm_move": frozenset({"marker", "path", "march"}),
+    "hm_reveal": frozenset({"marker"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
     **_setup.COMMAND_FIELDS,
 }
@@ -140,6 +149,8 @@ TASKS: dict[str, TaskHandler] = {
     "rout": retreating.task_rout,
     "advance_check": advancing.task_advance_check,
     "advance": advancing.task_advance,
+    "hm_deploy": hidden.task_deploy,
+    "hm_resume": hidden.task_resume,
 }
 
 DECISIONS: dict[str, DecisionHandler] = {
@@ -159,6 +170,7 @@ DECISIONS: dict[str, DecisionHandler] = {
     "fow_place": fortune.decide_fow_place,
     "fow_charge": fortune.decide_fow_charge,
     "follow_up": close_combat.decide_follow_up,
+    "hm_deploy": hidden.decide_deploy,
 }
 
 
@@ -185,6 +197,7 @@ class Standard(Edition):
                                        disrupted=ap.disrupted, ineffective=ap.ineffective)
         units = dict(sorted(units.items()))
         inactive = [p.unit for p in sc.setup if p.inactive] + [a.unit for a in sc.areas.values() if a.inactive]
+        boxes = _kh.initial(sc.hidden_movement, units) if sc.hidden_movement is not None else None
         return GameState(
             scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_MOVEMENT, active=sc.first_player,
             units=units, replacements={s: 0 for s in sc.side_order},
@@ -192,7 +205,8 @@ class Standard(Edition):
             extra={"inactive": sorted(inactive), "fow_owed": [],
                    **victory.initial_extra(sc, ((p.unit, p.hex) for p in sc.setup)),  # 18.0 (S68): its trackers
                    **({"weather": sc.weather.start} if sc.weather is not None else {}),  # 19.4: turn 1's weather
-                   **({"open_order": []} if sc.special.open_order is not None else {})},  # 19.10: the markers
+                   **({"open_order": []} if sc.special.open_order is not None else {}),  # 19.10: the markers
+                   **({_kh.KEY: boxes} if boxes is not None else {})},  # 19.8: the boxes and their markers
         )
 
     def context(self, scenario: ScenarioModel, state: GameState, dice: Dice) -> StdCtx:
@@ -218,6 +232,7 @@ class Standard(Edition):
             **({"open_order": list(x["open_order"])} if "open_order" in x else {}),  # 19.10: the markers
             **({"victory": victory.view(StdCtx.of(game))} if sc.victory_rules.used else {}),  # 18.0 (S68)
             **({"line": _line_view(game, sc, viewer)} if sc.special.line is not None else {}),  # 19.7
+            **({"hm_declared": x.get("hm_declared")} if _kh.KEY in x else {}),  # 19.8 C: a marker's rolled MA
             "trt": [
                 {"turn": b.turn, "label": b.label, "light": b.light, "replacements": dict(b.replacements)}
                 for b in sc.trt],
@@ -230,14 +245,26 @@ class Standard(Edition):
     def game_options(self, scenario: ScenarioModel) -> dict[str, dict[str, Any]]:
         return _setup.game_options(_std(scenario))  # 17.3: the free set-up
 
-    def secret_command(self, scenario: ScenarioModel, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
-        return secret_placement(scenario, side, cmd, _setup.COMMANDS)  # 17.2: placements are secret until revealed
-
     def commands(self) -> Mapping[str, CommandHandler]:
         return COMMANDS
 
     def command_fields(self) -> Mapping[str, frozenset[str]]:
         return COMMAND_FIELDS
+
+    def secret_command(self, scenario: ScenarioModel, side: str, cmd: dict[str, Any]) -> tuple[str, str | None] | None:
+        """17.2: a set-up placement is secret until its side's set-up is revealed; 19.8: a command naming a unit
+        of a hidden movement box (a recovery, a replacement) is its owner's secret."""
+        placement = secret_placement(scenario, side, cmd, _setup.COMMANDS)
+        if placement is not None:
+            return placement
+        boxed = _kh.secret_units(scenario.hidden_movement)
+        if boxed and any(isinstance(v, str) and boxed.get(v) == side for v in cmd.values()):
+            return "an action", side
+        return None
+
+    def interrupt(self, ctx: StdCtx) -> bool:
+        """19.8 D: a marker in sight of an enemy unit is revealed at once (hidden.interrupt)."""
+        return ctx.sc.hidden_movement is not None and hidden.interrupt(ctx)
 
     def tasks(self) -> Mapping[str, TaskHandler]:
         return TASKS

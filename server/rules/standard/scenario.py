@@ -33,6 +33,7 @@ from typing import Any
 import jsonschema
 
 from ..kernel.hexes import HexGrid, hexside_key
+from ..kernel.hidden import HiddenMovement
 from ..kernel.model import ScenarioBase, Victory
 from ..kernel.scenario import (
     LeaderFactors,
@@ -44,10 +45,11 @@ from ..kernel.scenario import (
     schema_problems,
     unknown_fields,
 )
-from .arrivals import Arrival, parse_arrivals
-from .arrivals import field_problems as _arrival_field_problems
 from .areas import AreaPlacement, AreaReader, FreeSetup, MapFacts, parse_areas
 from .areas import field_problems as _area_field_problems
+from .arrivals import Arrival, parse_arrivals
+from .arrivals import field_problems as _arrival_field_problems
+from .hidden_scenario import parse_hidden
 from .special import SpecialRules, parse_special, split_ridges
 from .special import field_problems as _special_field_problems
 from .tec import HexsideFeature, Secondary, Terrain, edge_effects, parse_tec
@@ -224,6 +226,7 @@ class StandardScenario(ScenarioBase):
     areas: Mapping[str, AreaPlacement] = field(default_factory=dict)  # 17.2: unit -> its set-up area (areas.py)
     free_setup: Mapping[str, FreeSetup] = field(default_factory=dict)  # 17.3: side -> its free set-up
     map_facts: MapFacts | None = field(default=None, repr=False, compare=False)  # what the areas read of the map
+    hidden_movement: HiddenMovement | None = None  # 19.8 (hidden.py, S53-S56): the boxes and their markers
 
     @property
     def turns(self) -> int:
@@ -588,6 +591,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         if "area" not in s:  # 17.2: a unit with an area is placed in the set-up (areas.py)
             setup.append(Placement(uid, s["hex"], s.get("disrupted", False), s.get("ineffective", False),
                                    s.get("reduced", False), s.get("inactive", False)))
+    boxed = {u for b in (data.get("hidden_movement") or {}).get("boxes", []) for u in b.get("units", [])}
+    set_up = set(placed)
+    placed |= boxed  # 19.8: a boxed unit is neither set up nor a reinforcement
     reinforcements = parse_arrivals(data.get("reinforcements", []), {k: v.entry_points for k, v in sides.items()},
                                     {k: u.side for k, u in units.items()}, units, placed, data["turns"], grid, bad,
                                     frozenset(broken))
@@ -616,7 +622,9 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
     facts = MapFacts(grid, lambda h: (hex_terrain.get(h, m["default_terrain"]), *hex_secondary.get(h, ())), hexsides,
                      {k: v["name"] for d in (terrain_defs, secondary_defs, feature_defs) for k, v in d.items()})
     reader = AreaReader(facts, feature_defs, [*terrain_defs, *secondary_defs], [k.value for k in Kind], bad)
-    area_placements, free_setup = parse_areas(data, reader, units, placed)
+    area_placements, free_setup = parse_areas(data, reader, units, set_up)
+    hidden_movement = parse_hidden(data.get("hidden_movement"), side_ids, units,
+                                   set_up | {r.unit for r in reinforcements}, grid, bad)
     hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
         raise ScenarioError(source, p)
@@ -630,6 +638,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
         clear_hexsides=parsed_tec.clear_hexsides, weather=weather, special=special, ridges=ridges,
         victory_rules=victory_rules,
         areas=area_placements, free_setup=free_setup, map_facts=facts,
+        hidden_movement=hidden_movement,
     )
 
 

@@ -16,6 +16,7 @@ import { builder, makeCharge, openDeclaredCharge, previewBody } from "./attack.j
 import { counter, COUNTER_LEGEND } from "./counter.js";
 import { results, resultKey } from "./results.js";
 import { setupOptions, setupClick, renderSetup, setupMarks } from "./setup.js";
+import { hiddenOverlays, hiddenClick, hiddenEscape, renderHidden } from "./hidden.js";
 
 /** The Standard section, placed where the page shell used to hold it (after the units off the map). */
 function mount() {
@@ -26,6 +27,7 @@ function mount() {
 
 /** The Standard section: light, HQ and trains, the declared move (with Stay), FOW owed, the turn record track. */
 function renderStandard() {
+  renderHidden(); // 19.8
   const sec = $("#sec-standard");
   if (!sec) return;
   const v = currentView();
@@ -135,6 +137,8 @@ export const standard = {
     s.offMap = false; // the next move leaves the map from an edge hex (4.1)
     s.assist = null; // the leader whose movement assists the selected stack's move (10.3)
     s.plot = null; // the path plotted hex by hex for an assisted move ([start, ...])
+    s.hmSel = null; // 19.8: the selected hidden movement marker and where it may go (hex -> path)
+    s.hmReach = null;
   },
   mount,
   renderPanels: renderStandard,
@@ -143,7 +147,7 @@ export const standard = {
   optionsArrived: openDeclaredCharge,
   resetSelection,
   unitClickHex,
-  mapClick,
+  mapClick: (hex, evt) => hiddenClick(hex) || mapClick(hex, evt), // 19.8: a marker first
   commandAt: (hex, r, o) => setupClick(hex, o) || commandAt(hex, r, o),
   selectionTools: moveBar,
   reachSummary: (o) => `${o.reach.size} hex${o.reach.size > 1 ? "es" : ""} ${[...o.reach.values()].some((r) => r.reenter) ? "to re-enter on (shaded green)" : "reachable (shaded)"}`,
@@ -158,7 +162,7 @@ export const standard = {
 
   mapView,
   phaseOverlays: setupMarks,
-  overlays: standardOverlays,
+  overlays: (v) => { standardOverlays(v); hiddenOverlays(v); }, // 19.8: the markers
   selectionOverlays: moveOverlays,
   reachLook: (hex, r) => (r.reenter ? { colour: OKABE.green, title: `${hex}: re-enter here (rule 13.2)`, tip: "Re-enter here (rule 13.2)" } : null),
   trackLight: (sc) => (sc.trt || []).map((b) => b.light || "day"),
@@ -189,7 +193,7 @@ export const standard = {
   previewBody,
   combatRules: "7.7–7.13, 8.4–8.5",
   keyHelp: { chargers: "infantry or cavalry", more: " · <kbd>M</kbd> march · <kbd>D</kbd> declare · <kbd>S</kbd> stay · <kbd>O</kbd> leave the map · <kbd>A</kbd> leader's assist (plot, <kbd>Enter</kbd> to move)" },
-  onEscape,
+  onEscape: () => hiddenEscape() || onEscape(),
   onKey,
   // the shared panels' citations: reinforcements enter (13.1), units of the turn record track re-enter (13.2); a hex
   // is attacked from as many adjacent hexes as can be brought to bear, one primary attacker chosen among them (7.5)
