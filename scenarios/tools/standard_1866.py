@@ -127,6 +127,7 @@ TEC: dict[str, Any] = {
             "name": "Light woods", "color": "#a9c48c", "pattern": "trees",
             "move": {"infantry": 1, "cavalry": 2, "artillery": 2},
             "halves_attack_into": ["cavalry"], "blocks_los": True, "no_charge": ["cavalry"],
+            "line": True,  # 19.7 A: a line may form here (S64)
         },
         "woods": {
             "name": "Woods", "color": "#6f9a5c", "pattern": "trees",
@@ -147,6 +148,7 @@ TEC: dict[str, Any] = {
         },
         "battery_position": {
             "name": "Battery position (19.6)", "color": "#5a3d1e", "pattern": "dots", "no_charge": [],
+            "battery_position": True,  # 19.6: the Battery Position icon
         },
     },
     "hexsides": {
@@ -159,6 +161,7 @@ TEC: dict[str, Any] = {
             "name": "Fieldworks (protected hexside, 19.6)", "color": "#5a3d1e",
             "move_add": {"infantry": 1, "cavalry": 1, "artillery": 1},
             "halves_attack_across": ["infantry", "cavalry"], "no_charge": ["cavalry"],
+            "protected": True,  # 19.6: a protected hexside
         },
     },
     "clear_hexsides": {
@@ -280,8 +283,6 @@ def units() -> list[dict[str, Any]]:
                  historical="IV Corps' cavalry: four squadrons of the 7th Hussars (seed 21.0)."),
         # Prussia: First Army's 7th and 8th Divisions (4th Corps).
         {"id": "p-hq", "side": p, "kind": "hq", "name": "First Army HQ (Frederick Charles)", "ma": 6},
-        {"id": "p-tr", "side": p, "kind": "trains", "name": "4th Corps trains", "ma": 4,
-         "historical": "Given until the format has an army without trains (17.4 lists Prussian LOC hexes only)."},
         _leader("fransecky", p, "Fransecky", "7", ["7", "8"], combat=1, morale=2, movement=2,
                 historical="Generalleutnant Eduard von Fransecky, 7th Division: 'Here we stand and here we die.'"),
         _leader("gordon", p, "Gordon", "7", ["7"], combat=1, morale=1, movement=1,
@@ -317,26 +318,31 @@ def build() -> dict[str, Any]:
     mb, k = build_map()
     at = mb.at
     battery = k["battery"]
+    # 17.2: Austria sets up in areas (its printed hexes are the historical ones; "place the rest as printed").
+    setup_areas = {
+        "brandenstein": {"within": 2, "of": at(560, -640), "text": "Brigade Brandenstein: within 2 hexes of the "
+                         "Swiepwald's south-east fringe", "rule": "17.2"},
+        "guns": {"hexes": list(battery), "text": "IV Corps guns: in the Maslowed battery position", "rule": "17.2"},
+        "hussars": {"within": 2, "of": at(2400, 700), "text": "7th Hussars: within 2 hexes of Horenowes road",
+                    "rule": "17.2"},
+        "leaders": {"with_span": True, "text": "stacked with any unit of the leader's command span", "rule": "17.2"},
+    }
     setup = [
         # Austria: Benedek's HQ toward Chlum, the trains on the chaussée, Brandenstein in and by the wood,
         # the guns in the battery position, Fleischhacker behind the heights, the hussars by Horenowes.
         {"unit": "a-hq", "hex": at(2500, -2200)},
         {"unit": "a-tr", "hex": at(2600, -2700)},
-        {"unit": "mollinary", "hex": battery[0]},
-        {"unit": "a-art", "hex": battery[0]},
-        {"unit": "a-bbty", "hex": battery[1]},
-        {"unit": "brandenstein", "hex": at(560, -640)},  # the wood's light south-east fringe (19.7: may form line)
-        {"unit": "a-ir26", "hex": at(560, -640)},
+        {"unit": "mollinary", "hex": battery[0], "area": "leaders"},
+        {"unit": "a-art", "hex": battery[0], "area": "guns"},
+        {"unit": "a-bbty", "hex": battery[1], "area": "guns"},
+        # the wood's light south-east fringe (19.7: may form line)
+        {"unit": "brandenstein", "hex": at(560, -640), "area": "leaders"},
+        {"unit": "a-ir26", "hex": at(560, -640), "area": "brandenstein"},
         {"unit": "a-fj27", "hex": at(-550, 200)},
         {"unit": "a-ir12", "hex": k["cistowes"]},
-        {"unit": "fleischhacker", "hex": at(2600, 100)},  # on the open ground behind the heights (19.8 box, to come)
-        {"unit": "a-ir6", "hex": at(2600, 100)},
-        {"unit": "a-ir61", "hex": at(2650, -500)},
-        {"unit": "a-fj13", "hex": at(2100, 650)},
-        {"unit": "a-hu7", "hex": at(2400, 700)},
+        {"unit": "a-hu7", "hex": at(2400, 700), "area": "hussars"},
         # Prussia: the 7th Division's advance over the Bistritz has taken Benatek.
         {"unit": "p-hq", "hex": at(-2400, -400)},
-        {"unit": "p-tr", "hex": at(-2400, -1300)},
         {"unit": "fransecky", "hex": k["benatek"]},
         {"unit": "gordon", "hex": k["benatek"]},
         {"unit": "p-g27", "hex": k["benatek"]},
@@ -344,16 +350,13 @@ def build() -> dict[str, Any]:
         {"unit": "p-art7r", "hex": at(-1650, 1200)},
     ]
     reinforcements = [
-        # 17.4 will let each choose entry hex A and/or B (arrivals helper); for now A or B fixed.
-        {"unit": "p-g26", "turn": 1, "hex": k["entry_north"]},
-        {"unit": "p-g66", "turn": 1, "hex": k["entry_south"]},
-        {"unit": "p-art7s", "turn": 1, "hex": k["entry_north"]},
-        {"unit": "p-hu10", "turn": 2, "hex": k["entry_south"]},
-        # The 8th Division: a die will decide (1-3 on turn 4, else turn 5) once arrivals have die rolls.
-        {"unit": "horn", "turn": 4, "hex": k["entry_south"]},
-        {"unit": "p-g31", "turn": 4, "hex": k["entry_south"]},
-        {"unit": "p-g72", "turn": 4, "hex": k["entry_north"]},
-        {"unit": "p-art8", "turn": 4, "hex": k["entry_south"]},
+        # 17.4: the rest of the 7th Division at entry hex A and/or B (each unit its own choice).
+        {"units": ["p-g26", "p-g66", "p-art7s"], "turn": 1, "entry": ["A", "B"]},
+        {"units": ["p-hu10"], "turn": 2, "entry": ["A", "B"]},
+        # The 8th Division: a die decides (1-3 on turn 4, else turn 5); the whole division by A OR B.
+        {"units": ["p-g31", "p-g72", "p-art8"], "turn": 4, "entry": ["A", "B"], "entry_mode": "one",
+         "arrival": {"roll": [1, 2, 3], "else_turn": 5}},
+        {"units": ["horn"], "turn": 4, "entry": ["A", "B"], "with_span": True},
         # Brigade Poeckh up the road from Nedelist.
         {"unit": "a-ir37", "turn": 3, "hex": k["austrian_east"]},
         {"unit": "a-ir51", "turn": 3, "hex": k["austrian_east"]},
@@ -376,16 +379,24 @@ def build() -> dict[str, Any]:
             "Swiepwald. (Königgrätz's 18.x conditions will replace this scheme when the format has them.)"
         ),
         "objectives": objectives,
-        "points": {"step_eliminated": 1, "unit_captured": 2, "leader_eliminated": 2, "leader_captured": 3},
-        "draw_margin": 2,
+        "casualty_points": {"destroyed": 1, "leader_casualty": 1, "captured": 2, "hq_captured": 4, "threshold": 6},
+        "conditions": [
+            {"side": "prussia", "rule": "18.1", "text": "a Prussian unit was the last to enter the Maslowed battery "
+             "position, or Prussian artillery has the Austrian LOC hex on the chaussée in range",
+             "when": {"any": [{"last_to_enter": {"hex": battery[0]}},
+                              {"artillery_in_range": {"hex": k["austrian_chaussee"]}}]}},
+            {"side": "austria", "rule": "18.2", "text": "Prussia has not won, the Austrian trains never moved nor were "
+             "attacked, no Prussian unit is in a fieldworks hex and none in the Swiepwald's heart",
+             "when": {"all": [{"enemy_not_won": {}}, {"trains_unmoved": {}},
+                              {"no_enemy_in": {"hexside": ["fieldworks"]}},
+                              {"no_enemy_in": {"hexes": [k["swiepwald"]]}}]}},
+        ],
         "sudden_death": [
             {"side": "prussia", "hexes": [k["swiepwald"], battery[0]]},
             {"side": "austria", "hexes": [k["benatek"], k["swiepwald"]]},
         ],
     }
     trt: list[dict[str, Any]] = [{"label": label, "light": "day"} for label in TURN_LABELS]
-    trt[3]["replacements"] = {"austria": 1, "prussia": 1}
-    trt[6]["replacements"] = {"austria": 1, "prussia": 1}
     briefing = {
         "general": (
             "Königgrätz, 3 July 1866, eight in the morning, in pouring rain. Fransecky's 7th Division has crossed "
@@ -425,31 +436,48 @@ def build() -> dict[str, Any]:
             "prussia": {
                 "name": "Prussian First Army (7th and 8th Divisions)", "adjective": "Prussian", "color": "#1f2f4f",
                 "text_color": "#ffffff", "edge": "west", "entry_hexes": [k["entry_north"], k["entry_south"]],
+                "entry_points": {"A": k["entry_north"], "B": k["entry_south"]},  # 17.4's lettered entry hexes
+                "replacements": {"per_formation": 1},  # 17.4: one per formation per turn, not transferable
                 "loc": [k["entry_north"], k["entry_south"]],
             },
             "austria": {
                 "name": "Austrian North Army (IV Corps)", "adjective": "Austrian", "color": "#e8e4d8",
                 "text_color": "#1a1a1a", "edge": "east",
                 "entry_hexes": [k["austrian_east"], k["austrian_north"], k["austrian_chaussee"]],
+                "replacements": {"per_formation": 1},  # 17.2: one per formation (not sub-formation) per turn
                 "loc": [k["austrian_east"], k["austrian_chaussee"]],
             },
         },
         "formations": FORMATIONS,
         "units": units(),
+        "setup_areas": setup_areas,
         "setup": setup,
+        "free_setup": {  # 17.3: chosen when the game is created
+            "austria": {
+                "area": {"side_of": {"from": battery[0], "features": ["stream"]},
+                         "text": "anywhere east of the Bistritz", "rule": "17.3"},
+                "pinned": {"a-tr": at(2600, -2700)},
+            },
+        },
         "reinforcements": reinforcements,
+        # 19.8: Fleischhacker's brigade waits behind the Maslowed heights in box A, with a dummy.
+        "hidden_movement": {
+            "side": "austria", "formations": ["4"], "ma": 4, "march_ma": 9,
+            "boxes": [{"name": "A", "units": ["fleischhacker", "a-ir6", "a-ir61", "a-fj13"],
+                       "markers": [at(2600, 100), at(2650, -500)], "real": 1}],
+        },
         "turns": len(TURN_LABELS),
         "trt": trt,
         "first_player": "prussia",
         "victory": victory,
-        "weather": {
-            "start": "heavy",
-            "fieldworks": {"side": "austria", "hexes": list(battery)},
-        },
+        "weather": {"start": "heavy"},  # 19.4; the fieldworks' +2 in Light Rain comes from the protected hexsides
         "special_rules": {
             "needle_gun": {"side": "prussia"},
             "lethargy": {"side": "austria", "active": [1, 2, 3]},
             "open_order": {"side": "prussia"},
+            "line": {"side": "austria", "ma": 2, "cf": 2},  # 19.7
+            "modified_squares": {"charged": "austria", "attacked": "prussia"},  # 19.3
+            "battery_positions": {"side": "austria"},  # 19.6
         },
     }
 

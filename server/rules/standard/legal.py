@@ -391,8 +391,11 @@ def setup_families(game: Game, side: str, rng: random.Random, sample: int = 6) -
             area = setup.areas_in_play(c.sc, c.st.options)[uid]
             hexes = sorted(area.hexes)
             picks = rng.sample(hexes, min(len(hexes), sample * 4))
-            return [{"type": "place", "unit": uid, "hex": h} for h in picks
-                    if setup.place_problem(c, uid, h) is None][:sample]
+            out = [{"type": "place", "unit": uid, "hex": h} for h in picks if setup.place_problem(c, uid, h) is None]
+            if not out:  # a narrow choice in a wide area (a leader's span units' hexes): look at every hex
+                allowed = setup.allowed_hexes(c, uid)
+                out = [{"type": "place", "unit": uid, "hex": h} for h in rng.sample(allowed, min(len(allowed), sample))]
+            return out[:sample]
         fams.append(fam)
     return fams
 
