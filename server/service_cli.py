@@ -66,8 +66,10 @@ def serve_command(args: argparse.Namespace) -> int:
         port=port,
         workers=workers,
         log_level=args.log_level,
-        # Frames over our own 16 KiB limit get a clear error message; only absurd ones are cut here.
-        ws_max_size=max(settings.max_ws_frame_bytes * 64, 1 << 20),
+        # The server reads no more of a frame than the limit (issue 38): a longer one closes the socket with 1009
+        # (message too big) and the page reconnects. The app's own check (`frame_too_large`, connection open) answers
+        # behind servers that read further (tests' TestClient).
+        ws_max_size=settings.max_ws_frame_bytes,
         # A patch is about a kilobyte: compressing every frame cost more server time than it saves
         # on the wire (issue 16's profile: permessage-deflate on every ~1 KB frame).
         ws_per_message_deflate=False,

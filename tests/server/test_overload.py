@@ -10,6 +10,7 @@ the account's quota of games.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 import uuid
@@ -118,5 +119,41 @@ def test_the_game_quota_holds_under_a_burst(settings, tmp_path):
         mine = http.get("/api/games", headers=auth).json()
         waiting = [g for g in mine["mine"] if g["status"] == "waiting"]
         assert len(waiting) == statuses[201] <= 10
+    finally:
+        server.kill()
+
+
+def test_a_frame_past_the_limit_closes_with_1009_and_the_server_reads_no_more(embedded_settings, tmp_path):
+    """docs/api.md: `vedette serve` reads no more of a websocket frame than VEDETTE_MAX_WS_FRAME_BYTES; a 10 MB frame
+    closes that socket with 1009 (message too big), the server stays up and the client reconnects."""
+    import websockets
+
+    server = ServerProcess(embedded_settings, free_port(), tmp_path / "server.log")
+    try:
+        http = httpx.Client(base_url=server.url, timeout=30)
+        token = _register(http, "bigframe")
+        auth = {"Authorization": f"Bearer {token}"}
+        game = http.post("/api/games", json={"scenario": "tutorial", "side": "blue", "visibility": "open"},
+                         headers=auth).json()
+        url = f"{server.url.replace('http://', 'ws://')}/ws/games/{game['id']}?token={token}"
+
+        async def send_big() -> int | None:
+            async with websockets.connect(url, max_size=None) as ws:
+                await ws.recv()  # the snapshot
+                try:
+                    await ws.send("x" * 10_000_000)
+                    await asyncio.wait_for(ws.recv(), 10)
+                except websockets.ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd else None
+            return None
+
+        assert asyncio.run(send_big()) == 1009
+
+        async def reconnect() -> str:
+            async with websockets.connect(url) as ws:
+                return str(json.loads(await ws.recv())["type"])
+
+        assert asyncio.run(reconnect()) == "snapshot"
+        assert http.get("/healthz").status_code == 200
     finally:
         server.kill()

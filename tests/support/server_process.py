@@ -31,7 +31,9 @@ class ServerProcess:
         self.log = open(log_path, "ab")  # noqa: SIM115 - closed in kill()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1",
-             "--port", str(port), "--log-level", "warning"],
+             "--port", str(port), "--log-level", "warning",
+             # as `vedette serve` runs it: no frame read past the limit (docs/api.md)
+             "--ws-max-size", str(getattr(settings, "max_ws_frame_bytes", 16384))],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30

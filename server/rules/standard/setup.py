@@ -246,7 +246,10 @@ def end_setup(ctx: StdCtx, side: str) -> None:
     problem = end_problem(ctx, side)
     if problem:
         raise IllegalCommand(*problem)
-    reveal_setup(ctx, side, FREE_RULE if ctx.st.options.get(FREE_SETUP) and side in ctx.sc.free_setup else AREA_RULE)
+    revealed = reveal_setup(ctx, side, FREE_RULE if ctx.st.options.get(FREE_SETUP) and side in ctx.sc.free_setup
+                            else AREA_RULE)
+    for uid in revealed:  # 18.1 (S68): a unit set up in a tracked hex entered it, once its placement is public
+        ctx.passing([uid], [ctx.u(uid).hex])
     remaining = [s for s in setup_sides(ctx) if s not in ctx.st.setup_done]
     if remaining:
         _begin(ctx, remaining[0])

@@ -379,3 +379,21 @@ def test_17_2_the_greedy_bot_sets_up(free):
         assert side is not None
         game.submit(side, bot.choose(game, side, rng, 0.3))
     assert game.state.phase == "movement"
+
+
+def test_18_1_a_unit_set_up_in_a_tracked_hex_entered_it_once_its_set_up_is_revealed():
+    """17.2 with 18.1 (S68): standard-1866's guns set up in the Maslowed battery position, whose last entrant 18.1's
+    condition tracks: the entry counts when Austria ends its set-up, and not before (a secret placement)."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).resolve().parents[3] / "scenarios/standard/standard-1866.json").read_text())
+    game = Game.new(parse_scenario(data), "known-answer-seed-18-1-setup-0001")
+    battery = next(s["hex"] for s in data["setup"] if s["unit"] == "a-art")
+    assert game.state.phase == "setup" and game.awaiting == "austria"
+    game.submit("austria", {"type": "place_printed"})
+    assert game.state.extra["entered"].get(battery) is None  # the placement is Austria's secret until revealed
+    prussian_view = json.dumps(game.view("prussia")["standard"]["victory"])
+    assert "Austria" not in prussian_view.split("Last to enter")[1][:40]
+    game.submit("austria", {"type": "end_phase"})
+    assert game.state.extra["entered"][battery] == "austria"
