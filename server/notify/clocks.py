@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+import zlib
 from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from ..errors import ApiError
 from ..models import Game, User
@@ -303,6 +304,23 @@ class Scheduler:
             await asyncio.sleep(self.rt.nsettings.scheduler_interval_seconds)
 
     async def tick(self, now: datetime | None = None) -> dict[str, int]:
+        """One pass. On Postgres the pass runs in one process at a time across all the site's processes: it holds a
+        session-level advisory lock for its length (issue 38), and a process that finds it taken skips its turn; the
+        lock goes with the holder's connection, so a process that dies mid-pass frees it."""
+        if not self.rt.postgres:
+            return await self._tick(now)
+        key = zlib.crc32(f"vedette-scheduler:{self.rt.settings.notify_channel}".encode()) & 0x7FFFFFFF
+        engine = self.rt.sessionmaker.kw["bind"]
+        async with engine.connect() as held:  # one connection, held for the pass: the lock is its session's
+            conn = await held.execution_options(isolation_level="AUTOCOMMIT")
+            if not await conn.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": key}):
+                return {"skipped": 1}
+            try:
+                return await self._tick(now)
+            finally:
+                await conn.scalar(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
+
+    async def _tick(self, now: datetime | None = None) -> dict[str, int]:
         now = now or self.rt.now()
         report = {"reminders": 0, "overdue": 0, "digests": 0, "standing_orders": 0, "owed_mails": 0}
         for game_id in await self._due_clocks(now):
