@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint lint-imports typecheck bench clean browser-deps
+.PHONY: install run test test-fast lint lint-imports typecheck bench clean browser-deps proxy-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,10 +24,16 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium missing: apt-get install chromium" >&2; fi; }
 
+# Debian's HAProxy for the deployed shape's test (tests/server/test_proxy.py; deploy/haproxy.cfg, docs/deployment.md).
+proxy-deps:
+	@command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
+	  else echo "haproxy missing: apt-get install haproxy" >&2; fi; }
+
 # Imports flow one way first (the contracts in pyproject.toml, drawn in docs/architecture.md), then every test.
 # Two workers (pytest-xdist), each test module on one: on the 2-core machines the suite took 7.6 min serially
 # and 5.1 min in two workers (23 min serially on a VM 2.6 times slower). The slow suites stay in.
-test: install browser-deps
+test: install browser-deps proxy-deps
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 

@@ -433,6 +433,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     processes = args.processes if args.db == "postgres" else 1
     ports = [free_port() for _ in range(processes)]
     procs = [start_server(env, port, workers, workdir / f"server-{port}.log", args.server_cpus) for port in ports]
+    proxy = None
+    if args.proxy:  # HAProxy with the repository's config (deploy/haproxy.cfg) in front: every request through it
+        sys.path.insert(0, str(ROOT / "tests" / "support"))
+        from proxy_process import ProxyProcess
+
+        proxy = ProxyProcess([f"127.0.0.1:{port}" for port in ports], free_port(), workdir)
     relay = None
     if args.client_cpus:
         os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
@@ -441,7 +447,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.db_cpus and args.db == "postgres":
             restore_db_cpus = pin_local_postgres(args.db_cpus)
         relay, relay_port = bare_relay.start_server()
-        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        bases = [proxy.url] if proxy is not None else [f"http://127.0.0.1:{port}" for port in ports]
         base = bases[0]
         http = httpx.AsyncClient(base_url=base, timeout=60)
         lobbies = [lobby_client(b) for b in bases]
@@ -511,6 +517,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         probe = start_commit_probe(database_url, schema, args.seconds)
         relay_probe = bare_relay.start_probe(relay_port, args.seconds)
         cpu_before = sum(cpu_seconds(proc.pid) for proc in procs)
+        proxy_cpu_before = cpu_seconds(proxy.proc.pid) if proxy is not None else 0.0
         steal_before = cpu_steal_ticks()
         client_cpu_before = time.process_time()
         start = time.monotonic()
@@ -527,6 +534,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         relay_during = json.loads((await asyncio.to_thread(relay_probe.communicate, None, 120))[0] or b"[]")
         elapsed = time.monotonic() - start
         server_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu_before
+        proxy_cpu = cpu_seconds(proxy.proc.pid) - proxy_cpu_before if proxy is not None else 0.0
         steal_after = cpu_steal_ticks()
         client_cpu = time.process_time() - client_cpu_before
         lag_probe.cancel()
@@ -536,6 +544,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for lobby in lobbies:
             await lobby.aclose()
     finally:
+        if proxy is not None:
+            proxy.stop()
         if relay is not None:
             relay.terminate()
             relay.wait(10)
@@ -575,6 +585,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bare_relay_ms": summary(relay_during),
         "bare_relay_back_to_back_ms": summary(relay_before + relay_after),
         "server_cpu_ms_per_command": round(server_cpu * 1000 / max(1, sum(counts)), 2),
+        # --proxy: HAProxy's own CPU per command (not in the server's), every request and frame through it.
+        "proxy": bool(args.proxy),
+        "proxy_cpu_ms_per_command": round(proxy_cpu * 1000 / max(1, sum(counts)), 3) if args.proxy else None,
         # The load generator shares the machine: past about one core it, not the server, sets the pace.
         "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
         # How late the bench's own event loop ran (1 ms sleeps): a latency is only as exact as this.
@@ -600,6 +613,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1,
                         help="separate servers, each game's join and sockets sent to one of them by a hash of its id, "
                              "as a proxy in front of them would (Postgres only)")
+    parser.add_argument("--proxy", action="store_true",
+                        help="put Debian's HAProxy with deploy/haproxy.cfg in front of the --processes servers and send "
+                             "everything through it (it does the hashing; docs/deployment.md)")
     parser.add_argument("--scenario", default="tutorial")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits between commands (0: every game commands as fast as it can)")

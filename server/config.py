@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
+    # This process's name behind a proxy (docs/deployment.md): when set, every HTTP answer and websocket
+    # handshake carries it as `X-Vedette-Process` and /healthz reports it, so an operator (and
+    # tests/server/test_proxy.py) can see which process served a game. Unset: no header.
+    process_name: str | None = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9._:-]*$")
 
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 16 * 1024

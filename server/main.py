@@ -209,7 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_openapi_errors(app)
     # Outermost last: the security headers wrap every answer, the guard's refusals included.
     app.add_middleware(RequestGuard, settings=settings)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, process_name=settings.process_name)
     return app
 
 

@@ -231,12 +231,24 @@ class RequestGuard:
 
 
 class SecurityHeaders:
-    """The same security headers on every HTTP response (errors and static files included)."""
+    """The same security headers on every HTTP response (errors and static files included), and, when
+    VEDETTE_PROCESS_NAME is set, `X-Vedette-Process` on every response and websocket handshake."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, process_name: str | None = None) -> None:
         self.app = app
+        self.process: list[tuple[bytes, bytes]] = (
+            [(b"x-vedette-process", process_name.encode())] if process_name else []
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and self.process:
+            async def accept_with_name(message: Message) -> None:
+                if message["type"] == "websocket.accept":
+                    message = {**message, "headers": [*message.get("headers", ()), *self.process]}
+                await send(message)
+
+            await self.app(scope, receive, accept_with_name)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -253,6 +265,7 @@ class SecurityHeaders:
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
                     (b"x-frame-options", b"DENY"),
+                    *self.process,
                 ]
                 message = {**message, "headers": headers}
             await send(message)
@@ -260,4 +273,5 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-_OURS = frozenset({b"content-security-policy", b"x-content-type-options", b"referrer-policy", b"x-frame-options"})
+_OURS = frozenset({b"content-security-policy", b"x-content-type-options", b"referrer-policy", b"x-frame-options",
+                   b"x-vedette-process"})

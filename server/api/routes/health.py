@@ -23,6 +23,9 @@ async def healthz(request: Request, session: SessionDep, registry: RegistryDep) 
         "broadcast": request.app.state.broadcast.backend_name,
         "connections": request.app.state.hub.connection_count(),
     }
+    process = request.app.state.settings.process_name
+    if process:
+        body["process"] = process  # VEDETTE_PROCESS_NAME: which process behind the proxy answered
     try:
         revision = await session.scalar(text("SELECT version_num FROM alembic_version"))
         body["database"] = {"ok": True, "backend": session.bind.dialect.name, "schema": revision}
