@@ -249,7 +249,9 @@ def end_setup(ctx: StdCtx, side: str) -> None:
     revealed = reveal_setup(ctx, side, FREE_RULE if ctx.st.options.get(FREE_SETUP) and side in ctx.sc.free_setup
                             else AREA_RULE)
     for uid in revealed:  # 18.1 (S68): a unit set up in a tracked hex entered it, once its placement is public
-        ctx.passing([uid], [ctx.u(uid).hex])
+        placed_at = ctx.u(uid).hex
+        if placed_at is not None:
+            ctx.passing([uid], [placed_at])
     remaining = [s for s in setup_sides(ctx) if s not in ctx.st.setup_done]
     if remaining:
         _begin(ctx, remaining[0])
