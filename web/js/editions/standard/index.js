@@ -155,6 +155,8 @@ export const standard = {
   renderPhasePanel,
   offMapEntry: (u) => (u.status === "returning" ? TRT : null), // 13.2: units on the turn record track
   entryText: (entry) => (entry === TRT ? "from the TRT" : null),
+  // 17.4 (S60): a leader arriving "with a unit of his span" enters with units listed at another hex; the referee judges
+  joinsEntry: (id) => defs()[id] && defs()[id].kind === "leader" && S.selected.some((u) => defs()[u] && defs()[u].kind !== "leader"),
   offboard: {
     rules: "rules 13.1, 13.2",
     dueNote: "Due now: select one, then click a shaded hex. A reinforcement enters at its entry hex (13.1); a unit of the turn record track is placed on or next to the active HQ, next to the active trains, or on or next to a LOC hex (13.2).",
