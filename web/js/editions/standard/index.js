@@ -99,14 +99,24 @@ function declaredChargeOverlays(v) {
   }
 }
 
+/** Whether a #rrggbb colour is light (a dark outline reads better around it). */
+function light(colour) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+  if (!m) return false;
+  const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.7;
+}
+
 /** 19.7 B: each line's two front hexes, ringed in its side's colour (the view's standard.line.front). */
 function lineFrontOverlays(v) {
   const fronts = (v.standard && v.standard.line && v.standard.line.front) || {};
   const rings = [];
   for (const [u, hexes] of Object.entries(fronts)) {
     const d = defs()[u];
-    const colour = (d && S.scenario.sides[d.side] && S.scenario.sides[d.side].color) || OKABE.blue;
-    for (const hx of hexes) if (page.map.grid.contains(hx)) rings.push({ hex: hx, colour, width: 2, dash: "3 3", cls: "line-front", title: `${d ? d.name : u}'s front hex (rule 19.7 B)` });
+    const side = (d && S.scenario.sides[d.side] && S.scenario.sides[d.side].color) || OKABE.blue;
+    // a light side colour (the Austrians' white) would vanish on the map: its tint inside a dark dashed ring
+    const colour = light(side) ? "#333" : side;
+    for (const hx of hexes) if (page.map.grid.contains(hx)) rings.push({ hex: hx, colour, fill: side, width: 2.5, dash: "5 3", cls: "line-front", title: `${d ? d.name : u}'s front hex (rule 19.7 B)` });
   }
   if (rings.length) page.map.ringHexes(rings);
 }
