@@ -25,12 +25,15 @@ from stored_game import stored_game
 from web_helpers import hex_point, register
 
 from server.rules import Game
+from server.rules.kernel import hidden as kh
 from server.rules.kernel.randomplayer import RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
 # Quick Play's scenarios/*.json and each edition folder's (scenarios/standard/*.json), as the service offers them
 SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.json")) + sorted(
     p.stem for p in (ROOT / "scenarios").glob("*/*.json"))
+# a game option a scenario offers, ticked in the lobby: "scenario+option" (17.3: the free set-up)
+VARIANTS = ["standard-1866+free_setup"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 
@@ -40,8 +43,14 @@ FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recov
             # the Standard rules (docs/engine-contract.md); the set-up's shortcut (17.2)
             "place_printed",
             "flip", "declare", "stay", "replace", "muster", "reenter", "square",
-            "open_order"}  # 19.10 (S52): a button among the phase's actions, like a flip
+            "open_order",  # 19.10 (S52): a button among the phase's actions, like a flip
+            "line", "line_fire",  # 19.7: buttons under Selected in … (form facing an apex, pivot, leave; fire)
+            "hm_move", "hm_declare", "hm_reveal"}  # 19.8: the markers on the map and the Hidden movement box
 STD_ACTIONS = {"flip", "recover", "replace", "muster", "open_order"}
+# a kind of command held back while a kind it would take away is offered and not yet performed: a reveal ends the
+# markers' moves (19.8), the printed set-up leaves nothing to place by hand (17.2), leaving line ends its pivots (19.7)
+LATER = {"hm_reveal": {"hm_move", "hm_move:declared", "hm_declare"}, "place_printed": {"place"},
+         "line:leave": {"line:pivot"}}
 UNDO_CHANCE = 0.03
 END_PHASE_CHANCE = 0.2
 LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")
@@ -98,6 +107,15 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
         return f"choose:{st.decision['kind']}"  # which decisions the battle answered on the page
     if t == "square":
         return "square:remove" if cmd.get("form") is False else "square"
+    if t == "place":
+        return "place:again" if st.units[cmd["unit"]].hex else "place"  # 17.2: a placed counter moved
+    if t == "open_order":
+        return "open_order:remove" if cmd.get("on") is False else "open_order"
+    if t == "line":  # 19.7: form facing an apex, pivot, leave
+        return "line:leave" if cmd.get("on") is False else "line:pivot" if st.units[cmd["unit"]].facing else "line"
+    if t == "hm_move":  # 19.8 C: a marker's move; a declared marker's move or stay
+        declared = st.extra.get("hm_declared")
+        return "hm_move:stay" if len(cmd["path"]) < 2 else "hm_move:declared" if declared else "hm_move"
     if t == "flip":
         kind = game.scenario.units[cmd["unit"]].kind.value
         return "flip:army" if kind in ("hq", "trains") else "flip"
@@ -149,7 +167,12 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
     everything = list(game.legal_commands(side, rng, limit=200))
     can_end = any(c["type"] == "end_phase" for c in everything)
     legal = [c for c in everything if c["type"] != "end_phase"]
-    offered.update(variety(game, c) for c in legal)
+    kinds = [variety(game, c) for c in legal]
+    offered.update(kinds)
+    wanted = {k for k in kinds if k not in done}
+    later = [c for c, k in zip(legal, kinds) if LATER.get(k, set()) & wanted]
+    if later and len(later) < len(legal):
+        legal = [c for c in legal if c not in later]
     fresh: dict[str, list[dict[str, Any]]] = {}
     for c in legal:
         k = variety(game, c)
@@ -240,11 +263,13 @@ def click_matching(page: Any, selector: str, attr: str, value: Any) -> None:
     """Click the element of `selector` whose data attribute (JSON or text) equals `value`."""
     idx = js(page, """([sel, attr, want]) => {
         const els = [...document.querySelectorAll(sel)];
+        const canon = (x) => JSON.stringify(x, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
+            ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
         return els.findIndex((e) => {
             const raw = e.getAttribute(attr);
             if (raw === null) return false;
             if (typeof want === 'string') return raw === want;
-            try { return JSON.stringify(JSON.parse(raw)) === JSON.stringify(want); } catch (_) { return false; }
+            try { return canon(JSON.parse(raw)) === canon(want); } catch (_) { return false; }
         });
     }""", [selector, attr, value])
     assert idx is not None and idx >= 0, f"no {selector} with {attr}={value!r} on the page"
@@ -299,6 +324,15 @@ def select_units(page: Any, game: Game, units: list[str]) -> None:
         wait_options(page)
     else:
         select_stack(page, unit_hex(game, units[0]), units)
+
+
+def select_marker(page: Any, game: Game, mid: str) -> None:
+    """19.8: click my hidden movement marker's hex; its reach is shaded once the referee answers."""
+    blur(page)
+    page.keyboard.press("Escape")
+    hx = kh.markers(game.state)[mid]["hex"]
+    click_hex(page, hx)
+    page.wait_for_function("(m) => window.vedette.S.hmSel === m && !!window.vedette.S.hmReach", arg=mid, timeout=10000)
 
 
 def press(page: Any, key: str, until: str) -> None:
@@ -411,6 +445,26 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
             set_selection(page, [*selected(page), cmd["unit"]])
             wait_options(page)
         click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+    elif t in ("line", "line_fire"):
+        # 19.7: select the unit; Form line facing … / Pivot … / Leave line / Long-range fire under Selected in …
+        select_stack(page, unit_hex(game, cmd["unit"]))
+        if cmd["unit"] not in selected(page):
+            set_selection(page, [*selected(page), cmd["unit"]])
+            wait_options(page)
+        click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+    elif t == "hm_move":
+        # 19.8 C: click the marker (its "?" on the map), then a shaded hex; a declared marker's Stay button
+        mid = cmd["marker"]
+        if len(cmd["path"]) < 2:
+            click_matching(page, "#sec-hidden .hm-stay", "data-marker", mid)
+        else:
+            select_marker(page, game, mid)
+            click_hex(page, cmd["path"][-1])
+    elif t == "hm_declare":
+        click_matching(page, "#sec-hidden .hm-declare", "data-marker", cmd["marker"])
+    elif t == "hm_reveal":
+        box = kh.markers(game.state)[cmd["marker"]]["box"]
+        click_matching(page, "#sec-hidden .hm-reveal", "data-box", box)
     elif t in ("form_square", "remove_square"):
         select_stack(page, cmd["hex"])
         click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
@@ -516,10 +570,13 @@ def last_toast(page: Any) -> str:
 # ------------------------------------------------------------------ lobby
 
 
-def create_in_lobby(page: Any, scenario_id: str) -> tuple[str, str]:
-    """Create a private game of `scenario_id` on its first side; (invite link, creator's side)."""
+def create_in_lobby(page: Any, scenario_id: str, options: tuple[str, ...] = ()) -> tuple[str, str]:
+    """Create a private game of `scenario_id` on its first side, ticking the game `options` the scenario
+    offers (the lobby's checkboxes); (invite link, creator's side)."""
     card = page.locator(f".scenario[data-scenario='{scenario_id}']")
     card.locator(".preview svg").wait_for()
+    for name in options:
+        card.locator(f"input[data-option='{name}']").check()
     side = card.locator("select[name=side] option:not([value=random])").first.get_attribute("value")
     card.locator("select[name=side]").select_option(side)
     card.locator("button.btn.primary").click()
@@ -529,15 +586,17 @@ def create_in_lobby(page: Any, scenario_id: str) -> tuple[str, str]:
 
 
 @pytest.mark.timeout(1500)
-@pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_whole_battle_through_the_page(scenario_id: str, open_page: Any, live_server: Any, artifacts: Path) -> None:
+@pytest.mark.parametrize("run_id", SCENARIOS + VARIANTS)
+def test_whole_battle_through_the_page(run_id: str, open_page: Any, live_server: Any, artifacts: Path) -> None:
+    scenario_id, *options = run_id.split("+")
+    run_id = run_id.replace("+", "-")
     base = live_server.url
     errors: list[str] = []
-    a = open_page(errors, f"{scenario_id}-a")
-    b = open_page(errors, f"{scenario_id}-b")
-    register(a, base, f"wa-{scenario_id}"[:32])
-    register(b, base, f"wb-{scenario_id}"[:32])
-    link, side_a = create_in_lobby(a, scenario_id)
+    a = open_page(errors, f"{run_id}-a")
+    b = open_page(errors, f"{run_id}-b")
+    register(a, base, f"wa-{run_id}"[:32])
+    register(b, base, f"wb-{run_id}"[:32])
+    link, side_a = create_in_lobby(a, scenario_id, tuple(options))
     b.goto(link)
     b.get_by_role("button", name="Join the game").click()
     b.wait_for_url("**/games/*")
@@ -545,17 +604,18 @@ def test_whole_battle_through_the_page(scenario_id: str, open_page: Any, live_se
     a.goto(f"{base}/games/{game_id}")
     oracle = Oracle(f"{live_server.db_dir}/vedette.db", game_id)
     game = oracle.game()
+    assert {k for k, v in game.state.options.items() if v} == set(options), game.state.options
     side_b = next(s for s in game.scenario.side_order if s != side_a)
     pages = {side_a: a, side_b: b}
     for p in pages.values():
         p.locator("#conn[data-state=open]").wait_for()
 
-    shots = artifacts / f"whole-{scenario_id}"
+    shots = artifacts / f"whole-{run_id}"
     shots.mkdir(parents=True, exist_ok=True)
     for old in shots.glob("*.png"):
         old.unlink()
-    rng = random.Random(f"whole-battle:{scenario_id}")
-    player = RandomPlayer(random.Random(f"whole-battle-choices:{scenario_id}"))
+    rng = random.Random(f"whole-battle:{run_id}")
+    player = RandomPlayer(random.Random(f"whole-battle-choices:{run_id}"))
     performed: dict[str, int] = {}
     offered: set[str] = set()
     last_shot = None

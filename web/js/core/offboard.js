@@ -68,7 +68,7 @@ export function renderOffboard() {
       disabled: !(x.due && canMove),
       title: `${defs()[x.id].name}: ${x.status === "returning" ? "returning after step recovery" : "reinforcement"}, ${when}`,
       onclick: () => {
-        if (S.offSel && S.offSel === x.entry) return toggleSelected(x.id);
+        if (S.offSel && (S.offSel === x.entry || S.selected.includes(x.id) || (page.edition.joinsEntry && page.edition.joinsEntry(x.id)))) return toggleSelected(x.id);
         selectOffboard([x.id]);
       },
     }, [counterIcon(S.scenario, x.id, v.units[x.id], 34, page.edition.counter), h("span.off-when", { text: `${x.status === "returning" ? "returns " : ""}${when}` })]);

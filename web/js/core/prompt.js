@@ -81,5 +81,9 @@ export function renderPrompt() {
   if (mine && S.promptSeen !== seen) {
     S.promptSeen = seen;
     if (sec.scrollIntoView) sec.scrollIntoView({ block: "nearest" });
+    // and its outlined hexes too: the map pans to the first when none is on screen (a deployment far off, 19.8)
+    const hexes = (p.options || []).flatMap((o) => [...optionHexes(o)]);
+    const map = page.map;
+    if (hexes.length && map && map.isVisible && !hexes.some((x) => map.isVisible(x))) map.ensureVisible(hexes[0]);
   }
 }

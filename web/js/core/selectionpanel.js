@@ -25,7 +25,7 @@ export function renderSelection() {
   const title = S.offSel ? `Entering at ${S.offSel}` : S.selHexes.length > 1 ? `Selected in ${S.selHexes.join(" + ")}` : `Selected in ${S.selHex}`;
   sec.appendChild(h("h3", {}, [title, S.offSel && ruleOf("enter", S.offSel) ? h("span.rule", { text: `rule ${ruleOf("enter", S.offSel)}` }) : null]));
   const units = h("div.sel-units", { role: "group", "aria-label": "Units in the selection (toggle to include)" });
-  const pool = S.offSel ? waitingAt(S.offSel, true) : S.selHexes.flatMap((hx) => myUnitsIn(hx));
+  const pool = S.offSel ? [...new Set([...waitingAt(S.offSel, true), ...S.selected])] : S.selHexes.flatMap((hx) => myUnitsIn(hx));
   for (const u of pool) {
     const on = S.selected.includes(u);
     const b = h("button.sel-unit", {

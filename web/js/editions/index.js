@@ -32,6 +32,8 @@
 //                             draw the phase's own box from those options (false: nothing to show)
 //   offMapEntry(unitState)    where a unit off the map without an entry hex comes on (a pseudo entry)
 //   entryText(entry)          words for such an entry ("from the TRT"), else null
+//   joinsEntry(id)            whether a waiting unit joins the units selected off the map at another entry hex
+//                             (a leader arriving with a unit of his span); else a click selects its own group
 //   offboard                  {rules, dueNote}: the off-map box's rule chip and its note when units are due
 //   quietKinds                the unit kinds that need not move: End phase never asks about them (default ["leader"])
 //

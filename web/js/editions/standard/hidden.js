@@ -5,7 +5,7 @@
 // (the core's prompt: each choice carries its hex). A reveal is written in the log like any event.
 
 import { h, clear, $, OKABE } from "../../ui/dom.js";
-import { S, page, currentView, myTurn, activePrompt, nameOf, sideName } from "../../core/store.js";
+import { S, page, defs, currentView, myTurn, activePrompt, nameOf, sideName } from "../../core/store.js";
 import { send } from "../../core/sync.js";
 import { renderOverlays } from "../../core/overlays.js";
 import { api } from "../../api.js";
@@ -16,6 +16,14 @@ function markersOf(v) {
 
 function mineToMove(v) {
   return !!v.hidden && v.hidden.owner === S.side && v.phase === "movement" && v.active === S.side && myTurn() && !activePrompt() && !S.history;
+}
+
+/** 12.1: the owner's army HQ is inactive (or off the map): its markers roll for their MA (19.8 C). */
+function hqInactive(v) {
+  const inactive = new Set((v.standard && v.standard.inactive) || []);
+  const d = defs();
+  const hqs = Object.keys(d).filter((u) => d[u].kind === "hq" && d[u].side === v.hidden.owner);
+  return hqs.some((u) => inactive.has(u) || !v.units[u] || !v.units[u].hex);
 }
 
 function forget() {
@@ -93,6 +101,7 @@ export function renderHidden() {
   clear(sec);
   sec.append(h("h3", { text: `Hidden movement: ${sideName(v.hidden.owner)} (19.8)` }));
   const mine = mineToMove(v);
+  const declared = (v.standard && v.standard.hm_declared) || null; // 19.8 C, 4.4: a marker's rolled MA
   const boxes = new Map();
   for (const m of markersOf(v)) {
     if (!boxes.has(m.box)) boxes.set(m.box, []);
@@ -103,11 +112,19 @@ export function renderHidden() {
     const units = (ms.find((m) => m.units) || {}).units;
     const where = ms.map((m) => `${m.id} at ${m.hex}${"real" in m ? (m.real ? " (real)" : " (dummy)") : ""}${m.moved ? ", moved" : ""}`).join("; ");
     const li = h("li.hm-box", { "data-box": box }, [h("span", { text: `Box ${box}: ${where}${units ? ` — ${units.map(nameOf).join(", ") || "empty"}` : ""}` })]);
-    if (mine) {
-      li.append(h("button.hm-reveal", { type: "button", "data-box": box, text: `Reveal box ${box}`, title: "Reveal at the beginning of your movement phase with the HQ active (19.8 C)", onclick: () => { forget(); send({ type: "hm_reveal", marker: ms[0].id }); } }));
-      for (const m of ms.filter((x) => !x.moved)) {
-        li.append(h("button.hm-declare", { type: "button", text: `Roll ${m.id}'s MA`, title: "With the army HQ inactive a marker rolls for its MA (19.8 C, 4.4)", onclick: () => send({ type: "hm_declare", marker: m.id }) }));
+    if (mine && !declared) {
+      li.append(h("button.btn.small.hm-reveal", { type: "button", "data-box": box, text: `Reveal box ${box}`, title: "Reveal at the beginning of your movement phase with the HQ active (19.8 C)", onclick: () => { forget(); send({ type: "hm_reveal", marker: ms[0].id }); } }));
+      if (hqInactive(v)) {
+        for (const m of ms.filter((x) => !x.moved)) {
+          li.append(h("button.btn.small.hm-declare", { type: "button", "data-marker": m.id, text: `Roll ${m.id}'s MA`, title: "With the army HQ inactive a marker rolls for its MA before it moves (19.8 C, 4.4)", onclick: () => { forget(); send({ type: "hm_declare", marker: m.id }); } }));
+        }
       }
+    }
+    const d = mine && declared && ms.find((m) => m.id === declared.marker);
+    if (d) {
+      // 4.4: the declared marker moves with its rolled MA (select it, click a shaded hex) or stays
+      li.append(h("span.hm-rolled", { text: ` ${d.id} rolled MA ${declared.ma}: click it, then a shaded hex, or ` }));
+      li.append(h("button.btn.small.hm-stay", { type: "button", "data-marker": d.id, text: `Stay (${d.id})`, title: "The declared marker does not move (4.4)", onclick: () => { forget(); send({ type: "hm_move", marker: d.id, path: [d.hex] }); } }));
     }
     list.append(li);
   }

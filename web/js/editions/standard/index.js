@@ -99,14 +99,24 @@ function declaredChargeOverlays(v) {
   }
 }
 
+/** Whether a #rrggbb colour is light (a dark outline reads better around it). */
+function light(colour) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+  if (!m) return false;
+  const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.7;
+}
+
 /** 19.7 B: each line's two front hexes, ringed in its side's colour (the view's standard.line.front). */
 function lineFrontOverlays(v) {
   const fronts = (v.standard && v.standard.line && v.standard.line.front) || {};
   const rings = [];
   for (const [u, hexes] of Object.entries(fronts)) {
     const d = defs()[u];
-    const colour = (d && S.scenario.sides[d.side] && S.scenario.sides[d.side].color) || OKABE.blue;
-    for (const hx of hexes) if (page.map.grid.contains(hx)) rings.push({ hex: hx, colour, width: 2, dash: "3 3", cls: "line-front", title: `${d ? d.name : u}'s front hex (rule 19.7 B)` });
+    const side = (d && S.scenario.sides[d.side] && S.scenario.sides[d.side].color) || OKABE.blue;
+    // a light side colour (the Austrians' white) would vanish on the map: its tint inside a dark dashed ring
+    const colour = light(side) ? "#333" : side;
+    for (const hx of hexes) if (page.map.grid.contains(hx)) rings.push({ hex: hx, colour, fill: side, width: 2.5, dash: "5 3", cls: "line-front", title: `${d ? d.name : u}'s front hex (rule 19.7 B)` });
   }
   if (rings.length) page.map.ringHexes(rings);
 }
@@ -155,6 +165,8 @@ export const standard = {
   renderPhasePanel,
   offMapEntry: (u) => (u.status === "returning" ? TRT : null), // 13.2: units on the turn record track
   entryText: (entry) => (entry === TRT ? "from the TRT" : null),
+  // 17.4 (S60): a leader arriving "with a unit of his span" enters with units listed at another hex; the referee judges
+  joinsEntry: (id) => defs()[id] && defs()[id].kind === "leader" && S.selected.some((u) => defs()[u] && defs()[u].kind !== "leader"),
   offboard: {
     rules: "rules 13.1, 13.2",
     dueNote: "Due now: select one, then click a shaded hex. A reinforcement enters at its entry hex (13.1); a unit of the turn record track is placed on or next to the active HQ, next to the active trains, or on or next to a LOC hex (13.2).",
