@@ -413,7 +413,8 @@ def build() -> dict[str, Any]:
         ),
         "austria": (
             "You command IV Corps' right: Brandenstein in the wood and Cistowes, the guns in the Maslowed "
-            "battery position, Fleischhacker behind the heights, Poeckh coming up from Nedelist on turn 3. "
+            "battery position, a brigade moving hidden behind the heights (19.8), Poeckh coming up from Nedelist "
+            "on turn 3. "
             "Benedek's orders come slowly (19.5): each movement phase a die says whether his HQ is active. "
             "Throw the Prussians back over the Bistritz: retake Benatek while holding the wood and you win at once."
         ),

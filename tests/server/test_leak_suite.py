@@ -84,6 +84,19 @@ def hidden_leak_scenario() -> dict[str, Any]:
     return data
 
 
+S1866_ID = "leak-1866"
+S1866_GAMES = 2
+
+
+def standard_1866_leak_scenario() -> dict[str, Any]:
+    """The shipped battle standard-1866 (19.8 box A, 17.2 set-up areas, 17.4 arrivals), names carrying ids."""
+    data = json.loads((ROOT / "scenarios" / "standard" / "standard-1866.json").read_text("utf-8"))
+    data["id"], data["title"] = S1866_ID, "Leak suite (The Swiepwald, 1866)"
+    for unit in data["units"]:
+        unit["name"] = f"{unit['name']} [{unit['id']}]"
+    return data
+
+
 class Socket:
     """A websocket reader thread keeping every text frame."""
 
@@ -120,8 +133,11 @@ class Truth:
     def __init__(self, scenario: Any) -> None:
         self.sc = scenario
         self.status: dict[int, dict[str, str]] = {}
+        self.placed: dict[int, dict[str, str]] = {}  # version -> unit -> hex of a secret set-up placement (17.2, 3.2)
+        self.nominal = {p.unit: p.hex for p in scenario.setup if p.within > 0}  # 3.2's public 'w/N' hexes
         self.over_at: int | None = None
-        self.hidden_reinforcements = {r.unit for r in scenario.reinforcements}
+        self.hides = scenario.hide_enemy_reinforcements  # else the reinforcements and losses are public
+        self.hidden_reinforcements = {r.unit for r in scenario.reinforcements} if self.hides else set()
         hm = scenario.hidden_movement
         self.boxed = {u for b in hm.boxes for u in b.units} if hm is not None else set()  # 19.8
         self.hm_owner = hm.owner if hm is not None else None
@@ -129,6 +145,7 @@ class Truth:
 
     def note(self, version: int, game: Game) -> None:
         self.status[version] = {u: s.status for u, s in game.state.units.items()}
+        self.placed[version] = {u: str(s.hex) for u, s in game.state.units.items() if s.provisional}
         if game.is_over and self.over_at is None:
             self.over_at = version
 
@@ -140,12 +157,18 @@ class Truth:
             d = self.sc.units[uid]
             if viewer == d.side:
                 continue
-            if status in ("offboard", "returning", "hidden") or (status == "dead" and d.kind.is_combat):
+            if status == "hidden" or (self.hides and (status in ("offboard", "returning") or
+                                                      (status == "dead" and d.kind.is_combat))):
                 out.add(uid)
         return out
 
     def offboard(self, viewer: str, version: int) -> set[str]:
         return {u for u in self.secret_units(viewer, version) if self.status[version][u] in ("offboard", "hidden")}
+
+    def placements(self, viewer: str, version: int) -> dict[str, str]:
+        """The enemy's placements `viewer` may not see at `version` (unit -> hex; not a public 'w/N' hex)."""
+        return {u: h for u, h in self.placed.get(version, {}).items()
+                if self.sc.units[u].side != viewer and self.nominal.get(u) != h}
 
     def public(self, version: int) -> bool:
         return self.over_at is not None and version >= self.over_at
@@ -180,7 +203,7 @@ class Checker:
                 self._leak(where, f"hidden reinforcement {uid} named to {viewer}")
         if '"real"' in text and self.truth.hm_owner is not None and viewer != self.truth.hm_owner:
             self._leak(where, f"a real marker flag reached {viewer}")
-        if "entry_turn" in text or "entry_hex" in text:
+        if self.truth.hides and ("entry_turn" in text or "entry_hex" in text):
             data = json.loads(text)
             for uid, u in _units_of(data):
                 if self.truth.sc.units[uid].side != viewer and ("entry_turn" in u or "entry_hex" in u):
@@ -199,6 +222,10 @@ class Checker:
             elif shown is None or shown.get("status") != "eliminated" or shown.get("hex") is not None or \
                     any(k in shown for k in ("entry_turn", "entry_hex")):
                 self._leak(where, f"{status} {uid} shown as {shown} to {viewer} at {version}")
+        for uid, hex_ in self.truth.placements(viewer, version).items():
+            shown = (view.get("units") or {}).get(uid) or {}
+            if shown.get("hex") == hex_ or "facing" in shown or shown.get("provisional"):
+                self._leak(where, f"secret placement {uid} at {hex_} shown to {viewer} at {version}")
 
     def log(self, viewer: str, where: str, entries: list[dict[str, Any]]) -> None:
         for entry in entries:
@@ -206,6 +233,7 @@ class Checker:
             if self.truth.public(seq):
                 continue
             secret = self.truth.secret_units(viewer, seq)
+            placed = self.truth.placements(viewer, seq)
             for event in entry.get("events", []):
                 self.checked += 1
                 only = event.get("visible_to")
@@ -216,6 +244,9 @@ class Checker:
                 for uid in secret:
                     if uid in named or f"[{uid}]" in text:
                         self._leak(where, f"{viewer} reads an event on secret {uid} at {seq}: {text}")
+                for uid, hex_ in placed.items():
+                    if (uid in named or f"[{uid}]" in text) and hex_ in json.dumps(event):
+                        self._leak(where, f"{viewer} reads where {uid} was placed in secret at {seq}: {text}")
 
     def message(self, viewer: str, where: str, text: str, version: int) -> None:
         self.text(viewer, where, text, version)
@@ -323,6 +354,7 @@ def leak_server(sqlite_template: Path, tmp_path: Path) -> Any:
     scenarios.mkdir()
     (scenarios / f"{SCENARIO_ID}.json").write_text(json.dumps(leak_scenario()), "utf-8")
     (scenarios / f"{HIDDEN_ID}.json").write_text(json.dumps(hidden_leak_scenario()), "utf-8")
+    (scenarios / f"{S1866_ID}.json").write_text(json.dumps(standard_1866_leak_scenario()), "utf-8")
     db = tmp_path / "vedette.db"
     shutil.copy(sqlite_template, db)
     settings = Settings(env="development", database_url=f"sqlite+aiosqlite:///{db}", scenarios_dir=scenarios,
@@ -338,20 +370,24 @@ def leak_server(sqlite_template: Path, tmp_path: Path) -> Any:
         server.kill()
 
 
-def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: int) -> tuple[dict[str, int], list[str], Counter[str]]:
-    """Play `games` random games of the scenario on the server, checking every channel; (totals, leaks, kinds)."""
+def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: int,
+              rest_every: int = 3) -> tuple[dict[str, int], list[str], Counter[str]]:
+    """Play `games` random games of the scenario on the server, checking every channel (the REST reads every
+    `rest_every` versions, the websockets every one); (totals, leaks, kinds)."""
     server, db = leak_server
     scenario = parse_scenario(data, f"{scenario_id}.json")
     base, ws_base = server.url, server.url.replace("http://", "ws://")
     rng = random.Random(12)
-    totals = {"checked": 0, "returns": 0, "lost": 0, "entered": 0, "commands": 0, "revealed": 0}
+    totals = {"checked": 0, "returns": 0, "lost": 0, "entered": 0, "commands": 0, "revealed": 0, "deployed": 0,
+              "placed": 0}
     leaks: list[str] = []
     kinds: Counter[str] = Counter()
     outsider = Client(base, "outsider")
     for n in range(games):
-        blue, red, watcher = Client(base, f"blue{n}"), Client(base, f"red{n}"), Client(base, f"watch{n}")
-        seats = {"blue": blue, "red": red}
-        created = blue.http.post("/api/games", json={"scenario": scenario_id, "side": "blue"})
+        first, second = scenario.side_order  # blue and red in Quick Play
+        blue, red, watcher = Client(base, f"{first}{n}"), Client(base, f"{second}{n}"), Client(base, f"watch{n}")
+        seats = {first: blue, second: red}
+        created = blue.http.post("/api/games", json={"scenario": scenario_id, "side": first})
         assert created.status_code == 201, created.text
         game = created.json()
         gid = game["id"]
@@ -366,18 +402,18 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
         engine = _engine(db, gid, scenario)
         truth.note(0, engine)
         sockets = {
-            "blue": Socket(f"{ws_base}/ws/games/{gid}?token={blue.token}"),
-            "red": Socket(f"{ws_base}/ws/games/{gid}?token={red.token}"),
+            first: Socket(f"{ws_base}/ws/games/{gid}?token={blue.token}"),
+            second: Socket(f"{ws_base}/ws/games/{gid}?token={red.token}"),
             "spectator": Socket(f"{ws_base}/ws/games/{gid}?token={watcher.token}&watch={game['watch_token']}"),
         }
         watch = f"watch={game['watch_token']}"
-        readers = {"blue": blue.http, "red": red.http, "spectator": watcher.http}
+        readers = {first: blue.http, second: red.http, "spectator": watcher.http}
         for step in range(MAX_COMMANDS):
             if engine.is_over:
                 break
             side = engine.awaiting
             assert side is not None
-            other = "red" if side == "blue" else "blue"
+            other = second if side == first else first
             command = _pick(engine, side, rng)
             version = engine.version
             answer = seats[side].http.post(f"/api/games/{gid}/commands", json={
@@ -392,13 +428,15 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
             truth.note(now, engine)
             changed = {u: (truth.status[version][u], st) for u, st in truth.status[now].items()
                        if truth.status[version][u] != st}
+            totals["deployed"] += "hm_deploy" in answer.text
+            totals["placed"] += command.get("type") in ("place", "place_printed")
             totals["returns"] += sum(st == ("eliminated", "returning") for st in changed.values())
             totals["lost"] += sum(st == ("eliminated", "dead") for st in changed.values())
             totals["entered"] += command.get("type") == "move" and any(
                 truth.status[version].get(u) in ("offboard", "returning") for u in command.get("units", []))
             check.message(other, "refusal", refused.text, now)
             assert now == version + 1
-            if step % 3:
+            if step % rest_every:
                 continue  # every third version is read over REST too; the websockets carry every one
             for viewer, http in readers.items():
                 q = "" if viewer != "spectator" else "?" + watch
@@ -443,7 +481,7 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
         with sqlite3.connect(db) as conn:
             mails = conn.execute("SELECT to_addr, body FROM outbox WHERE game_id = ?", (gid,)).fetchall()
         for to_addr, body in mails:
-            viewer = "blue" if to_addr == blue.email else "red"
+            viewer = first if to_addr == blue.email else second
             check.mail(viewer, body, final)
         totals["checked"] += check.checked
         totals["commands"] += final
@@ -472,5 +510,16 @@ def test_no_channel_tells_a_non_owner_what_a_hidden_movement_box_holds(leak_serv
     print(f"\nleak suite (19.8): {HIDDEN_GAMES} games, {totals['commands']} commands, {totals['checked']} messages and "
           f"events checked; boxes revealed {totals['revealed']}; leaks found: {sum(kinds.values())}")
     assert totals["checked"] > 500 and totals["revealed"], "the games should reveal boxes (19.8 D)"
+    examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
+    assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])
+
+
+def test_standard_1866_no_channel_tells_prussia_or_a_spectator_box_a_or_austrias_set_up(leak_server: Any) -> None:
+    """19.8 A and 17.2 on the shipped battle: every channel, a couple of random games through to their end."""
+    totals, leaks, kinds = run_games(leak_server, S1866_ID, standard_1866_leak_scenario(), S1866_GAMES, rest_every=8)
+    print(f"\nleak suite (standard-1866): {S1866_GAMES} games, {totals['commands']} commands, {totals['checked']} "
+          f"messages and events checked; set-up placements {totals['placed']}, boxes revealed {totals['revealed']}, "
+          f"deployment answers {totals['deployed']}; leaks found: {sum(kinds.values())}")
+    assert totals["checked"] > 500 and totals["placed"] and totals["revealed"], "set-up and a reveal (17.2, 19.8 D)"
     examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
     assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])

@@ -7,6 +7,7 @@ play: a set-up phase (17.2, 19.8 B) fills it later.  The block as a non-owner re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
@@ -15,9 +16,10 @@ from ..kernel.hidden import HiddenBox, HiddenMovement
 
 
 # ------------------------------------------------------------------------------------------------
-def parse_hidden(raw: Mapping[str, Any] | None, sides: Collection[str], units: Mapping[str, Any],
+def parse_hidden(data: Mapping[str, Any], sides: Collection[str], units: Mapping[str, Any],
                  taken: Collection[str], grid: HexGrid, bad: Callable[[str, str], None]) -> HiddenMovement | None:
-    """The `hidden_movement` block (its shape is the schema's), checked against the rest of the scenario."""
+    """The scenario's `hidden_movement` block (its shape is the schema's), checked against the rest of the scenario."""
+    raw = data.get("hidden_movement")
     if raw is None:
         return None
     owner = raw["side"]
@@ -76,7 +78,30 @@ def parse_hidden(raw: Mapping[str, Any] | None, sides: Collection[str], units: M
         if box_units and real not in (1, 2):
             bad(path + ".real", "which marker is real: 1 or 2 (19.8 A)")
         boxes.append(HiddenBox(name, tuple(box_units), (hexes[0], hexes[1]), real))
+    _public_text_problems(data, {u: units[u].name for u in seen_units if u in units}, bad)
     return HiddenMovement(owner, "19.8", tuple(boxes), formations, int(raw.get("ma", 4)), int(raw.get("march_ma", 9)))
 
 
-__all__ = ["parse_hidden"]
+def public_texts(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(path, text) of the scenario's prose every reader gets (`scenario_json_for` leaves it in): the lobby shows
+    both sides' briefings to anybody choosing a side."""
+    out = [(k, data[k]) for k in ("title", "subtitle", "designer_notes") if isinstance(data.get(k), str)]
+    for key in ("briefing", "provenance"):
+        block = data.get(key)
+        if isinstance(block, Mapping):
+            out += [(f"{key}.{k}", v) for k, v in block.items() if isinstance(v, str)]
+        elif isinstance(block, str):
+            out.append((key, block))
+    return out
+
+
+def _public_text_problems(data: Mapping[str, Any], boxed: Mapping[str, str], bad: Callable[[str, str], None]) -> None:
+    """19.8 A: the opponent may not learn what a box holds, so no text it reads names a boxed unit (id or name)."""
+    for path, text in public_texts(data):
+        for uid, name in sorted(boxed.items()):
+            if re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])|\b{re.escape(name)}\b", text):
+                bad(path, f"names {name} ('{uid}'), a unit of a hidden movement box: every reader, the opponent "
+                          "too, reads this text (19.8 A: the box's contents are its owner's secret)")
+
+
+__all__ = ["parse_hidden", "public_texts"]

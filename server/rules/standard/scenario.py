@@ -623,7 +623,7 @@ def parse_standard_scenario(data: Any, source: str = "<scenario>") -> StandardSc
                      {k: v["name"] for d in (terrain_defs, secondary_defs, feature_defs) for k, v in d.items()})
     reader = AreaReader(facts, feature_defs, [*terrain_defs, *secondary_defs], [k.value for k in Kind], bad)
     area_placements, free_setup = parse_areas(data, reader, units, set_up)
-    hidden_movement = parse_hidden(data.get("hidden_movement"), side_ids, units,
+    hidden_movement = parse_hidden(data, side_ids, units,
                                    set_up | {r.unit for r in reinforcements}, grid, bad)
     hexsides, ridges = split_ridges(hexsides, [fid for fid, f in features.items() if f.ridge])
     if p:
