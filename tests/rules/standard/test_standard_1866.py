@@ -49,7 +49,10 @@ def test_it_parses_by_the_standard_rules(data: dict[str, Any], sc: StandardScena
 
 
 def test_3_1_13_1_every_unit_is_set_up_or_arrives_once_on_its_own_edge(sc: StandardScenario) -> None:
-    placed = [p.unit for p in sc.setup] + [r.unit for r in sc.reinforcements]
+    """Each unit once: set up on a hex, in a set-up area (17.2), in hidden movement box A (19.8), or a reinforcement."""
+    assert sc.hidden_movement is not None
+    boxed = [u for box in sc.hidden_movement.boxes for u in box.units]
+    placed = [p.unit for p in sc.setup] + list(sc.areas) + boxed + [r.unit for r in sc.reinforcements]
     assert sorted(placed) == sorted(sc.units)
     for r in sc.reinforcements:
         side = sc.sides[sc.units[r.unit].side]
@@ -59,9 +62,10 @@ def test_3_1_13_1_every_unit_is_set_up_or_arrives_once_on_its_own_edge(sc: Stand
 
 
 def test_2_4_each_side_has_an_hq_trains_leaders_and_8_to_14_combat_units(sc: StandardScenario) -> None:
+    """17.4 (S63): the Prussian army has its HQ and no trains; the Austrian both."""
     for side in sc.side_order:
         kinds = Counter(u.kind for u in sc.units.values() if u.side == side)
-        assert kinds[Kind.HQ] == 1 and kinds[Kind.TRAINS] == 1, side
+        assert kinds[Kind.HQ] == 1 and kinds[Kind.TRAINS] == (1 if side == "austria" else 0), side
         assert 2 <= kinds[Kind.LEADER] <= 3, side
         assert 8 <= sum(kinds[k] for k in COMBAT) <= 14, side
 
@@ -105,11 +109,12 @@ def test_19_2_19_6_ridges_fieldworks_and_the_battery_position_are_map_data(sc: S
     assert len(battery) == 2
     works = [k for k, fs in sc.hexsides.items() if "fieldworks" in fs]
     assert works and all(set(k) & set(battery) for k in works)
-    assert sc.weather is not None and sc.weather.fieldworks is not None
-    assert sc.weather.fieldworks.hexes == frozenset(battery)  # 19.4's light-rain LOS bonus from the position
-    austrian_guns = {p.hex for p in sc.setup if sc.units[p.unit].kind is Kind.ARTILLERY
-                     and sc.units[p.unit].side == "austria"}
-    assert austrian_guns == set(battery)
+    # 19.6: the icon and the protected hexsides (which also give 19.4's light-rain LOS bonus, S66)
+    assert sc.secondary["battery_position"].battery_position and sc.hexside_features["fieldworks"].protected
+    assert sc.special.battery_positions is not None and sc.special.battery_positions.side == "austria"
+    austrian_guns = {a.unit: a for a in sc.areas.values() if sc.units[a.unit].kind is Kind.ARTILLERY}
+    assert set(austrian_guns) == {"a-art", "a-bbty"}  # 17.2: set up in the battery position's two hexes
+    assert all(a.area.hexes == frozenset(battery) and a.printed in battery for a in austrian_guns.values())
 
 
 def test_4_6_the_roads_cross_the_bistritz_and_the_prussian_edge_has_two_entry_hexes(sc: StandardScenario) -> None:
