@@ -12,14 +12,13 @@ import asyncio
 import contextlib
 import os
 import socket
+import sys as _sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import sys as _sys
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in _sys.path:
@@ -125,7 +124,7 @@ class LiveServer:
             port=self.port,
         )
 
-    def start(self) -> "LiveServer":
+    def start(self) -> LiveServer:
         import uvicorn
 
         from server.main import create_app
@@ -198,6 +197,43 @@ def loaded_dice(values: list[int]) -> Iterator[list[int]]:
         yield queue
     finally:
         dice_mod.die_from_key = original  # type: ignore[assignment]
+
+
+@contextlib.contextmanager
+def serving(files: dict[str, Any], prefix: str = "vedette-crafted-") -> Iterator[LiveServer]:
+    """A live server whose scenarios are `files` (a path under the scenarios folder -> its JSON data, or the text of
+    a shipped file): the crafted battles of the page tests, each in a folder of its own."""
+    import json
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as d:
+        for rel, data in files.items():
+            path = Path(d, rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(data if isinstance(data, str) else json.dumps(data))
+        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
+        os.environ["VEDETTE_WEB_SCENARIOS"] = d
+        try:
+            srv = LiveServer().start()
+        finally:
+            if old is None:
+                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
+            else:
+                os.environ["VEDETTE_WEB_SCENARIOS"] = old
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+def last_command(srv: LiveServer, game_id: str) -> dict[str, Any]:
+    """The last command the server logged for the game (the page tests' check that a click sent it)."""
+    import json
+    import sqlite3
+
+    with sqlite3.connect(f"{srv.db_dir}/vedette.db") as c:
+        (cmd,) = c.execute("SELECT command FROM game_commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                           (game_id,)).fetchone()
+    return dict(json.loads(cmd))
 
 
 if __name__ == "__main__":

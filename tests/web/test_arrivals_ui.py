@@ -3,16 +3,13 @@ shaded when its unit is selected from the off-map box, and a click on the second
 
 from __future__ import annotations
 
-import json
-import os
-import sqlite3
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from liveserver import last_command
 from web_helpers import click_hex, register, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,30 +32,10 @@ def crafted() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def crafted_server() -> Iterator[Any]:
-    from liveserver import LiveServer
+    from liveserver import serving
 
-    with tempfile.TemporaryDirectory(prefix="vedette-arrivals-") as d:
-        Path(d, "arrivals-ui.json").write_text(json.dumps(crafted()))
-        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
-        os.environ["VEDETTE_WEB_SCENARIOS"] = d
-        try:
-            srv = LiveServer().start()
-        finally:
-            if old is None:
-                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
-            else:
-                os.environ["VEDETTE_WEB_SCENARIOS"] = old
-        try:
-            yield srv
-        finally:
-            srv.stop()
-
-
-def last_command(srv: Any, game_id: str) -> dict[str, Any]:
-    with sqlite3.connect(f"{srv.db_dir}/vedette.db") as c:
-        (cmd,) = c.execute("SELECT command FROM game_commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                           (game_id,)).fetchone()
-    return dict(json.loads(cmd))
+    with serving({"arrivals-ui.json": crafted()}, prefix="vedette-arrivals-") as srv:
+        yield srv
 
 
 def test_17_4_a_reinforcement_enters_by_the_listed_hex_the_player_clicks(open_page: Any, crafted_server: Any,

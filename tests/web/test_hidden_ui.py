@@ -5,10 +5,7 @@ reveals (the log says so); the owner places the deploying units by clicking the 
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,23 +29,10 @@ def crafted() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def hidden_server() -> Iterator[Any]:
-    from liveserver import LiveServer
+    from liveserver import serving
 
-    with tempfile.TemporaryDirectory(prefix="vedette-hidden-") as d:
-        Path(d, "hidden-ui.json").write_text(json.dumps(crafted()))
-        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
-        os.environ["VEDETTE_WEB_SCENARIOS"] = d
-        try:
-            srv = LiveServer().start()
-        finally:
-            if old is None:
-                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
-            else:
-                os.environ["VEDETTE_WEB_SCENARIOS"] = old
-        try:
-            yield srv
-        finally:
-            srv.stop()
+    with serving({"hidden-ui.json": crafted()}, prefix="vedette-hidden-") as srv:
+        yield srv
 
 
 def leaks(page: Any) -> list[str]:

@@ -6,9 +6,7 @@ by clicks."""
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,23 +33,10 @@ def crafted() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def line_server() -> Iterator[Any]:
-    from liveserver import LiveServer
+    from liveserver import serving
 
-    with tempfile.TemporaryDirectory(prefix="vedette-line-") as d:
-        Path(d, "line-ui.json").write_text(json.dumps(crafted()))
-        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
-        os.environ["VEDETTE_WEB_SCENARIOS"] = d
-        try:
-            srv = LiveServer().start()
-        finally:
-            if old is None:
-                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
-            else:
-                os.environ["VEDETTE_WEB_SCENARIOS"] = old
-        try:
-            yield srv
-        finally:
-            srv.stop()
+    with serving({"line-ui.json": crafted()}, prefix="vedette-line-") as srv:
+        yield srv
 
 
 def selected_command(page: Any, command: dict[str, Any]) -> Any:

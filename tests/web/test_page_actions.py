@@ -5,16 +5,13 @@ built and previewed on the page. The whole-battle test meets the same actions at
 
 from __future__ import annotations
 
-import json
-import os
-import sqlite3
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from liveserver import last_command
 from web_helpers import hex_point, register, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,30 +39,10 @@ def crafted() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def crafted_server() -> Iterator[Any]:
-    from liveserver import LiveServer
+    from liveserver import serving
 
-    with tempfile.TemporaryDirectory(prefix="vedette-crafted-") as d:
-        Path(d, "page-actions.json").write_text(json.dumps(crafted()))
-        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
-        os.environ["VEDETTE_WEB_SCENARIOS"] = d
-        try:
-            srv = LiveServer().start()
-        finally:
-            if old is None:
-                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
-            else:
-                os.environ["VEDETTE_WEB_SCENARIOS"] = old
-        try:
-            yield srv
-        finally:
-            srv.stop()
-
-
-def last_command(srv: Any, game_id: str) -> dict[str, Any]:
-    with sqlite3.connect(f"{srv.db_dir}/vedette.db") as c:
-        (cmd,) = c.execute("SELECT command FROM game_commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                           (game_id,)).fetchone()
-    return dict(json.loads(cmd))
+    with serving({"page-actions.json": crafted()}, prefix="vedette-crafted-") as srv:
+        yield srv
 
 
 def click(page: Any, hex_id: str, shift: bool = False) -> None:

@@ -5,8 +5,6 @@ blue's page never shows red's placements before red has finished."""
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,29 +23,15 @@ SCENARIO = "standard-setup-test"
 def setup_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A live server whose scenarios are the shipped ones plus the set-up test scenario."""
     sys.path.insert(0, str(ROOT))
-    from liveserver import LiveServer
+    from liveserver import serving
 
     from tests.rules.standard.setupground import setup_data
 
-    d = tmp_path_factory.mktemp("scenarios")
-    (d / "standard").mkdir()
     data = setup_data()
     data.update(id=SCENARIO, title="Set-up areas test")
-    (d / "standard" / f"{SCENARIO}.json").write_text(json.dumps(data))
-    (d / "tutorial.json").write_text((ROOT / "scenarios" / "tutorial.json").read_text())
-    old = os.environ.get("VEDETTE_WEB_SCENARIOS")
-    os.environ["VEDETTE_WEB_SCENARIOS"] = str(d)
-    try:
-        srv = LiveServer().start()
-    finally:
-        if old is None:
-            os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
-        else:
-            os.environ["VEDETTE_WEB_SCENARIOS"] = old
-    try:
+    files = {f"standard/{SCENARIO}.json": data, "tutorial.json": (ROOT / "scenarios" / "tutorial.json").read_text()}
+    with serving(files, prefix="vedette-setup-") as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 AREA_UNITS = ["r-1", "r-2", "r-art", "r-cav", "r-bn", "r-sq", "r-ldr"]  # red's HQ and trains are printed: public
