@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from liveserver import last_command
-from web_helpers import click_hex, register, wait_view
+from web_helpers import click_hex, seated_game, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -44,18 +44,7 @@ def test_17_4_a_reinforcement_enters_by_the_listed_hex_the_player_clicks(open_pa
     errors: list[str] = []
     alice = open_page(errors, "alice")
     bob = open_page(errors, "bob")
-    register(alice, base, "arrivalice")
-    card = alice.locator(".scenario[data-scenario='arrivals-ui']")
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    link = alice.locator("#my-games .invite input").first
-    link.wait_for()
-    invite = link.input_value()
-    register(bob, base, "arrivbob")
-    bob.goto(invite)
-    bob.get_by_role("button", name="Join the game").click()
-    bob.wait_for_url("**/games/*")
-    game_id = bob.url.split("/games/")[1].split("?")[0]
+    game_id = seated_game(alice, bob, base, ("arrivalice", "arrivbob"), "arrivals-ui")
     alice.goto(f"{base}/games/{game_id}")
     wait_view(alice, "v.game.status === 'active' && v.awaiting === 'blue' && v.phase === 'movement'")
     alice.locator("#conn[data-state=open]").wait_for()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_command, click_hex, register, wait_view
+from web_helpers import api_command, click_hex, seated_game, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
@@ -54,18 +54,7 @@ def test_form_pivot_and_fire_a_line_by_clicks(open_page: Any, line_server: Any, 
     errors: list[str] = []
     alice = open_page(errors, "line-a")
     bob = open_page(errors, "line-b")
-    register(alice, base, "linealice")
-    card = alice.locator(".scenario[data-scenario='line-ui']")
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("button.btn.primary").click()
-    link = alice.locator("#my-games .invite input").first
-    link.wait_for()
-    invite = link.input_value()
-    register(bob, base, "linebob")
-    bob.goto(invite)
-    bob.get_by_role("button", name="Join the game").click()
-    bob.wait_for_url("**/games/*")
-    game_id = bob.url.split("/games/")[1].split("?")[0]
+    game_id = seated_game(alice, bob, base, ("linealice", "linebob"), "line-ui")
     alice.goto(f"{base}/games/{game_id}")
     wait_view(alice, "v.game.status === 'active' && v.awaiting === 'blue' && v.phase === 'movement'")
     alice.locator("#conn[data-state=open]").wait_for()
