@@ -38,7 +38,9 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
         return out
     if markers:
         out["markers"] = marker_options(ctx, side, markers)  # 19.8 C
-    if st.phase == PHASE_MOVEMENT and st.active == side:
+    if st.phase == PHASE_MOVEMENT and st.active == side and ctx.x.get("hm_declared"):
+        out["hm_declared"] = ctx.x["hm_declared"]  # 4.4, 19.8 C: the marker's declared move comes first
+    elif st.phase == PHASE_MOVEMENT and st.active == side:
         declared = ctx.x.get("declared")
         out["declared"] = declared
         singles = [c for c in legal.unit_actions(ctx, side) if c.get("unit") in units or not units]
@@ -77,7 +79,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
         problem = setup.end_problem(ctx, side)
         out["setup"] = {"printed": len(setup.printed_placements(ctx, side)),
                         "end": None if problem is None else {"rule": problem[0], "message": problem[1]}}
-    if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared"):
+    if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared") and not ctx.x.get("hm_declared"):
         out["charges"] = [c for c in charge_commands(ctx, side) if not units or set(c["units"]) & set(units)]  # 7.13(3), 9.3
     if st.phase == PHASE_COMBAT and st.active == side:
         attacks = legal.attack_commands(ctx, side, random.Random(0))
