@@ -76,7 +76,8 @@ def parse_hidden(raw: Mapping[str, Any] | None, sides: Collection[str], units: M
         if box_units and real not in (1, 2):
             bad(path + ".real", "which marker is real: 1 or 2 (19.8 A)")
         boxes.append(HiddenBox(name, tuple(box_units), (hexes[0], hexes[1]), real))
-    return HiddenMovement(owner, "19.8", tuple(boxes), formations, int(raw.get("ma", 4)), int(raw.get("march_ma", 9)))
+    return HiddenMovement(owner, "19.8", tuple(boxes), formations, int(raw.get("ma", 4)), int(raw.get("march_ma", 9)),
+                          tuple(shared), tuple(sorted(names)))
 
 
 __all__ = ["parse_hidden"]

@@ -41,6 +41,7 @@ from . import (
     fortune,
     hidden,
     hidden_moves,
+    hidden_setup,
     legal,
     line,
     line_fire,
@@ -75,9 +76,25 @@ def _end_phase(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if ctx.st.active != side:
         raise IllegalCommand("3.2", "only the active player ends the phase")
     if ctx.st.phase == PHASE_SETUP:
+        problem = _setup.end_problem(ctx, side) or hidden_setup.end_problem(ctx, side)
+        if problem:
+            raise IllegalCommand(*problem)
+        hidden_setup.finish(ctx, side)  # 19.8 B: the markers go on the map
         _setup.end_setup(ctx, side)  # 17.1-17.3: the side's set-up is over
         return
     phases.end_phase(ctx)
+
+
+def _maybe_boxed(scenario: ScenarioModel) -> dict[str, str]:
+    """19.8 B: the units a set-up may box (the hidden formations', any under a free set-up): a command naming one is
+    its owner's secret (it may be in a box)."""
+    hm = scenario.hidden_movement
+    sc = scenario if isinstance(scenario, StandardScenario) else None
+    if hm is None or sc is None:
+        return {}
+    free = hm.owner in sc.free_setup
+    return {u: hm.owner for u in sc.side_units[hm.owner]
+            if free or not hm.formations or str(sc.units[u].formation) in hm.formations}
 
 
 COMMANDS: dict[str, CommandHandler] = {
@@ -101,6 +118,7 @@ COMMANDS: dict[str, CommandHandler] = {
     "hm_move": hidden_moves.cmd_hm_move,
     "hm_reveal": hidden_moves.marker_first(hidden_moves.cmd_hm_reveal),
     **_setup.COMMANDS,
+    **hidden_setup.COMMANDS,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -124,6 +142,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "hm_reveal": frozenset({"marker"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
     **_setup.COMMAND_FIELDS,
+    **hidden_setup.COMMAND_FIELDS,
 }
 
 
@@ -242,6 +261,8 @@ class Standard(Edition):
 
     # --- turn and procedures ---------------------------------------------------------------
     def start(self, ctx: StdCtx) -> None:
+        if ctx.sc.hidden_movement is not None and ctx.sc.hidden_movement.owner in _setup.setup_sides(ctx):
+            hidden_setup.begin(ctx)  # 19.8 B: the owner fills its boxes while setting up
         _setup.start(ctx)  # 17.1: the set-up of the units placed in areas, then 3.2's first movement phase
 
     def game_options(self, scenario: ScenarioModel) -> dict[str, dict[str, Any]]:
@@ -259,7 +280,9 @@ class Standard(Edition):
         placement = secret_placement(scenario, side, cmd, _setup.COMMANDS)
         if placement is not None:
             return placement
-        boxed = _kh.secret_units(scenario.hidden_movement)
+        if cmd.get("type") in hidden_setup.COMMANDS:
+            return "a hidden movement box", side  # 19.8 B: the boxes and their markers are the owner's
+        boxed = _kh.secret_units(scenario.hidden_movement) | _maybe_boxed(scenario)
         if boxed and any(isinstance(v, str) and boxed.get(v) == side for v in cmd.values()):
             return "an action", side
         return None
@@ -372,7 +395,8 @@ class Standard(Edition):
         if game.state.decision is not None or game.awaiting != side:
             return False
         if game.state.phase == PHASE_SETUP:  # 17.2, 5.2: every unit placed, stacking and spans kept
-            return _setup.end_problem(StdCtx.of(game), side) is None
+            ctx = StdCtx.of(game)
+            return _setup.end_problem(ctx, side) is None and hidden_setup.end_problem(ctx, side) is None  # 19.8 B
         # 12.4 (S48): not while a fortune's move obliges the phasing player to attack
         return game.state.phase != PHASE_COMBAT or not attacks.owed_forced(StdCtx.of(game), side)
 
