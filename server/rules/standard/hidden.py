@@ -167,11 +167,6 @@ def decide_deploy(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> 
     ctx.st.tasks.append(rest)
 
 
-def task_resume(ctx: StdCtx, task: dict[str, Any]) -> None:
-    """The decision the reveal set aside comes back."""
-    ctx.st.decision = task["decision"]
-
-
 def halted_mover_check(ctx: StdCtx) -> None:
     """S54: an enemy move halted by the reveal that now stands in an EZOC ends there (as entering one would, 6.2)."""
     d = ctx.x.get("declared")
@@ -191,4 +186,4 @@ def halted_mover_check(ctx: StdCtx) -> None:
 
 
 __all__ = ["RULE", "decide_deploy", "deploy_hexes", "exposed", "halt_index", "interrupt", "marker_block",
-           "observers", "reveal_box", "sees", "task_deploy", "task_resume"]
+           "observers", "reveal_box", "sees", "task_deploy"]

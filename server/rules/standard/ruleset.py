@@ -41,6 +41,7 @@ from . import (
     fortune,
     hidden,
     hidden_moves,
+    hidden_resume,
     hidden_setup,
     legal,
     line,
@@ -171,7 +172,7 @@ TASKS: dict[str, TaskHandler] = {
     "advance_check": advancing.task_advance_check,
     "advance": advancing.task_advance,
     "hm_deploy": hidden.task_deploy,
-    "hm_resume": hidden.task_resume,
+    "hm_resume": hidden_resume.task_resume,  # S77: judged anew
 }
 
 DECISIONS: dict[str, DecisionHandler] = {

@@ -145,3 +145,37 @@ def test_19_8_C_a_markers_declared_move_is_carried_out_before_other_commands() -
     game.submit("red", {"type": "hm_move", "marker": "HM-A2", "path": ["0908"]})  # stays
     game.submit("red", {"type": "move", "units": ["r-1"], "path": ["0704", "0804"]})
     assert game.state.units["r-1"].hex == "0804"
+
+
+# --- S77: a decision set aside by a reveal is judged anew -------------------------------------------------------------
+def test_19_8_D_a_retreat_decision_set_aside_by_a_reveal_comes_back_judged_anew_S77() -> None:
+    from server.rules.standard.hidden_resume import task_resume
+
+    game = new_game(_data())
+    d = _retreat(game, ["b-1"], 3)
+    assert any("0204" in o["path"] for o in d["options"])
+    game.state.decision = None
+    ctx = StdCtx.of(game)
+    ctx.move_unit("r-2", "0204")  # as a deployment would: r-2 now stands in the path
+    game.state.units["r-2"].status = "map"
+    task_resume(ctx, {"t": "hm_resume", "decision": d})
+    again = game.state.decision
+    assert again is not None and again["kind"] == "retreat"
+    assert again["options"] and not any("0204" in o["path"] for o in again["options"])
+
+
+def test_19_8_D_an_advance_decision_set_aside_keeps_only_the_hexes_still_open_S77() -> None:
+    from server.rules.standard.hidden_resume import task_resume
+
+    game = new_game(_data(("0208", "0908")))
+    ctx = StdCtx.of(game)
+    task_advance(ctx, {"t": "advance", "units": ["b-1"], "vacated": "0304", "rout": True})
+    game.state.tasks.pop()
+    d = game.state.decision
+    assert d is not None and "0204" in d["hexes"]
+    game.state.decision = None
+    ctx.move_unit("r-2", "0204")
+    game.state.units["r-2"].status = "map"
+    task_resume(ctx, {"t": "hm_resume", "decision": d})
+    again = game.state.decision
+    assert again is not None and "0204" not in again["hexes"] and "0304" in again["hexes"]
