@@ -75,6 +75,15 @@ def marker_block(ctx: StdCtx, side: str) -> set[str]:
     return set(kh.marker_hexes(ctx.st)) if kh.owner(ctx.st) == side else set()
 
 
+def no_entry(ctx: StdCtx, side: str, combat: bool) -> set[str]:
+    """The marker hexes a mover of `side` never enters: the owner's combat units its own (19.8 C); the enemy every
+    marker's, whose units would stand on it when revealed (a move halts before, S54; a fortune's move, S75)."""
+    owner = kh.owner(ctx.st)
+    if owner is None:
+        return set()
+    return set(kh.marker_hexes(ctx.st)) if side != owner or combat else set()
+
+
 # --- revealing and deploying ----------------------------------------------------------------------------------------
 def interrupt(ctx: StdCtx) -> bool:
     """19.8 D: the instant a marker is in sight of an enemy unit, its box is revealed (asked before every step)."""
@@ -185,5 +194,5 @@ def halted_mover_check(ctx: StdCtx) -> None:
                  units=units, rule="19.8 E")
 
 
-__all__ = ["RULE", "decide_deploy", "deploy_hexes", "exposed", "halt_index", "interrupt", "marker_block",
+__all__ = ["RULE", "decide_deploy", "deploy_hexes", "exposed", "halt_index", "interrupt", "marker_block", "no_entry",
            "observers", "reveal_box", "sees", "task_deploy"]

@@ -179,3 +179,18 @@ def test_19_8_D_an_advance_decision_set_aside_keeps_only_the_hexes_still_open_S7
     task_resume(ctx, {"t": "hm_resume", "decision": d})
     again = game.state.decision
     assert again is not None and "0204" not in again["hexes"] and "0304" in again["hexes"]
+
+
+def test_19_8_D_a_leader_moving_alone_halts_in_sight_then_goes_on_with_the_mp_left_S75() -> None:
+    data = _data()
+    unit(data, "b-ldr", hex="0404", side="blue", kind="leader", formation="1", name="General Blau",
+         leader={"combat": 1, "morale": 1, "movement": 2}, leader_ineffective={"combat": 0, "morale": 0, "movement": 1})
+    game = new_game(data)
+    game.submit("blue", {"type": "move", "units": ["b-ldr"], "path": ["0404", "0304", "0204", "0104"]})
+    assert game.state.units["b-ldr"].hex == "0204"  # beside the marker at 0205: halted
+    assert game.state.decision is not None and game.state.decision["kind"] == "hm_deploy"
+    _deploy(game, "0206")
+    d = game.state.extra["declared"]
+    assert d["units"] == ["b-ldr"] and d["ma"] == 10 and d["halted"]  # 10.1's 12 MP less the 2 spent
+    game.submit("blue", {"type": "move", "units": ["b-ldr"], "path": ["0204", "0104"]})
+    assert game.state.units["b-ldr"].hex == "0104"
