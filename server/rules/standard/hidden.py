@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernel import hidden as kh
+from ..kernel.state import PHASE_SETUP
 from .context import StdCtx
 from .sight import LOS_DAY, has_los
 from .weather import los_limit
@@ -88,8 +89,8 @@ def no_entry(ctx: StdCtx, side: str, combat: bool) -> set[str]:
 def interrupt(ctx: StdCtx) -> bool:
     """19.8 D: the instant a marker is in sight of an enemy unit, its box is revealed (asked before every step)."""
     b = kh.block(ctx.st)
-    if b is None or not b["markers"] or b.get("deploying"):
-        return False
+    if b is None or not b["markers"] or b.get("deploying") or ctx.st.phase == PHASE_SETUP:
+        return False  # S76: the enemy's set-up placements are secret until it ends: they look from then on
     owner = str(b["owner"])
     seers = observers(ctx, owner)
     if not seers:

@@ -105,3 +105,21 @@ def test_19_8_B_the_bots_fill_and_mark_boxes_and_end_the_set_up() -> None:
         game.submit("red", pick or (next((c for c in cmds if c["type"] == "end_phase"), None) or rng.choice(cmds)))
         assert kinds
     assert game.state.phase != "setup"
+
+
+def test_19_8_D_a_marker_the_enemys_set_up_puts_in_sight_is_revealed_when_the_set_up_ends_S76() -> None:
+    data = _data(side="blue", formations=["1"])
+    data["setup"] = [dict(s, area={"within": 1, "of": "0404"}) if s["unit"] == "b-1" else s for s in data["setup"]]
+    game = _game(data)
+    assert game.state.active == "blue"  # the first player sets up first (S57)
+    game.submit("blue", {"type": "hm_box", "box": "A", "units": ["b-1"]})
+    game.submit("blue", {"type": "hm_markers", "box": "A", "hexes": ["0505", "0304"], "real": 1})
+    game.submit("blue", {"type": "end_phase"})
+    assert game.state.active == "red" and len(game.state.extra["hidden"]["markers"]) == 2
+    game.submit("red", {"type": "place", "unit": "r-1", "hex": "0605"})  # beside the marker at 0505
+    assert game.state.extra["hidden"]["revealed"] == []  # red's placement is its secret until its set-up ends
+    game.submit("red", {"type": "place_printed"})
+    game.submit("red", {"type": "place", "unit": "r-ldr", "hex": "0605"})  # 17.2: with a unit of his span
+    game.submit("red", {"type": "end_phase"})
+    assert game.state.extra["hidden"]["revealed"] == ["A"]
+    assert game.state.decision is not None and game.state.decision["kind"] == "hm_deploy"
