@@ -65,7 +65,6 @@ def test_19_8_D_a_retreat_halts_in_sight_the_box_deploys_then_the_retreat_comple
     assert all(len(o["path"]) == 1 for o in d["options"]) and "0104" in d["hexes"]
     game.submit("blue", {"type": "choose", "option": "0104"})
     assert game.state.units["b-1"].hex == "0104"
-    assert game.state.units["b-1"].ineffective or True  # 7.9's consequences once, at the end
 
 
 def test_19_8_D_a_halted_retreat_long_enough_ends_where_it_halted_when_no_path_is_left_S74() -> None:
