@@ -134,6 +134,9 @@ def build_log_entries(
     for the side that gave it and the admin (its details may name hidden units)."""
     over = _game_over(game_row)
     filter_events = rules().filter_events
+    # The edition names the commands that are a side's secret (a set-up placement, a hidden box's filling): to the
+    # other side even their type is hidden (19.8, 17.2), so the log does not show that one was given.
+    edition = rules().find_ruleset(scenario.ruleset) if scenario is not None else None
     out = []
     for row in rows:
         entry: dict[str, Any] = {
@@ -144,10 +147,18 @@ def build_log_entries(
         }
         if over or viewer.role == "admin" or viewer.side == row.side:
             entry["command"] = row.command
+        elif edition is not None and _secret_to(edition, scenario, row.side, row.command, viewer):
+            entry["command"] = {"type": "secret"}
         else:
             entry["command"] = {"type": row.command.get("type")}
         out.append(entry)
     return out
+
+
+def _secret_to(edition: Any, scenario: Any, side: str, command: dict[str, Any], viewer: Viewer) -> bool:
+    """Whether `command` of `side` is a secret `viewer` may not read (the edition's `secret_command`)."""
+    secret = edition.secret_command(scenario, side, command)
+    return secret is not None and secret[1] is not None and secret[1] != viewer.side
 
 
 def build_command_answer(row: GameCommand, viewer: Viewer, scenario: Any) -> dict[str, Any]:

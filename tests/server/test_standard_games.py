@@ -226,3 +226,23 @@ def test_a_game_option_the_scenario_does_not_offer_is_refused(client):
     a = Player(client, f"so{secrets.token_hex(3)}")
     bad = a.post("/api/games", json={"scenario": SCENARIO, "side": "blue", "options": {"free_setup": True}})
     assert bad.status_code == 422 and "offers no game option 'free_setup'" in bad.text
+
+
+def test_a_secret_set_up_command_shows_the_opponent_not_even_its_type(client):
+    """17.2, 19.8 B: while Austria sets up in standard-1866, the Prussian seat's and a spectator's history show only
+    that Austria acted in secret, not which command (a placement, a hidden movement box's filling)."""
+    a = Player(client, f"sa{secrets.token_hex(3)}")
+    b = Player(client, f"sb{secrets.token_hex(3)}")
+    created = a.post("/api/games", json={"scenario": "standard-1866", "side": "austria", "visibility": "open"})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    assert b.post(f"/api/games/{game['id']}/join", json={"invite_token": game["invite_token"]}).status_code == 200
+    version = a.get(f"/api/games/{game['id']}").json()["version"]
+    answer = _send(a, game["id"], {"type": "place", "unit": "a-hu7", "hex": "2005"}, version)
+    assert answer.status_code == 200, answer.text
+    seen = b.get(f"/api/games/{game['id']}/history").json()
+    placed = [e for e in seen["log"] if e["side"] == "austria"]
+    assert placed and placed[-1]["command"] == {"type": "secret"}, placed
+    assert "a-hu7" not in json.dumps(seen) and "2005" not in json.dumps(placed)
+    own = a.get(f"/api/games/{game['id']}/history").json()
+    assert [e for e in own["log"] if e["side"] == "austria"][-1]["command"]["type"] == "place"

@@ -8,7 +8,9 @@ An edition that has the mechanism (a scenario's `hidden_movement`, parsed by the
   box alike);
 * ``real``: box -> the id of its real marker, and ``boxes``: box -> the ids of the units in it: the owner's
   secret until the box is revealed (or the game is over);
-* ``revealed``: the boxes revealed so far (in order), public.
+* ``revealed``: the boxes revealed so far (in order), public;
+* ``setup``: box -> ``{"hexes", "real"}``, the markers the owner places while setting up (the edition's set-up):
+  the owner's secret until its set-up ends (`place_setup_markers` puts them on the map).
 
 A unit in a box has the status ``hidden`` (`state.STATUS_HIDDEN`), no hex: it is on no list the opponent or a
 spectator reads (views.py), every event naming it is for its owner only (visibility.py), and the bots'
@@ -53,6 +55,8 @@ class HiddenMovement:
     formations: tuple[str, ...] = ()
     ma: int = 4
     march_ma: int = 9
+    shared: tuple[frozenset[str], ...] = ()  # formations that may share a box
+    names: tuple[str, ...] = ()  # every box the owner has (a set-up may fill those without markers)
 
 
 def marker_ids(box: str) -> tuple[str, str]:
@@ -161,6 +165,35 @@ def reveal(st: GameState, box: str) -> tuple[str, list[str]]:
     return where, units
 
 
+def hold_for_setup(st: GameState) -> None:
+    """The owner sets up: the markers placed so far (the scenario's) wait, its secret, until its set-up ends."""
+    b = block(st)
+    if b is None:
+        return
+    pending: dict[str, Any] = {}
+    for box in sorted(b["real"]):
+        ids = marker_ids(box)
+        if all(i in b["markers"] for i in ids):
+            pending[box] = {"hexes": [b["markers"][i]["hex"] for i in ids], "real": 1 + ids.index(b["real"][box])}
+    b["markers"] = {}
+    b["setup"] = pending
+
+
+def place_setup_markers(st: GameState) -> list[str]:
+    """The owner's set-up ends: each box's markers go on the map (the ids of the markers placed)."""
+    b = block(st)
+    if b is None:
+        return []
+    out = []
+    for box, m in sorted(b.pop("setup", {}).items()):
+        ids = marker_ids(box)
+        for mid, h in zip(ids, m["hexes"], strict=True):
+            b["markers"][mid] = {"hex": h, "box": box, "moved": False}
+            out.append(mid)
+        b["real"][box] = ids[int(m["real"]) - 1]
+    return out
+
+
 # --- what a viewer reads ----------------------------------------------------------------------------------------
 def knows(st: GameState, viewer: str, *, everything: bool) -> bool:
     """Whether `viewer` may know the boxes' secrets (the owner; the admin and everybody once the game is over)."""
@@ -183,6 +216,9 @@ def view(st: GameState, viewer: str, *, everything: bool) -> dict[str, Any] | No
             item["units"] = [u for u in b["boxes"].get(m["box"], []) if st.units[u].status == STATUS_HIDDEN]
         out.append(item)
     result: dict[str, Any] = {"owner": b["owner"], "markers": out, "revealed": list(b["revealed"])}
+    if mine and "setup" in b:  # the owner's set-up: its boxes and the markers it has placed so far
+        result["setup"] = {"boxes": {box: list(us) for box, us in b["boxes"].items()},
+                           "markers": {box: dict(m) for box, m in b["setup"].items()}}
     return result
 
 
@@ -195,6 +231,8 @@ def redacted_extra(extra: Mapping[str, Any], viewer: str) -> dict[str, Any]:
         return out
     red = {**b, "boxes": {box: [] for box in b["boxes"]},
            "real": {box: marker_ids(box)[0] for box in b["real"]}}
+    if "setup" in red:
+        red["setup"] = {}
     red["markers"] = {mid: dict(m) for mid, m in b["markers"].items()}
     out[KEY] = red
     return out
@@ -226,6 +264,7 @@ __all__ = [
     "box_of",
     "box_units",
     "boxed_units",
+    "hold_for_setup",
     "initial",
     "is_marker",
     "knows",
@@ -235,6 +274,7 @@ __all__ = [
     "move_marker",
     "new_phase",
     "owner",
+    "place_setup_markers",
     "real_marker",
     "redacted_extra",
     "redacted_scenario_block",

@@ -21,6 +21,7 @@ from typing import Any
 from ..kernel.state import STATUS_CAPTURED, Status
 from .advance import advance_hexes
 from .context import StdCtx
+from .hidden import halt_index, marker_block
 from .leaders import lone_leaders
 from .line import advance_allowed, enemy_entered
 from .scenario import Kind
@@ -78,8 +79,9 @@ def advance_options(ctx: StdCtx, uid: str, vacated: str | list[str], rout: bool)
     board = {u: s for u, s in units.items()
              if not (s.hex in hexes and ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS)}
     start = units[uid].hex or ""
+    spots = marker_block(ctx, side)  # 19.8 C: never into the side's own marker's hex
     return sorted({h for v in hexes for h in advance_hexes(ctx.sc, board, uid, v, rout=rout)
-                   if advance_allowed(ctx, uid, start, [h] if ctx.sc.grid.is_adjacent(start, h) else [v, h])})  # 19.7
+                   if h not in spots and advance_allowed(ctx, uid, start, [h] if ctx.sc.grid.is_adjacent(start, h) else [v, h])})  # 19.7
 
 
 def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
@@ -119,6 +121,33 @@ def decide_advance(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
     vacated = task["vacated"]
     start = ctx.st.units[uid].hex or ""
     path = [h] if ctx.sc.grid.is_adjacent(start, h) else [vacated, h]
+    if len(path) == 2 and halt_index(ctx, side, path, 0) == 0:  # 19.8 D: halted in the vacated hex by a reveal
+        _advance(ctx, uid, start, [vacated])
+        ctx.emit("advance", f"19.8 D: {ctx.name(uid)} halts at {vacated}: a hidden movement marker comes into sight",
+                 unit=uid, hex=vacated, rule="19.8 D")
+        ctx.st.tasks.append({"t": "advance_on", "unit": uid, "hex": h, "vacated": vacated})
+        return
+    _advance(ctx, uid, start, path)
+
+
+def task_advance_on(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """S74: the box deployed, a halted advance completes into the hex chosen if the unit still may enter it (7.12:
+    vacant, enterable, not overstacked; EZOC ignored as ever), else it ends where it halted."""
+    uid, h, vacated = task["unit"], task["hex"], task["vacated"]
+    if not ctx.on_map(uid) or ctx.st.units[uid].hex != vacated:
+        return
+    if h in advance_options(ctx, uid, vacated, False):
+        _advance(ctx, uid, vacated, [h])
+    else:
+        ctx.emit("advance", f"19.8 D (S74): {ctx.name(uid)} may no longer enter {h}: the advance ends at {vacated}",
+                 unit=uid, hex=vacated, rule="19.8 D")
+
+
+def _advance(ctx: StdCtx, uid: str, start: str, path: list[str]) -> None:
+    """7.12: the unit advances along `path` (one or two hexes), capturing a lone enemy HQ or trains (12.1, 12.2); a
+    participating leader goes with it (10.3)."""
+    side = ctx.side_of(uid)
+    h = path[-1]
     for step in path:
         for u in ctx.units_at(step):
             if ctx.side_of(u) != side and ctx.kind(u) in _ARMY_UNITS:

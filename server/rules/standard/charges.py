@@ -24,6 +24,7 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.state import PHASE_MOVEMENT
 from .context import StdCtx
+from .hidden import no_entry
 from .movement import HALF, Move, check_move, movement_allowance
 from .moving import STACK, Plan, capture_trains, mark_moved, plan, require_movement_phase
 from .scenario import Kind
@@ -98,6 +99,8 @@ def charge_problem(ctx: StdCtx, side: str, units: list[str], path: list[str], ta
     st = ctx.st
     if target not in ctx.sc.grid or not ctx.combat_units_at(target, ctx.enemy(side)):
         return f"7.13(3): no enemy combat unit is in {target}"
+    if blocked := [h for h in path[1:] if h in no_entry(ctx, side, True)]:
+        return f"19.8 C: a charge never enters a hidden movement marker's hex ({blocked[0]})"
     declared = [c for c in ctx.x.get("charges", []) if c["target"] == target and c["side"] == side]
     cavalry = is_cavalry_charge(ctx, units)
     if declared and not fortune and not (cavalry and all(is_cavalry_charge(ctx, c["units"]) for c in declared)):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernel import hidden as kh
+from ..kernel.state import PHASE_SETUP
 from .context import StdCtx
 from .sight import LOS_DAY, has_los
 from .weather import los_limit
@@ -75,12 +76,21 @@ def marker_block(ctx: StdCtx, side: str) -> set[str]:
     return set(kh.marker_hexes(ctx.st)) if kh.owner(ctx.st) == side else set()
 
 
+def no_entry(ctx: StdCtx, side: str, combat: bool) -> set[str]:
+    """The marker hexes a mover of `side` never enters: the owner's combat units its own (19.8 C); the enemy every
+    marker's, whose units would stand on it when revealed (a move halts before, S54; a fortune's move, S75)."""
+    owner = kh.owner(ctx.st)
+    if owner is None:
+        return set()
+    return set(kh.marker_hexes(ctx.st)) if side != owner or combat else set()
+
+
 # --- revealing and deploying ----------------------------------------------------------------------------------------
 def interrupt(ctx: StdCtx) -> bool:
     """19.8 D: the instant a marker is in sight of an enemy unit, its box is revealed (asked before every step)."""
     b = kh.block(ctx.st)
-    if b is None or not b["markers"] or b.get("deploying"):
-        return False
+    if b is None or not b["markers"] or b.get("deploying") or ctx.st.phase == PHASE_SETUP:
+        return False  # S76: the enemy's set-up placements are secret until it ends: they look from then on
     owner = str(b["owner"])
     seers = observers(ctx, owner)
     if not seers:
@@ -167,11 +177,6 @@ def decide_deploy(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> 
     ctx.st.tasks.append(rest)
 
 
-def task_resume(ctx: StdCtx, task: dict[str, Any]) -> None:
-    """The decision the reveal set aside comes back."""
-    ctx.st.decision = task["decision"]
-
-
 def halted_mover_check(ctx: StdCtx) -> None:
     """S54: an enemy move halted by the reveal that now stands in an EZOC ends there (as entering one would, 6.2)."""
     d = ctx.x.get("declared")
@@ -190,5 +195,5 @@ def halted_mover_check(ctx: StdCtx) -> None:
                  units=units, rule="19.8 E")
 
 
-__all__ = ["RULE", "decide_deploy", "deploy_hexes", "exposed", "halt_index", "interrupt", "marker_block",
-           "observers", "reveal_box", "sees", "task_deploy", "task_resume"]
+__all__ = ["RULE", "decide_deploy", "deploy_hexes", "exposed", "halt_index", "interrupt", "marker_block", "no_entry",
+           "observers", "reveal_box", "sees", "task_deploy"]

@@ -215,6 +215,17 @@ def cmd_hm_reveal(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
 
 
 
+def marker_first(handler: Any) -> Any:
+    """4.4 with 19.8 C: a marker's declared move (its MA rolled) is carried out before the owner's other commands in
+    the phase, as a declared unit move is (moving.py)."""
+    def gated(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
+        d = ctx.x.get("hm_declared")
+        if d and ctx.st.phase == PHASE_MOVEMENT and ctx.st.active == side:
+            raise IllegalCommand("4.4", f"first carry out the declared move of marker {d['marker']} (or let it stay)")
+        handler(ctx, side, cmd)
+    return gated
+
+
 def marker_commands(ctx: StdCtx, side: str, rng: Any, per_marker: int = 3) -> list[dict[str, Any]]:
     """The bots' marker commands (legal.py): a declared marker's moves or stay; each unmoved marker's declaration
     or a few of its moves; at the beginning of the phase with the HQ active, one reveal per box."""
@@ -283,6 +294,7 @@ __all__ = [
     "cmd_hm_reveal",
     "hq_inactive",
     "marker_commands",
+    "marker_first",
     "marker_ma",
     "marker_options",
     "reachable",

@@ -79,7 +79,8 @@ def parse_hidden(data: Mapping[str, Any], sides: Collection[str], units: Mapping
             bad(path + ".real", "which marker is real: 1 or 2 (19.8 A)")
         boxes.append(HiddenBox(name, tuple(box_units), (hexes[0], hexes[1]), real))
     _public_text_problems(data, {u: units[u].name for u in seen_units if u in units}, bad)
-    return HiddenMovement(owner, "19.8", tuple(boxes), formations, int(raw.get("ma", 4)), int(raw.get("march_ma", 9)))
+    return HiddenMovement(owner, "19.8", tuple(boxes), formations, int(raw.get("ma", 4)), int(raw.get("march_ma", 9)),
+                          tuple(shared), tuple(sorted(names)))
 
 
 def public_texts(data: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -17,11 +17,12 @@ from ..kernel.state import (
     PHASE_MOVEMENT,
     PHASE_SETUP,
     STATUS_ELIMINATED,
+    STATUS_HIDDEN,
     STATUS_MAP,
     STATUS_OFFBOARD,
     STATUS_RETURNING,
 )
-from . import attacks, moving, setup
+from . import attacks, hidden_setup, moving, setup
 from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
@@ -383,8 +384,10 @@ def setup_families(game: Game, side: str, rng: random.Random, sample: int = 6) -
     fams: list[Family] = []
     if setup.printed_placements(ctx, side):
         fams.append(_const({"type": "place_printed"}))
+    if hidden_setup.setting_up(ctx, side):
+        fams.append(lambda: hidden_setup.setup_commands(StdCtx.of(game), side, rng))  # 19.8 B
     todo = setup.problem_units(ctx, side) or [u for u in setup.areas_in_play(ctx.sc, ctx.st.options)
-                                              if ctx.side_of(u) == side]
+                                              if ctx.side_of(u) == side and ctx.u(u).status != STATUS_HIDDEN]
     for uid in todo:
         def fam(uid: str = uid) -> list[dict[str, Any]]:
             c = StdCtx.of(game)

@@ -40,7 +40,7 @@ from . import line
 from .army import reentry_hexes
 from .arriving import after_entry, entry_listed
 from .context import StdCtx
-from .hidden import halt_index, marker_block
+from .hidden import halt_index, marker_block, no_entry
 from .morale import morale_passes
 from .movement import (
     HALF,
@@ -260,6 +260,8 @@ def validate_path(ctx: StdCtx, side: str, p: Plan, path: Sequence[str], ma: int,
         problem = line.move_problem(ctx, p.units, path, halves, march=march, disengaging=p.disengaging, half=HALF)
         if problem:
             raise line.refusal(problem)  # 19.7 B, C
+    if p.kind in (HQ, TRAINS, LEADERS) and (ctx.x.get("declared") or {}).get("halted") and halves > ma * HALF:
+        raise IllegalCommand("4.3", f"the move needs {halves / HALF:g} MP; {ma} are left after the halt (19.8 D)")
     spots = marker_block(ctx, side) if p.kind in MARCHERS else set()
     if spots and any(h in spots for h in (path if p.kind == ENTRY else path[1:])):
         raise IllegalCommand("19.8 C", "a hidden movement marker never stacks with combat units, even in passing")
@@ -435,7 +437,7 @@ def cmd_move(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     elif march and p.kind not in (TRAINS,):
         raise IllegalCommand("4.7", "march movement is made by combat units")
     halves = validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS, off_map)
-    halt = halt_index(ctx, side, path, 0 if p.kind == ENTRY else 1) if p.kind in MARCHERS else None
+    halt = halt_index(ctx, side, path, 0 if p.kind == ENTRY else 1)  # every mover, leaders, HQ, trains too (S75)
     if halt is not None and halt < len(path) - 1:  # 19.8 D: a marker comes into sight: the move halts there
         path, off_map = path[:halt + 1], False
         halves = validate_path(ctx, side, p, path, ma, march and p.kind in MARCHERS, off_map)
@@ -673,15 +675,14 @@ def reachable(ctx: StdCtx, side: str, p: Plan, ma: int, march: bool, check: bool
     enemy_held = {h for h, us in ctx.occupancy().items() if any(ctx.side_of(u) != side and ctx.kind(u) is not Kind.TRAINS for u in us)}
     enemy_trains = {h for h, us in ctx.occupancy().items() if any(ctx.side_of(u) != side for u in us)} - enemy_held
     own_trains = {units[u].hex for u in sc.trains.values() if ctx.side_of(u) == side and ctx.on_map(u)}
-    if p.kind in MARCHERS:
-        own_trains |= marker_block(ctx, side)  # 19.8 C: nor through the side's own markers
+    own_trains |= no_entry(ctx, side, p.kind in MARCHERS)  # 19.8 C: nor through a marker's hex (S75)
     others = {h for h, us in ctx.occupancy().items() if any(ctx.kind(u).is_combat and u not in p.units for u in us)}
     classes = sorted({ctx.kind(u).tec_class for u in p.units if ctx.kind(u).is_combat}) or ["leader"]
     budget = ma * HALF
     if p.kind == LEADERS:
-        budget = LEADER_MP * HALF
+        budget = min(ma, LEADER_MP) * HALF  # a move halted by a reveal goes on with what is left (S54)
     elif p.kind in (HQ, TRAINS):
-        budget = ctx.d(p.units[0]).inactive_ma * HALF
+        budget = min(ma, ctx.d(p.units[0]).inactive_ma) * HALF
     cap = mp_cap(ctx.weather())
     if cap is not None:
         budget = min(budget, cap * HALF)  # 19.4: Heavy Rain

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.hidden import is_marker
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_SETUP
-from . import attacks, bombard, close_combat, legal, moving, setup
+from . import attacks, bombard, close_combat, hidden_setup, legal, moving, setup
 from .charges import charge_commands
 from .context import StdCtx
 from .crt import bombardment_result, crt_row
@@ -38,7 +38,9 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
         return out
     if markers:
         out["markers"] = marker_options(ctx, side, markers)  # 19.8 C
-    if st.phase == PHASE_MOVEMENT and st.active == side:
+    if st.phase == PHASE_MOVEMENT and st.active == side and ctx.x.get("hm_declared"):
+        out["hm_declared"] = ctx.x["hm_declared"]  # 4.4, 19.8 C: the marker's declared move comes first
+    elif st.phase == PHASE_MOVEMENT and st.active == side:
         declared = ctx.x.get("declared")
         out["declared"] = declared
         singles = [c for c in legal.unit_actions(ctx, side) if c.get("unit") in units or not units]
@@ -74,10 +76,11 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
                                                    f"more than {cap} MP (its MA is {ma})"})
     if st.phase == PHASE_SETUP and st.active == side:
         out["placements"] = setup_placements(ctx, side, units)
-        problem = setup.end_problem(ctx, side)
+        problem = setup.end_problem(ctx, side) or hidden_setup.end_problem(ctx, side)  # 19.8 B too
         out["setup"] = {"printed": len(setup.printed_placements(ctx, side)),
-                        "end": None if problem is None else {"rule": problem[0], "message": problem[1]}}
-    if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared"):
+                        "end": None if problem is None else {"rule": problem[0], "message": problem[1]},
+                        "hidden": hidden_setup.setup_options(ctx, side)}  # 19.8 B: the boxes and their markers
+    if st.phase == PHASE_MOVEMENT and st.active == side and not ctx.x.get("declared") and not ctx.x.get("hm_declared"):
         out["charges"] = [c for c in charge_commands(ctx, side) if not units or set(c["units"]) & set(units)]  # 7.13(3), 9.3
     if st.phase == PHASE_COMBAT and st.active == side:
         attacks = legal.attack_commands(ctx, side, random.Random(0))

@@ -34,7 +34,7 @@ from .close_combat import queue_triggered_fow
 from .combat import triggered_defenders
 from .context import StdCtx
 from .movement import Move, march_problem
-from .recovering import recover, recovery_mode_of
+from .recovering import in_box, recover, recovery_mode_of
 from .recovery import AUTOMATIC
 from .replacements import grant
 from .scenario import Kind
@@ -148,10 +148,10 @@ def finish_movement(ctx: StdCtx) -> None:
         for u in x["declared"]["units"]:
             st.units[u].moved = True
         x["declared"] = None
-    # 11.1, 11.3, 14.2(1): automatic recovery
+    # 11.1, 11.3, 14.2(1): automatic recovery (19.8 C: units in a hidden movement box too, as not moving)
     for u in ctx.sc.side_units[side]:
         s = st.units[u]
-        if not ctx.on_map(u) or not (s.disrupted or s.ineffective) or u in x.get("recovered", []):
+        if not (ctx.on_map(u) or in_box(ctx, u)) or not (s.disrupted or s.ineffective) or u in x.get("recovered", []):
             continue
         if ctx.kind(u) in (Kind.HQ, Kind.TRAINS):
             continue

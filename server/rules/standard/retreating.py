@@ -20,6 +20,7 @@ from typing import Any
 
 from ..kernel.state import Status
 from .context import StdCtx
+from .hidden import halt_index, marker_block
 from .line import drop as drop_line
 from .line import enemy_entered
 from .movement import printed_side
@@ -51,8 +52,17 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
     group = [u for u in group if ctx.st.units[u].hex == start]
     paths = retreat_paths(ctx.sc, ctx.st.units, group, _group_army(ctx, group), min_length=task["min"],
                           inactive=ctx.inactive())
+    done = int(task.get("done", 0))
+    spots = marker_block(ctx, ctx.side_of(group[0]))  # 19.8 C: never into the side's own marker's hex
+    paths = [p for p in paths if not spots.intersection(p.path)]
+    if "origin" in task:  # 19.8 D (S74): the rest of a halted retreat, each hex still farther from where it began
+        paths = [p for p in paths if len(p.path) <= 3 - done
+                 and all(ctx.sc.grid.distance(task["origin"], h) == done + i + 1 for i, h in enumerate(p.path))]
     if task.get("rout"):
-        paths = [p for p in paths if p.safe and len(p.path) == 3]
+        paths = [p for p in paths if p.safe and len(p.path) == 3 - done]
+    if not paths and task.get("owed", 1) <= 0:  # S74: a halted retreat already long enough may end where it is
+        _after_retreat(ctx, task, group, group, list(task.get("walked", [])), safe=True)
+        return
     if not paths:
         if task.get("rout"):
             for u in group:
@@ -104,21 +114,44 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
     group = list(task["units"])
     side = ctx.side_of(group[0])
     path = list(option["path"])
-    rule = task.get("rule", "7.9")
+    start = ctx.st.units[group[0]].hex
+    halt = halt_index(ctx, side, path, 0)  # 19.8 D: a marker comes into sight on the way: the retreat halts there
+    cut = halt is not None and halt < len(path) - 1
+    walked = path[:halt + 1] if halt is not None and cut else path
     own_trains = {ctx.st.units[t].hex for t in ctx.sc.trains.values() if ctx.side_of(t) == side and ctx.on_map(t)}
     ezoc_hexes = set(option.get("ezoc", []))
-    through_trains = any(h in own_trains for h in path)
+    through = bool(task.get("through_trains")) or any(h in own_trains for h in walked)
     moving = list(group)
-    for h in path:
+    for h in walked:
         for u in list(moving):
             ctx.move_unit(u, h)
         if h in ezoc_hexes and not option["safe"]:
             for u in list(moving):
                 if ctx.kind(u).is_combat and not ctx.morale_check(u, "7.9", f"retreat through an enemy zone of control at {h}"):
                     moving.remove(u)
-                    st_rule = "7.9"
-                    ctx.st.tasks.append({"t": "rout", "units": [u], "rule": st_rule})
-    ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {path[-1]}", units=group, path=path, rule=rule)
+                    ctx.st.tasks.append({"t": "rout", "units": [u], "rule": "7.9"})
+    whole = [*task.get("walked", []), *walked]
+    if cut:  # S74: the box deploys (the driver reveals it first), then the retreat goes on from here
+        done = int(task.get("done", 0)) + len(walked)
+        ctx.emit("retreat", f"19.8 D: {ctx.names(group)} halt at {walked[-1]}: a hidden movement marker comes into "
+                            "sight", units=group, path=walked, rule="19.8 D")
+        if moving:
+            ctx.st.tasks.append({
+                **task, "units": moving, "origin": task.get("origin", start), "done": done, "walked": whole,
+                "through_trains": through, "min": max(int(task["min"]) - len(walked), 1),
+                "owed": int(task.get("owed", task["min"])) - len(walked)})
+        return
+    _after_retreat(ctx, task, group, moving, whole, safe=bool(option["safe"]), through=through)
+
+
+def _after_retreat(ctx: StdCtx, task: dict[str, Any], group: list[str], moving: list[str], path: list[str], *,
+                   safe: bool, through: bool | None = None) -> None:
+    """7.9's consequences of a retreat made (`path`: every hex entered, a halted one's too, S74)."""
+    side = ctx.side_of(group[0])
+    rule = task.get("rule", "7.9")
+    through_trains = bool(task.get("through_trains")) if through is None else through
+    here = ctx.st.units[group[0]].hex
+    ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {here}", units=group, path=path, rule=rule)
     drop_open_order(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.10 A
     drop_line(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.7 A
     if any(ctx.kind(u).is_combat for u in group):
@@ -133,18 +166,19 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
         if task.get("cavalry"):
             ctx.disrupt(u, "9.2(3)")  # 9.2(3): retreating from attacking cavalry
     # 7.9: a retreat ending in an EZOC goes on to a hex free of EZOC within the printed MA, or routs (S13)
-    if not option["safe"] and path[-1] in ctx.zoc_of(ctx.enemy(side)) and moving:
+    if path and not safe and path[-1] in ctx.zoc_of(ctx.enemy(side)) and moving:
         go_on(ctx, moving, path)
 
 
-def go_on(ctx: StdCtx, group: list[str], path: list[str]) -> None:
+def go_on(ctx: StdCtx, group: list[str], path: list[str], spent: int = 0) -> None:
     side = ctx.side_of(group[0])
     ezoc = ctx.zoc_of(ctx.enemy(side))
     start = path[-1]
     combat = [u for u in group if ctx.kind(u).is_combat]
     mas = [ma for u in combat if (ma := _printed_ma(ctx, u)) is not None]
-    limit = min(mas) if mas else 6
+    limit = (min(mas) if mas else 6) - spent
     classes = {ctx.kind(u).tec_class for u in group}
+    spots = marker_block(ctx, side)
     prev = {start: ""}
     queue = deque([(start, 0)])
     goal = None
@@ -156,7 +190,7 @@ def go_on(ctx: StdCtx, group: list[str], path: list[str]) -> None:
         if n >= limit:
             continue
         for nb in sorted(ctx.sc.grid.neighbors(h)):
-            if nb in prev or nb in path or ctx.enemy_occupied(nb, side):
+            if nb in prev or nb in path or ctx.enemy_occupied(nb, side) or nb in spots:  # 19.8 C
                 continue
             if all(ctx.sc.could_move(c, h, nb) for c in classes):
                 prev[nb] = h
@@ -172,6 +206,11 @@ def go_on(ctx: StdCtx, group: list[str], path: list[str]) -> None:
         steps.append(h)
         h = prev[h]
     steps.reverse()
+    halt = halt_index(ctx, side, steps, 0)  # 19.8 D (S74): halted on the way, it goes on once the box has deployed
+    if halt is not None and halt < len(steps) - 1:
+        steps = steps[:halt + 1]
+        ctx.st.tasks.append({"t": "retreat_go_on", "units": group, "path": [*path, *steps],
+                             "spent": spent + len(steps)})
     for h in steps:
         for u in list(group):
             ctx.move_unit(u, h)
@@ -180,9 +219,18 @@ def go_on(ctx: StdCtx, group: list[str], path: list[str]) -> None:
                 if ctx.kind(u).is_combat and not ctx.morale_check(u, "7.9", f"retreat through an enemy zone of control at {h}"):
                     group.remove(u)
                     ctx.st.tasks.append({"t": "rout", "units": [u], "rule": "7.9"})
-    ctx.emit("retreat", f"7.9: {ctx.names(group)} go on retreating to {goal}", units=group, path=steps, rule="7.9")
+    ctx.emit("retreat", f"7.9: {ctx.names(group)} go on retreating to {steps[-1]}", units=group, path=steps, rule="7.9")
     if any(ctx.kind(u).is_combat for u in group):
         enemy_entered(ctx, side, steps)  # 19.7 B
+
+
+def task_go_on(ctx: StdCtx, task: dict[str, Any]) -> None:
+    """S74: a retreat going on out of an EZOC, halted by a reveal, completes from where it stands (if still in one)."""
+    group = [u for u in task["units"] if ctx.on_map(u)]
+    here = ctx.st.units[group[0]].hex if group else None
+    group = [u for u in group if ctx.st.units[u].hex == here]
+    if group and here is not None and here in ctx.zoc_of(ctx.enemy(ctx.side_of(group[0]))):
+        go_on(ctx, group, list(task["path"]), int(task.get("spent", 0)))
 
 
 def _printed_ma(ctx: StdCtx, uid: str) -> int | None:

@@ -41,6 +41,8 @@ from . import (
     fortune,
     hidden,
     hidden_moves,
+    hidden_resume,
+    hidden_setup,
     legal,
     line,
     line_fire,
@@ -75,32 +77,49 @@ def _end_phase(ctx: StdCtx, side: str, cmd: dict[str, Any]) -> None:
     if ctx.st.active != side:
         raise IllegalCommand("3.2", "only the active player ends the phase")
     if ctx.st.phase == PHASE_SETUP:
+        problem = _setup.end_problem(ctx, side) or hidden_setup.end_problem(ctx, side)
+        if problem:
+            raise IllegalCommand(*problem)
+        hidden_setup.finish(ctx, side)  # 19.8 B: the markers go on the map
         _setup.end_setup(ctx, side)  # 17.1-17.3: the side's set-up is over
         return
     phases.end_phase(ctx)
 
 
+def _maybe_boxed(scenario: ScenarioModel) -> dict[str, str]:
+    """19.8 B: the units a set-up may box (the hidden formations', any under a free set-up): a command naming one is
+    its owner's secret (it may be in a box)."""
+    hm = scenario.hidden_movement
+    sc = scenario if isinstance(scenario, StandardScenario) else None
+    if hm is None or sc is None:
+        return {}
+    free = hm.owner in sc.free_setup
+    return {u: hm.owner for u in sc.side_units[hm.owner]
+            if free or not hm.formations or str(sc.units[u].formation) in hm.formations}
+
+
 COMMANDS: dict[str, CommandHandler] = {
     "end_phase": _end_phase,
-    "flip": moving.cmd_flip,
-    "declare": moving.cmd_declare,
-    "move": moving.cmd_move,
-    "stay": moving.cmd_stay,
-    "recover": moving.cmd_recover,
-    "replace": moving.cmd_replace,
-    "muster": moving.cmd_muster,
-    "reenter": moving.cmd_reenter,
+    "flip": hidden_moves.marker_first(moving.cmd_flip),
+    "declare": hidden_moves.marker_first(moving.cmd_declare),
+    "move": hidden_moves.marker_first(moving.cmd_move),
+    "stay": hidden_moves.marker_first(moving.cmd_stay),
+    "recover": hidden_moves.marker_first(moving.cmd_recover),
+    "replace": hidden_moves.marker_first(moving.cmd_replace),
+    "muster": hidden_moves.marker_first(moving.cmd_muster),
+    "reenter": hidden_moves.marker_first(moving.cmd_reenter),
     "attack": attacks.cmd_attack,
-    "charge": charges.cmd_charge,
+    "charge": hidden_moves.marker_first(charges.cmd_charge),
     "bombard": bombard.cmd_bombard,
-    "square": squares.cmd_square,
-    "open_order": open_order.cmd_open_order,
-    "line": line.cmd_line,
+    "square": hidden_moves.marker_first(squares.cmd_square),
+    "open_order": hidden_moves.marker_first(open_order.cmd_open_order),
+    "line": hidden_moves.marker_first(line.cmd_line),
     "line_fire": line_fire.cmd_line_fire,
     "hm_declare": hidden_moves.cmd_hm_declare,
     "hm_move": hidden_moves.cmd_hm_move,
-    "hm_reveal": hidden_moves.cmd_hm_reveal,
+    "hm_reveal": hidden_moves.marker_first(hidden_moves.cmd_hm_reveal),
     **_setup.COMMANDS,
+    **hidden_setup.COMMANDS,
 }
 
 COMMAND_FIELDS: dict[str, frozenset[str]] = {
@@ -124,6 +143,7 @@ COMMAND_FIELDS: dict[str, frozenset[str]] = {
     "hm_reveal": frozenset({"marker"}),
     "attack": frozenset({"target", "attackers", "primary", "tactic", "leaders", "coordinator", "support"}),
     **_setup.COMMAND_FIELDS,
+    **hidden_setup.COMMAND_FIELDS,
 }
 
 
@@ -147,10 +167,12 @@ TASKS: dict[str, TaskHandler] = {
     "step_loss": combat_results.task_step_loss,
     "retreat": retreating.task_retreat,
     "rout": retreating.task_rout,
+    "retreat_go_on": retreating.task_go_on,  # 19.8 D (S74)
+    "advance_on": advancing.task_advance_on,  # 19.8 D (S74)
     "advance_check": advancing.task_advance_check,
     "advance": advancing.task_advance,
     "hm_deploy": hidden.task_deploy,
-    "hm_resume": hidden.task_resume,
+    "hm_resume": hidden_resume.task_resume,  # S77: judged anew
 }
 
 DECISIONS: dict[str, DecisionHandler] = {
@@ -240,6 +262,8 @@ class Standard(Edition):
 
     # --- turn and procedures ---------------------------------------------------------------
     def start(self, ctx: StdCtx) -> None:
+        if ctx.sc.hidden_movement is not None and ctx.sc.hidden_movement.owner in _setup.setup_sides(ctx):
+            hidden_setup.begin(ctx)  # 19.8 B: the owner fills its boxes while setting up
         _setup.start(ctx)  # 17.1: the set-up of the units placed in areas, then 3.2's first movement phase
 
     def game_options(self, scenario: ScenarioModel) -> dict[str, dict[str, Any]]:
@@ -257,7 +281,9 @@ class Standard(Edition):
         placement = secret_placement(scenario, side, cmd, _setup.COMMANDS)
         if placement is not None:
             return placement
-        boxed = _kh.secret_units(scenario.hidden_movement)
+        if cmd.get("type") in hidden_setup.COMMANDS:
+            return "a hidden movement box", side  # 19.8 B: the boxes and their markers are the owner's
+        boxed = _kh.secret_units(scenario.hidden_movement) | _maybe_boxed(scenario)
         if boxed and any(isinstance(v, str) and boxed.get(v) == side for v in cmd.values()):
             return "an action", side
         return None
@@ -370,7 +396,8 @@ class Standard(Edition):
         if game.state.decision is not None or game.awaiting != side:
             return False
         if game.state.phase == PHASE_SETUP:  # 17.2, 5.2: every unit placed, stacking and spans kept
-            return _setup.end_problem(StdCtx.of(game), side) is None
+            ctx = StdCtx.of(game)
+            return _setup.end_problem(ctx, side) is None and hidden_setup.end_problem(ctx, side) is None  # 19.8 B
         # 12.4 (S48): not while a fortune's move obliges the phasing player to attack
         return game.state.phase != PHASE_COMBAT or not attacks.owed_forced(StdCtx.of(game), side)
 

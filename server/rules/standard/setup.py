@@ -16,7 +16,7 @@ from typing import Any
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields
 from ..kernel.setup import place_secretly, reveal_setup
-from ..kernel.state import PHASE_SETUP, STATUS_MAP, STATUS_UNPLACED, Phase
+from ..kernel.state import PHASE_SETUP, STATUS_HIDDEN, STATUS_MAP, STATUS_UNPLACED, Phase
 from . import phases
 from .areas import AREA_RULE, FREE_RULE, Area, admits, why_not
 from .context import StdCtx
@@ -113,6 +113,8 @@ def place_problem(ctx: StdCtx, uid: str, hex_: str, joining: Collection[str] = (
     area = areas_in_play(sc, ctx.st.options).get(uid)
     if area is None:
         return AREA_RULE, f"{ctx.name(uid)} sets up where the scenario puts it, not in an area"
+    if ctx.u(uid).status == STATUS_HIDDEN:
+        return "19.8 B", f"{ctx.name(uid)} is in a hidden movement box: take it out of the box first"
     if hex_ not in sc.grid:
         return area.rule, f"{hex_} is not a hex of the map"
     kind = sc.units[uid].kind

@@ -79,7 +79,7 @@ export function renderLog() {
     const who = entry.side ? sideName(entry.side) : "";
     const cmdType = entry.command && entry.command.type;
     const evs = entry.events || [];
-    if (!evs.length && cmdType) ol.appendChild(h("li", { "data-seq": entry.seq, text: `${who}: ${cmdType.replace("_", " ")}` }));
+    if (!evs.length && cmdType) ol.appendChild(h("li", { "data-seq": entry.seq, text: cmdType === "secret" ? `${who}: an action kept secret` : `${who}: ${cmdType.replace("_", " ")}` }));
     for (const ev of evs) {
       const isDice = ev.type === "dice";
       const txt = isDice && Array.isArray(ev.dice) && !ev.text ? `Dice (${ev.purpose || "roll"}): ${ev.dice.join(", ")}` : eventText(ev);

@@ -17,6 +17,7 @@ import { counter, COUNTER_LEGEND } from "./counter.js";
 import { results, resultKey } from "./results.js";
 import { setupOptions, setupClick, renderSetup, setupMarks } from "./setup.js";
 import { hiddenOverlays, hiddenClick, hiddenEscape, renderHidden } from "./hidden.js";
+import { hiddenSetupClick, hiddenSetupEscape } from "./hidden_setup.js";
 
 /** The Standard section, placed where the page shell used to hold it (after the units off the map). */
 function mount() {
@@ -149,6 +150,8 @@ export const standard = {
     s.plot = null; // the path plotted hex by hex for an assisted move ([start, ...])
     s.hmSel = null; // 19.8: the selected hidden movement marker and where it may go (hex -> path)
     s.hmReach = null;
+    s.hmPick = null; // 19.8 B: the box whose markers are being placed ({box, hexes, allowed})
+    s.hmEdit = null; // 19.8 B: the box whose units are being chosen
   },
   mount,
   renderPanels: renderStandard,
@@ -157,7 +160,7 @@ export const standard = {
   optionsArrived: openDeclaredCharge,
   resetSelection,
   unitClickHex,
-  mapClick: (hex, evt) => hiddenClick(hex) || mapClick(hex, evt), // 19.8: a marker first
+  mapClick: (hex, evt) => hiddenSetupClick(hex) || hiddenClick(hex) || mapClick(hex, evt), // 19.8: a marker first
   commandAt: (hex, r, o) => setupClick(hex, o) || commandAt(hex, r, o),
   selectionTools: moveBar,
   reachSummary: (o) => `${o.reach.size} hex${o.reach.size > 1 ? "es" : ""} ${[...o.reach.values()].some((r) => r.reenter) ? "to re-enter on (shaded green)" : "reachable (shaded)"}`,
@@ -205,7 +208,7 @@ export const standard = {
   previewBody,
   combatRules: "7.7–7.13, 8.4–8.5",
   keyHelp: { chargers: "infantry or cavalry", more: " · <kbd>M</kbd> march · <kbd>D</kbd> declare · <kbd>S</kbd> stay · <kbd>O</kbd> leave the map · <kbd>A</kbd> leader's assist (plot, <kbd>Enter</kbd> to move)" },
-  onEscape: () => hiddenEscape() || onEscape(),
+  onEscape: () => hiddenSetupEscape() || hiddenEscape() || onEscape(),
   onKey,
   // the shared panels' citations: reinforcements enter (13.1), units of the turn record track re-enter (13.2); a hex
   // is attacked from as many adjacent hexes as can be brought to bear, one primary attacker chosen among them (7.5)

@@ -4,6 +4,7 @@
 
 import { S } from "../../core/store.js";
 import { setupReach, renderSetupPanel, setupOverlays, setupCommandAt } from "../../core/setup.js";
+import { renderHiddenSetup, hiddenSetupOverlays } from "./hidden_setup.js";
 
 const WORDS = { describe: (pl) => pl.text || "in its area", rule: "17.2" };
 
@@ -30,8 +31,10 @@ export function renderSetup(sec, raw, v) {
       { id: "setup-end", label: "End set-up", primary: true, command: { type: "end_phase" }, disabled: !!end, note: end ? `${end.message} (rule ${end.rule})` : "" },
     ],
   });
+  renderHiddenSetup(sec, raw); // 19.8 B: the hidden movement boxes
 }
 
 export function setupMarks(v, raw) {
   setupOverlays(v, raw, WORDS);
+  hiddenSetupOverlays(); // 19.8 B: the hexes a box's markers may take
 }
