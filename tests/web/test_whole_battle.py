@@ -45,11 +45,12 @@ FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recov
             "flip", "declare", "stay", "replace", "muster", "reenter", "square",
             "open_order",  # 19.10 (S52): a button among the phase's actions, like a flip
             "line", "line_fire",  # 19.7: buttons under Selected in … (form facing an apex, pivot, leave; fire)
-            "hm_move", "hm_declare", "hm_reveal"}  # 19.8: the markers on the map and the Hidden movement box
+            "hm_move", "hm_declare", "hm_reveal",  # 19.8: the markers on the map and the Hidden movement box
+            "hm_box", "hm_markers"}  # 19.8 B: the Set-up box's hidden movement boxes
 STD_ACTIONS = {"flip", "recover", "replace", "muster", "open_order"}
 # a kind of command held back while a kind it would take away is offered and not yet performed: a reveal ends the
 # markers' moves (19.8), the printed set-up leaves nothing to place by hand (17.2), leaving line ends its pivots (19.7)
-LATER = {"hm_reveal": {"hm_move", "hm_move:declared", "hm_declare"}, "place_printed": {"place"},
+LATER = {"hm_reveal": {"hm_move", "hm_move:declared", "hm_declare"}, "place_printed": {"place", "hm_box"},
          "line:leave": {"line:pivot"}}
 UNDO_CHANCE = 0.03
 END_PHASE_CHANCE = 0.2
@@ -189,7 +190,8 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
             return rng.choice(fresh[rng.choice(sorted(k for k in fresh if k.count(":") == most))])
     if fresh and rng.random() < 0.7:
         return rng.choice(fresh[rng.choice(sorted(fresh))])
-    if can_end and rng.random() < END_PHASE_CHANCE:
+    if can_end and not (new_family and game.state.phase == "setup") and rng.random() < END_PHASE_CHANCE:
+        # (a set-up is played once: its page actions, 17.2's and 19.8 B's, are all tried before it ends)
         return {"type": "end_phase"}  # keeps a whole battle within the test budget (`make test` < 20 min)
     moves = [c for c in legal if c["type"] == "move"]
     if moves and rng.random() < 0.5:
@@ -462,6 +464,21 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
             click_hex(page, cmd["path"][-1])
     elif t == "hm_declare":
         click_matching(page, "#sec-hidden .hm-declare", "data-marker", cmd["marker"])
+    elif t == "hm_box":
+        # 19.8 B: Choose units of the box, tick exactly its new content, Put in box …
+        box = cmd["box"]
+        page.locator(f"#hm-setup .hm-units[data-box='{box}']").click()
+        for cb in page.locator("#hm-setup input[type=checkbox][data-unit]").all():
+            cb.set_checked(cb.get_attribute("data-unit") in cmd["units"])
+        page.locator(f"#hm-setup .hm-units-send[data-box='{box}']").click()
+    elif t == "hm_markers":
+        # 19.8 B: Place markers, click the two shaded hexes, then Real marker at … (which one is the secret)
+        box, hexes = cmd["box"], cmd["hexes"]
+        page.locator(f"#hm-setup .hm-place[data-box='{box}']").click()
+        page.locator("svg .hm-setup-hex").first.wait_for()
+        click_hex(page, hexes[0])
+        click_hex(page, hexes[1])
+        page.locator(f"#hm-setup .hm-real[data-hex='{hexes[cmd['real'] - 1]}']").click()
     elif t == "hm_reveal":
         box = kh.markers(game.state)[cmd["marker"]]["box"]
         click_matching(page, "#sec-hidden .hm-reveal", "data-box", box)

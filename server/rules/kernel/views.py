@@ -28,6 +28,7 @@ from .edition import Edition, EngineContext
 from .model import ScenarioModel
 from .state import (
     PHASE_OVER,
+    PHASE_SETUP,
     STATUS_DEAD,
     STATUS_ELIMINATED,
     STATUS_HIDDEN,
@@ -92,8 +93,17 @@ def unit_visible(game: ViewedGame, viewer: str, uid: str) -> bool:
     if sees_everything(viewer) or viewer == side:
         return True
     if s.status == STATUS_HIDDEN:  # in a hidden movement box: the owner's until revealed (kernel/hidden.py)
-        return game.is_over
+        return game.is_over or _boxed_in_secret_setup(game, uid)
     return not (sc.hide_enemy_reinforcements and s.status == STATUS_OFFBOARD)
+
+
+def _boxed_in_secret_setup(game: ViewedGame, uid: str) -> bool:
+    """A unit its owner put in a box during a set-up not yet finished (19.8 B): to the others it still looks as it did
+    before (not yet placed), so the boxing shows nothing; a unit the scenario itself boxes is never listed for them."""
+    st = game.state
+    side = game.scenario.units[uid].side
+    return (st.phase == PHASE_SETUP and side not in st.setup_done
+            and uid not in hidden.secret_units(game.scenario.hidden_movement))
 
 
 def _masked_gone(viewer: str, side: str, sc: ScenarioModel, st: GameState, uid: str) -> bool:
@@ -119,7 +129,11 @@ def unit_view(game: ViewedGame, viewer: str, uid: str) -> dict[str, Any]:
     if s.status in _OFF_TABLE:
         out["entry_turn"] = s.entry_turn
         out["entry_hex"] = s.entry_hex
-    if s.provisional:
+    if s.status == STATUS_HIDDEN and not (sees_everything(viewer) or viewer == side or game.is_over):
+        # boxed during its owner's secret set-up (`_boxed_in_secret_setup`): shown as a placement not yet revealed
+        out.update(hex=None, status=STATUS_UNPLACED, placement_hidden=True)
+        out.pop("facing", None)
+    elif s.provisional:
         if sees_everything(viewer) or viewer == side:
             out["provisional"] = True
         else:
