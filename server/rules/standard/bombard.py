@@ -125,7 +125,9 @@ def _near(ctx: StdCtx, a: str, b: str) -> bool:
 def _linked(ctx: StdCtx, leader: str | None, a: str, b: str, target: str | None = None) -> bool:
     """8.4: two members of a fire group are coordinated when stacked or adjacent; a battery is linked to the
     coordinating leader only within his command span (10.3); 19.6: batteries bombarding `target` from battery
-    positions across protected hexsides are coordinated with one another."""
+    positions across protected hexsides are coordinated with one another; 17.4 (S63): never across armies."""
+    if ctx.army(a) != ctx.army(b):
+        return False
     if leader in (a, b):
         gun = b if a == leader else a
         return in_span(ctx.sc, leader, gun) and _near(ctx, leader, gun)
@@ -180,6 +182,9 @@ def group_problem(ctx: StdCtx, side: str, guns: list[str], leader: str | None,
             return f"10.1: {ctx.name(leader)} is ineffective and has no game effects"
         if leader in assisted(ctx):
             return f"10.3: {ctx.name(leader)} has assisted a unit this turn"
+    armies = {ctx.army(u) for u in guns}
+    if len(armies) > 1:
+        return "17.4: batteries of different armies have no means of coordinating: they never fire together"
     comps = _components(ctx, sorted(guns) + ([leader] if leader else []), leader, target)
     if len(comps) > 1:
         loose = next(c for c in comps if guns[0] not in c)

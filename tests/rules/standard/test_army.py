@@ -174,3 +174,23 @@ def test_17_4_all_units_of_a_side_stack_together_and_use_any_loc_hex() -> None:
     data["setup"] = [dict(s, hex="0404") if s["unit"] == "e-1" else s for s in data["setup"]]  # with b-1
     sc, units = board(data)
     assert {"0104", "0108"} <= destinations(sc, units, "blue", "elbe") and "0204" not in destinations(sc, units, "blue", "elbe")
+
+
+def test_17_4_batteries_of_different_armies_never_fire_together() -> None:
+    """17.4 (S63) with 8.4: stacked or adjacent batteries of two armies are two fire groups, never one."""
+    from server.rules.standard.bombard import coordinated_groups, group_problem
+    from server.rules.standard.context import StdCtx
+
+    from .play import new_game
+
+    art = {"full": {"attack": 3, "defense": 1, "range": 3, "ma": 3},
+           "ineffective": {"attack": 1, "defense": 0, "range": 1, "ma": 3}}
+    data = elbe(standard_data())
+    unit(data, "b-art", kind="artillery", formation="1", hex="0305", **art)
+    unit(data, "e-art", kind="artillery", formation="2", hex="0305", **art)
+    unit(data, "b-art2", kind="artillery", formation="1", hex="0304", **art)
+    ctx = StdCtx.of(new_game(data))
+    assert group_problem(ctx, "blue", ["b-art", "b-art2"], None) is None
+    why = group_problem(ctx, "blue", ["b-art", "e-art"], None)
+    assert why is not None and why.startswith("17.4")
+    assert sorted(g for g, _ in coordinated_groups(ctx, ["b-art", "b-art2", "e-art"])) == [["b-art", "b-art2"], ["e-art"]]
