@@ -136,7 +136,8 @@ def build_log_entries(
     filter_events = rules().filter_events
     # The edition names the commands that are a side's secret (a set-up placement, a hidden box's filling): to the
     # other side even their type is hidden (19.8, 17.2), so the log does not show that one was given.
-    edition = rules().find_ruleset(scenario.ruleset) if scenario is not None else None
+    ruleset = getattr(scenario, "ruleset", None)
+    edition = rules().find_ruleset(ruleset) if isinstance(ruleset, str) else None
     out = []
     for row in rows:
         entry: dict[str, Any] = {

@@ -134,6 +134,9 @@ class Truth:
         self.sc = scenario
         self.status: dict[int, dict[str, str]] = {}
         self.placed: dict[int, dict[str, str]] = {}  # version -> unit -> hex of a secret set-up placement (17.2, 3.2)
+        # version -> units their owner boxed during its set-up, not yet finished (19.8 B): shown to the others as not
+        # yet placed, exactly as before the boxing (S78), so their ids are no secret then but their status is
+        self.boxing: dict[int, set[str]] = {}
         self.nominal = {p.unit: p.hex for p in scenario.setup if p.within > 0}  # 3.2's public 'w/N' hexes
         self.over_at: int | None = None
         self.hides = scenario.hide_enemy_reinforcements  # else the reinforcements and losses are public
@@ -146,6 +149,9 @@ class Truth:
     def note(self, version: int, game: Game) -> None:
         self.status[version] = {u: s.status for u, s in game.state.units.items()}
         self.placed[version] = {u: str(s.hex) for u, s in game.state.units.items() if s.provisional}
+        st = game.state
+        self.boxing[version] = {u for u, s in st.units.items() if s.status == "hidden" and st.phase == "setup"
+                                and self.sc.units[u].side not in st.setup_done and u not in self.boxed}
         if game.is_over and self.over_at is None:
             self.over_at = version
 
@@ -163,7 +169,8 @@ class Truth:
         return out
 
     def offboard(self, viewer: str, version: int) -> set[str]:
-        return {u for u in self.secret_units(viewer, version) if self.status[version][u] in ("offboard", "hidden")}
+        return {u for u in self.secret_units(viewer, version) if self.status[version][u] in ("offboard", "hidden")
+                and u not in self.boxing.get(version, set())}
 
     def placements(self, viewer: str, version: int) -> dict[str, str]:
         """The enemy's placements `viewer` may not see at `version` (unit -> hex; not a public 'w/N' hex)."""
@@ -216,7 +223,10 @@ class Checker:
         for uid in self.truth.secret_units(viewer, version):
             shown = (view.get("units") or {}).get(uid)
             status = self.truth.status[version][uid]
-            if status in ("offboard", "hidden"):
+            if uid in self.truth.boxing.get(version, set()):  # S78: looks as it did before its owner boxed it
+                if shown is not None and (shown.get("status") != "unplaced" or shown.get("hex") is not None):
+                    self._leak(where, f"boxing of {uid} shown as {shown} to {viewer} at {version}")
+            elif status in ("offboard", "hidden"):
                 if shown is not None:
                     self._leak(where, f"offboard {uid} in {viewer}'s view at {version}")
             elif shown is None or shown.get("status") != "eliminated" or shown.get("hex") is not None or \
