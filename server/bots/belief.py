@@ -121,6 +121,12 @@ def belief_game(game: Game, side: str, rng: random.Random | None = None) -> Game
     dummy seed (drawn from `rng`) in place of the real one."""
     state, view = belief_state_json(game, side)
     sc = belief_scenario(game, side, view.get("unit_defs", {}))
+    for uid in sc.units:
+        if uid not in state["units"]:
+            # In the scenario the side reads but in no view it gets: a unit its owner boxed during its set-up
+            # (19.8 B, S78). The bot knows only that it is off the map in some box, as the view says by leaving it out.
+            state["units"][uid] = UnitState(id=uid, hex=None, status=Status.HIDDEN.value).to_json()
+    state["units"] = dict(sorted(state["units"].items()))
     r = rng or random.Random(0)
     seed = f"belief-{r.getrandbits(128):032x}"
     return Game(sc, seed, GameState.from_json(state), [], game.ruleset, dice_scheme=game.dice_scheme)

@@ -84,3 +84,19 @@ def test_17_2_the_prussian_bot_cannot_see_the_austrian_bots_placements_before_au
     by_bot.submit("austria", {"type": "end_phase"})
     assert by_bot.state.phase != PHASE_SETUP
     assert _belief(by_bot) != start  # now the placements are public (17.2)
+
+
+def test_19_8_b_a_unit_boxed_at_the_set_up_is_off_the_map_in_the_opponents_belief() -> None:
+    """S78: a unit Austria boxes in its set-up is listed in the scenario Prussia reads but in no view after the set-up;
+    the Prussian bot's game holds it as hidden (off the map, in some box) and plays on (it raised KeyError)."""
+    game = Game.new(parse_scenario(json.loads(PATH.read_text())), "belief-1866-setup-boxing-0001")
+    box_a = [u for u in game.scenario.hidden_movement.boxes[0].units]
+    game.submit("austria", {"type": "hm_box", "box": "A", "units": [*box_a, "a-hu7"]})
+    game.submit("austria", {"type": "place_printed"})
+    game.submit("austria", {"type": "end_phase"})
+    assert game.state.units["a-hu7"].status == "hidden"
+    assert "a-hu7" not in game.view("prussia")["units"]
+    belief = belief_game(game, "prussia", random.Random(1))
+    assert belief.state.units["a-hu7"].status == "hidden" and belief.state.units["a-hu7"].hex is None
+    assert list(belief.legal_commands("prussia", random.Random(1), 50))
+    assert GreedyBot().choose(belief, "prussia", random.Random(1), 0.2)["type"]
