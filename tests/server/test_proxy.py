@@ -202,7 +202,9 @@ def test_proxy_keeps_a_game_on_one_process_and_hands_it_on_when_that_process_die
     started = time.monotonic()
     servers = {
         name: ServerProcess(postgres_settings, free_port(), tmp_path / f"{name}.log",
-                            extra_env={"VEDETTE_PROCESS_NAME": name})
+                            extra_env={"VEDETTE_PROCESS_NAME": name,
+                                       # a small pool: the suite's other Postgres tests share max_connections
+                                       "VEDETTE_DB_POOL_SIZE": "3"})
         for name in ("app1", "app2")
     }
     proxy = None

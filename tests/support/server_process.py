@@ -26,6 +26,8 @@ class ServerProcess:
             "VEDETTE_NOTIFY_CHANNEL": settings.notify_channel,
             "VEDETTE_SCENARIOS_DIR": str(settings.scenarios_dir),
             "VEDETTE_ENV": "development",
+            # Small pools: the suite's two workers run several server processes on one Postgres (max_connections)
+            "VEDETTE_DB_POOL_SIZE": "4",
             **(extra_env or {}),
         }
         self.log = open(log_path, "ab")  # noqa: SIM115 - closed in kill()
