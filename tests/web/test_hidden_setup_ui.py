@@ -4,10 +4,7 @@ alike markers and nothing of the box (tests/rules/standard/test_hidden_setup.py'
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,25 +22,12 @@ SECRETS = ("r-2", "Hidden brigade", '"real"', "(real: ")  # the log shows the op
 
 @pytest.fixture(scope="module")
 def setup_server() -> Iterator[Any]:
-    from liveserver import LiveServer
+    from liveserver import serving
 
     data = _data()
     data["id"], data["title"] = "hidden-setup-ui", "Hidden movement set-up (19.8 B)"
-    with tempfile.TemporaryDirectory(prefix="vedette-hmsetup-") as d:
-        Path(d, "hidden-setup-ui.json").write_text(json.dumps(data))
-        old = os.environ.get("VEDETTE_WEB_SCENARIOS")
-        os.environ["VEDETTE_WEB_SCENARIOS"] = d
-        try:
-            srv = LiveServer().start()
-        finally:
-            if old is None:
-                os.environ.pop("VEDETTE_WEB_SCENARIOS", None)
-            else:
-                os.environ["VEDETTE_WEB_SCENARIOS"] = old
-        try:
-            yield srv
-        finally:
-            srv.stop()
+    with serving({"hidden-setup-ui.json": data}, prefix="vedette-hmsetup-") as srv:
+        yield srv
 
 
 def test_19_8_B_the_owner_fills_a_box_and_places_its_markers_by_clicks(open_page: Any, setup_server: Any,
