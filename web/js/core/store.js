@@ -22,7 +22,7 @@ export const S = {
   preview: null, // {kind:"attack"|"bombard"|"charge", item}
   history: null, // {at, view, log} while stepping through history
   conn: "connecting",
-  pending: new Map(), // command_id -> description
+  pending: new Map(), // command_id -> {command, msg}: sent and not yet answered (core/sync.js sends them again)
   lastCombat: null,
   chargeMode: false, // the map shows charge targets instead of reachable hexes
   chargeHover: null, // a charge target hovered in the panel

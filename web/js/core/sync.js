@@ -21,8 +21,10 @@ export function connect() {
     query: accessParams(),
     onMessage,
     onState: (st, why) => {
+      const back = st === "open" && S.conn !== "open" && S.conn !== "connecting";
       S.conn = st;
       renderConn(why);
+      if (back) resendPending();
     },
   });
   page.sock.connect();
@@ -66,7 +68,7 @@ function onMessage(msg) {
       if (Array.isArray(msg.events)) noteEvents(msg.events);
       break;
     case "error":
-      noteRefusal(S.pending.get(msg.command_id), msg);
+      noteRefusal((S.pending.get(msg.command_id) || {}).command, msg);
       S.pending.delete(msg.command_id);
       showError(msg);
       if (msg.error === "stale_version") sock.send({ type: "snapshot" });
@@ -123,11 +125,11 @@ export async function send(command, { undo = false } = {}) {
   if (S.role !== "seat" || S.history) return;
   const gameId = page.gameId;
   const command_id = newCommandId();
-  S.pending.set(command_id, command);
   const msg = undo ? { type: "undo", expected_version: S.version, command_id } : { type: "command", command, expected_version: S.version, command_id };
+  S.pending.set(command_id, { command, msg });
   if (page.sock && page.sock.send(msg)) return;
   try {
-    const ans = undo ? await api.undo(gameId, S.version, command_id) : await api.command(gameId, command, S.version, command_id);
+    const ans = await overHttp(gameId, msg);
     S.pending.delete(command_id);
     if (ans && ans.events) noteEvents(ans.events);
     // fetch the new state since the socket is down
@@ -140,6 +142,31 @@ export async function send(command, { undo = false } = {}) {
     S.pending.delete(command_id);
     showError(e);
   }
+}
+
+// No answer, or the proxy's or an overloaded process's 502/503/504: the same command id goes again after a
+// backoff. A server that applied it the first time answers the repeat with that first answer and applies
+// nothing twice (docs/api.md), so a retry can never move a unit twice.
+const RETRYABLE = new Set([0, 502, 503, 504]);
+const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 4000];
+
+async function overHttp(gameId, msg) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return msg.type === "undo"
+        ? await api.undo(gameId, msg.expected_version, msg.command_id)
+        : await api.command(gameId, msg.command, msg.expected_version, msg.command_id);
+    } catch (e) {
+      if (!RETRYABLE.has(e.status) || attempt >= RETRY_DELAYS_MS.length) throw e;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+    }
+  }
+}
+
+/** After a reconnect: a command the lost socket sent but never answered goes again with its own id (the server
+ * acknowledges one it applied already, so this is safe whichever side of the break it fell). */
+function resendPending() {
+  for (const { msg } of S.pending.values()) page.sock.send(msg);
 }
 
 /** A refusal the edition keeps in view beside the toast (its own sentence in its own section). */
