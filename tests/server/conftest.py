@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from proxy_process import haproxy_path
 from server_helpers import _run
 
 from server.config import Settings
@@ -155,3 +156,13 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture
+def haproxy() -> str:
+    """Debian's haproxy for the deployed shape's tests (test_proxy.py, test_proxy_pages.py)."""
+    path = haproxy_path()
+    if path is None:
+        message = "Debian's haproxy is missing (apt-get install haproxy; `make test` installs it)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

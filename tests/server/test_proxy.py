@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import time
 import uuid
@@ -24,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from proxy_process import ProxyProcess, haproxy_path
+from proxy_process import ProxyProcess
 from test_crash import ServerProcess, _db_state, _register, free_port
 
 from server.services.engine import rules
@@ -36,17 +35,6 @@ BEFORE_KILL = 6  # acknowledged commands per game, on average, before the kill
 AFTER_KILL = 6  # acknowledged commands every game still gets after it
 FAILOVER_S = 10.0
 RETRYABLE = {502, 503, 504}
-
-
-@pytest.fixture
-def haproxy() -> str:
-    path = haproxy_path()
-    if path is None:
-        message = "Debian's haproxy is missing (apt-get install haproxy; `make test` installs it)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 @dataclass

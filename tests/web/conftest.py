@@ -6,36 +6,19 @@ Never downloads a browser.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import launch_chromium
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str | None:
-    for cand in (os.environ.get("VEDETTE_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if cand and os.path.exists(cand):
-            return cand
-    return None
 
 
 @pytest.fixture(scope="session")
@@ -55,29 +38,11 @@ def live_server() -> Iterator["object"]:
         srv.stop()
 
 
-# One browser per test module, not per session: Playwright's sync API keeps an event loop running on the
-# main thread while it is open, so a test outside tests/web that the same process ran next (as a parallel
-# run's worker does) could not start its own (`asyncio.run`). A launch costs about half a second.
+# One browser per test module (tests/support/chromium.py says why).
 @pytest.fixture(scope="module")
 def browser() -> Iterator["object"]:
-    path = chromium_path()
-    if path is None:
-        msg = "Debian's chromium is missing (apt-get install chromium)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as e:  # pragma: no cover
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"playwright is not installed: {e}")
-        pytest.skip(f"playwright is not installed: {e}")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launch_chromium() as b:
+        yield b
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

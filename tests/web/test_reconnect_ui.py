@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import seated_game, wait_view
+from web_helpers import end_phase, seated_game, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -21,17 +21,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def _frames(raw: str | bytes) -> list[dict[str, Any]]:
     message = json.loads(raw)
     return list(message["messages"]) if message.get("type") == "batch" else [message]
-
-
-def _end_phase(page: Any) -> None:
-    page.locator("body").click(position={"x": 2, "y": 2})  # nothing focused that would take the key
-    version = page.evaluate("() => window.vedette.S.version")
-    page.keyboard.press("e")
-    # either the command is on its way, or the page asks to confirm ending with units unmoved
-    page.wait_for_function("(v) => { const S = window.vedette.S; return S.pending.size > 0 || S.version > v"
-                           " || !!document.querySelector('dialog.confirm[open]'); }", arg=version)
-    if page.evaluate("() => !!document.querySelector('dialog.confirm[open]')"):
-        page.locator("dialog.confirm [data-confirm=ok]").click()
 
 
 def _logged_ids(srv: Any, game_id: str) -> list[str]:
@@ -78,7 +67,7 @@ def test_an_unanswered_command_goes_again_after_the_socket_reconnects_and_is_app
     alice.locator("#conn[data-state=open]").wait_for()
     version = alice.evaluate("() => window.vedette.S.version")
 
-    _end_phase(alice)
+    end_phase(alice)
     # The socket broke with the command unanswered; the page reconnects by itself and sends it again.
     alice.wait_for_function("() => window.vedette.S.pending.size === 0 && window.vedette.S.conn === 'open'",
                             timeout=20000)
@@ -129,7 +118,7 @@ def test_a_command_sent_over_http_while_the_socket_is_down_is_retried_with_its_o
     alice.route("**/api/games/*/commands", commands)
     alice.evaluate("() => window.vedette.sock.drop()")
     alice.wait_for_function("() => window.vedette.S.conn === 'reconnecting'")
-    _end_phase(alice)
+    end_phase(alice)
     wait_view(alice, f"v.version === {version + 1}", timeout=20000)
     assert [what for what, _ in attempts] == ["503", "no answer", "through"], attempts
     assert len({command_id for _, command_id in attempts}) == 1, attempts  # one command id throughout

@@ -108,3 +108,15 @@ def api_command(page: Page, game_id: str, command: dict[str, Any]) -> dict[str, 
 def api_get(page: Page, path: str) -> Any:
     """GET a JSON API path with the page's session cookie."""
     return page.evaluate("async (p) => (await fetch(p)).json()", path)
+
+
+def end_phase(page: Page) -> None:
+    """End the phase as a player does: the E key, and OK if the page asks to confirm ending with units unmoved."""
+    page.locator("body").click(position={"x": 2, "y": 2})  # nothing focused that would take the key
+    version = page.evaluate("() => window.vedette.S.version")
+    page.keyboard.press("e")
+    # either the command is on its way, or the page asks to confirm
+    page.wait_for_function("(v) => { const S = window.vedette.S; return S.pending.size > 0 || S.version > v"
+                           " || !!document.querySelector('dialog.confirm[open]'); }", arg=version)
+    if page.evaluate("() => !!document.querySelector('dialog.confirm[open]')"):
+        page.locator("dialog.confirm [data-confirm=ok]").click()
