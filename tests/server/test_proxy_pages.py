@@ -4,7 +4,8 @@ HAProxy (the repository's config) in front of two Vedette processes on one Postg
 The game's process is SIGKILLed. Both pages reconnect by themselves (nobody reloads or clicks anything), to the
 other process within 10 s, and play on through their pages; the killed process starts again on its port and
 the proxy sends the game back to it (consistent hashing: its share returns), while the pages, whose sockets
-stayed on the survivor, still see every change the returned process makes (LISTEN/NOTIFY). The game's stored
+stayed on the survivor, still see every change the returned process makes (LISTEN/NOTIFY). Two spectators
+(logged out, by the watch link) follow every change: one through the proxy, one on the other process directly. The game's stored
 state equals the replay of its log throughout.
 
 Under CI=true a missing haproxy, chromium or Postgres FAILS this test; elsewhere it is skipped."""
@@ -62,7 +63,8 @@ def _stored_equals_replay(settings: Any, game_id: str) -> int:
 
 
 def _act_and_follow(pages: dict[str, Any]) -> int:
-    """The awaited player ends the phase on the page; both pages show the new version without a reload."""
+    """The awaited player ends the phase on the page; every page (the seats', the spectators') shows the new
+    version without a reload."""
     awaited = next(p for p in pages.values()
                    if p.evaluate("() => window.vedette.S.view.awaiting === window.vedette.S.side"))
     version = int(awaited.evaluate("() => window.vedette.S.version"))
@@ -92,22 +94,36 @@ def test_pages_reconnect_by_themselves_when_their_games_process_dies_and_follow_
             home = _process_of(pages["blue"], game_id)
             assert _process_of(pages["red"], game_id) == home  # both seats' requests reach one process
             survivor = next(name for name in servers if name != home)
+            # Two spectators, logged out, by the watch link: one through the proxy (on the game's process), one
+            # straight on the other process, which sees the game's changes only through Postgres.
+            watch = next(g["watch_token"] for g in pages["blue"].evaluate("async () => (await fetch('/api/games'))"
+                                                                           ".json()")["mine"] if g["id"] == game_id)
+            for name, base in (("watcher", proxy.url), ("elsewhere", f"http://127.0.0.1:{ports[survivor]}")):
+                pages[name] = browser.new_context().new_page()
+                pages[name].set_default_timeout(15000)
+                pages[name].on("pageerror", lambda e, name=name: errors.append(f"{name}: {e}"))
+                pages[name].goto(f"{base}/games/{game_id}?watch={watch}")
+                wait_view(pages[name], "v.viewer === 'spectator'")
+                pages[name].locator("#conn[data-state=open]").wait_for()
             version = _act_and_follow(pages)
 
             killed_at = time.monotonic()
             servers[home].kill()
-            for page in pages.values():  # the pages notice by themselves ...
+            through_proxy = [pages[name] for name in ("blue", "red", "watcher")]
+            for page in through_proxy:  # the pages on the killed process notice by themselves ...
                 page.wait_for_function("() => window.vedette.S.conn !== 'open'", timeout=FAILOVER_S * 1000)
-            for page in pages.values():  # ... and are back, live, without a reload
+            for page in through_proxy:  # ... and are back, live, without a reload
                 page.locator("#conn[data-state=open]").wait_for(timeout=FAILOVER_S * 1000)
             back_after = time.monotonic() - killed_at
             assert back_after < FAILOVER_S, back_after
             assert _process_of(pages["blue"], game_id) == survivor
-            assert int(pages["red"].evaluate("() => window.vedette.S.version")) == version  # resynced, nothing lost
+            for page in pages.values():  # resynced, nothing lost
+                assert int(page.evaluate("() => window.vedette.S.version")) == version
             version = _act_and_follow(pages)
             assert _stored_equals_replay(postgres_settings, game_id) == version
             ARTIFACTS.mkdir(exist_ok=True)
             pages["red"].screenshot(path=str(ARTIFACTS / "proxy-page-after-failover.png"))
+            pages["elsewhere"].screenshot(path=str(ARTIFACTS / "proxy-spectator-on-the-other-process.png"))
 
             # The killed process comes back on its port: the proxy's health checks see it and its games return.
             servers[home] = _start(postgres_settings, home, ports[home], tmp_path)
