@@ -29,8 +29,17 @@ class _Publisher:
         self.channel = channel
 
     async def publish(self, game_id: str, version: int) -> None:
+        await self._notice(game_id, f"{game_id}:{version}")
+
+    async def publish_clock(self, game_id: str) -> None:
+        """A deadline passed: the app's hubs tell the game's open pages (`GameHub.publish_clock`)."""
+        from ..realtime.hub import CLOCK_NOTICE
+
+        await self._notice(game_id, f"{game_id}:{CLOCK_NOTICE}")
+
+    async def _notice(self, game_id: str, message: str) -> None:
         try:
-            await self.broadcast.publish(self.channel, f"{game_id}:{version}")
+            await self.broadcast.publish(self.channel, message)
         except Exception:
             logging.getLogger(__name__).exception("could not publish change of game %s", game_id)
 

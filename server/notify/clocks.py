@@ -112,6 +112,12 @@ class Clocks:
         clock = await session.get(GameClock, game_id, populate_existing=True)
         return clock_json(row, clock, side, self.rt.now())
 
+    async def _pushed(self, game_id: str) -> None:
+        """The committed clock change goes to every open page of the game at once (issue 39: a pause request
+        left unseen until a reload could sit unanswered for days in a game by mail)."""
+        if self.rt.hub is not None:
+            await self.rt.hub.publish_clock(game_id)
+
     def _need_clock(self, clock: GameClock | None) -> GameClock:
         if clock is None or not clock.decision_hours:
             raise ApiError(409, "no_deadline", "This game has no time limit per decision.")
@@ -188,6 +194,7 @@ class Clocks:
                           game_id=row.id, now=now)
         await session.commit()
         self.rt.worker_wake()
+        await self._pushed(row.id)
         return clock_json(row, clock, side, now)
 
     async def request_pause(self, session: Any, game_id: str, user: User | None, days: int) -> dict[str, Any]:
@@ -220,6 +227,7 @@ class Clocks:
                               game_id=row.id, now=now)
         await session.commit()
         self.rt.worker_wake()
+        await self._pushed(row.id)
         return clock_json(row, clock, side, now)
 
     async def answer_pause(self, session: Any, game_id: str, user: User | None, accept: bool) -> dict[str, Any]:
@@ -255,6 +263,7 @@ class Clocks:
         clock.updated_at = now
         await session.commit()
         self.rt.worker_wake()
+        await self._pushed(row.id)
         return clock_json(row, clock, side, now)
 
     async def resume(self, session: Any, game_id: str, user: User | None) -> dict[str, Any]:
@@ -274,6 +283,7 @@ class Clocks:
         clock.paused_until = now
         clock.updated_at = now
         await session.commit()
+        await self._pushed(row.id)
         return clock_json(row, clock, side, now)
 
 
@@ -405,4 +415,6 @@ class Scheduler:
                 outcome = "reminders"
             await session.commit()
             log.info("game %s: %s (deadline %s)", game_id, outcome, stamp)
-            return outcome
+        if outcome == "overdue" and rt.hub is not None:
+            await rt.hub.publish_clock(game_id)  # the opponent's page offers the claim at once
+        return outcome

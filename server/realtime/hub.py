@@ -55,6 +55,11 @@ class Frame(dict[str, Any]):
         return self._text
 
 
+# A clock change (`publish_clock`): "<game id>:clock" on the channel, and this message to each viewer.
+CLOCK_NOTICE = "clock"
+CLOCK_CHANGED = Frame({"type": "clock"})
+
+
 def _detached(view: dict[str, Any]) -> dict[str, Any]:
     """A view the connections may keep as their last one, which no later change of the game alters: a
     JSON-shaped copy of the fields that may share objects with the game's state, and the others as
@@ -266,6 +271,9 @@ class GameHub:
                         self._spawn(self.refresh(game_id))
                     continue
                 game_id, _, rest = event.message.partition(":")
+                if rest == CLOCK_NOTICE:
+                    self._nudge_clock(game_id)
+                    continue
                 if not rest.endswith(":presence"):
                     self._changed(game_id)
                 if game_id in self._connections:
@@ -364,6 +372,19 @@ class GameHub:
             return
         message = f"{game_id}:{version}:presence" if presence else f"{game_id}:{version}"
         self._spawn(self._send_notice(game_id, message))
+
+    async def publish_clock(self, game_id: str) -> None:
+        """Tell every viewer of `game_id` that its clock changed (a pause asked for, answered or ended, more
+        time granted, a deadline passed): a change that is no part of the game's state, so no patch carries it.
+        Each page reads the clock anew, as its viewer may see it (`GET /api/games/{id}/clock`)."""
+        self._nudge_clock(game_id)
+        if self.broadcast.backend_name == "memory" or not self.has_peers():
+            return
+        self._spawn(self._send_notice(game_id, f"{game_id}:{CLOCK_NOTICE}"))
+
+    def _nudge_clock(self, game_id: str) -> None:
+        for conn in self._connections.get(game_id, ()):
+            conn.send(CLOCK_CHANGED)
 
     def _changed(self, game_id: str) -> None:
         for listener in self.change_listeners:

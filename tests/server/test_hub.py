@@ -298,3 +298,29 @@ def test_a_command_lets_the_senders_already_woken_go_first_and_waits_for_nothing
     with_backlog, without_backlog = asyncio.run(scenario())
     assert with_backlog == ["sent 1", "second command handled"]
     assert without_backlog == ["third command handled"]
+
+
+def test_a_clock_change_from_another_process_reaches_the_viewers_without_a_read() -> None:
+    """Issue 39: a pause asked for in another process (or a deadline the separate scheduler passed) reaches this
+    process's viewers as `{"type": "clock"}`, at once; it reads nothing and is no change of the game's state
+    (the computer's seats, told of every change, are not told of it)."""
+    from server.realtime.broadcast import Broadcast, MemoryBackend
+
+    service = FakeService(db_version=7)
+    hub, conn = connected_hub(service, version=7)
+    hub.broadcast = Broadcast(MemoryBackend())
+    changed: list[str] = []
+    hub.change_listeners.append(changed.append)
+
+    async def scenario() -> dict[str, Any]:
+        await hub.broadcast.connect()
+        consumer = asyncio.create_task(hub._consume())
+        await hub._subscribed.wait()
+        await hub.broadcast.publish("test", f"{GAME}:clock")
+        message = await asyncio.wait_for(conn.queue.get(), 5)
+        consumer.cancel()
+        await hub.broadcast.disconnect()
+        return message
+
+    assert asyncio.run(scenario()) == {"type": "clock"}
+    assert service.reads == 0 and changed == []

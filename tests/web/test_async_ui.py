@@ -106,8 +106,7 @@ def test_your_move_clock_orders_and_mail(open_page: Any, live_server: Any, artif
     bob.locator("#pause-days").fill("3")
     bob.locator("#pause-ask").click()
     bob.locator("#pause-withdraw").wait_for()
-    alice.evaluate("() => window.vedette.panels.refresh()")  # what its 60 s poll does (a pause request sends no patch)
-    alice.locator("#pause-request", has_text="3-day pause").wait_for()
+    alice.locator("#pause-request", has_text="3-day pause").wait_for(timeout=5000)  # pushed: no reload, no poll
     alice.locator("#pause-accept").click()
     alice.locator("#clock-deadline", has_text="Paused until").wait_for()
     alice.locator("#resume").wait_for()

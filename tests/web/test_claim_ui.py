@@ -44,7 +44,7 @@ def test_the_opponent_of_an_overdue_player_claims_the_win(open_page: Any, live_s
 
         alice.goto(f"{base}/games/{game_id}")
         wait_view(alice, "v.viewer === 'blue'")
-        bob.evaluate("() => window.vedette.panels.refresh()")  # what its 60 s poll would do
+        bob.evaluate("() => window.vedette.panels.refresh()")  # what the scheduler's overdue notice makes it do
         bob.locator("#claim-win").click()
         bob.get_by_role("button", name="Claim the win", exact=True).click()  # the confirmation
 

@@ -11,19 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_command, create_game, join_by_invite, register, wait_view
+from web_helpers import api_command, api_post, create_game, join_by_invite, register, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _post(page: Any, path: str, body: dict | None = None) -> Any:
-    ans = page.evaluate(
-        """async ([p, b]) => { const r = await fetch(p, {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify(b || {})}); return {status: r.status, body: await r.json().catch(() => null)}; }""",
-        [path, body],
-    )
-    assert ans["status"] < 300, ans
-    return ans["body"]
 
 
 def test_lobby_lists_games_to_join_watch_and_replay(open_page: Any, live_server: Any, artifacts: Path) -> None:
@@ -36,12 +26,12 @@ def test_lobby_lists_games_to_join_watch_and_replay(open_page: Any, live_server:
     register(bob, base, "lobbob")
     register(carol, base, "lobcarol")
 
-    waiting = _post(alice, "/api/games", {"scenario": "tutorial", "side": "blue", "visibility": "open", "decision_hours": 72})
-    live = _post(alice, "/api/games", {"scenario": "tutorial", "side": "blue", "visibility": "open"})
-    _post(bob, f"/api/games/{live['id']}/join")
-    done = _post(alice, "/api/games", {"scenario": "tutorial", "side": "red", "visibility": "open"})
-    _post(bob, f"/api/games/{done['id']}/join")
-    _post(bob, f"/api/games/{done['id']}/resign")
+    waiting = api_post(alice, "/api/games", {"scenario": "tutorial", "side": "blue", "visibility": "open", "decision_hours": 72})
+    live = api_post(alice, "/api/games", {"scenario": "tutorial", "side": "blue", "visibility": "open"})
+    api_post(bob, f"/api/games/{live['id']}/join")
+    done = api_post(alice, "/api/games", {"scenario": "tutorial", "side": "red", "visibility": "open"})
+    api_post(bob, f"/api/games/{done['id']}/join")
+    api_post(bob, f"/api/games/{done['id']}/resign")
 
     carol.goto(base + "/")
     item = carol.locator(f"#open-games li[data-game='{waiting['id']}']")
@@ -96,7 +86,7 @@ def test_lobby_lists_games_to_join_watch_and_replay(open_page: Any, live_server:
 
     # --- after the game: no keyboard help
     alice.keyboard.press("Escape")
-    _post(alice, f"/api/games/{gid}/resign")
+    api_post(alice, f"/api/games/{gid}/resign")
     wait_view(alice, "v.phase === 'over'")
     alice.locator("#key-help").wait_for(state="detached")
     assert not errors, errors

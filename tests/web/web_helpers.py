@@ -105,6 +105,17 @@ def api_command(page: Page, game_id: str, command: dict[str, Any]) -> dict[str, 
     return ans
 
 
+def api_post(page: Page, path: str, body: dict[str, Any] | None = None) -> Any:
+    """POST JSON to an API path with the page's session cookie; the answer's body (the call must succeed)."""
+    ans = page.evaluate(
+        """async ([p, b]) => { const r = await fetch(p, {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify(b || {})}); return {status: r.status, body: await r.json().catch(() => null)}; }""",
+        [path, body],
+    )
+    assert ans["status"] < 300, ans
+    return ans["body"]
+
+
 def api_get(page: Page, path: str) -> Any:
     """GET a JSON API path with the page's session cookie."""
     return page.evaluate("async (p) => (await fetch(p)).json()", path)

@@ -13,7 +13,7 @@ import { h, clear, $, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { startAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
-import { openingView } from "./ui/battle.js";
+import { openingView, inviteForVisitor } from "./ui/battle.js";
 import { editionFor } from "./editions/index.js";
 import { S, page, adoptView, setRole, currentView, sideName, showError } from "./core/store.js";
 import { connect, loadLog } from "./core/sync.js";
@@ -65,7 +65,7 @@ async function boot() {
   renderAll();
   openingView(map, currentView(), S.scenario, S.side);
   if (params.get("invite") && S.me && S.role !== "seat" && S.game.status === "waiting") offerJoin(params.get("invite"));
-  if (params.get("invite") && !S.me) toast("Log in or register to take the free seat in this game.", { timeout: 10000 });
+  if (params.get("invite") && !S.me && S.game.status === "waiting") inviteForVisitor($("#sec-prompt"), S.game);
   connect();
   loadLog();
   page.panels.refresh();

@@ -4,11 +4,11 @@
 
 import { api, ApiError } from "./api.js";
 import { newContribution, rememberContribution } from "./ui/fairness.js";
-import { h, clear, $, ago, add } from "./ui/dom.js";
+import { h, clear, $, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { MapView, setupView } from "./map.js";
-import { startAwaiting, duration } from "./ui/awaiting.js";
-import { watchList, termsText, RULESETS } from "./ui/lobbylists.js";
+import { startAwaiting, duration, dateText } from "./ui/awaiting.js";
+import { watchList, termsText, RULESETS, since, lasting, whoseGame } from "./ui/lobbylists.js";
 import { editionFor } from "./editions/index.js";
 
 const main = $("#main");
@@ -86,16 +86,70 @@ function renderAuth() {
       regErr.textContent = err.message;
     }
   });
+  const editions = h("ul.edition-list#editions", { "aria-label": "Editions of the rules on offer" });
+  const going = h("div.card.next-game#next-game", { role: "status", hidden: true });
   main.appendChild(
     h("div.auth-wrap", {}, [
       h("div.auth-hero", {}, [
         h("h1", { text: "VEDETTE" }),
         h("p.muted", { text: "Musket & Saber battles, refereed for you: live or by email, with the rules checked by the server." }),
+        editions,
       ]),
+      going,
       h("div.grid2", {}, [h("div.card", {}, [login]), h("div.card", {}, [reg])]),
     ]),
   );
   login.querySelector("input").focus();
+  listEditions(editions);
+  sayWhereNext(going);
+}
+
+/** The landing page names every edition of the rules the server offers, each with its battles. */
+async function listEditions(ul) {
+  let list;
+  try {
+    list = await api.scenarios();
+  } catch (_) {
+    return; // the forms still work; the lobby lists the battles after logging in
+  }
+  const byEdition = new Map();
+  for (const s of learningFirst(list)) {
+    const name = editionTitle(s);
+    if (!byEdition.has(name)) byEdition.set(name, []);
+    byEdition.get(name).push(s);
+  }
+  add(clear(ul), h("li.edition-intro", { text: "Rules on offer:" }), ...[...byEdition].map(([name, battles]) => {
+    const learning = battles.filter((s) => s.learning).length;
+    const count = `${battles.length} battle${battles.length > 1 ? "s" : ""}${learning ? ", a learning battle first" : ""}`;
+    return h("li.edition-item", { "data-edition": name }, [h("b", { text: name }), ` (${count})`]);
+  }));
+}
+
+/** Sent here from a game's page (`?next=/games/…`): say that logging in leads back to it, and, when the link
+ *  carries the game's invite or watch token, whose game it is: only what that link already shows anyone
+ *  holding it (the players' names and the battle), read with that token. */
+async function sayWhereNext(box) {
+  const next = nextUrl();
+  const m = next && next.match(/^\/games\/([^/?#]+)(\?[^#]*)?/);
+  if (!m) return;
+  const gameId = decodeURIComponent(m[1]);
+  const params = new URLSearchParams(m[2] || "");
+  const access = {};
+  for (const k of ["invite", "watch"]) if (params.get(k)) access[k] = params.get(k);
+  let game = null;
+  if (Object.keys(access).length) {
+    try {
+      game = (await api.game(gameId, access)).game;
+    } catch (_) {
+      game = null; // a stale link: say no more than for a link without a token
+    }
+  }
+  const joinable = game && access.invite && game.status === "waiting";
+  add(clear(box),
+    game ? h("p#next-game-about", { text: whoseGame(game) }) : null,
+    h("p#next-game-text", { text: `Log in or register to ${joinable ? "take the free seat" : "open this game"}: you go straight back to it.` }),
+  );
+  box.hidden = false;
 }
 
 // ------------------------------------------------------------------ lobby
@@ -144,7 +198,7 @@ function showHash() {
 // ------------------------------------------------------- your move
 
 function deadlineText(g) {
-  if (g.paused_until) return `paused until ${new Date(g.paused_until).toLocaleString()}`;
+  if (g.paused_until) return `paused until ${dateText(g.paused_until)}`;
   if (g.overdue) return "overdue";
   if (!g.deadline_at) return "";
   const left = (Date.parse(g.deadline_at) - Date.now()) / 1000;
@@ -266,7 +320,7 @@ async function loadScenarios(me) {
   }
   clear(host);
   if (!list.length) host.appendChild(h("p.empty", { text: "No scenarios are installed." }));
-  for (const s of list) {
+  for (const s of learningFirst(list)) {
     const card = h("article.scenario", { "data-scenario": s.id, "aria-labelledby": `sc-${s.id}` });
     const preview = h("div.preview", { "aria-hidden": "false" });
     const info = h("div");
@@ -287,6 +341,18 @@ async function loadScenarios(me) {
         preview.appendChild(h("p.empty", { text: e.message }));
       });
   }
+}
+
+/** The learning battles first (each edition's, by the edition's name), then the others in the server's order. */
+function learningFirst(list) {
+  const learning = list.filter((s) => s.learning).sort((a, b) => editionTitle(a).localeCompare(editionTitle(b)));
+  return [...learning, ...list.filter((s) => !s.learning)];
+}
+
+/** The name of the edition a scenario is played by, as the server gives it (its `ruleset_title`). */
+function editionTitle(s) {
+  const ruleset = s.ruleset || editionFor(s.ruleset).name; // a scenario naming none is played by the default edition
+  return s.ruleset_title || RULESETS[ruleset] || ruleset;
 }
 
 function fillScenario(info, s, full, me) {
@@ -330,6 +396,7 @@ function fillScenario(info, s, full, me) {
       await contributeToDice(g.id);
       toast(`Game created. Share the invite link with your opponent.`);
       await loadGames(me, g.id);
+      showInvite(g.id);
     } catch (e) {
       toast(e.message, { kind: "error" });
     } finally {
@@ -341,7 +408,8 @@ function fillScenario(info, s, full, me) {
     ...Object.entries(sides).map(([id, sd]) => (briefing[id] ? h("p.briefing", {}, [h("b", { text: `${sd.name || id}: ` }), briefing[id]]) : null)),
   ]);
   const ruleset = s.ruleset || editionFor(s.ruleset).name; // a scenario naming none is played by the default edition
-  add(clear(info), 
+  add(clear(info),
+    s.learning ? h("div.scenario-kind", { text: `Learning battle — ${editionTitle(s)}` }) : null,
     h(`h3#sc-${s.id}`, { text: s.title }),
     s.subtitle ? h("div.subtitle", { text: s.subtitle }) : null,
     h(
@@ -353,7 +421,7 @@ function fillScenario(info, s, full, me) {
     Object.keys(briefing).length > 1 ? details : null,
     h("div.muted.scenario-terms", { style: "font-size:13px" }, [
       `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
-      h(`span.edition.edition-${ruleset}`, { "data-ruleset": ruleset, text: s.ruleset_title || RULESETS[ruleset] || ruleset }),
+      h(`span.edition.edition-${ruleset}`, { "data-ruleset": ruleset, text: editionTitle(s) }),
     ]),
     h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), ...optionFields, createBtn]),
   );
@@ -379,14 +447,13 @@ function gameItem(g, me, highlight) {
     sub = r.winner ? `${sideName(g, r.winner)} won${r.reason ? ` (${r.reason})` : ""}` : `Draw${r.reason ? ` (${r.reason})` : ""}`;
   } else if (waitingJoin) {
     badge = h("span.badge.wait", { text: "Waiting for opponent" });
-    sub = `You play ${sideName(g, g.your_side)} · created ${ago(g.created_at)} ago`;
+    sub = `You play ${sideName(g, g.your_side)} · created ${since(g.created_at)}`;
   } else if (g.your_turn) {
     badge = h("span.badge.move", { text: "Your move" });
-    const w = g.awaiting_since ? ago(g.awaiting_since) : "";
-    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · waiting ${w === "just now" ? "under a minute" : w}`;
+    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · waiting ${g.awaiting_since ? lasting(g.awaiting_since) : ""}`;
   } else {
     badge = h("span.badge", { text: "Their move" });
-    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · ${g.awaiting_user || sideName(g, g.awaiting)} to act${g.awaiting_since ? ` for ${ago(g.awaiting_since)}` : ""}`;
+    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · ${g.awaiting_user || sideName(g, g.awaiting)} to act${g.awaiting_since ? ` for ${lasting(g.awaiting_since)}` : ""}`;
   }
   const li = h(`li.game-item${g.your_turn ? ".your-move" : ""}`, { "data-game": g.id }, [
     h("div.gi-main", {}, [h("div.gi-title", {}, [g.title || g.scenario, " ", badge]), h("div.gi-sub", { text: sub })]),
@@ -414,6 +481,15 @@ function gameItem(g, me, highlight) {
   }
   if (highlight) li.style.outline = "3px solid var(--sky)";
   return li;
+}
+
+/** The new game's invite link, brought into view wherever the creator was on the page (its button may be far
+ *  down the list of battles) and selected, ready to copy. */
+function showInvite(gameId) {
+  const input = main.querySelector(`#my-games li[data-game="${CSS.escape(gameId)}"] .invite input`);
+  if (!input) return;
+  input.scrollIntoView({ block: "center" });
+  input.focus({ preventScroll: true });
 }
 
 async function loadGames(me, highlightId = null) {

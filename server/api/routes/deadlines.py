@@ -115,10 +115,14 @@ async def get_orders(game_id: str, user: CurrentUser, session: SessionDep, store
 async def put_orders(game_id: str, body: dict[str, Any], request: Request, user: CurrentUser,
                      session: SessionDep, store: StoreDep, hub: HubDep) -> dict[str, Any]:
     """Set answers in advance, e.g. {"retreat": "longest_safe", "advance": "never"}; "ask" = ask me.
-    While you have no game window open, a decision they cover is taken for you (and logged)."""
+    While you have no game window open, a decision they cover is taken for you (and logged). 409 `game_over`
+    once the battle has ended."""
     row = await store.get_row(session, game_id)
     resolve_viewer(row, user)
     side = require_seat(row, user)
+    if row.status == "over":
+        # No decision is left for them to answer: a saved change would pretend otherwise (the page says so too).
+        raise ApiError(409, "game_over", "The battle is over: its standing orders can no longer be changed.")
     try:
         orders = rules().validate_orders(body)
     except ValueError as exc:

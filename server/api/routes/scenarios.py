@@ -19,6 +19,8 @@ class ScenarioListing(ScenarioSummary):
 
     ruleset: str = Field(default="quickplay", description="the edition's ruleset id: `quickplay` or `standard`")
     ruleset_title: str = Field(default="Quick Play (revised)", description="the edition's name, for the lobby")
+    learning: bool = Field(default=False, description="a learning battle, made to teach its edition's rules (the "
+                           "scenario `tutorial`, or any whose id ends in `-tutorial`); the lobby lists these first")
     options: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="the options a game of it may be created with (`GameCreate.options`): "
         "name -> {label, rule, text}; e.g. `free_setup` (Standard 17.3)")
@@ -27,8 +29,14 @@ class ScenarioListing(ScenarioSummary):
 @router.get("", response_model=list[ScenarioListing])
 async def list_scenarios(registry: RegistryDep) -> list[dict[str, Any]]:
     """Every scenario the service offers: scenarios/*.json (Quick Play) and scenarios/standard/*.json (the
-    Standard rules), each naming its edition (`ruleset`, `ruleset_title`)."""
-    return [entry.summary for entry in registry.entries()]
+    Standard rules), each naming its edition (`ruleset`, `ruleset_title`) and whether it is a learning battle."""
+    return [{**entry.summary, "learning": is_learning_battle(entry.summary["id"])} for entry in registry.entries()]
+
+
+def is_learning_battle(scenario_id: str) -> bool:
+    """The learning battles go by their ids: Quick Play's `tutorial` and each edition's `<edition>-tutorial`
+    (docs/scenarios.md)."""
+    return scenario_id == "tutorial" or scenario_id.endswith("-tutorial")
 
 
 @router.get("/{scenario_id}")

@@ -63,6 +63,10 @@ function onMessage(msg) {
       refreshAsync();
       break;
     }
+    case "clock":
+      // the clock changed outside the game's state (a pause asked for, answered or ended, more time): read it anew
+      if (page.panels) page.panels.refresh();
+      break;
     case "ack":
       S.pending.delete(msg.command_id);
       if (Array.isArray(msg.events)) noteEvents(msg.events);

@@ -1,11 +1,13 @@
 // The game page's panels for asynchronous play: the decision clock (deadline, overdue,
 // pause, claim / extend) and the seat's standing orders. Both are refreshed by core/sync.js
-// after every websocket patch. Routes: docs/api.md "Asynchronous play".
+// after every websocket patch, and the clock whenever the websocket says it changed (a pause
+// asked for, answered or ended, more time granted: no patch carries those). Routes: docs/api.md
+// "Asynchronous play".
 
 import { api } from "../api.js";
 import { h, svg, clear, add } from "./dom.js";
 import { toast, confirmDialog } from "./chrome.js";
-import { duration } from "./awaiting.js";
+import { duration, dateText as when } from "./awaiting.js";
 
 const ORDER_TEXT = {
   retreat: {
@@ -47,11 +49,6 @@ function period(hours) {
   return hours >= 168 && hours % 24 === 0 ? `${hours / 24} days` : `${hours} h`;
 }
 
-function when(iso) {
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
-}
-
 export class AsyncPanels {
   /** ctx: {gameId, S, sideName(side), onError(err)} */
   constructor(ctx) {
@@ -62,19 +59,18 @@ export class AsyncPanels {
     this.busy = false;
     this.clockReq = null;
     this.tick = setInterval(() => this.updateCountdown(), 1000);
-    // pause requests, claims and extensions send no patch: poll the clock too (every 60 s, as "your move")
-    this.poll = setInterval(() => {
-      if (document.visibilityState !== "hidden") this.refresh();
-    }, 60000);
   }
 
   get seat() {
     return this.ctx.S.role === "seat" ? this.ctx.S.side : null;
   }
 
-  /** Reload the clock (and the orders, once); call after each patch. */
+  /** Reload the clock (and the orders, once); call after each patch and each clock change. */
   async refresh() {
-    if (this.clockReq) return this.clockReq;
+    if (this.clockReq) {
+      this.clockStale = true; // the read in flight may have started before the change that asks for this one
+      return this.clockReq;
+    }
     this.clockReq = (async () => {
       try {
         this.clock = await api.clock(this.ctx.gameId);
@@ -83,8 +79,13 @@ export class AsyncPanels {
       }
       this.renderClock();
       if (this.seat && this.orders === null) await this.loadOrders();
+      else if (this.orders && this.ordersClosed !== this.battleOver) this.renderOrders(); // the battle just ended
     })().finally(() => {
       this.clockReq = null;
+      if (this.clockStale) {
+        this.clockStale = false;
+        this.refresh();
+      }
     });
     return this.clockReq;
   }
@@ -110,8 +111,7 @@ export class AsyncPanels {
     const sec = document.getElementById("sec-clock");
     if (!sec) return;
     const c = this.clock;
-    const v = this.ctx.S.view;
-    const over = !v || v.phase === "over";
+    const over = this.battleOver;
     if (!c || (!c.decision_hours && !c.pause_request && !c.paused_until)) {
       sec.hidden = true;
       return;
@@ -216,9 +216,19 @@ export class AsyncPanels {
     this.updateCountdown();
   }
 
+  get battleOver() {
+    const v = this.ctx.S.view;
+    return !v || v.phase === "over";
+  }
+
   updateCountdown() {
     const el = document.getElementById("clock-left");
     const c = this.clock;
+    // a pause ends by itself, with no message: read the clock again once its time is up (once per pause)
+    if (c && c.paused_until && Date.parse(c.paused_until) <= Date.now() && this.pauseChecked !== c.paused_until) {
+      this.pauseChecked = c.paused_until;
+      this.refresh();
+    }
     if (!el || !c || !c.deadline_at) return;
     const left = (Date.parse(c.deadline_at) - Date.now()) / 1000;
     el.textContent = countdown(left);
@@ -247,13 +257,15 @@ export class AsyncPanels {
     }
     sec.hidden = false;
     clear(sec);
+    // after the battle nothing is left to answer: the orders are shown as they stood, and the server refuses changes
+    const closed = (this.ordersClosed = this.battleOver);
     const status = h("span.whose-sub#orders-status", { "aria-live": "polite" });
     const selects = {};
     const rows = Object.entries(o.choices || {}).map(([name, values]) => {
       const t = ORDER_TEXT[name] || { label: name, values: {} };
       const sel = h(
         "select",
-        { name, "data-order": name, "aria-label": `Standing order: ${t.label}` },
+        { name, "data-order": name, "aria-label": `Standing order: ${t.label}`, disabled: closed },
         values.map((v) => h("option", { value: v, text: t.values[v] || v.replace(/_/g, " ") })),
       );
       sel.value = (o.orders && o.orders[name]) || "ask";
@@ -288,9 +300,11 @@ export class AsyncPanels {
     const active = Object.values(o.orders || {}).filter((v) => v !== "ask").length;
     const det = h("details.orders#orders-details", { open: active > 0 || this.keepOpen || null }, [
       h("summary", {}, [h("b", { text: "Standing orders" }), h("span.whose-sub", { text: active ? ` · ${active} set` : " · none set" })]),
-      h("p.whose-sub", { text: "Used only while you are away: when one of these small decisions falls to you and you do not have this game open, Vedette answers it for you as set here, and the log says so. “Ask me” always waits for you. Your opponent never sees these." }),
+      closed
+        ? h("p.whose-sub#orders-closed", { text: "The battle is over: these orders answer nothing more and can no longer be changed." })
+        : h("p.whose-sub", { text: "Used only while you are away: when one of these small decisions falls to you and you do not have this game open, Vedette answers it for you as set here, and the log says so. “Ask me” always waits for you. Your opponent never sees these." }),
       h("div.orders-grid", {}, rows),
-      h("div.actions", {}, [save, status]),
+      closed ? null : h("div.actions", {}, [save, status]),
     ]);
     sec.appendChild(det);
   }

@@ -1,6 +1,7 @@
 // "Your move" everywhere: polls GET /api/me/awaiting, puts "(N) " in front of the page
 // title and draws N as a badge on the favicon (a canvas-drawn PNG data URL). Both are
 // cleared when nothing awaits you. Logged-out pages stop polling on the first 401.
+// Also the words for times that every page shares: durations and dates.
 
 import { api } from "../api.js";
 
@@ -19,6 +20,15 @@ export function duration(seconds) {
   if (s < 3600) return `${Math.round(s / 60)} min`;
   if (s < 86400 * 2) return `${Math.round(s / 3600)} h`;
   return `${Math.round(s / 86400)} days`;
+}
+
+// One way of writing a date on every page (the lobby's "paused until", the game's deadlines): the reader's
+// own locale and time zone, as their browser knows them.
+const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+
+/** "Thu 5 Mar, 14:30" (in the reader's locale) for an ISO time. */
+export function dateText(iso) {
+  return DATE_FORMAT.format(new Date(iso));
 }
 
 function iconLink() {

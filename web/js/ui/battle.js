@@ -1,9 +1,11 @@
 // The "Battle" panel of the game page (the briefing, the victory conditions in plain words, the points
-// tally, turn N of M and each objective with its holder), the seats' "share watch link" control, the
-// opening map view over one's own units, short turn-track labels and the replay's turn/phase jumps.
+// tally, turn N of M and each objective with its holder), the seats' "share watch link" control, the invite
+// for a visitor who is not logged in, the opening map view over one's own units, short turn-track labels and
+// the replay's turn/phase jumps.
 
 import { h, clear, add } from "./dom.js";
 import { toast } from "./chrome.js";
+import { whoseGame } from "./lobbylists.js";
 
 function sideName(sc, side) {
   return (sc.sides[side] && sc.sides[side].name) || side || "";
@@ -119,6 +121,19 @@ export function watchLinkControl(game, gameId) {
       }),
     ]),
   ]);
+}
+
+/** An invite link opened while logged out: whose game it is and the way to its free seat (log in or register,
+ *  then back here, where the seat is offered). Says only what the game's summary tells anyone holding the link. */
+export function inviteForVisitor(sec, game) {
+  if (!sec || !game) return;
+  sec.hidden = false;
+  add(clear(sec),
+    h("h3", { text: "Join this battle" }),
+    h("p.prompt-text#invite-whose", { text: whoseGame(game) }),
+    h("p.whose-sub", { text: "Log in or register to take the free seat: you come straight back to this game." }),
+    h("a.btn.primary#invite-login", { href: `/?next=${encodeURIComponent(location.pathname + location.search)}`, text: "Log in or register" }),
+  );
 }
 
 /** The keyboard help, for a seat while the game runs (not for spectators, the replay or after the end).

@@ -1,5 +1,6 @@
-// The lobby's lists of games to watch (in progress) and to replay (finished), and the terms a joiner
-// commits to (the time per decision and the ruleset) on every listed game.
+// The lobby's lists of games to watch (in progress) and to replay (finished), the terms a joiner
+// commits to (the time per decision and the ruleset) on every listed game, and the words for how long ago
+// and whose game it is that the lobby and the game page share.
 
 import { h, clear, ago } from "./dom.js";
 
@@ -13,6 +14,35 @@ export function termsText(g) {
   return `Time: ${time}${rules ? ` · Rules: ${rules}` : ""}`;
 }
 
+/** "just now", "5 min ago": how long ago, as a sentence says it ("created just now", never "just now ago"). */
+export function since(when) {
+  const a = ago(when);
+  return a === "just now" ? a : `${a} ago`;
+}
+
+/** "under a minute", "5 min": how long something has lasted so far ("waiting under a minute"). */
+export function lasting(when) {
+  const a = ago(when);
+  return a === "just now" ? "under a minute" : a;
+}
+
+/** Whose game this is and which battle, from what its visitor was given (the game's summary: its seats' names and
+ *  the battle's title, nothing of its state): "amelie invites you to The Crossing at Millbrook — Quick Play
+ *  (revised). amelie plays Blue Army; Red Army is free." */
+export function whoseGame(g) {
+  const name = (side) => (g.side_names && g.side_names[side]) || side;
+  const rules = g.ruleset ? RULESETS[g.ruleset] || g.ruleset : "";
+  const battle = `${g.title || g.scenario}${rules ? ` — ${rules}` : ""}`;
+  const seats = Object.entries(g.seats || {});
+  const seated = seats.filter(([, u]) => u);
+  const free = seats.filter(([, u]) => !u);
+  if (seated.length === 1 && free.length) {
+    const [side, user] = seated[0];
+    return `${user} invites you to ${battle}. ${user} plays ${name(side)}; ${free.map(([s]) => name(s)).join(" and ")} is free.`;
+  }
+  return `${battle}. ${seated.map(([side, user]) => `${user} plays ${name(side)}`).join("; ")}.`;
+}
+
 /** Fill a list of games to watch or replay. */
 export function watchList(ul, games, { sideName, empty }) {
   if (!ul) return;
@@ -24,9 +54,9 @@ export function watchList(ul, games, { sideName, empty }) {
     let sub;
     if (over) {
       const r = g.result || {};
-      sub = `${players} · ${r.winner ? `${sideName(g, r.winner)} won` : "a draw"}${r.reason ? ` (${r.reason})` : ""} · ended ${ago(g.updated_at)} ago`;
+      sub = `${players} · ${r.winner ? `${sideName(g, r.winner)} won` : "a draw"}${r.reason ? ` (${r.reason})` : ""} · ended ${since(g.updated_at)}`;
     } else {
-      sub = `${players} · ${g.awaiting_user || sideName(g, g.awaiting) || "?"} to act${g.awaiting_since ? ` for ${ago(g.awaiting_since)}` : ""}`;
+      sub = `${players} · ${g.awaiting_user || sideName(g, g.awaiting) || "?"} to act${g.awaiting_since ? ` for ${lasting(g.awaiting_since)}` : ""}`;
     }
     ul.appendChild(
       h("li.game-item", { "data-game": g.id, "data-status": g.status }, [
