@@ -51,6 +51,20 @@ def seated_game(a: Page, b: Page, base: str, names: tuple[str, str], scenario: s
     return game_id
 
 
+def computer_game(page: Page, base: str, username: str, side: str = "blue", opponent: str = "random",
+                  scenario: str = "tutorial") -> str:
+    """A new account creates a game of `scenario` on `side` against the computer (`opponent`: the lobby's choice) and
+    lands on its page; the game's id."""
+    register(page, base, username)
+    card = page.locator(f".scenario[data-scenario='{scenario}']")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option(side)
+    card.locator("select[name=opponent]").select_option(opponent)
+    card.locator("button.btn.primary").click()
+    page.wait_for_url("**/games/*")
+    return page.url.split("/games/")[1].split("?")[0]
+
+
 def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
     """Screen coordinates of a hex centre on the game page's map."""
     pt: dict[str, float] = page.evaluate(
@@ -67,6 +81,24 @@ def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
         hex_id,
     )
     return pt["x"], pt["y"]
+
+
+def reachable_next_to_enemy(page: Page) -> str:
+    """A hex the selected stack can reach that is adjacent to an enemy unit (from the options shown)."""
+    hex_id: str | None = page.evaluate(
+        """() => {
+            const {S, map} = window.vedette;
+            const enemy = new Set(Object.entries(S.view.units)
+                .filter(([id, u]) => u.status === 'map' && map.scenario.units.find(x => x.id === id).side !== S.side)
+                .map(([, u]) => u.hex));
+            const cands = [...S.options.reach.entries()]
+                .filter(([h]) => map.grid.neighbors(h).some(n => enemy.has(n)))
+                .sort((a, b) => (a[1].cost ?? 99) - (b[1].cost ?? 99));
+            return cands.length ? cands[0][0] : null;
+        }"""
+    )
+    assert hex_id, "no reachable hex next to the enemy"
+    return hex_id
 
 
 def click_hex(page: Page, hex_id: str, dy: float = 0.0) -> None:

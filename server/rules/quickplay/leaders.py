@@ -50,7 +50,7 @@ def flee(ctx: Ctx, hex_: str, side: str, rule: str = "10.0") -> None:
             ctx.move_unit(ldr, target)
             ctx.u(ldr).ineffective = True
             ctx.emit("leader_flees", f"{rule}: {ctx.name(ldr)}, left alone beside the enemy, rides to {target} and becomes ineffective",
-                     unit=ldr, to=target, rule=rule)
+                     unit=ldr, to=target, path=[hex_, target], rule=rule)  # path: where from, for the page's trail
 
 
 def check_lone_leaders(ctx: Ctx, watch: set[str]) -> None:

@@ -156,11 +156,13 @@ def _advance(ctx: StdCtx, uid: str, start: str, path: list[str]) -> None:
                 ctx.emit("captured", f"{rule}: {ctx.name(u)} is captured", unit=u, rule=rule)
     ctx.passing([uid], path)  # 18.1 (S68)
     ctx.move_unit(uid, h)
-    ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
+    # path: every hex the advance went through from its start (the page draws it, as it draws a move)
+    ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, path=[start, *path], rule="7.12")
     enemy_entered(ctx, side, path)  # 19.7 B: an advance into an enemy line's flank or rear
     c = ctx.st.combat or {}
     joins = c.get("leaders", {}) if side == c.get("attacker") else c.get("def_leaders", {})
     for ldr, joined in sorted(joins.items()):  # 10.3: the participating leader goes with his unit
         if joined == uid and ctx.on_map(ldr) and ctx.st.units[ldr].hex == start:
             ctx.move_unit(ldr, h)
-            ctx.emit("advance", f"10.3: {ctx.name(ldr)} advances with {ctx.name(uid)}", unit=ldr, hex=h, rule="10.3")
+            ctx.emit("advance", f"10.3: {ctx.name(ldr)} advances with {ctx.name(uid)}", unit=ldr, hex=h,
+                     path=[start, *path], rule="10.3")
