@@ -71,12 +71,19 @@ def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
         """(hex) => {
             const m = window.vedette.map;
             if (m.ensureVisible) m.ensureVisible(hex);  // the map may open zoomed in over one's own units
-            const c = m.grid.center(hex);
-            const t = m.transform;
-            const p = m.svg.createSVGPoint();
-            p.x = c.x * t.k + t.x; p.y = c.y * t.k + t.y;
-            const s = p.matrixTransform(m.svg.getScreenCTM());
-            return {x: s.x, y: s.y};
+            const at = () => {
+                const c = m.grid.center(hex);
+                const t = m.transform;
+                const p = m.svg.createSVGPoint();
+                p.x = c.x * t.k + t.x; p.y = c.y * t.k + t.y;
+                const s = p.matrixTransform(m.svg.getScreenCTM());
+                return {x: s.x, y: s.y};
+            };
+            let s = at();
+            // a box over the map (the stack list, the legend, the zoom buttons) may lie on the hex: bring it to the middle
+            const top = document.elementFromPoint(s.x, s.y);
+            if (!top || !m.svg.contains(top)) { m.centerOn(hex); s = at(); }
+            return s;
         }""",
         hex_id,
     )
