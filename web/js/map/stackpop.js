@@ -21,6 +21,23 @@ export class StackPopover {
   open(hex) {
     this.hex = hex;
     this.render();
+    // on a small screen the box may lie over the stack it lists: bring the stack to the middle of the map
+    if (!this.el.hidden && this.covers(hex)) this.mv.centerOn(hex);
+  }
+
+  /** Does the box lie over the centre of `hex` on the screen? */
+  covers(hex) {
+    const mv = this.mv;
+    const c = mv.grid.center(hex);
+    const t = mv.transform;
+    const m = mv.svg.getScreenCTM();
+    if (!m) return false;
+    const p = mv.svg.createSVGPoint();
+    p.x = c.x * t.k + t.x;
+    p.y = c.y * t.k + t.y;
+    const s = p.matrixTransform(m);
+    const r = this.el.getBoundingClientRect();
+    return s.x >= r.left && s.x <= r.right && s.y >= r.top && s.y <= r.bottom;
   }
 
   close() {
@@ -62,6 +79,7 @@ export class StackPopover {
         "data-unit": id,
         "data-hex": hex,
         "aria-pressed": on ? "true" : "false",
+        "aria-label": describeUnit(def, st, { reading: mv.opts.reading }),
         title: describeUnit(def, st, { reading: mv.opts.reading }),
         onclick: (e) => {
           mv.emit("unitclick", id, hex, e, hex);

@@ -316,9 +316,9 @@ export function drawLabels(mv) {
   drawFarLabels(mv);
 }
 
-// The zoomed-out map's place names (map/lod.js): this many map units high (web/css/app.css .maplabel-far), so that
-// they read with the whole field in view.
-const FAR_LABEL_PX = 30;
+// The zoomed-out map's place names (map/lod.js): this many hexes (centre to corner) high, so that they read with
+// the whole field in view.
+const FAR_LABEL_HEXES = 0.75;
 
 /** The place names of the zoomed-out map, large, under the units' marks; the objectives' names first, and a name
  *  that would run over one already placed is left out (the close zooms show every name). */
@@ -327,14 +327,16 @@ function drawFarLabels(mv) {
   const objs = new Set(((mv.scenario.victory && mv.scenario.victory.objectives) || []).map((o) => o.hex));
   const labels = (mv.scenario.map.labels || []).filter((l) => g.contains(l.hex));
   const ranked = [...labels.filter((l) => objs.has(l.hex)), ...labels.filter((l) => !objs.has(l.hex))];
+  const px = g.size * FAR_LABEL_HEXES;
   const placed = [];
   for (const lab of ranked) {
     const c = g.center(lab.hex);
-    const w = String(lab.text).length * FAR_LABEL_PX * 0.56;
-    const box = { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y + g.h / 2 + 8 - FAR_LABEL_PX, y1: c.y + g.h / 2 + 14 };
+    const w = String(lab.text).length * px * 0.56;
+    const y = c.y + g.h / 2 + px * 0.27;
+    const box = { x0: c.x - w / 2, x1: c.x + w / 2, y0: y - px, y1: y + px * 0.2 };
     if (placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
     placed.push(box);
-    mv.layers.labelsFar.appendChild(svg("text", { x: c.x, y: c.y + g.h / 2 + 8, class: "maplabel-far", "text-anchor": "middle", text: lab.text }));
+    mv.layers.labelsFar.appendChild(svg("text", { x: c.x, y, class: "maplabel-far", "text-anchor": "middle", style: `font-size:${px.toFixed(1)}px;stroke-width:${(px * 0.27).toFixed(1)}px`, text: lab.text }));
   }
 }
 
