@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import click_hex, hex_point, register, wait_view
+from web_helpers import api_post, click_hex, hex_point, register, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -51,16 +51,6 @@ def server() -> Iterator[Any]:
         yield srv
 
 
-def _post(page: Any, path: str, body: dict[str, Any] | None = None) -> Any:
-    ans = page.evaluate(
-        """async ([p, b]) => { const r = await fetch(p, {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify(b || {})}); return {status: r.status, body: await r.json().catch(() => null)}; }""",
-        [path, body],
-    )
-    assert ans["status"] < 300, ans
-    return ans["body"]
-
-
 _names = iter(range(1000))
 
 
@@ -71,8 +61,8 @@ def battle(open_page: Any, errors: list[str], base: str, scenario: str, sides: t
     b = open_page(errors, f"{scenario}-{sides[1]}")
     register(a, base, f"stk{n}a")
     register(b, base, f"stk{n}b")
-    g = _post(a, "/api/games", {"scenario": scenario, "side": sides[0], "visibility": "open"})
-    _post(b, f"/api/games/{g['id']}/join")
+    g = api_post(a, "/api/games", {"scenario": scenario, "side": sides[0], "visibility": "open"})
+    api_post(b, f"/api/games/{g['id']}/join")
     for page, side in ((a, sides[0]), (b, sides[1])):
         page.goto(f"{base}/games/{g['id']}")
         wait_view(page, f"v.viewer === '{side}'")
