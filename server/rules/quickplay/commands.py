@@ -116,10 +116,7 @@ def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
         if pending:
             raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
         st.ca_stage = True
-        if ctx.rs.has_counterattack:
-            st.tasks.append({"t": "counterattacks"})
-        else:
-            st.tasks.append({"t": "combat_phase_end"})
+        st.tasks.append({"t": "counterattacks"})  # 7.3: the phase ends with the defenders' counterattacks
         return
     phases.end_phase(ctx)
 

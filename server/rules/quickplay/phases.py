@@ -17,7 +17,7 @@ from ..kernel.state import (
     GameState,
     Phase,
 )
-from ..kernel.setup import reveal_setup
+from ..kernel.setup import end_setup_side, parse_place, placement_hexes, setup_sides
 from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
 from . import cavalry
 from .combat import assign_leaders, eligible_leaders, participant_sets, preview
@@ -25,55 +25,12 @@ from .retreat import after_hex_loses_units
 from .victory import final_result, sudden_death, update_control
 
 _ELIMINATED = STATUS_ELIMINATED
-
-# --- set-up (3.2) -----------------------------------------------------------------
-def setup_sides(ctx: Ctx) -> list[str]:
-    """Sides that have 'w/1' placements to make, first player first."""
-    out = []
-    for side in (ctx.sc.first_player, ctx.sc.second_player):
-        if any(p.within > 0 and ctx.side_of(p.unit) == side for p in ctx.sc.setup):
-            out.append(side)
-    return out
-
-
-def placement_hexes(ctx: Ctx, uid: str) -> list[str]:
-    nominal = next(p for p in ctx.sc.setup if p.unit == uid)
-    side = ctx.side_of(uid)
-    cls = ctx.d(uid).tec_class
-    out = []
-    for h in ctx.sc.grid.within(nominal.hex, nominal.within):
-        if ctx.sc.terrain_at(h).is_prohibited(cls) or ctx.enemy_occupied(h, side):
-            continue
-        out.append(h)
-    return out
-
-
-def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
-    ctx.require(ctx.st.phase == PHASE_SETUP and ctx.st.active == side, "3.2", "units are placed only during your set-up")
-    uid, hex_ = cmd.get("unit"), cmd.get("hex")
-    ctx.require(isinstance(uid, str) and uid in ctx.sc.units and ctx.side_of(uid) == side, "3.2", f"{uid} is not one of your units")
-    assert isinstance(uid, str)
-    placement = next((p for p in ctx.sc.setup if p.unit == uid), None)
-    ctx.require(placement is not None and placement.within > 0, "3.2", f"{ctx.name(uid)} sets up exactly at its listed hex")
-    ctx.require(isinstance(hex_, str) and hex_ in placement_hexes(ctx, uid), "3.2",
-                f"{ctx.name(uid)} may be placed only within {placement.within if placement else 0} hex of {placement.hex if placement else '?'}")
-    assert isinstance(hex_, str)
-    # a placement that leaves the counter where it is changes nothing: refused, so that every accepted
-    # placement is one the player can make on the map (R7 spirit: no empty commands in the log)
-    ctx.require(ctx.u(uid).hex != hex_, "3.2", f"{ctx.name(uid)} is already in {hex_}")
-    return uid, hex_
+__all__ = ["parse_place", "placement_hexes", "setup_sides"]  # 3.2, the kernel's (kernel/setup.py)
 
 
 def finish_setup_side(ctx: Ctx, side: str) -> None:
     """V23: a side's placements stay private while it places and are shown when it finishes (a reveal)."""
-    st = ctx.st
-    reveal_setup(ctx, side, "3.2")
-    remaining = [s for s in setup_sides(ctx) if s not in st.setup_done]
-    if remaining:
-        st.active = remaining[0]
-        ctx.emit("phase", f"3.2: {ctx.sc.sides[remaining[0]].name} set-up", phase="setup", side=remaining[0])
-        return
-    enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+    end_setup_side(ctx, side, lambda: enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT))
 
 
 # --- phase changes (3.3) ---------------------------------------------------------------
