@@ -161,7 +161,10 @@ def decide_retreat_or_disrupt(ctx: Ctx, task: dict[str, Any], option: dict[str, 
     for us in groups.values():
         for u in us:
             disrupt(ctx, u, "7.5")
-    movers = {h: us + [u for u in groups[h] if ctx.is_leader(u)] for h, us in already.items() if us}
+    # The leaders go with the retreating units only when no unit of theirs stays behind (10.0).
+    movers = {h: us + [u for u in groups[h] if ctx.is_leader(u)
+                       and all(v in us for v in groups[h] if ctx.is_combat(v))]
+              for h, us in already.items() if us}
     if movers:
         if side == c["defender"]:
             c["advance"] = 1
