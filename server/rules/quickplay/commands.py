@@ -13,19 +13,14 @@ from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.scenario import Scenario, UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, PHASE_SETUP, STATUS_MAP, Phase
+from ..kernel.procedures import offer_defenders, start_game
 from ..kernel.setup import place_secretly, secret_placement
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
 
 def start(ctx: Ctx) -> None:
     """A new game begins with the set-up of 'within' placements (3.2) or the first player's movement phase (3.3)."""
-    sides = phases.setup_sides(ctx)
-    if sides:
-        ctx.st.phase = PHASE_SETUP
-        ctx.st.active = sides[0]
-        ctx.emit("phase", f"3.2: {ctx.sc.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
-    else:
-        phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+    start_game(ctx, lambda: phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT))
 
 
 
@@ -34,14 +29,9 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
     options = combat.defender_options(ctx, c)
-    if not options:
-        return
     combat.defender_option_previews(ctx, c, options)
-    ctx.st.decision = {
-        "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
-        "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
-        "task": task, "options": options, "hexes": [c["target"]],
-    }
+    offer_defenders(ctx, c, task, options, "7.2(1)",
+                    f"{c['target']} is attacked: choose the defending units, the primary unit and any leader")
 
 
 def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:

@@ -8,8 +8,6 @@ from typing import Any
 from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
 from ..kernel.state import (
-    PHASE_OVER,
-    PHASE_SETUP,
     STATUS_DEAD,
     STATUS_ELIMINATED,
     STATUS_MAP,
@@ -17,6 +15,7 @@ from ..kernel.state import (
     GameState,
     Phase,
 )
+from ..kernel.procedures import declined_counterattack, finish_game, reset_combat_phase, reset_movement_phase
 from ..kernel.setup import end_setup_side, parse_place, placement_hexes, setup_sides
 from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
 from . import cavalry
@@ -25,7 +24,7 @@ from .retreat import after_hex_loses_units
 from .victory import final_result, sudden_death, update_control
 
 _ELIMINATED = STATUS_ELIMINATED
-__all__ = ["parse_place", "placement_hexes", "setup_sides"]  # 3.2, the kernel's (kernel/setup.py)
+__all__ = ["finish_game", "parse_place", "placement_hexes", "setup_sides"]  # the kernel's (setup.py, procedures.py)
 
 
 def finish_setup_side(ctx: Ctx, side: str) -> None:
@@ -66,24 +65,13 @@ def enter_phase(ctx: Ctx, side: str, phase: Phase) -> None:
     label = f"{ctx.sc.sides[side].name} {phase.value} phase, turn {st.turn} ({ctx.sc.turn_label(st.turn)})"
     ctx.emit("phase", f"3.3: {label}", phase=phase.value, side=side, turn=st.turn)
     if phase is Phase.MOVEMENT:
-        st.any_moved = False
-        for uid in ctx.sc.side_units[side]:
-            u = st.units[uid]
-            u.moved = False
-            u.start_ezoc = False
+        reset_movement_phase(ctx, side)
     elif phase is Phase.RECOVERY:
         st.recovery_tried = []
         if not recovery_possible(ctx, side):
             end_phase(ctx)
     elif phase is Phase.COMBAT:
-        for u in st.units.values():
-            u.attacked = False
-        st.attacked_hexes = []
-        st.bombarded_hexes = []
-        st.attack_from = {}
-        st.ca_stage = False
-        st.ca_done_hexes = []
-        st.ca_eligible = counterattack_eligible(ctx, side)
+        reset_combat_phase(ctx, counterattack_eligible(ctx, side))
 
 
 def end_of_turn(ctx: Ctx) -> bool:
@@ -100,15 +88,6 @@ def end_of_turn(ctx: Ctx) -> bool:
         return True
     st.turn += 1
     return False
-
-
-def finish_game(ctx: Ctx, result: dict[str, Any]) -> None:
-    st = ctx.st
-    st.result = result
-    st.phase = PHASE_OVER
-    st.decision = None
-    st.tasks = []
-    ctx.emit("game_over", f"3.4: {result['reason']}", result=result)
 
 
 # --- over-stacking (5.0, R4) ------------------------------------------------------------
@@ -383,17 +362,9 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
 
 def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
     st = ctx.st
-    if option.get("decline_all"):
-        st.ca_eligible = []
-        ctx.emit("no_counterattack", "7.3: no further counterattacks", rule="7.3")
-        st.tasks.append({"t": "combat_phase_end"})
+    if declined_counterattack(ctx, option, "7.3"):
         return
-    st.tasks.append({"t": "counterattacks"})
     hex_ = option["from"]
-    st.ca_done_hexes.append(hex_)
-    if option.get("decline"):
-        ctx.emit("no_counterattack", f"7.3: no counterattack from {hex_}", rule="7.3")
-        return
     side = ctx.enemy(st.active)
     attackers = option["attackers"]
     if option.get("move_to"):

@@ -18,12 +18,12 @@ charge the same defender, each separately (9.2).  Its combat dict (`state.combat
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 from ..kernel.aftercombat import advance_hexes, advance_unit, step_loss
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import TaskTable, advance_next, offer_advance, offer_defenders
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, STATUS_MAP
 from . import combat, movement
@@ -33,27 +33,14 @@ from .stacking import overstacked
 from .status import INFANTRY, disrupt, make_ineffective
 from .triggers import lose_counterattack
 
-TaskFn = Callable[[Ctx, dict[str, Any]], None]
-DecisionFn = Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
-TASKS: dict[str, TaskFn] = {}
-DECISIONS: dict[str, DecisionFn] = {}
+_TABLE = TaskTable()
+TASKS = _TABLE.tasks
+DECISIONS = _TABLE.decisions
+_task = _TABLE.task
+_decision = _TABLE.decision
 CHARGED_HEXES = "charged_hexes"  # state.extra: hexes charged this combat phase (9.2: no other attack on them)
 PER_CHARGE_KEYS = ("defenders", "def_primary", "def_leaders", "result", "rout_side", "advance", "loser", "passed",
                    "def_retreated", "def_eliminated", "att_total", "def_total", "differential", "dice")
-
-
-def _task(name: str) -> Callable[[TaskFn], TaskFn]:
-    def register(fn: TaskFn) -> TaskFn:
-        TASKS[name] = fn
-        return fn
-    return register
-
-
-def _decision(name: str) -> Callable[[DecisionFn], DecisionFn]:
-    def register(fn: DecisionFn) -> DecisionFn:
-        DECISIONS[name] = fn
-        return fn
-    return register
 
 
 # --- step 1's terrain (T14: clear means the TEC's open terrain that is not a hill) -------------------------
@@ -206,14 +193,9 @@ def _standing(ctx: Ctx, c: dict[str, Any]) -> bool:
 def _task_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     c = _combat(ctx)
     options = combat.defender_options(ctx, c)
-    if not options:
-        return
     combat.defender_option_previews(ctx, c, options)
-    ctx.st.decision = {
-        "kind": "defenders", "side": c["defender"], "rule": "9.2 step 2",
-        "text": f"{c['target']} is charged by {ctx.name(c['primary'])}: choose the defending units and the primary unit",
-        "task": task, "options": options, "hexes": [c["target"]],
-    }
+    offer_defenders(ctx, c, task, options, "9.2 step 2",
+                    f"{c['target']} is charged by {ctx.name(c['primary'])}: choose the defending units and the primary unit")
 
 
 def _check(ctx: Ctx, c: dict[str, Any], uid: str, rule: str, why: str) -> bool:
@@ -347,21 +329,14 @@ def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.u(u).status != STATUS_MAP or here is None or ctx.d(u).tec_class in ctx.sc.terrain_at(here).no_advance_from:
         return
     hexes = advance_hexes(ctx, task)
-    if not hexes:
-        return
-    options = [{"id": "stay", "label": f"{ctx.name(u)} stays in {here}", "hex": None}]
-    options += [{"id": h, "label": f"{ctx.name(u)} advances to {h}", "hex": h} for h in hexes]
-    ctx.st.decision = {
-        "kind": "charge_advance", "side": ctx.side_of(u), "rule": "9.2 step 5",
-        "text": f"{ctx.name(u)} may advance" + (" a second hex" if task["step"] == 2 else " up to two hexes"),
-        "task": task, "options": options, "hexes": hexes, "units": [u],
-    }
+    if hexes:
+        offer_advance(ctx, task, hexes, "charge_advance", "9.2 step 5",
+                      f"{ctx.name(u)} may advance" + (" a second hex" if task["step"] == 2 else " up to two hexes"))
 
 
 @_decision("charge_advance")
 def _decide_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    if advance_unit(ctx, task["unit"], option.get("hex"), "9.2 step 5") and task["step"] == 1:
-        ctx.st.tasks.append(dict(task, step=2))
+    advance_next(ctx, task, advance_unit(ctx, task["unit"], option.get("hex"), "9.2 step 5"))
 
 
 def follow_up_targets(ctx: Ctx, uid: str) -> list[str]:

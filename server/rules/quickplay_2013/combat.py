@@ -13,6 +13,9 @@ from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import attack_total as total_attack
+from ..kernel.procedures import commit_attack
+from ..kernel.procedures import defender_options as kernel_defender_options
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP
 from .artillery import check_bombard, target_problem
@@ -119,13 +122,7 @@ def attacker_unit_strength(ctx: Ctx, c: dict[str, Any], uid: str) -> tuple[int, 
 
 
 def attack_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
-    total = 0
-    parts = []
-    for uid in list(c["attackers"]) + list(c.get("support", [])):
-        v, notes = attacker_unit_strength(ctx, c, uid)
-        total += v
-        parts.append({"unit": uid, "value": v, "notes": notes})
-    return total, parts
+    return total_attack(ctx, c, attacker_unit_strength)
 
 
 def cavalry_attacks(ctx: Ctx, c: dict[str, Any]) -> bool:
@@ -253,38 +250,18 @@ def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
 
 def start_combat(ctx: Ctx, c: dict[str, Any]) -> None:
     """Commit the declaration: the units have attacked, the hex is attacked, and the resolution is queued."""
-    st = ctx.st
-    for uid in c["attackers"] + c.get("support", []):
-        st.units[uid].attacked = True
-        h = st.units[uid].hex
-        if h is not None and uid not in c.get("support", []):
-            st.attack_from[h] = c["target"]
-    if c["target"] not in st.attacked_hexes:
-        st.attacked_hexes.append(c["target"])
     lose_counterattack(ctx, c["target"])
-    st.combat = c
     verb = "counterattack" if c["kind"] == "counterattack" else "attack"
     ctx.emit("combat_declared", f"7.1: {ctx.names(c['attackers'])} {verb} {c['target']}"
              + (f", {ctx.names(c['support'])} bombarding in support" if c.get("support") else ""),
              attackers=c["attackers"], target=c["target"], kind=c["kind"], support=c.get("support", []))
-    st.tasks.append({"t": "combat_resolve"})
-    st.tasks.append({"t": "combat_defenders"})
+    commit_attack(ctx, c, attacked=True)
 
 
 # --- the defender's choice (7.1(1)) ------------------------------------------------------------------
 def defender_options(ctx: Ctx, c: dict[str, Any]) -> list[dict[str, Any]]:
-    target = c["target"]
-    side = c["defender"]
-    options: list[dict[str, Any]] = []
-    for group in participant_sets(ctx, target, ctx.combat_units_at(target, side)):
-        for primary in group:
-            for ldr in [None] + eligible_leaders(ctx, target, side, group):
-                others = [u for u in group if u != primary]
-                label = (f"{ctx.name(primary)} primary" + (f" with {ctx.names(others)}" if others else "")
-                         + (f", {ctx.name(ldr)} leading" if ldr else ""))
-                options.append({"id": f"{primary}|{'+'.join(sorted(group))}|{ldr or '-'}", "label": label,
-                                "units": group, "primary": primary, "leader": ldr})
-    return options
+    """7.1: the defender's participants (5.0, 9.3), primary unit and leader."""
+    return kernel_defender_options(ctx, c, participant_sets, eligible_leaders)
 
 
 def set_defenders(ctx: Ctx, c: dict[str, Any], option: dict[str, Any]) -> None:

@@ -9,8 +9,9 @@ from ..kernel.core import Ctx
 from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
+from ..kernel.procedures import offer_defenders, start_game
 from ..kernel.scenario import Scenario
-from ..kernel.setup import parse_place, place_secretly, secret_placement, setup_sides
+from ..kernel.setup import parse_place, place_secretly, secret_placement
 from ..kernel.state import PHASE_COMBAT, PHASE_SETUP, STATUS_MAP, Phase
 from . import (
     artillery,
@@ -29,13 +30,7 @@ from .leaders import involved_leaders, leader_casualty_checks
 
 def start(ctx: Ctx) -> None:
     """3.2: the set-up of 'within' placements, or at once the first player's movement phase (3.3)."""
-    sides = setup_sides(ctx)
-    if sides:
-        ctx.st.phase = PHASE_SETUP
-        ctx.st.active = sides[0]
-        ctx.emit("phase", f"3.2: {ctx.sc.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
-    else:
-        phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+    start_game(ctx, lambda: phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT))
 
 
 # --- tasks -----------------------------------------------------------------------------------------
@@ -43,15 +38,9 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
     options = combat.defender_options(ctx, c)
-    if not options:
-        return
     combat.defender_option_previews(ctx, c, options)
-    ctx.st.decision = {
-        "kind": "defenders", "side": c["defender"], "rule": "7.1",
-        "text": f"{c['target']} is attacked: choose the defending units (one artillery plus one other, 5.0), the "
-                "primary unit and any leader",
-        "task": task, "options": options, "hexes": [c["target"]],
-    }
+    offer_defenders(ctx, c, task, options, "7.1", f"{c['target']} is attacked: choose the defending units (one "
+                    "artillery plus one other, 5.0), the primary unit and any leader")
 
 
 def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:

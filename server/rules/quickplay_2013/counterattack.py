@@ -10,6 +10,7 @@ from typing import Any
 
 from ..kernel.aftercombat import after_hex_loses_units
 from ..kernel.core import Ctx
+from ..kernel.procedures import declined_counterattack
 from ..kernel.state import STATUS_MAP, GameState
 from .combat import DETAIL_KEYS, assign_leaders, eligible_leaders, preview, start_combat
 from .stacking import participant_sets
@@ -94,17 +95,9 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
 
 def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
     st = ctx.st
-    if option.get("decline_all"):
-        st.ca_eligible = []
-        ctx.emit("no_counterattack", "7.2: no further counterattacks", rule="7.2")
-        st.tasks.append({"t": "combat_phase_end"})
+    if declined_counterattack(ctx, option, "7.2"):
         return
-    st.tasks.append({"t": "counterattacks"})
     hex_ = option["from"]
-    st.ca_done_hexes.append(hex_)
-    if option.get("decline"):
-        ctx.emit("no_counterattack", f"7.2: no counterattack from {hex_}", rule="7.2")
-        return
     side = ctx.enemy(st.active)
     attackers = option["attackers"]
     move_to = option.get("move_to")

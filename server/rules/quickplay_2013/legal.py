@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import movable_groups
 from ..kernel.scenario import UnitKind
 from ..kernel.setup import placement_hexes
-from ..kernel.state import PHASE_COMBAT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Phase
+from ..kernel.state import PHASE_COMBAT, STATUS_MAP, Phase
 from . import artillery, cavalry, combat, movement, recovery, squares
 from .stacking import participant_sets
 
@@ -98,30 +99,6 @@ def square_commands(ctx: Ctx, side: str) -> list[dict[str, Any]]:
 
 def recover_commands(ctx: Ctx, side: str) -> list[dict[str, Any]]:
     return [{"type": "recover", "unit": u} for u in recovery.step_recovery_candidates(ctx, side)]
-
-
-def movable_groups(ctx: Ctx, side: str) -> list[list[str]]:
-    """Whole stacks, each unit of a stack alone, and arrived reinforcements (squares move as a whole)."""
-    st = ctx.st
-    groups: list[list[str]] = []
-    by_hex: dict[str, list[str]] = {}
-    for uid in ctx.sc.side_units[side]:
-        s = st.units[uid]
-        if s.moved or s.charging is not None:
-            continue
-        if s.status == STATUS_MAP and s.hex is not None:
-            by_hex.setdefault(s.hex, []).append(uid)
-        elif s.status in (STATUS_OFFBOARD, STATUS_RETURNING) and s.entry_turn is not None and s.entry_turn <= st.turn:
-            groups.append([uid])
-    for hex_, uids in sorted(by_hex.items()):
-        if hex_ in st.squares:
-            if len(uids) == len(ctx.units_at(hex_)):
-                groups.append(sorted(uids))
-            continue
-        groups.append(sorted(uids))
-        if len(uids) > 1:
-            groups.extend([u] for u in sorted(uids))
-    return groups
 
 
 def _group_moves(ctx: Ctx, side: str, g: list[str]) -> Iterator[dict[str, Any]]:

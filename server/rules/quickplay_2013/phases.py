@@ -5,17 +5,18 @@ the counterattacks (7.2, counterattack.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..kernel.core import Ctx
+from ..kernel.procedures import finish_game, reset_combat_phase, reset_movement_phase
 from ..kernel.setup import end_setup_side
-from ..kernel.state import PHASE_OVER, Phase
+from ..kernel.state import Phase
 from . import cavalry
 from .movement import ROLLED_MA
 from .recovery import end_of_movement_recovery, note_phase_start
 from .stacking import overstacking_check
 from .triggers import counterattack_eligible
 from .victory import final_result, sudden_death, update_control
+
+__all__ = ["finish_game"]  # the kernel's (kernel/procedures.py)
 
 
 def finish_setup_side(ctx: Ctx, side: str) -> None:
@@ -55,20 +56,10 @@ def enter_phase(ctx: Ctx, side: str, phase: Phase) -> None:
     label = f"{ctx.sc.sides[side].name} {phase.value} phase, turn {st.turn} ({ctx.sc.turn_label(st.turn)})"
     ctx.emit("phase", f"3.3: {label}", phase=phase.value, side=side, turn=st.turn)
     if phase is Phase.MOVEMENT:
-        st.any_moved = False
-        for uid in ctx.sc.side_units[side]:
-            st.units[uid].moved = False
-            st.units[uid].start_ezoc = False
+        reset_movement_phase(ctx, side)
         note_phase_start(ctx, side)
     elif phase is Phase.COMBAT:
-        for u in st.units.values():
-            u.attacked = False
-        st.attacked_hexes = []
-        st.bombarded_hexes = []
-        st.attack_from = {}
-        st.ca_stage = False
-        st.ca_done_hexes = []
-        st.ca_eligible = counterattack_eligible(ctx, side)
+        reset_combat_phase(ctx, counterattack_eligible(ctx, side))
 
 
 def turn_marker_phase(ctx: Ctx) -> bool:
@@ -84,12 +75,3 @@ def turn_marker_phase(ctx: Ctx) -> bool:
         return True
     st.turn += 1
     return False
-
-
-def finish_game(ctx: Ctx, result: dict[str, Any]) -> None:
-    st = ctx.st
-    st.result = result
-    st.phase = PHASE_OVER
-    st.decision = None
-    st.tasks = []
-    ctx.emit("game_over", f"3.4: {result['reason']}", result=result)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..kernel.aftercombat import step_loss
 from ..kernel.core import Ctx
+from ..kernel.procedures import losing_groups as kernel_losing_groups
 from ..kernel.state import STATUS_MAP
 from .crt import Result, morale_passes
 from .retreat import queue_group_retreats
@@ -29,17 +30,7 @@ def losing_groups(ctx: Ctx, c: dict[str, Any], side: str) -> dict[str, list[str]
     if c["kind"] == "bombard":
         uid = c["def_primary"]
         return {c["target"]: [uid]} if side == c["defender"] and ctx.u(uid).status == STATUS_MAP else {}
-    if side == c["defender"]:
-        hexes = [c["target"]]
-    else:
-        hexes = sorted({h for u in c["attackers"] if (h := ctx.u(u).hex) is not None})
-    exempt = {u for u in c.get("support", []) if not ctx.in_ezoc(ctx.u(u).hex or "", c["attacker"])}
-    out: dict[str, list[str]] = {}
-    for h in hexes:
-        units = [u for u in ctx.units_at(h) if ctx.side_of(u) == side and u not in exempt]
-        if units:
-            out[h] = units
-    return out
+    return kernel_losing_groups(ctx, c, side)
 
 
 def primary_of(c: dict[str, Any], side: str) -> str | None:

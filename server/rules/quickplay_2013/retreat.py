@@ -22,6 +22,7 @@ from ..kernel.aftercombat import (
 )
 from ..kernel.core import Ctx
 from ..kernel.lone_leaders import check_lone_leaders
+from ..kernel.procedures import advance_next, offer_advance
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP, Status
 from .status import disrupt, impaired, make_ineffective
@@ -194,17 +195,10 @@ def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.u(u).status != STATUS_MAP:
         return
     hexes = advance_hexes(ctx, task)
-    if not hexes:
-        return
-    options = [{"id": "stay", "label": f"{ctx.name(u)} stays in {ctx.u(u).hex}", "hex": None}]
-    options += [{"id": h, "label": f"{ctx.name(u)} advances to {h}", "hex": h} for h in hexes]
-    ctx.st.decision = {
-        "kind": "advance", "side": ctx.side_of(u), "rule": "7.9",
-        "text": f"Advance after combat: {ctx.name(u)} may advance" + (" a second hex (after a rout)" if task["step"] == 2 else ""),
-        "task": task, "options": options, "hexes": hexes, "units": [u],
-    }
+    if hexes:
+        offer_advance(ctx, task, hexes, "advance", "7.9", f"Advance after combat: {ctx.name(u)} may advance"
+                      + (" a second hex (after a rout)" if task["step"] == 2 else ""))
 
 
 def apply_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    if advance_unit(ctx, task["unit"], option.get("hex"), "7.9") and task["step"] == 1 and task["steps"] >= 2:
-        ctx.st.tasks.append(dict(task, step=2))
+    advance_next(ctx, task, advance_unit(ctx, task["unit"], option.get("hex"), "7.9"))
