@@ -10,8 +10,17 @@ from collections.abc import Callable
 from typing import Any
 
 from .core import Ctx
+from .errors import IllegalCommand
+from .scenario import UnitKind
 from .setup import setup_sides
-from .state import PHASE_OVER, PHASE_SETUP, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING
+from .state import (
+    PHASE_COMBAT,
+    PHASE_OVER,
+    PHASE_SETUP,
+    STATUS_MAP,
+    STATUS_OFFBOARD,
+    STATUS_RETURNING,
+)
 
 TaskFn = Callable[[Ctx, dict[str, Any]], None]
 DecisionFn = Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
@@ -207,3 +216,90 @@ def advance_next(ctx: Ctx, task: dict[str, Any], moved: bool) -> None:
     """After a unit's first hex of advance, the second when the defenders routed (`steps` 2)."""
     if moved and task["step"] == 1 and task.get("steps", 2) >= 2:
         ctx.st.tasks.append(dict(task, step=2))
+
+
+def queue_advances(ctx: Ctx, c: dict[str, Any]) -> None:
+    """7.9 of both seeds: each participating attacker that is not disrupted or ineffective, not artillery and not in
+    terrain the TEC keeps it in may advance; one task each."""
+    tasks = []
+    for u in c["attackers"]:
+        s = ctx.u(u)
+        if s.status != STATUS_MAP or s.disrupted or s.ineffective or ctx.kind(u) is UnitKind.ARTILLERY or s.hex is None:
+            continue
+        if ctx.d(u).tec_class in ctx.sc.terrain_at(s.hex).no_advance_from:
+            continue
+        tasks.append({"t": "advance_unit", "unit": u, "step": 1, "steps": c["advance"], "target": c["target"]})
+    ctx.st.tasks.extend(reversed(tasks))
+
+
+# --- charges and counterattacks ---------------------------------------------------------------------
+def charge_target_problem(ctx: Ctx, side: str, from_hex: str, target: str, rule: str, clear: Callable[[str], bool],
+                          chargeable: str) -> tuple[str, str] | None:
+    """A charge's target seen from the hex it is made from: enemy combat units, adjacent, in terrain `clear` allows
+    (`chargeable` names it), across no hexside terrain."""
+    if not ctx.combat_units_at(target, ctx.enemy(side)):
+        return rule, f"{target} holds no enemy combat units to charge"
+    if not ctx.sc.grid.is_adjacent(from_hex, target):
+        return rule, f"the charge must end adjacent to {target}"
+    if not clear(target):
+        return rule, f"{target} is {ctx.sc.terrain_at(target).name}: only {chargeable} may be charged"
+    if ctx.sc.features_between(from_hex, target):
+        return rule, f"a charge may not cross hexside terrain ({from_hex}-{target})"
+    return None
+
+
+def counterattack_moves(ctx: Ctx, hex_: str, group: list[str]) -> list[tuple[str | None, str]]:
+    """(hex moved to first or None, target): each adjacent hex of the phasing player's, or with none adjacent, each
+    one next to a hex the group may move one hex into (EZOC to EZOC allowed)."""
+    phasing = ctx.st.active
+    side = ctx.enemy(phasing)
+    grid = ctx.sc.grid
+    moves: list[tuple[str | None, str]] = [(None, t) for t in grid.neighbors(hex_) if ctx.combat_units_at(t, phasing)]
+    if not moves:
+        for m in grid.neighbors(hex_):
+            if not ctx.enemy_occupied(m, side) and ctx.group_can_enter(group, hex_, m):
+                moves += [(m, t) for t in grid.neighbors(m) if ctx.combat_units_at(t, phasing)]
+    return moves
+
+
+def counterattack_choices(ctx: Ctx, hex_: str, move_to: str | None, target: str, attackers: list[str],
+                          preview: Callable[[str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """One option per primary unit for a counterattack from `hex_` (first moving to `move_to`) on `target`."""
+    out = []
+    for primary in attackers:
+        label = (f"{ctx.names(attackers)} from {hex_}" + (f" move to {move_to} and" if move_to else "")
+                 + f" counterattack {target} ({ctx.name(primary)} primary)")
+        out.append({"id": f"{hex_}>{move_to + '>' if move_to else ''}{target}|{primary}", "label": label, "from": hex_,
+                    "move_to": move_to, "target": target, "attackers": attackers, "primary": primary,
+                    "hexes": [target], "preview": preview(primary)})
+    return out
+
+
+def decline_option(hex_: str) -> dict[str, Any]:
+    """A hex may decline its counterattack."""
+    return {"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True}
+
+
+DECLINE_ALL: dict[str, Any] = {"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True}
+
+
+def counterattack_movers(ctx: Ctx, hex_: str, side: str, attackers: list[str]) -> list[str]:
+    """The counterattackers and the leaders with them, who move one hex together before attacking."""
+    return [u for u in ctx.units_at(hex_) if ctx.side_of(u) == side and (u in attackers or ctx.is_leader(u))]
+
+
+def end_phase_command(ctx: Ctx, side: str, finish_setup: Callable[[Ctx, str], None], chargers: list[str],
+                      end_phase: Callable[[Ctx], None]) -> None:
+    """`end_phase`: a side's set-up is done; a combat phase ends with the counterattacks once every charge move has
+    been followed by its charge (9.2 of both seeds, `chargers` those still to charge); any other phase ends."""
+    st = ctx.st
+    if st.phase == PHASE_SETUP:
+        finish_setup(ctx, side)
+        return
+    if st.phase == PHASE_COMBAT:
+        if chargers:
+            raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(chargers)}")
+        st.ca_stage = True
+        st.tasks.append({"t": "counterattacks"})
+        return
+    end_phase(ctx)

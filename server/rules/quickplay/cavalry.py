@@ -27,7 +27,7 @@ from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
-from ..kernel.procedures import TaskTable, offer_advance, offer_defenders
+from ..kernel.procedures import TaskTable, charge_target_problem, offer_advance, offer_defenders
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, STATUS_MAP
 from . import combat, movement
@@ -56,15 +56,7 @@ def _overstacked(ctx: Ctx, hex_: str, side: str) -> bool:
 
 def _target_problem(ctx: Ctx, side: str, from_hex: str, target: str, rule: str) -> tuple[str, str] | None:
     """Step 1's limits on the charged hex, seen from the hex the charge is made from."""
-    if not ctx.combat_units_at(target, ctx.enemy(side)):
-        return rule, f"{target} holds no enemy combat units to charge"
-    if not ctx.sc.grid.is_adjacent(from_hex, target):
-        return rule, f"the charge must end adjacent to {target}"
-    if not _open(ctx, target):
-        return rule, f"{target} is {ctx.sc.terrain_at(target).name}: only clear or clear hill may be charged"
-    if ctx.sc.features_between(from_hex, target):
-        return rule, f"a charge may not cross hexside terrain ({from_hex}-{target})"
-    return None
+    return charge_target_problem(ctx, side, from_hex, target, rule, lambda h: _open(ctx, h), "clear or clear hill")
 
 
 # --- step 1: the charge move (movement phase) --------------------------------------------------------------

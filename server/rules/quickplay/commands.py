@@ -12,8 +12,8 @@ from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.scenario import Scenario, UnitKind
-from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, PHASE_SETUP, STATUS_MAP, Phase
-from ..kernel.procedures import offer_defenders, start_game
+from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, STATUS_MAP, Phase
+from ..kernel.procedures import end_phase_command, offer_defenders, start_game
 from ..kernel.setup import place_secretly, secret_placement
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
@@ -97,18 +97,9 @@ DECISIONS.update(cavalry.DECISIONS)
 
 # --- commands ---------------------------------------------------------------------------
 def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-    st = ctx.st
-    if st.phase == PHASE_SETUP:
-        phases.finish_setup_side(ctx, side)
-        return
-    if st.phase == PHASE_COMBAT:
-        pending = cavalry.unresolved(ctx, side)
-        if pending:
-            raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
-        st.ca_stage = True
-        st.tasks.append({"t": "counterattacks"})  # 7.3: the phase ends with the defenders' counterattacks
-        return
-    phases.end_phase(ctx)
+    # 7.3: a combat phase ends with the defenders' counterattacks
+    chargers = cavalry.unresolved(ctx, side) if ctx.st.phase == PHASE_COMBAT else []
+    end_phase_command(ctx, side, phases.finish_setup_side, chargers, phases.end_phase)
 
 def cmd_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     uid, hex_ = phases.parse_place(ctx, side, cmd)

@@ -3,6 +3,7 @@ counterattacks (7.3, R8), objective control and victory (3.4, 14.0)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..kernel.core import Ctx
@@ -15,7 +16,17 @@ from ..kernel.state import (
     GameState,
     Phase,
 )
-from ..kernel.procedures import declined_counterattack, finish_game, reset_combat_phase, reset_movement_phase
+from ..kernel.procedures import (
+    DECLINE_ALL,
+    counterattack_choices,
+    counterattack_movers,
+    counterattack_moves,
+    decline_option,
+    declined_counterattack,
+    finish_game,
+    reset_combat_phase,
+    reset_movement_phase,
+)
 from ..kernel.setup import end_setup_side, parse_place, placement_hexes, setup_sides
 from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
 from . import cavalry
@@ -274,7 +285,6 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
     st = ctx.st
     phasing = st.active
     side = ctx.enemy(phasing)
-    grid = ctx.sc.grid
     by_hex: dict[str, list[str]] = {}
     for uid in st.ca_eligible:
         s = st.units[uid]
@@ -290,19 +300,8 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
         if not sets:
             continue
         group = max(sets, key=lambda g: sum(ctx.factors(u).attack for u in g))
-        targets = [n for n in grid.neighbors(hex_) if ctx.combat_units_at(n, phasing)]
-        moves: list[tuple[str | None, str]] = []
-        if targets:
-            moves = [(None, t) for t in targets]
-        else:
-            # R8: with no enemy left adjacent, the hex may first move one hex (EZOC to EZOC allowed).
-            for m in grid.neighbors(hex_):
-                if ctx.enemy_occupied(m, side) or not ctx.group_can_enter(group, hex_, m):
-                    continue
-                for t in grid.neighbors(m):
-                    if ctx.combat_units_at(t, phasing):
-                        moves.append((m, t))
-        for move_to, target in moves:
+        # R8: with no enemy left adjacent, the hex may first move one hex (EZOC to EZOC allowed).
+        for move_to, target in counterattack_moves(ctx, hex_, group):
             origin = move_to or hex_
             attackers = [u for u in group if ctx.can_enter_terrain(ctx.d(u).tec_class, origin, target)]
             # 8.1(3)-(4): artillery attacks only enemy hexes exerting a ZOC on it, and never after moving.
@@ -310,16 +309,11 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
                          or (move_to is None and target in ctx.zoc_sources(hex_, side))]
             if not attackers:
                 continue
-            for primary in attackers:
-                oid = f"{hex_}>{move_to + '>' if move_to else ''}{target}|{primary}"
-                label = (f"{ctx.names(attackers)} from {hex_}" + (f" move to {move_to} and" if move_to else "")
-                         + f" counterattack {target} ({ctx.name(primary)} primary)")
-                options.append({"id": oid, "label": label, "from": hex_, "move_to": move_to, "target": target,
-                                "attackers": attackers, "primary": primary, "hexes": [target],
-                                "preview": counterattack_preview(ctx, hex_, move_to, target, attackers, primary)})
-        options.append({"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True})
+            options += counterattack_choices(ctx, hex_, move_to, target, attackers,
+                                             partial(counterattack_preview, ctx, hex_, move_to, target, attackers))
+        options.append(decline_option(hex_))
     if options:
-        options.append({"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True})
+        options.append(DECLINE_ALL)
     return options
 
 
@@ -330,7 +324,7 @@ def counterattack_preview(ctx: Ctx, hex_: str, move_to: str | None, target: str,
     side = ctx.enemy(ctx.st.active)
     if move_to:
         trial = Ctx(ctx.sc, GameState.from_json(ctx.st.to_json()), ctx.rs, ctx.dice)
-        for u in [u for u in trial.units_at(hex_) if trial.side_of(u) == side and (u in attackers or trial.is_leader(u))]:
+        for u in counterattack_movers(trial, hex_, side, attackers):
             trial.move_unit(u, move_to)
         ctx = trial
     origin = move_to or hex_
@@ -368,7 +362,7 @@ def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str,
     side = ctx.enemy(st.active)
     attackers = option["attackers"]
     if option.get("move_to"):
-        movers = [u for u in ctx.units_at(hex_) if ctx.side_of(u) == side and (u in attackers or ctx.is_leader(u))]
+        movers = counterattack_movers(ctx, hex_, side, attackers)
         for u in movers:
             ctx.move_unit(u, option["move_to"])
         ctx.emit("move", f"7.3: {ctx.names(movers)} move to {option['move_to']} to counterattack",

@@ -17,7 +17,7 @@ from ..kernel.aftercombat import (
 )
 from ..kernel.core import Ctx
 from ..kernel.lone_leaders import check_lone_leaders
-from ..kernel.procedures import advance_next, offer_advance
+from ..kernel.procedures import advance_next, offer_advance, queue_advances
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP, Status
 
@@ -247,16 +247,7 @@ def run_advance(ctx: Ctx, task: dict[str, Any]) -> None:
         return
     if c.get("kind") == "charge":
         return  # 9.2 step 6 has its own advance
-    tasks = []
-    for u in c["attackers"]:
-        s = ctx.u(u)
-        if s.status != STATUS_MAP or s.disrupted or s.ineffective or ctx.kind(u) is UnitKind.ARTILLERY:
-            continue
-        assert s.hex is not None
-        if ctx.d(u).tec_class in ctx.sc.terrain_at(s.hex).no_advance_from:
-            continue
-        tasks.append({"t": "advance_unit", "unit": u, "step": 1, "steps": c["advance"], "target": c["target"]})
-    ctx.st.tasks.extend(reversed(tasks))
+    queue_advances(ctx, c)
 
 
 def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:

@@ -23,7 +23,13 @@ from typing import Any
 from ..kernel.aftercombat import advance_hexes, advance_unit, step_loss
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
-from ..kernel.procedures import TaskTable, advance_next, offer_advance, offer_defenders
+from ..kernel.procedures import (
+    TaskTable,
+    advance_next,
+    charge_target_problem,
+    offer_advance,
+    offer_defenders,
+)
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, STATUS_MAP
 from . import combat, movement
@@ -50,16 +56,8 @@ def clear(ctx: Ctx, hex_: str) -> bool:
 
 
 def target_problem_from(ctx: Ctx, side: str, from_hex: str, target: str, rule: str) -> tuple[str, str] | None:
-    """Step 1's limits on the charged hex, seen from the hex the charge is made from."""
-    if not ctx.combat_units_at(target, ctx.enemy(side)):
-        return rule, f"{target} holds no enemy combat units to charge"
-    if not ctx.sc.grid.is_adjacent(from_hex, target):
-        return rule, f"the charge must end adjacent to {target}"
-    if not clear(ctx, target):
-        return rule, f"{target} is {ctx.sc.terrain_at(target).name}: a charge is made into clear terrain only"
-    if ctx.sc.features_between(from_hex, target):
-        return rule, f"a charge crosses clear hexsides only ({from_hex}-{target})"
-    return None
+    """Step 1's limits on the charged hex, seen from the hex the charge is made from (T14)."""
+    return charge_target_problem(ctx, side, from_hex, target, rule, lambda h: clear(ctx, h), "clear terrain")
 
 
 def parse_charge_move(ctx: Ctx, side: str, uids: list[str], path: list[str], target: str) -> None:

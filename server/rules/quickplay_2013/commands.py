@@ -9,10 +9,10 @@ from ..kernel.core import Ctx
 from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
-from ..kernel.procedures import offer_defenders, start_game
+from ..kernel.procedures import end_phase_command, offer_defenders, start_game
 from ..kernel.scenario import Scenario
 from ..kernel.setup import parse_place, place_secretly, secret_placement
-from ..kernel.state import PHASE_COMBAT, PHASE_SETUP, STATUS_MAP, Phase
+from ..kernel.state import PHASE_COMBAT, STATUS_MAP, Phase
 from . import (
     artillery,
     cavalry,
@@ -100,18 +100,9 @@ DECISIONS: dict[str, DecisionHandler] = {
 
 # --- commands ------------------------------------------------------------------------------------------
 def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-    st = ctx.st
-    if st.phase == PHASE_SETUP:
-        phases.finish_setup_side(ctx, side)
-        return
-    if st.phase == PHASE_COMBAT:
-        pending = cavalry.unresolved(ctx, side)
-        if pending:
-            raise IllegalCommand("9.2", f"the cavalry that made charge moves must charge first: {ctx.names(pending)}")
-        st.ca_stage = True
-        st.tasks.append({"t": "counterattacks"})  # 7.2: the phase ends with the defenders' counterattacks
-        return
-    phases.end_phase(ctx)
+    # 7.2: a combat phase ends with the defenders' counterattacks; 9.2: not before the declared charges
+    chargers = cavalry.unresolved(ctx, side) if ctx.st.phase == PHASE_COMBAT else []
+    end_phase_command(ctx, side, phases.finish_setup_side, chargers, phases.end_phase)
 
 
 def cmd_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:

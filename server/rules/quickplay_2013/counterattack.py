@@ -6,11 +6,19 @@ player decides, hex by hex (stacked units attack together, 7.3; one artillery un
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..kernel.aftercombat import after_hex_loses_units
 from ..kernel.core import Ctx
-from ..kernel.procedures import declined_counterattack
+from ..kernel.procedures import (
+    DECLINE_ALL,
+    counterattack_choices,
+    counterattack_movers,
+    counterattack_moves,
+    decline_option,
+    declined_counterattack,
+)
 from ..kernel.state import STATUS_MAP, GameState
 from .combat import DETAIL_KEYS, assign_leaders, eligible_leaders, preview, start_combat
 from .stacking import participant_sets
@@ -26,9 +34,6 @@ def _counterattack(ctx: Ctx, side: str, target: str, attackers: list[str], prima
 
 def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
     st = ctx.st
-    phasing = st.active
-    side = ctx.enemy(phasing)
-    grid = ctx.sc.grid
     by_hex: dict[str, list[str]] = {}
     for uid in st.ca_eligible:
         s = st.units[uid]
@@ -41,24 +46,14 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
         if not sets:
             continue
         group = max(sets, key=lambda g: (sum(ctx.factors(u).attack for u in g), g))
-        moves: list[tuple[str | None, str]] = [(None, t) for t in grid.neighbors(hex_) if ctx.combat_units_at(t, phasing)]
-        if not moves:  # 7.2: no attacking unit left adjacent: it may move one hex to make its attack
-            for m in grid.neighbors(hex_):
-                if not ctx.enemy_occupied(m, side) and ctx.group_can_enter(group, hex_, m):
-                    moves += [(m, t) for t in grid.neighbors(m) if ctx.combat_units_at(t, phasing)]
-        for move_to, target in moves:
-            origin = move_to or hex_
-            attackers = [u for u in group if ctx.can_enter_terrain(ctx.d(u).tec_class, origin, target)]
-            for primary in attackers:
-                label = (f"{ctx.names(attackers)} from {hex_}" + (f" move to {move_to} and" if move_to else "")
-                         + f" counterattack {target} ({ctx.name(primary)} primary)")
-                options.append({"id": f"{hex_}>{move_to + '>' if move_to else ''}{target}|{primary}", "label": label,
-                                "from": hex_, "move_to": move_to, "target": target, "attackers": attackers,
-                                "primary": primary, "hexes": [target],
-                                "preview": counterattack_preview(ctx, hex_, move_to, target, attackers, primary)})
-        options.append({"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True})
+        # 7.2: with no attacking unit left adjacent, it may move one hex to make its attack
+        for move_to, target in counterattack_moves(ctx, hex_, group):
+            attackers = [u for u in group if ctx.can_enter_terrain(ctx.d(u).tec_class, move_to or hex_, target)]
+            options += counterattack_choices(ctx, hex_, move_to, target, attackers,
+                                             partial(counterattack_preview, ctx, hex_, move_to, target, attackers))
+        options.append(decline_option(hex_))
     if options:
-        options.append({"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True})
+        options.append(DECLINE_ALL)
     return options
 
 
@@ -68,16 +63,11 @@ def counterattack_preview(ctx: Ctx, hex_: str, move_to: str | None, target: str,
     side = ctx.enemy(ctx.st.active)
     if move_to:
         trial = Ctx(ctx.sc, GameState.from_json(ctx.st.to_json()), ctx.rs, ctx.dice)
-        for u in movers(trial, hex_, side, attackers):
+        for u in counterattack_movers(trial, hex_, side, attackers):
             trial.move_unit(u, move_to)
         ctx = trial
     p = preview(ctx, _counterattack(ctx, side, target, attackers, primary, move_to or hex_))
     return {k: p[k] for k in DETAIL_KEYS}
-
-
-def movers(ctx: Ctx, hex_: str, side: str, attackers: list[str]) -> list[str]:
-    """The counterattackers and the leaders with them move one hex together (7.2)."""
-    return [u for u in ctx.units_at(hex_) if ctx.side_of(u) == side and (u in attackers or ctx.is_leader(u))]
 
 
 def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
@@ -102,7 +92,7 @@ def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str,
     attackers = option["attackers"]
     move_to = option.get("move_to")
     if move_to:
-        moving = movers(ctx, hex_, side, attackers)
+        moving = counterattack_movers(ctx, hex_, side, attackers)
         for u in moving:
             ctx.move_unit(u, move_to)
         ctx.emit("move", f"7.2: {ctx.names(moving)} move to {move_to} to counterattack", units=moving,

@@ -22,7 +22,7 @@ from ..kernel.aftercombat import (
 )
 from ..kernel.core import Ctx
 from ..kernel.lone_leaders import check_lone_leaders
-from ..kernel.procedures import advance_next, offer_advance
+from ..kernel.procedures import advance_next, offer_advance, queue_advances
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP, Status
 from .status import disrupt, impaired, make_ineffective
@@ -179,15 +179,7 @@ def run_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     if c is None or not c.get("advance") or not c.get("def_retreated") or c.get("kind") in ("charge", "bombard"):
         return
-    tasks = []
-    for u in c["attackers"]:
-        s = ctx.u(u)
-        if s.status != STATUS_MAP or impaired(ctx, u) or ctx.kind(u) is UnitKind.ARTILLERY or s.hex is None:
-            continue
-        if ctx.d(u).tec_class in ctx.sc.terrain_at(s.hex).no_advance_from:
-            continue
-        tasks.append({"t": "advance_unit", "unit": u, "step": 1, "steps": c["advance"], "target": c["target"]})
-    ctx.st.tasks.extend(reversed(tasks))
+    queue_advances(ctx, c)
 
 
 def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
