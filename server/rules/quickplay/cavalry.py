@@ -287,7 +287,8 @@ def _task_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     combat.defender_option_previews(ctx, c, options)
     ctx.st.decision = {
         "kind": "defenders", "side": c["defender"], "rule": "9.2 step 2",
-        "text": f"{c['target']} is charged by {ctx.name(c['primary'])}: choose the defending units, the primary unit and any leader",
+        "text": f"{ctx.name(c['primary'])} charges your units at {c['target']}: choose the units that defend, the "
+                "primary unit and any leader (rule 9.2 step 2)",
         "task": task, "options": options, "hexes": [c["target"]],
     }
 
@@ -371,7 +372,8 @@ def _task_step3(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.kind(dp) in SQUARE_FORMERS:
         st.decision = {
             "kind": "charge_square", "side": c["defender"], "rule": "9.2 step 3",
-            "text": f"{ctx.name(dp)} holds its nerve: form square at {target}? (+2 CF and +2 MR against cavalry, 9.3)",
+            "text": f"{ctx.name(dp)} holds its nerve against the charge: form square at {target}? A square adds 2 to "
+                    "its CF and MR against cavalry (rules 9.2 step 3, 9.3)",
             "task": task, "hexes": [target], "units": [dp],
             "options": [
                 {"id": "square", "label": f"{ctx.name(dp)} forms square at {target}", "square": True},
@@ -457,7 +459,8 @@ def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     ctx.st.decision = {
         "kind": "charge_advance", "side": ctx.side_of(u), "rule": "9.2 step 6",
         "text": f"{ctx.name(u)} may advance after its charge"
-                + (" (second hex)" if task["step"] == 2 else " (first of up to two hexes)"),
+                + (" a second hex" if task["step"] == 2 else ", up to two hexes")
+                + ": choose a hex, or stay (rule 9.2 step 6)",
         "task": task, "options": options, "hexes": hexes, "units": [u],
     }
 
@@ -499,7 +502,8 @@ def _task_follow_up(ctx: Ctx, task: dict[str, Any]) -> None:
     options.append({"id": "none", "label": f"{ctx.name(u)} does not charge again", "target": None})
     ctx.st.decision = {
         "kind": "charge_again", "side": ctx.side_of(u), "rule": "9.2 step 6",
-        "text": f"{ctx.name(u)} may charge again: choose a new target (clear or clear hill, no hexside terrain) or none",
+        "text": f"{ctx.name(u)} won its charge and may charge again: choose a new target (clear or clear hill, no "
+                "hexside terrain), or none (rule 9.2 step 6)",
         "task": task, "options": options, "hexes": targets, "units": [u],
     }
 

@@ -228,8 +228,9 @@ def run_retreat(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "retreat",
         "side": side,
         "rule": "7.8" if task["rout"] else "7.7",
-        "text": f"Choose a {kind} path of {length} hexes for {ctx.names(units)} from {start}"
-                + ("" if safe else " (no safe line exists: the group loses a step and routs)"),
+        "text": f"{ctx.names(units)} must {kind} {length} hexes from {start}: choose where they go"
+                + ("" if safe else " (no safe line exists: the group loses a step and routs)")
+                + f" (rule {'7.8' if task['rout'] else '7.7'})",
         "task": task,
         "options": choices,
         "hexes": [start],
@@ -307,7 +308,8 @@ def run_group_loss(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "loss",
         "side": task["side"],
         "rule": "7.7",
-        "text": f"The group at {task['hex']} loses one step: choose the unit",
+        "text": f"{ctx.names(sorted(units))} at {task['hex']} lose one step between them: choose the unit that "
+                "loses it (rule 7.7)",
         "task": task,
         "options": [{"id": u, "label": f"{ctx.name(u)} loses a step", "unit": u} for u in sorted(units)],
         "hexes": [task["hex"]],
@@ -372,8 +374,9 @@ def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "advance",
         "side": ctx.side_of(u),
         "rule": "7.9",
-        "text": f"Advance after combat: {ctx.name(u)} may advance"
-                + (" (second hex of an advance after a rout)" if task["step"] == 2 else ""),
+        "text": f"{ctx.name(u)} may advance after combat"
+                + (" a second hex, after a rout" if task["step"] == 2 else "")
+                + ": choose a hex, or stay (rule 7.9)",
         "task": task,
         "options": options,
         "hexes": hexes,

@@ -86,7 +86,9 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
     task = {**task, "units": group}
     ctx.st.decision = {"kind": "retreat", "side": ctx.side_of(group[0]), "rule": task.get("rule", "7.9"),
                        "task": task, "options": options, "hexes": sorted({o["path"][-1] for o in options}),
-                       "text": f"{ctx.names(group)} retreat from {start}: choose the path"}
+                       "text": f"{ctx.names(group)} must {'rout' if task.get('rout') else 'retreat'} from {start}: choose "
+                               f"where they go, and the path when several lead there "
+                               f"(rule {task.get('rule', '7.9')})"}
 
 
 def _edge_line(ctx: StdCtx, group: Sequence[str]) -> bool:
