@@ -13,8 +13,16 @@ from typing import Any
 
 import pytest
 from liveserver import web_test_die
-from web_helpers import click_hex, create_game, join_by_invite, register, view, view_log, wait_view
-
+from web_helpers import (
+    choose_option,
+    click_hex,
+    create_game,
+    join_by_invite,
+    register,
+    view,
+    view_log,
+    wait_view,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -131,7 +139,7 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
             page.screenshot(path=str(artifacts / f"game-decision-retreat-{p['side']}.png"))
             click_hex(page, hexes[0], dy=18)  # the choice is outlined on the map: click it there
         else:
-            page.locator(f"#prompt-options [data-option='{opt['id']}']").click()
+            choose_option(page, opt["id"])
         answered.append(p["kind"])
         wait_view(alice, f"v.version > {v['version']}")
     assert "retreat" in answered, f"no retreat decision was asked (asked: {answered})"

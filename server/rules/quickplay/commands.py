@@ -39,7 +39,8 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     combat.defender_option_previews(ctx, c, options)
     ctx.st.decision = {
         "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
-        "text": f"{ctx.names(c['attackers'])} attack your units at {c['target']}: choose the units that defend, "
+        "text": f"{ctx.names(c['attackers'])} attack{'s' if len(c['attackers']) == 1 else ''} your units at "
+                f"{c['target']}: choose the units that defend, "
                 "the primary unit (its morale decides a lost combat) and any leader (rule 7.2(1))",
         "task": task, "options": options, "hexes": [c["target"]],
     }

@@ -234,6 +234,7 @@ def run_retreat(ctx: Ctx, task: dict[str, Any]) -> None:
         "task": task,
         "options": choices,
         "hexes": [start],
+        "from": start,
     }
 
 

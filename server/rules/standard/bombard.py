@@ -295,8 +295,8 @@ def task_fire(ctx: StdCtx, task: dict[str, Any]) -> None:
     options = [{"id": u, "unit": u, "label": f"{ctx.name(u)} (strength {strength(ctx, group, u)[0]})"} for u in pool]
     ctx.st.decision = {"kind": "bombard_unit", "side": task["side"], "rule": "8.4", "task": {**task, "group": group},
                        "options": options, "hexes": [task["target"]],
-                       "text": f"{ctx.names(group)} bombard {task['target']}: choose the enemy unit there they fire at "
-                               "(rule 8.4)"}
+                       "text": f"{ctx.names(group)} bombard{'s' if len(group) == 1 else ''} {task['target']}: choose "
+                               "the enemy unit there they fire at (rule 8.4)"}
 
 
 def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -392,8 +392,8 @@ def task_ammo(ctx: StdCtx, task: dict[str, Any]) -> None:
             ctx.make_ineffective(u, "8.5")
         return
     ctx.st.decision = {"kind": "ammo", "side": task["side"], "rule": "8.5", "task": task,
-                       "text": f"Ammo: one of {ctx.names(firing)} runs short of ammunition and goes ineffective: choose which "
-                               "(rule 8.5)",
+                       "text": f"Ammo: one of {ctx.names(firing)} runs short of ammunition and goes ineffective: "
+                               "choose which (rule 8.5)",
                        "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in firing],
                        "hexes": sorted({h for u in firing if (h := ctx.st.units[u].hex)})}
 

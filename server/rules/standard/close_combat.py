@@ -127,7 +127,8 @@ def task_defenders(ctx: StdCtx, task: dict[str, Any]) -> None:
         best = max(len(set(bound) & set(o["units"])) for o in options)
         options = [o for o in options if len(set(bound) & set(o["units"])) == best]
     ctx.st.decision = {"kind": "defenders", "side": c["defender"], "rule": "7.4",
-                       "text": f"{ctx.names(c['attackers'])} attack your units at {c['target']}: choose the units that defend "
+                       "text": f"{ctx.names(c['attackers'])} attack{'s' if len(c['attackers']) == 1 else ''} your "
+                               f"units at {c['target']}: choose the units that defend "
                                "and the primary unit, whose morale decides a lost combat (rule 7.4)",
                        "task": task, "options": options, "hexes": [c["target"]]}
 
@@ -184,7 +185,8 @@ def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
                         "attack_tactic": c.get("tactic", NO_TACTIC), "preview": tactic_preview(ctx, c, t)})
     if not c.get("cavalry") and countercharge_problem(ctx, c) is None:  # 9.4 against infantry or non-charging cavalry
         out.append({"id": COUNTERCHARGE, "tactic": COUNTERCHARGE, "rule": "9.4",
-                    "attack_tactic": c.get("tactic", NO_TACTIC), "label": f"countercharge {ctx.st.units[c['primary']].hex}: your cavalry charges the attackers "
+                    "attack_tactic": c.get("tactic", NO_TACTIC),
+                    "label": f"countercharge {ctx.st.units[c['primary']].hex}: your cavalry charges the attackers "
                              "there (9.4, 9.3)"})
     return out
 
@@ -243,10 +245,12 @@ def task_tactics(ctx: StdCtx, task: dict[str, Any]) -> None:
     if not defenders or not any(ctx.on_map(u) for u in c["attackers"]):
         return
     att = c.get("tactic", NO_TACTIC)
+    one = len(c["attackers"]) == 1
     ctx.st.decision = {"kind": "tactic", "side": c["defender"], "rule": "7.13", "task": task,
                        "attack_tactic": att, "options": tactic_options(ctx), "hexes": [c["target"]],
-                       "text": f"{ctx.names(c['attackers'])} attack {ctx.names(defenders)} at {c['target']}"
-                               f"{' with no tactic' if att == NO_TACTIC else ' and announce ' + TACTIC_LABEL[att]}"
+                       "text": f"{ctx.names(c['attackers'])} attack{'s' if one else ''} {ctx.names(defenders)} at "
+                               f"{c['target']}{' with no tactic' if att == NO_TACTIC else ''}"
+                               f"{'' if att == NO_TACTIC else ' and announce' + ('s ' if one else ' ') + TACTIC_LABEL[att]}"
                                f"{' (' + TACTIC_RULE[att] + ')' if att in TACTIC_RULE else ''}: choose your "
                                "defending tactic; each shows its odds (rule 7.13)"}
 
@@ -309,7 +313,8 @@ def tactic_preview(ctx: StdCtx, c: dict[str, Any], tactic: str) -> dict[str, Any
     diff = bd.differential
     row = crt_row(diff)
     if tactic == COUNTERCHARGE:
-        results = ["Am" if r.affects == "attacker" else "Dm" if r.affects == "defender" else "both retreat" for r in row]
+        results = ["Am" if r.affects == "attacker" else "Dm" if r.affects == "defender" else "both retreat"
+                   for r in row]
     else:
         results = [str(convert(r, c.get("tactic", NO_TACTIC), tactic, cavalry=bool(c.get("cavalry"))).result)
                    for r in row]
@@ -480,8 +485,9 @@ def task_cavalry_checks(ctx: StdCtx, task: dict[str, Any]) -> None:
     if (ctx.kind(prim_def) in (Kind.INFANTRY, Kind.BATTALION) and target not in st.squares
             and ctx.sc.special.modified_squares is None):  # 19.3: no square markers
         st.decision = {"kind": "form_square", "side": c["defender"], "rule": "9.3(3)", "task": task,
-                       "hexes": [target], "text": f"{ctx.name(prim_def)} is charged by cavalry: form square? It alone then "
-                                                   "defends, with 2 more CF and MR (rules 9.3(3), 9.5)",
+                       "hexes": [target],
+                       "text": f"{ctx.name(prim_def)} is charged by cavalry: form square? It alone then defends, with 2 "
+                               "more CF and MR (rules 9.3(3), 9.5)",
                        "options": [{"id": "no", "square": False, "label": "do not form square"},
                                    {"id": "square", "square": True, "unit": prim_def,
                                     "label": f"{ctx.name(prim_def)} forms square: it alone defends, +2 CF and MR"}]}

@@ -210,8 +210,8 @@ def task_second_step(ctx: StdCtx, task: dict[str, Any]) -> None:
         lose_step(ctx, units[0], task["rule"])
         return
     ctx.st.decision = {"kind": "second_step", "side": task["side"], "rule": "7.11", "task": task,
-                       "text": f"The {TACTIC_LABEL[PRESS if task['rule'] == '7.13(2)' else LAST_STAND]} costs a second step: "
-                               f"choose which of {ctx.names(units)} loses it (rules {task['rule']}, 7.11)",
+                       "text": f"The {TACTIC_LABEL[PRESS if task['rule'] == '7.13(2)' else LAST_STAND]} costs a second "
+                               f"step: choose which of {ctx.names(units)} loses it (rules {task['rule']}, 7.11)",
                        "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in units],
                        "hexes": sorted({h for u in units if (h := ctx.st.units[u].hex)})}
 
@@ -231,8 +231,8 @@ def task_step_loss(ctx: StdCtx, task: dict[str, Any]) -> None:
         return
     options = [{"id": u, "unit": u, "label": ctx.name(u)} for u in [uid] + others]
     ctx.st.decision = {"kind": "absorb", "side": ctx.side_of(uid), "rule": "7.11", "task": task, "options": options,
-                       "text": f"{ctx.name(uid)} loses a step: choose the unit that takes it, {ctx.name(uid)} itself or a unit "
-                               "stacked with it that may absorb it (rule 7.11)"}
+                       "text": f"{ctx.name(uid)} loses a step: choose the unit that takes it, {ctx.name(uid)} itself or "
+                               "a unit stacked with it that may absorb it (rule 7.11)"}
 
 
 def decide_absorb(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:

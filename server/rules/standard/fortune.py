@@ -52,8 +52,8 @@ def task_fow_play(ctx: StdCtx, task: dict[str, Any]) -> None:
     side = entry["side"]
     ctx.st.decision = {"kind": "fortune", "side": side, "rule": "12.4", "task": task, "options": fow_options(ctx, side),
                        "hexes": [], "fow": dict(entry),
-                       "text": f"A fortune of war is yours ({entry['why']}): use it now — shake an enemy unit's morale, "
-                               "rally one of yours, move a stack or charge — or let it go "
+                       "text": f"A fortune of war is yours ({entry['why']}): use it now — shake an enemy unit's "
+                               "morale, rally one of yours, move a stack or charge — or let it go "
                                f"(rules {entry['rule']}, 12.4)"}
 
 
@@ -134,8 +134,9 @@ def fow_charge_choice(ctx: StdCtx, player: str, at: str, unit: str | None = None
     chargers = [unit] if unit else sorted({u for o in options for u in o["units"]})
     ctx.st.decision = {"kind": "fow_charge", "side": player, "rule": "12.4", "task": {"t": "fow_charge"},
                        "options": options, "hexes": sorted({o["target"] for o in options}),
-                       "text": f"{ctx.names(chargers)} {'charges' if len(chargers) == 1 else 'charge'} with the fortune of war: choose the charge. Its primary unit checks "
-                               "morale; passing doubles the chargers' CF or charge factor (rule 12.4)"}
+                       "text": f"{ctx.names(chargers)} {'charges' if len(chargers) == 1 else 'charge'} with the "
+                               "fortune of war: choose the charge. Its primary unit checks morale; passing doubles the "
+                               "chargers' CF or charge factor (rule 12.4)"}
 
 
 def decide_fow_charge(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:

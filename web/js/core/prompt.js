@@ -204,10 +204,9 @@ export function drawPromptChoices(hoverOption = null) {
   map.renderUnits();
 }
 
-/** A choice's path as drawn: from where its units stand (a retreat's path names only the hexes entered). */
+/** A choice's path as drawn: from where its units stand (`from`: a retreat's path names only the hexes entered). */
 function pathFrom(p, o) {
-  const start = (p.hexes || []).length === 1 && !o.path.includes(p.hexes[0]) ? p.hexes[0] : null;
-  return start ? [start, ...o.path] : o.path;
+  return p.from && o.path[0] !== p.from ? [p.from, ...o.path] : o.path;
 }
 
 /** The hover card's line for a hex of the map choice I am asked, else null (core/overlays.js). */
