@@ -7,8 +7,9 @@ Two crafted battles on the Standard rules' test ground (tests/rules/standard/bui
 API with loaded dice: "decisions-fow-ui", where Blue's b-1 (0604) and b-3 (0703) stand next to Red's 7th Brigade
 (0704) and b-3 attacks r-3 (0802) alone, so that r-1 provoked a fight nobody fought (the test of
 tests/rules/standard/test_fortune.py); and "decisions-retreat-ui", where b-1 attacks r-1 and a Dr sends it back.
-Screenshots: tests/artifacts/decisions-tactic.png, decisions-fortune.png, decisions-retreat-map.png,
-decisions-retreat-paths.png.
+The movement phase's actions say why a player takes them (2.6, 9.5, 12.1). Screenshots:
+tests/artifacts/decisions-tactic.png, decisions-fortune.png, decisions-retreat-map.png, decisions-retreat-paths.png,
+decisions-movement-why.png, decisions-square-why.png.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from web_helpers import api_command, api_get, click_hex, hex_point, seated_game,
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.rules.standard.builder import unit
 from tests.rules.standard.fight import add_infantry, ground
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -33,6 +35,9 @@ def _fow_ground() -> dict[str, Any]:
     data = ground()
     add_infantry(data, "b-3", "0703", name="3rd Brigade")
     add_infantry(data, "r-3", "0802", formation="7", side="red", name="Jäger Battalion")
+    # far from the fight: a cavalry unit whose ineffective side moves faster (2.6)
+    unit(data, "b-cav", "0202", kind="cavalry", formation="2", name="Dragoons",
+         full={"cf": 3, "mr": 4, "ma": 6, "charge": 4}, ineffective={"cf": 1, "mr": 2, "ma": 8})
     data["id"], data["title"] = "decisions-fow-ui", "Decisions: a fight nobody fought"
     return data
 
@@ -56,23 +61,25 @@ def _version(page: Any, game_id: str) -> int:
     return int(api_get(page, f"/api/games/{game_id}")["version"])
 
 
-def _to_blue_combat(blue: Any, red: Any, game_id: str) -> None:
-    api_command(blue, game_id, {"type": "end_phase"})  # Blue's movement phase: nobody moves
+def _blue_in_combat(open_page: Any, server: Any, scenario: str, errors: list[str]) -> tuple[Any, Any, str]:
+    """Blue and Red seated in a new game of `scenario`, both on its page; Blue's combat phase of turn 1 (its
+    movement phase ended with nobody moved)."""
+    blue = open_page(errors, f"{scenario}-blue")
+    red = open_page(errors, f"{scenario}-red")
+    game_id = seated_game(blue, red, server.url, (f"{scenario[:12]}-b", f"{scenario[:12]}-r"), scenario)
+    blue.goto(f"{server.url}/games/{game_id}")
+    blue.locator("#conn[data-state=open]").wait_for()
+    api_command(blue, game_id, {"type": "end_phase"})
     wait_view(red, "v.phase === 'combat' && v.awaiting === 'blue'")
+    return blue, red, game_id
 
 
 def test_the_defenders_tactics_show_their_odds_and_a_fight_nobody_fought_reads_in_plain_words(
         open_page: Any, decisions_server: Any, artifacts: Path) -> None:
     from liveserver import last_command, loaded_dice
 
-    base = decisions_server.url
     errors: list[str] = []
-    blue = open_page(errors, "dec-fow-blue")
-    red = open_page(errors, "dec-fow-red")
-    game_id = seated_game(blue, red, base, ("dec-fow-b", "dec-fow-r"), "decisions-fow-ui")
-    blue.goto(f"{base}/games/{game_id}")
-    blue.locator("#conn[data-state=open]").wait_for()
-    _to_blue_combat(blue, red, game_id)
+    blue, red, game_id = _blue_in_combat(open_page, decisions_server, "decisions-fow-ui", errors)
 
     with loaded_dice([3, 1]):  # 5 - 5 = 0: die 3 = NE
         api_command(blue, game_id, {"type": "attack", "target": "0802", "attackers": ["b-3"], "primary": "b-3"})
@@ -118,14 +125,8 @@ def test_a_retreat_with_many_paths_is_chosen_on_the_map(open_page: Any, decision
                                                        artifacts: Path) -> None:
     from liveserver import last_command, loaded_dice
 
-    base = decisions_server.url
     errors: list[str] = []
-    blue = open_page(errors, "dec-ret-blue")
-    red = open_page(errors, "dec-ret-red")
-    game_id = seated_game(blue, red, base, ("dec-ret-b", "dec-ret-r"), "decisions-retreat-ui")
-    red.goto(f"{base}/games/{game_id}")
-    red.locator("#conn[data-state=open]").wait_for()
-    _to_blue_combat(blue, red, game_id)
+    blue, red, game_id = _blue_in_combat(open_page, decisions_server, "decisions-retreat-ui", errors)
     with loaded_dice([5, 1]):  # 6 - 5 = +1: die 5 = Dr
         api_command(blue, game_id, {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
         wait_view(red, "v.prompt && v.prompt.kind === 'tactic'")
@@ -172,4 +173,34 @@ def test_a_retreat_with_many_paths_is_chosen_on_the_map(open_page: Any, decision
     wait_view(red, f"v.version > {before}")
     assert last_command(decisions_server, game_id) == {"type": "choose", "option": pick}
     wait_view(red, f"v.units['r-1'].hex === '{two_ways}'")
+    assert not errors, errors
+
+
+def test_the_movement_phases_actions_say_why_a_player_takes_them(open_page: Any, decisions_server: Any,
+                                                                 artifacts: Path) -> None:
+    errors: list[str] = []
+    blue = open_page(errors, "dec-why-blue")
+    red = open_page(errors, "dec-why-red")
+    game_id = seated_game(blue, red, decisions_server.url, ("dec-why-b", "dec-why-r"), "decisions-fow-ui")
+    blue.goto(f"{decisions_server.url}/games/{game_id}")
+    blue.locator("#conn[data-state=open]").wait_for()
+    wait_view(blue, "v.phase === 'movement' && v.awaiting === 'blue'")
+    # the flips under headings that say what they are for; each button's title what it gives this unit
+    blue.locator("#std-actions .std-action-head").first.wait_for()
+    heads = [h.inner_text() for h in blue.locator("#std-actions .std-action-head").all()]
+    assert "Flip an HQ or trains to inactive — it moves only so (12.1, 12.2)" in heads
+    assert "Flip to the ineffective side — some units move faster so, but fight weaker (2.6)" in heads
+    cav = blue.locator("""#std-actions .std-action[data-command='{"type":"flip","unit":"b-cav"}']""")
+    assert (cav.get_attribute("title") or "").startswith("Its ineffective side moves faster (MA 6 → 8) and fights "
+                                                         "weaker (CF 3 → 1)")
+    hq = blue.locator("""#std-actions .std-action[data-command='{"type":"flip","unit":"b-hq"}']""")
+    assert "rolls for its MA" in (hq.get_attribute("title") or "")
+    # 9.5: the square offered to the selected brigade says what it gives and what it costs
+    click_hex(blue, "0604")
+    square = blue.locator("#sec-selection .sel-commands button.cmd-why", has_text="Form square")
+    square.wait_for()
+    assert "+2 CF and MR and no morale check when charged by cavalry" in square.locator(".why").inner_text()
+    blue.locator("#sec-selection").screenshot(path=str(artifacts / "decisions-square-why.png"))
+    blue.keyboard.press("Escape")
+    blue.locator("#sec-phase").screenshot(path=str(artifacts / "decisions-movement-why.png"))
     assert not errors, errors

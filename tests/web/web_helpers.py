@@ -117,7 +117,8 @@ def choose_option(page: Page, option: str, click: Callable[[Page, str], None] | 
     outlined hex, then on its path's button when several paths lead there. `click(page, hex)` clicks a hex centre
     (default `click_hex`)."""
     button = """(id) => [...document.querySelectorAll('#prompt-options button.option-btn')].find((b) => b.dataset.option === id)"""
-    page.locator("#sec-prompt:not([hidden]) #prompt-options").wait_for()
+    listed = """(id) => [...document.querySelectorAll('#prompt-choice option')].some((o) => o.value === id)"""
+    page.wait_for_function(f"(id) => !!({button})(id) || ({listed})(id)", arg=option)  # the decision is drawn
     if page.evaluate(f"(id) => !!({button})(id)", option):
         page.locator("#prompt-options button.option-btn").nth(_option_index(page, option)).click()
         return

@@ -315,9 +315,9 @@ def tactic_preview(ctx: StdCtx, c: dict[str, Any], tactic: str) -> dict[str, Any
     if tactic == COUNTERCHARGE:
         results = ["Am" if r.affects == "attacker" else "Dm" if r.affects == "defender" else "both retreat"
                    for r in row]
-    else:
-        results = [str(convert(r, c.get("tactic", NO_TACTIC), tactic, cavalry=bool(c.get("cavalry"))).result)
-                   for r in row]
+    else:  # 7.13(4): when both disengage, both sides retreat
+        read = [convert(r, c.get("tactic", NO_TACTIC), tactic, cavalry=bool(c.get("cavalry"))) for r in row]
+        results = ["both retreat" if cv.both_retreat else str(cv.result) for cv in read]
     defence = sum(d.value for d in bd.defenders) + sum(int(str(m["value"])) for m in bd.modifiers
                                                         if m["side"] == "defender")  # last stand's +3, 7.13(5)
     return {"attack": diff + defence, "defense": defence, "differential": diff,

@@ -81,6 +81,15 @@ def test_7_13_each_defending_tactic_carries_its_odds_as_the_combat_stands() -> N
     assert not any(r.startswith(("A", "Ex")) for r in pv["disengage"]["results"])
 
 
+def test_7_13_4_both_disengaging_the_odds_show_both_sides_retreating() -> None:
+    game = combat(ground(), [2, 1])
+    game.submit("blue", {**ATTACK, "tactic": "disengage"})
+    pv = {o["id"]: o["preview"] for o in decision(game)["options"]}
+    want = [str(r) if r.affects is None else "both retreat" for r in crt_row(pv["disengage"]["differential"])]
+    assert pv["disengage"]["results"] == want and "both retreat" in want
+    assert "both retreat" not in pv["none"]["results"]
+
+
 def test_7_13_the_odds_shown_for_a_tactic_are_the_ones_the_combat_is_resolved_with() -> None:
     for die in range(1, 7):
         for tactic in ("none", "disengage", "last_stand"):
