@@ -61,14 +61,19 @@ def _version(page: Any, game_id: str) -> int:
     return int(api_get(page, f"/api/games/{game_id}")["version"])
 
 
-def _blue_in_combat(open_page: Any, server: Any, scenario: str, errors: list[str]) -> tuple[Any, Any, str]:
-    """Blue and Red seated in a new game of `scenario`, both on its page; Blue's combat phase of turn 1 (its
-    movement phase ended with nobody moved)."""
-    blue = open_page(errors, f"{scenario}-blue")
-    red = open_page(errors, f"{scenario}-red")
-    game_id = seated_game(blue, red, server.url, (f"{scenario[:12]}-b", f"{scenario[:12]}-r"), scenario)
+def _seated(open_page: Any, server: Any, scenario: str, errors: list[str], who: str) -> tuple[Any, Any, str]:
+    """Blue and Red (accounts named after `who`) seated in a new game of `scenario`, both on its page."""
+    blue = open_page(errors, f"{who}-blue")
+    red = open_page(errors, f"{who}-red")
+    game_id = seated_game(blue, red, server.url, (f"{who}-b", f"{who}-r"), scenario)
     blue.goto(f"{server.url}/games/{game_id}")
     blue.locator("#conn[data-state=open]").wait_for()
+    return blue, red, game_id
+
+
+def _blue_in_combat(open_page: Any, server: Any, scenario: str, errors: list[str], who: str) -> tuple[Any, Any, str]:
+    """`_seated`, then Blue's combat phase of turn 1 (its movement phase ended with nobody moved)."""
+    blue, red, game_id = _seated(open_page, server, scenario, errors, who)
     api_command(blue, game_id, {"type": "end_phase"})
     wait_view(red, "v.phase === 'combat' && v.awaiting === 'blue'")
     return blue, red, game_id
@@ -79,7 +84,7 @@ def test_the_defenders_tactics_show_their_odds_and_a_fight_nobody_fought_reads_i
     from liveserver import last_command, loaded_dice
 
     errors: list[str] = []
-    blue, red, game_id = _blue_in_combat(open_page, decisions_server, "decisions-fow-ui", errors)
+    blue, red, game_id = _blue_in_combat(open_page, decisions_server, "decisions-fow-ui", errors, "dec-fow")
 
     with loaded_dice([3, 1]):  # 5 - 5 = 0: die 3 = NE
         api_command(blue, game_id, {"type": "attack", "target": "0802", "attackers": ["b-3"], "primary": "b-3"})
@@ -126,7 +131,7 @@ def test_a_retreat_with_many_paths_is_chosen_on_the_map(open_page: Any, decision
     from liveserver import last_command, loaded_dice
 
     errors: list[str] = []
-    blue, red, game_id = _blue_in_combat(open_page, decisions_server, "decisions-retreat-ui", errors)
+    blue, red, game_id = _blue_in_combat(open_page, decisions_server, "decisions-retreat-ui", errors, "dec-ret")
     with loaded_dice([5, 1]):  # 6 - 5 = +1: die 5 = Dr
         api_command(blue, game_id, {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
         wait_view(red, "v.prompt && v.prompt.kind === 'tactic'")
@@ -179,11 +184,7 @@ def test_a_retreat_with_many_paths_is_chosen_on_the_map(open_page: Any, decision
 def test_the_movement_phases_actions_say_why_a_player_takes_them(open_page: Any, decisions_server: Any,
                                                                  artifacts: Path) -> None:
     errors: list[str] = []
-    blue = open_page(errors, "dec-why-blue")
-    red = open_page(errors, "dec-why-red")
-    game_id = seated_game(blue, red, decisions_server.url, ("dec-why-b", "dec-why-r"), "decisions-fow-ui")
-    blue.goto(f"{decisions_server.url}/games/{game_id}")
-    blue.locator("#conn[data-state=open]").wait_for()
+    blue, _, _ = _seated(open_page, decisions_server, "decisions-fow-ui", errors, "dec-why")
     wait_view(blue, "v.phase === 'movement' && v.awaiting === 'blue'")
     # the flips under headings that say what they are for; each button's title what it gives this unit
     blue.locator("#std-actions .std-action-head").first.wait_for()
