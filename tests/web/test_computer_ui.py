@@ -8,7 +8,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from web_helpers import computer_game, wait_view
+from web_helpers import choose_option, computer_game, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -27,7 +27,7 @@ def test_a_player_creates_a_game_against_the_computer_and_it_answers(open_page: 
         version = view["version"]
         options = (view.get("prompt") or {}).get("options") or []
         if options:  # e.g. a retreat after the computer's attack: take the first choice
-            page.locator(f"#prompt-options [data-option='{options[0]['id']}']").click()
+            choose_option(page, options[0]["id"])
         else:
             page.wait_for_function("() => !document.querySelector('#end-phase').disabled", timeout=30000)
             page.locator("#end-phase").click()

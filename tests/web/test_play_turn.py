@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from liveserver import web_test_die
 from web_helpers import (
+    choose_option,
     click_hex,
     create_game,
     join_by_invite,
@@ -117,11 +118,9 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
         opt = opts[0]
         hexes = [opt["hex"]] if opt.get("hex") else (opt.get("path") or [])[-1:]
         if p["kind"] == "retreat" and hexes:
-            page.locator("#prompt-options").wait_for()
+            page.locator("#prompt-title").wait_for()
             page.screenshot(path=str(artifacts / f"game-decision-retreat-{p['side']}.png"))
-            click_hex(page, hexes[0], dy=18)  # the choice is outlined on the map: click it there
-        else:
-            page.locator(f"#prompt-options [data-option='{opt['id']}']").click()
+        choose_option(page, opt["id"])  # a retreat's choice is outlined on the map: clicked there
         answered.append(p["kind"])
         wait_view(alice, f"v.version > {v['version']}")
     assert "retreat" in answered, f"no retreat decision was asked (asked: {answered})"

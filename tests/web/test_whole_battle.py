@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from stored_game import stored_game
-from web_helpers import hex_point, register
+from web_helpers import choose_option, hex_point, register
 
 from server.rules import Game
 from server.rules.kernel import hidden as kh
@@ -354,7 +354,8 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
     t = cmd["type"]
     assert t in FAMILIES, f"no page action for the command family {t!r}"
     if t == "choose":
-        click_matching(page, "#prompt-options button", "data-option", str(cmd["option"]))
+        # a button, or a decision answered on the map: its outlined hex (then its path's button, issue 39)
+        choose_option(page, str(cmd["option"]), click_hex)
     elif t == "end_phase":
         blur(page)
         page.keyboard.press("e")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page
@@ -170,3 +171,35 @@ def end_phase(page: Page) -> None:
                            " || !!document.querySelector('dialog.confirm[open]'); }", arg=version)
     if page.evaluate("() => !!document.querySelector('dialog.confirm[open]')"):
         page.locator("dialog.confirm [data-confirm=ok]").click()
+
+
+def choose_option(page: Page, option: str, click: Callable[[Page, str], None] | None = None) -> None:
+    """Answer the pending decision with its choice `option` as a player does (issue 39): the choice's button, or —
+    a decision answered on the map (a retreat's hexes, an advance, a fortune of war's move) — a click on the choice's
+    outlined hex, then on its path's button when several paths lead there. `click(page, hex)` clicks a hex centre
+    (default `click_hex`)."""
+    button = """(id) => [...document.querySelectorAll('#prompt-options button.option-btn')].find((b) => b.dataset.option === id)"""
+    listed = """(id) => [...document.querySelectorAll('#prompt-choice option')].some((o) => o.value === id)"""
+    page.wait_for_function(f"(id) => !!({button})(id) || ({listed})(id)", arg=option)  # the decision is drawn
+    if page.evaluate(f"(id) => !!({button})(id)", option):
+        page.locator("#prompt-options button.option-btn").nth(_option_index(page, option)).click()
+        return
+    hex_id = page.evaluate(
+        "(id) => { const o = [...document.querySelectorAll('#prompt-choice option')].find((x) => x.value === id);"
+        " return o ? o.dataset.hex : null; }", option)
+    assert hex_id, f"the decision offers no choice {option!r}, neither as a button nor on the map"
+    before = page.evaluate("() => window.vedette.S.version")
+    (click or click_hex)(page, hex_id)
+    # one path to that hex: the click chose it; several: the prompt lists them under the hex
+    page.wait_for_function(
+        f"([id, v]) => window.vedette.S.pending.size > 0 || window.vedette.S.version > v || !!({button})(id)",
+        arg=[option, before], timeout=10000)
+    if page.evaluate(f"(id) => !!({button})(id)", option):
+        page.locator("#prompt-options button.option-btn").nth(_option_index(page, option)).click()
+
+
+def _option_index(page: Page, option: str) -> int:
+    i: int = page.evaluate(
+        "(id) => [...document.querySelectorAll('#prompt-options button.option-btn')].findIndex((b) => b.dataset.option === id)",
+        option)
+    return i

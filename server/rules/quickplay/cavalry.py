@@ -262,8 +262,8 @@ def _task_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     c = _combat(ctx)
     options = combat.defender_options(ctx, c)
     combat.defender_option_previews(ctx, c, options)
-    offer_defenders(ctx, c, task, options, "9.2 step 2", f"{c['target']} is charged by {ctx.name(c['primary'])}: "
-                    "choose the defending units, the primary unit and any leader")
+    offer_defenders(ctx, c, task, options, "9.2 step 2", f"{ctx.name(c['primary'])} charges your units at "
+                    f"{c['target']}: choose the units that defend, the primary unit and any leader (rule 9.2 step 2)")
 
 
 @_task("charge_morale")
@@ -345,7 +345,8 @@ def _task_step3(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.kind(dp) in SQUARE_FORMERS:
         st.decision = {
             "kind": "charge_square", "side": c["defender"], "rule": "9.2 step 3",
-            "text": f"{ctx.name(dp)} holds its nerve: form square at {target}? (+2 CF and +2 MR against cavalry, 9.3)",
+            "text": f"{ctx.name(dp)} holds its nerve against the charge: form square at {target}? A square adds 2 to "
+                    "its CF and MR against cavalry (rules 9.2 step 3, 9.3)",
             "task": task, "hexes": [target], "units": [dp],
             "options": [
                 {"id": "square", "label": f"{ctx.name(dp)} forms square at {target}", "square": True},
@@ -426,7 +427,8 @@ def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     hexes = _advance_hexes(ctx, u, task["step"], task["target"])
     if hexes:
         offer_advance(ctx, task, hexes, "charge_advance", "9.2 step 6", f"{ctx.name(u)} may advance after its charge"
-                      + (" (second hex)" if task["step"] == 2 else " (first of up to two hexes)"))
+                      + (" a second hex" if task["step"] == 2 else ", up to two hexes")
+                      + ": choose a hex, or stay (rule 9.2 step 6)")
 
 
 @_decision("charge_advance")
@@ -466,7 +468,8 @@ def _task_follow_up(ctx: Ctx, task: dict[str, Any]) -> None:
     options.append({"id": "none", "label": f"{ctx.name(u)} does not charge again", "target": None})
     ctx.st.decision = {
         "kind": "charge_again", "side": ctx.side_of(u), "rule": "9.2 step 6",
-        "text": f"{ctx.name(u)} may charge again: choose a new target (clear or clear hill, no hexside terrain) or none",
+        "text": f"{ctx.name(u)} won its charge and may charge again: choose a new target (clear or clear hill, no "
+                "hexside terrain), or none (rule 9.2 step 6)",
         "task": task, "options": options, "hexes": targets, "units": [u],
     }
 

@@ -31,7 +31,9 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     options = combat.defender_options(ctx, c)
     combat.defender_option_previews(ctx, c, options)
     offer_defenders(ctx, c, task, options, "7.2(1)",
-                    f"{c['target']} is attacked: choose the defending units, the primary unit and any leader")
+                    f"{ctx.names(c['attackers'])} attack{'s' if len(c['attackers']) == 1 else ''} your units at "
+                    f"{c['target']}: choose the units that defend, "
+                    "the primary unit (its morale decides a lost combat) and any leader (rule 7.2(1))")
 
 
 def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:

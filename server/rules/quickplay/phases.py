@@ -347,7 +347,8 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "counterattack",
         "side": ctx.enemy(st.active),
         "rule": "7.3",
-        "text": "Counterattack: units that were not attacked may strike an adjacent hex at double strength",
+        "text": "Your units that were not attacked this turn may counterattack an adjacent enemy hex at double "
+                "strength: choose a counterattack, or decline (rule 7.3)",
         "task": task,
         "options": options,
         "hexes": sorted({o["from"] for o in options if "from" in o}),

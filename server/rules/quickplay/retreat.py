@@ -150,11 +150,13 @@ def run_retreat(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "retreat",
         "side": side,
         "rule": "7.8" if task["rout"] else "7.7",
-        "text": f"Choose a {kind} path of {length} hexes for {ctx.names(units)} from {start}"
-                + ("" if safe else " (no safe line exists: the group loses a step and routs)"),
+        "text": f"{ctx.names(units)} must {kind} {length} hexes from {start}: choose where they go"
+                + ("" if safe else " (no safe line exists: the group loses a step and routs)")
+                + f" (rule {'7.8' if task['rout'] else '7.7'})",
         "task": task,
         "options": choices,
         "hexes": [start],
+        "from": start,
     }
 
 
@@ -229,7 +231,8 @@ def run_group_loss(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "loss",
         "side": task["side"],
         "rule": "7.7",
-        "text": f"The group at {task['hex']} loses one step: choose the unit",
+        "text": f"{ctx.names(sorted(units))} at {task['hex']} lose one step between them: choose the unit that "
+                "loses it (rule 7.7)",
         "task": task,
         "options": [{"id": u, "label": f"{ctx.name(u)} loses a step", "unit": u} for u in sorted(units)],
         "hexes": [task["hex"]],
@@ -256,8 +259,9 @@ def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
         return
     hexes = advance_hexes(ctx, task)
     if hexes:
-        offer_advance(ctx, task, hexes, "advance", "7.9", f"Advance after combat: {ctx.name(u)} may advance"
-                      + (" (second hex of an advance after a rout)" if task["step"] == 2 else ""))
+        offer_advance(ctx, task, hexes, "advance", "7.9", f"{ctx.name(u)} may advance after combat"
+                      + (" a second hex, after a rout" if task["step"] == 2 else "")
+                      + ": choose a hex, or stay (rule 7.9)")
 
 
 def apply_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ from .hidden import halt_index, marker_block
 from .leaders import lone_leaders
 from .line import advance_allowed, enemy_entered
 from .scenario import Kind
-from .tactics import CHARGE, PRESS, SKIRMISH, TACTIC_RULE
+from .tactics import CHARGE, PRESS, SKIRMISH, TACTIC_LABEL, TACTIC_RULE
 
 _ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
 
@@ -103,12 +103,13 @@ def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
         ctx.st.tasks.append(rest)
         options = [] if must else [{"id": "stay", "hex": None, "label": "do not advance"}]
         options += [{"id": h, "hex": h, "label": f"advance to {h}"} for h in hexes]
-        why = (f"{TACTIC_RULE[c['tactic']]}: must advance" if must
-               else "7.12: the attackers gave way" if defender else "7.12")
+        rules = f"{TACTIC_RULE[c['tactic']]}, 7.12" if must else "7.12"
+        why = ("must advance after its " + TACTIC_LABEL[c["tactic"]] if must
+               else "may advance: the attackers gave way" if defender else "may advance into the ground won")
         ctx.st.decision = {"kind": "advance", "side": ctx.side_of(uid), "rule": "7.12", "options": options,
                            "task": {**task, "unit": uid}, "hexes": hexes,
-                           "text": f"{ctx.name(uid)} may advance ({why}"
-                                   f"{', two hexes after a rout' if task['rout'] else ''})"}
+                           "text": f"{ctx.name(uid)} {why}{', up to two hexes after a rout' if task['rout'] else ''}: "
+                                   f"choose a hex{'' if must else ', or stay'} (rule{'s' if must else ''} {rules})"}
         return
 
 

@@ -49,6 +49,7 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
     if not group:
         return
     start = ctx.st.units[group[0]].hex
+    assert start is not None  # on the map
     group = [u for u in group if ctx.st.units[u].hex == start]
     paths = retreat_paths(ctx.sc, ctx.st.units, group, _group_army(ctx, group), min_length=task["min"],
                           inactive=ctx.inactive())
@@ -81,13 +82,16 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
         return
     options: list[dict[str, Any]] = []
     for p in paths:
-        label = " ".join(p.path) + ("" if p.safe else f" (unsafe: {len(p.checks)} morale check(s))")
+        label = " → ".join([start, *p.path]) + ("" if p.safe else f" (unsafe: {len(p.checks)} morale check(s))")
         options.append({"id": "-".join(p.path), "path": list(p.path), "safe": p.safe, "ezoc": list(p.checks),
                         "on": p.must_continue, "label": label})
     task = {**task, "units": group}
     ctx.st.decision = {"kind": "retreat", "side": ctx.side_of(group[0]), "rule": task.get("rule", "7.9"),
-                       "task": task, "options": options, "hexes": sorted({o["path"][-1] for o in options}),
-                       "text": f"{ctx.names(group)} retreat from {start}: choose the path"}
+                       "task": task, "from": start, "options": options,
+                       "hexes": sorted({o["path"][-1] for o in options}),
+                       "text": f"{ctx.names(group)} must {'rout' if task.get('rout') else 'retreat'} from {start}: choose "
+                               f"where they go, and the path when several lead there "
+                               f"(rule {task.get('rule', '7.9')})"}
 
 
 def _edge_line(ctx: StdCtx, group: Sequence[str]) -> bool:
