@@ -293,10 +293,12 @@ def printed_hexes(units: list[dict[str, Any]], area_hexes: dict[str, list[frozen
         total[best] = total.get(best, 0) + 1
         if counts:
             counting[best] = counting.get(best, 0) + 1
-    for u in units:  # 17.2: leaders with a unit of their command span
+    for u in units:  # 17.2: leaders with a unit of their command span, the one nearest the formation's place
         if u["kind"] == "leader" and u["side"] == "austria" and u["id"] not in FIXED:
-            out[u["id"]] = next(out[v["id"]] for v in units if v.get("formation") in u["span"]
-                                and v["kind"] != "leader" and v["id"] in out)
+            anchor = ANCHORS[u["formation"]]
+            out[u["id"]] = min((out[v["id"]] for v in units if v.get("formation") in u["span"]
+                                and v["kind"] != "leader" and v["id"] in out),
+                               key=lambda h: (grid.distance(anchor, h), h))
     return out
 
 
