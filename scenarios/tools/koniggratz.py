@@ -431,7 +431,9 @@ DESIGNER_NOTES = (
 
 
 def build() -> dict[str, Any]:
-    from server.rules.standard.scenario import parse_standard_scenario  # the engine reads the areas (17.2)
+    from server.rules.standard.scenario import (
+        parse_standard_scenario,  # the engine reads the areas (17.2)
+    )
 
     mb, key = build_map()
     units = oob.units()

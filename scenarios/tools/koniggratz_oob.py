@@ -120,7 +120,7 @@ def _reg_name(reg: str) -> str:
         return "Gd Fus"
     if reg.endswith("F"):
         return f"{reg[:-1]} Fus"
-    return f"IR {reg}"
+    return f"Rgt {reg}"  # not "IR": the Austrian regiments are "IR n", and many numbers are on both sides
 
 
 def battalion_groups(regiments: list[str]) -> list[list[tuple[str, str]]]:
@@ -137,12 +137,12 @@ def battalion_groups(regiments: list[str]) -> list[list[tuple[str, str]]]:
 
 
 def group_name(group: list[tuple[str, str]]) -> str:
-    """'IR 26 + I/66': whole regiments by name, parts by their battalions."""
+    """'Rgt 26 + I/66': whole regiments by name, parts by their battalions."""
     parts: list[str] = []
     for reg in dict.fromkeys(r for r, _ in group):
         bns = [b for r, b in group if r == reg]
         name = _reg_name(reg)
-        parts.append(name if len(bns) == 3 else f"{','.join(bns)}/{name.split(' ', 1)[-1] if name.startswith('IR') else name}")
+        parts.append(name if len(bns) == 3 else f"{','.join(bns)}/{name.split(' ', 1)[-1] if name.startswith('Rgt') else name}")
     return " + ".join(parts)
 
 

@@ -5,6 +5,7 @@ the stated method (rulings S79-S89)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections import Counter
@@ -120,7 +121,7 @@ def test_19_6_s84_the_fieldworks_run_from_2712_to_3723_with_battery_positions(da
                                                                              sc: StandardScenario) -> None:
     works = data["victory"]["conditions"][1]["when"]["all"][2]["no_enemy_in"]["hexes"]
     assert works[0] == "2712" and works[-1] == "3723" and {"3514", "3718"} <= set(works)
-    assert all(sc.grid.is_adjacent(a, b) for a, b in zip(works, works[1:]))  # "the contiguous line of hexes"
+    assert all(sc.grid.is_adjacent(a, b) for a, b in itertools.pairwise(works))  # "the contiguous line of hexes"
     protected = {k for k, fs in sc.hexsides.items() if "fieldworks" in fs}
     assert all(any(set(k) & {h} for k in protected) for h in works)  # "with at least one protected hexside"
     assert all(set(k) & set(works) for k in protected) and sc.hexside_features["fieldworks"].protected

@@ -1,0 +1,140 @@
+"""19.8 A and 17.2 on the whole battle `koniggratz` (issue 40): random games in which Austria hides I, VI and VIII
+Corps and the reserve cavalry with the artillery reserve in the four boxes at its set-up (19.8 B, S76, S86), and
+nothing the Prussian player or a spectator may read tells what a box holds, which marker is real, or where Austria
+placed a unit before it ended its set-up.
+
+Every command is checked in every channel the rules core gives a non-owner (leakcheck.py): the views, the events
+they may read, the undo answers, the history (`Game.replay_to` at sampled versions), the scenario file
+(`scenario_json_for`) and the Prussian bot's belief game; and a twin game, fed the same commands with every box's
+other marker real, gives Prussia and a spectator the same views and events until the first reveal.  The figures are
+printed with `-s` (docs/scenarios.md, "Königgrätz, 3 July 1866").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.rules import Game, IllegalCommand, parse_scenario, scenario_json_for
+from server.rules.kernel.randomplayer import RandomPlayer
+from server.rules.kernel.state import PHASE_SETUP, STATUS_MAP
+
+from .leakcheck import OWNER, READERS, Tally, boxed, check_channels, leaks, mirror, setup_view
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[3]
+PATH = ROOT / "scenarios" / "standard" / "koniggratz.json"
+GAMES = int(__import__("os").environ.get("LEAK_GAMES", "50"))
+MAX_COMMANDS = 300
+HISTORY_SAMPLES = 2
+DATA: dict[str, Any] = json.loads(PATH.read_text("utf-8"))
+NAMES = {u["id"]: u["name"] for u in DATA["units"] if u["side"] == OWNER}
+# 19.8 B: the historical set-up's hideable formations, one box each (C and R share D), by their 17.2 places
+BOXES = {"A": (("I",), "2420"), "B": (("VI",), "2824"), "C": (("VIII",), "1614"), "D": (("C", "R"), "2721")}
+# 17.3's free set-up (odd games): the markers stand forward, a few hexes east of the Bistritz before First Army's
+# and the Elbe Army's entry hexes, so that random Prussian moves come in sight of them and reveal them (19.8 D)
+FORWARD = {"A": "4206", "B": "3207", "C": "1207", "D": "2707"}
+
+
+def _secret(game: Game) -> set[str]:
+    """The boxed units whose names nobody else may read.  During Austria's set-up a unit it boxed looks to the
+    others exactly as a unit it placed does, not yet placed (S78): the set-up view check covers it there."""
+    return boxed(game) if game.state.phase != PHASE_SETUP else set()
+
+
+def _twin_command(cmd: dict[str, Any]) -> dict[str, Any]:
+    """The twin's command: the same, but a box's markers with the other one real."""
+    return {**cmd, "real": 3 - cmd["real"]} if cmd.get("type") == "hm_markers" else cmd
+
+
+def _fill_boxes(game: Game, twin: Game, real: int, tally: Tally, free: bool) -> None:
+    """Austria's set-up begins with every box filled and its markers placed by the formation's 17.2 place (under
+    the free set-up, forward)."""
+    sc = game.scenario
+    for g in (game, twin):
+        g.submit(OWNER, {"type": "place_printed"})
+    for box, (forms, place) in BOXES.items():
+        near = FORWARD[box] if free else place
+        units = sorted(u for u, d in sc.units.items() if d.side == OWNER and d.formation in forms)
+        for g in (game, twin):
+            g.submit(OWNER, {"type": "hm_box", "box": box, "units": units})
+        taken = {s.hex for s in game.state.units.values() if s.status == STATUS_MAP}
+        taken |= {h for m in game.view(OWNER)["hidden"]["setup"]["markers"].values() for h in m["hexes"]}
+        markers = [h for h in sorted(sc.grid.all_hexes(), key=lambda h: (sc.grid.distance(near, h), h))
+                   if h not in taken and sc.grid.distance(near, h) <= 2][:2]
+        for g, r in ((game, real), (twin, 3 - real)):
+            g.submit(OWNER, {"type": "hm_markers", "box": box, "hexes": markers, "real": r})
+        tally.counts["boxes filled"] += 1
+
+
+def play_and_check(seed: int, tally: Tally) -> None:
+    sc = parse_scenario(DATA, "koniggratz")
+    game_seed = f"leak-koniggratz-seed-{seed:08d}"
+    free = seed % 2 == 1
+    options = {"free_setup": True} if free else None
+    game, twin = Game.new(sc, game_seed, options=options), Game.new(sc, game_seed, options=options)
+    rng = random.Random(seed)
+    player = RandomPlayer(rng)
+    for reader in READERS:
+        tally.check("scenario file", leaks(scenario_json_for(sc, reader), set(), NAMES))  # no box filled yet
+    start_view = setup_view(game.view("prussia"))
+    _fill_boxes(game, twin, 1 + seed // 2 % 2, tally, free)
+    tally.check(f"game {seed} boxes filled", [] if setup_view(game.view("prussia")) == start_view
+                else ["Prussia's view changed with Austria's secret boxes"])
+    history = sorted(rng.sample(range(20, 200), HISTORY_SAMPLES))
+    mirrored = True
+    for _ in range(MAX_COMMANDS):
+        if game.is_over:
+            break
+        side = game.awaiting
+        assert side is not None
+        cmd = player.choose(game, side)
+        if rng.random() < 0.1 and game.can_undo(side):
+            cmd = {"type": "undo"}
+            tally.counts["undos"] += 1
+        try:
+            events = game.submit(side, cmd)
+        except IllegalCommand as e:
+            raise AssertionError(f"the random player's {cmd} was refused: {e}") from e
+        tally.counts["commands"] += 1
+        tally.counts["deployments"] += sum(e["type"] == "hm_deploy" for e in events)
+        tally.counts["reveals"] += sum(e["type"] == "hm_reveal" for e in events)
+        tally.counts["marker moves"] += sum(e["type"] == "hm_move" for e in events)
+        if game.is_over:  # everybody may know everything now
+            break
+        views = check_channels(game, events, tally, f"game {seed} v{game.version}", _secret(game), NAMES)
+        if game.state.phase == PHASE_SETUP:
+            tally.check(f"game {seed} v{game.version} set-up", [] if setup_view(views[0]) == start_view
+                        else ["Prussia's view changed with Austria's secret placements"])
+        if mirrored:
+            mirrored = mirror(game, twin, views, side, cmd, events, tally, f"game {seed} v{game.version}",
+                              _twin_command)
+        if game.version in history:
+            past = game.replay_to(game.version)
+            tally.counts["history replays"] += 1
+            check_channels(past, [], tally, f"game {seed} history at v{game.version}", _secret(past), NAMES)
+    tally.counts["games"] += 1
+    tally.counts["free set-ups"] += free
+    tally.counts["games with a reveal"] += bool(game.state.extra["hidden"]["revealed"])
+
+
+def test_19_8_A_17_2_random_games_of_koniggratz_leak_nothing() -> None:
+    tally = Tally()
+    for seed in range(GAMES):
+        play_and_check(seed, tally)
+    print(f"\nkoniggratz leak check: {dict(tally.counts)}; leaks: {len(tally.problems)}")
+    assert tally.counts["boxes filled"] == 4 * GAMES
+    assert tally.counts["reveals"] and tally.counts["deployments"], "the games should reveal boxes (19.8 D-E)"
+    assert tally.problems == [], "\n".join(tally.problems[:20])
+
+
+def test_19_8_A_the_scenario_file_names_no_austrian_unit_as_boxed() -> None:
+    """The boxes start empty (S86): the file every reader gets lists no box contents and no real marker."""
+    sc = parse_scenario(DATA, "koniggratz")
+    for reader in (*READERS, OWNER):
+        block = scenario_json_for(sc, reader)["hidden_movement"]
+        assert all(not b.get("units") and "real" not in b for b in block["boxes"]), reader
