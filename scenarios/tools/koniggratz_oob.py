@@ -160,9 +160,12 @@ def _two_step(uid: str, side: str, name: str, formation: str, cf: int, mr: int, 
 
 
 def _one_step(uid: str, side: str, name: str, formation: str, cf: int, mr: int, *, sub: str | None,
-              unit_id: str, historical: str) -> dict[str, Any]:
+              unit_id: str, historical: str, jager: bool = True) -> dict[str, Any]:
+    full: dict[str, Any] = {"cf": cf, "mr": mr, "ma": 5}
+    if jager:
+        full["red_dot"] = True  # 11.2: picked riflemen are not replaced
     u: dict[str, Any] = {"id": uid, "side": side, "kind": "battalion", "name": name, "unit_id": unit_id,
-                         "formation": formation, "full": {"cf": cf, "mr": mr, "ma": 5, "red_dot": True},
+                         "formation": formation, "full": full,
                          "ineffective": {"cf": 0, "mr": max(mr - 2, 1), "ma": 5}, "historical": historical}
     if sub is not None:
         u["sub_formation"] = sub
@@ -259,9 +262,9 @@ def austrian_units() -> list[dict[str, Any]]:
         leader("a-p-cdr", A, "Prochaska", "P", ["P"], "GM Prochaska's brigade, fielded from Fortress Königgrätz."),
         _two_step("a-gr13", A, "13 Grenzer", "P", cf_from_men(4 * per_bn, MEN_PER_CF), 3, sub=None, unit_id="GR13",
                   historical="The 13th Grenz Infantry Regiment, four battalions (5,750 men in 7 battalions, 21.0)."),
-        _one_step("a-iv55", A, "IV/55", "P", cf_from_men(per_bn, MEN_PER_CF), 3, sub=None, unit_id="IV55",
+        _one_step("a-iv55", A, "IV/55", "P", cf_from_men(per_bn, MEN_PER_CF), 3, sub=None, unit_id="IV55", jager=False,
                   historical="The fourth battalion of Infantry Regiment 55."),
-        _one_step("a-iv56", A, "IV/56", "P", cf_from_men(per_bn, MEN_PER_CF), 3, sub=None, unit_id="IV56",
+        _one_step("a-iv56", A, "IV/56", "P", cf_from_men(per_bn, MEN_PER_CF), 3, sub=None, unit_id="IV56", jager=False,
                   historical="The fourth battalion of Infantry Regiment 56."),
         _one_step("a-jg3334", A, "33+34 Jg", "P", cf_from_men(per_bn, MEN_PER_CF) + RIFLES, 5, sub=None,
                   unit_id="JG33", historical="Feldjäger Battalions 33 and 34 combined."),
