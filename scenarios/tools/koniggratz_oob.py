@@ -346,7 +346,7 @@ def prussian_units() -> list[dict[str, Any]]:
             out.append(_one_step(f"p-jg{jg.lower()}", P, jname, fid,
                                  cf_from_men(int(per_bn * NEEDLE_GUN), MEN_PER_CF) + RIFLES, 5, sub=sub,
                                  unit_id=f"{key.upper()}G1", historical=f"{jname} with the {name} (corps troops, 21.0)."))
-        out.append(guns(f"p-{key}-art", P, f"{name.split(' ')[0]} Div. guns ({DIVISION_GUNS})", fid, DIVISION_GUNS,
+        out.append(guns(f"p-{key}-art", P, f"{name.replace('Division', 'Div.')} guns ({DIVISION_GUNS})", fid, DIVISION_GUNS,
                         sub=sub, historical=f"The {name}'s four batteries, about two-thirds rifled 6-pounders."))
         for j, cav in enumerate(cavalry, start=1):
             regs = cav.split(", ")
