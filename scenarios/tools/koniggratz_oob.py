@@ -146,57 +146,52 @@ def group_name(group: list[tuple[str, str]]) -> str:
     return " + ".join(parts)
 
 
-def _two_step(uid: str, side: str, name: str, formation: str, cf: int, mr: int, *, sub: str | None,
-              unit_id: str, historical: str, red_dot: bool = False) -> dict[str, Any]:
-    full: dict[str, Any] = {"cf": cf, "mr": mr, "ma": 4}
-    if red_dot:
-        full["red_dot"] = True
-    u: dict[str, Any] = {"id": uid, "side": side, "kind": "infantry", "name": name, "unit_id": unit_id,
-                         "formation": formation, "full": full,
-                         "reduced": {"cf": (cf + 1) // 2, "mr": mr - 1, "ma": 4}, "historical": historical}
+def _counter(uid: str, side: str, kind: str, name: str, formation: str, unit_id: str, sub: str | None,
+             historical: str, **faces: dict[str, Any]) -> dict[str, Any]:
+    """A combat counter: its faces (2.4: full, reduced or ineffective) and its sub-formation (19.1) if any."""
+    u: dict[str, Any] = {"id": uid, "side": side, "kind": kind, "name": name, "unit_id": unit_id,
+                         "formation": formation, **faces, "historical": historical}
     if sub is not None:
         u["sub_formation"] = sub
     return u
+
+
+def _two_step(uid: str, side: str, name: str, formation: str, cf: int, mr: int, *, sub: str | None,
+              unit_id: str, historical: str, red_dot: bool = False) -> dict[str, Any]:
+    """A regiment or group (2.5): the reduced side half the CF (rounded up), one less morale."""
+    full: dict[str, Any] = {"cf": cf, "mr": mr, "ma": 4}
+    if red_dot:
+        full["red_dot"] = True
+    return _counter(uid, side, "infantry", name, formation, unit_id, sub, historical, full=full,
+                    reduced={"cf": (cf + 1) // 2, "mr": mr - 1, "ma": 4})
 
 
 def _one_step(uid: str, side: str, name: str, formation: str, cf: int, mr: int, *, sub: str | None,
               unit_id: str, historical: str, jager: bool = True) -> dict[str, Any]:
+    """A battalion (2.7): its ineffective side fights with nothing, two morale lower."""
     full: dict[str, Any] = {"cf": cf, "mr": mr, "ma": 5}
     if jager:
         full["red_dot"] = True  # 11.2: picked riflemen are not replaced
-    u: dict[str, Any] = {"id": uid, "side": side, "kind": "battalion", "name": name, "unit_id": unit_id,
-                         "formation": formation, "full": full,
-                         "ineffective": {"cf": 0, "mr": max(mr - 2, 1), "ma": 5}, "historical": historical}
-    if sub is not None:
-        u["sub_formation"] = sub
-    return u
+    return _counter(uid, side, "battalion", name, formation, unit_id, sub, historical, full=full,
+                    ineffective={"cf": 0, "mr": max(mr - 2, 1), "ma": 5})
 
 
 def horse(uid: str, side: str, name: str, formation: str, sabres: int, *, heavy: bool, sub: str | None,
           historical: str) -> dict[str, Any]:
     cf = cf_from_men(sabres, SABRES_PER_CF)
     mr = 5 if heavy else 4
-    u: dict[str, Any] = {"id": uid, "side": side, "kind": "cavalry", "name": name, "unit_id": uid.upper(),
-                         "formation": formation,
-                         "full": {"cf": cf, "mr": mr, "ma": 8, "charge": cf + (3 if heavy else 2)},
-                         "ineffective": {"cf": 1, "mr": mr - 2, "ma": 8}, "historical": historical}
-    if sub is not None:
-        u["sub_formation"] = sub
-    return u
+    return _counter(uid, side, "cavalry", name, formation, uid.upper(), sub, historical,
+                    full={"cf": cf, "mr": mr, "ma": 8, "charge": cf + (3 if heavy else 2)},
+                    ineffective={"cf": 1, "mr": mr - 2, "ma": 8})
 
 
 def guns(uid: str, side: str, name: str, formation: str, n: int, *, rifled: bool = True, horse_art: bool = False,
          sub: str | None = None, historical: str) -> dict[str, Any]:
     rng = 3 if rifled else 2
     ma = 5 if horse_art else 3
-    u: dict[str, Any] = {"id": uid, "side": side, "kind": "artillery", "name": name, "unit_id": uid.upper(),
-                         "formation": formation,
-                         "full": {"attack": cf_from_guns(n, GUNS_PER_AF), "defense": 1, "range": rng, "ma": ma},
-                         "ineffective": {"attack": 1, "defense": 0, "range": rng - 1, "ma": ma},
-                         "historical": historical}
-    if sub is not None:
-        u["sub_formation"] = sub
-    return u
+    return _counter(uid, side, "artillery", name, formation, uid.upper(), sub, historical,
+                    full={"attack": cf_from_guns(n, GUNS_PER_AF), "defense": 1, "range": rng, "ma": ma},
+                    ineffective={"attack": 1, "defense": 0, "range": rng - 1, "ma": ma})
 
 
 def batteries(prefix: str, side: str, label: str, formation: str, total: int, *, sub: str | None = None,

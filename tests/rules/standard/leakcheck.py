@@ -10,15 +10,17 @@ A twin game fed the same commands but with the other marker real must give the r
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
 from server.bots.belief import belief_state_json
 from server.rules import Game, IllegalCommand, filter_events
-from server.rules.kernel.state import STATUS_HIDDEN
+from server.rules.kernel.randomplayer import RandomPlayer
+from server.rules.kernel.state import PHASE_SETUP, STATUS_HIDDEN
 
 READERS = ("prussia", "spectator")
 OWNER = "austria"
@@ -130,3 +132,53 @@ def mirror(game: Game, twin: Game, views: list[dict[str, Any]], side: str, cmd: 
             problems.append("events differ with the other marker real")
         tally.check(f"{where} twin {reader}", problems)
     return True
+
+
+def random_play(game: Game, rng: random.Random, limit: int) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """The random player's commands (one in ten an undo where the side may take one back), each submitted: (side,
+    command, events), until the game is over or `limit` commands were made."""
+    player = RandomPlayer(rng)
+    for _ in range(limit):
+        if game.is_over:
+            return
+        side = game.awaiting
+        assert side is not None
+        cmd = player.choose(game, side)
+        if rng.random() < 0.1 and game.can_undo(side):
+            cmd = {"type": "undo"}
+        try:
+            events = game.submit(side, cmd)
+        except IllegalCommand as e:
+            raise AssertionError(f"the random player's {cmd} was refused: {e}") from e
+        yield side, cmd, events
+
+
+def play_and_tally(game: Game, twin: Game, rng: random.Random, tally: Tally, label: str, *,
+                   secret: Callable[[Game], set[str]], names: Mapping[str, str], start_view: dict[str, Any] | None,
+                   history: list[int], limit: int,
+                   twin_command: Callable[[dict[str, Any]], dict[str, Any]] = lambda c: c) -> None:
+    """A random game checked after every command in every channel (`check_channels`), Prussia's view during the
+    owner's set-up against `start_view` (17.2), the twin while no box is revealed (`mirror`) and the history at the
+    `history` versions (`Game.replay_to`)."""
+    mirrored = True
+    for side, cmd, events in random_play(game, rng, limit):
+        tally.counts["commands"] += 1
+        tally.counts["undos"] += cmd["type"] == "undo"
+        tally.counts["deployments"] += sum(e["type"] == "hm_deploy" for e in events)
+        tally.counts["reveals"] += sum(e["type"] == "hm_reveal" for e in events)
+        tally.counts["marker moves"] += sum(e["type"] == "hm_move" for e in events)
+        if game.is_over:  # everybody may know everything now
+            break
+        where = f"{label} v{game.version}"
+        views = check_channels(game, events, tally, where, secret(game), names)
+        if start_view is not None and game.state.phase == PHASE_SETUP:
+            tally.check(f"{where} set-up", [] if setup_view(views[0]) == start_view
+                        else ["Prussia's view changed with Austria's secret placements"])
+        if mirrored:
+            mirrored = mirror(game, twin, views, side, cmd, events, tally, where, twin_command)
+        if game.version in history:
+            past = game.replay_to(game.version)
+            tally.counts["history replays"] += 1
+            check_channels(past, [], tally, f"{label} history at v{game.version}", secret(past), names)
+    tally.counts["games"] += 1
+    tally.counts["games with a reveal"] += bool(game.state.extra["hidden"]["revealed"])

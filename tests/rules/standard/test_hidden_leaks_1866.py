@@ -26,11 +26,10 @@ from typing import Any
 
 import pytest
 
-from server.rules import Game, IllegalCommand, ScenarioError, parse_scenario, scenario_json_for
-from server.rules.kernel.randomplayer import RandomPlayer
-from server.rules.kernel.state import PHASE_SETUP
+from server.rules import Game, ScenarioError, parse_scenario, scenario_json_for
+from server.rules.kernel.state import PHASE_SETUP, STATUS_HIDDEN
 
-from .leakcheck import OWNER, READERS, Tally, boxed, check_channels, leaks, mirror, setup_view
+from .leakcheck import OWNER, READERS, Tally, leaks, play_and_tally, setup_view
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
@@ -51,49 +50,22 @@ BOXED = tuple(DATA["hidden_movement"]["boxes"][0]["units"])
 NAMES = {u["id"]: u["name"] for u in DATA["units"] if u["id"] in BOXED}
 
 
+def _secret(game: Game) -> set[str]:
+    return {u for u in BOXED if game.state.units[u].status == STATUS_HIDDEN}
+
+
 def play_and_check(seed: int, tally: Tally) -> None:
     real = 1 + seed % 2
     sc, twin_sc = parse_scenario(scenario_data(real), "1866"), parse_scenario(scenario_data(3 - real), "1866")
     game_seed = f"leak-1866-seed-{seed:08d}"
     game, twin = Game.new(sc, game_seed), Game.new(twin_sc, game_seed)
     rng = random.Random(seed)
-    player = RandomPlayer(rng)
     for reader in READERS:
         tally.check("scenario file", leaks(scenario_json_for(sc, reader), set(BOXED), NAMES))
     start_view = setup_view(game.view("prussia")) if game.state.phase == PHASE_SETUP else None
     history = sorted(rng.sample(range(1, 120), HISTORY_SAMPLES))
-    mirrored = True
-    for _ in range(MAX_COMMANDS):
-        if game.is_over:
-            break
-        side = game.awaiting
-        assert side is not None
-        cmd = player.choose(game, side)
-        if rng.random() < 0.1 and game.can_undo(side):
-            cmd = {"type": "undo"}
-            tally.counts["undos"] += 1
-        try:
-            events = game.submit(side, cmd)
-        except IllegalCommand as e:
-            raise AssertionError(f"the random player's {cmd} was refused: {e}") from e
-        tally.counts["commands"] += 1
-        tally.counts["deployments"] += sum(e["type"] == "hm_deploy" for e in events)
-        tally.counts["reveals"] += sum(e["type"] == "hm_reveal" for e in events)
-        tally.counts["marker moves"] += sum(e["type"] == "hm_move" for e in events)
-        if game.is_over:  # everybody may know everything now
-            break
-        views = check_channels(game, events, tally, f"game {seed} v{game.version}", boxed(game), NAMES)
-        if start_view is not None and game.state.phase == PHASE_SETUP:
-            tally.check(f"game {seed} v{game.version} set-up", [] if setup_view(views[0]) == start_view
-                        else ["Prussia's view changed with Austria's secret placements"])
-        if mirrored:
-            mirrored = mirror(game, twin, views, side, cmd, events, tally, f"game {seed} v{game.version}")
-        if game.version in history:
-            past = game.replay_to(game.version)
-            tally.counts["history replays"] += 1
-            check_channels(past, [], tally, f"game {seed} history at v{game.version}", boxed(past), NAMES)
-    tally.counts["games"] += 1
-    tally.counts["games with a reveal"] += bool(game.state.extra["hidden"]["revealed"])
+    play_and_tally(game, twin, rng, tally, f"game {seed}", secret=_secret, names=NAMES, start_view=start_view,
+                   history=history, limit=MAX_COMMANDS)
 
 
 def test_19_8_A_17_2_a_hundred_random_games_of_standard_1866_leak_nothing() -> None:

@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 
-from server.rules import Game, IllegalCommand, parse_scenario, scenario_json_for
-from server.rules.kernel.randomplayer import RandomPlayer
+from server.rules import Game, parse_scenario, scenario_json_for
 from server.rules.kernel.state import PHASE_SETUP, STATUS_MAP
 
-from .leakcheck import OWNER, READERS, Tally, boxed, check_channels, leaks, mirror, setup_view
+from .leakcheck import OWNER, READERS, Tally, boxed, leaks, play_and_tally, setup_view
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
@@ -78,7 +77,6 @@ def play_and_check(seed: int, tally: Tally) -> None:
     options = {"free_setup": True} if free else None
     game, twin = Game.new(sc, game_seed, options=options), Game.new(sc, game_seed, options=options)
     rng = random.Random(seed)
-    player = RandomPlayer(rng)
     for reader in READERS:
         tally.check("scenario file", leaks(scenario_json_for(sc, reader), set(), NAMES))  # no box filled yet
     start_view = setup_view(game.view("prussia"))
@@ -86,40 +84,9 @@ def play_and_check(seed: int, tally: Tally) -> None:
     tally.check(f"game {seed} boxes filled", [] if setup_view(game.view("prussia")) == start_view
                 else ["Prussia's view changed with Austria's secret boxes"])
     history = sorted(rng.sample(range(20, 200), HISTORY_SAMPLES))
-    mirrored = True
-    for _ in range(MAX_COMMANDS):
-        if game.is_over:
-            break
-        side = game.awaiting
-        assert side is not None
-        cmd = player.choose(game, side)
-        if rng.random() < 0.1 and game.can_undo(side):
-            cmd = {"type": "undo"}
-            tally.counts["undos"] += 1
-        try:
-            events = game.submit(side, cmd)
-        except IllegalCommand as e:
-            raise AssertionError(f"the random player's {cmd} was refused: {e}") from e
-        tally.counts["commands"] += 1
-        tally.counts["deployments"] += sum(e["type"] == "hm_deploy" for e in events)
-        tally.counts["reveals"] += sum(e["type"] == "hm_reveal" for e in events)
-        tally.counts["marker moves"] += sum(e["type"] == "hm_move" for e in events)
-        if game.is_over:  # everybody may know everything now
-            break
-        views = check_channels(game, events, tally, f"game {seed} v{game.version}", _secret(game), NAMES)
-        if game.state.phase == PHASE_SETUP:
-            tally.check(f"game {seed} v{game.version} set-up", [] if setup_view(views[0]) == start_view
-                        else ["Prussia's view changed with Austria's secret placements"])
-        if mirrored:
-            mirrored = mirror(game, twin, views, side, cmd, events, tally, f"game {seed} v{game.version}",
-                              _twin_command)
-        if game.version in history:
-            past = game.replay_to(game.version)
-            tally.counts["history replays"] += 1
-            check_channels(past, [], tally, f"game {seed} history at v{game.version}", _secret(past), NAMES)
-    tally.counts["games"] += 1
+    play_and_tally(game, twin, rng, tally, f"game {seed}", secret=_secret, names=NAMES, start_view=start_view,
+                   history=history, limit=MAX_COMMANDS, twin_command=_twin_command)
     tally.counts["free set-ups"] += free
-    tally.counts["games with a reveal"] += bool(game.state.extra["hidden"]["revealed"])
 
 
 def test_19_8_A_17_2_random_games_of_koniggratz_leak_nothing() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,11 @@ import pytest
 from server.rules import Game, parse_scenario
 from server.rules.kernel.hexes import hexside_key
 from server.rules.kernel.state import STATUS_HIDDEN, STATUS_MAP
-from server.rules.standard.scenario import Kind, StandardScenario, parse_standard_scenario
+from server.rules.standard.scenario import Kind, StandardScenario
 from server.rules.standard.setup import areas_in_play
 
 from .play import refused
+from .shipped import generated, scenario_fixtures
 
 ROOT = Path(__file__).resolve().parents[3]
 PATH = ROOT / "scenarios" / "standard" / "koniggratz.json"
@@ -33,15 +33,7 @@ NAMED_TOWNS = {"3416": "Chlum", "2420": "Rosnitz", "3624": "Nedelist", "3724": "
                "3604": "Sadowa", "3704": "Sadowa", "3705": "Sadowa"}
 
 
-@pytest.fixture(scope="module")
-def data() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(PATH.read_text("utf-8"))
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def sc(data: dict[str, Any]) -> StandardScenario:
-    return parse_standard_scenario(data, str(PATH))
+data, sc = scenario_fixtures(PATH)
 
 
 def _west_of_bistritz(sc: StandardScenario) -> set[str]:
@@ -61,12 +53,7 @@ def _new(sc: StandardScenario, **options: Any) -> Game:
 
 
 def test_the_file_is_the_generators_output(data: dict[str, Any]) -> None:
-    sys.path.insert(0, str(ROOT / "scenarios" / "tools"))
-    try:
-        import koniggratz
-    finally:
-        sys.path.pop(0)
-    assert koniggratz.build() == data, "stale: run scenarios/tools/build_scenarios.py"
+    assert generated("koniggratz") == data, "stale: run scenarios/tools/build_scenarios.py"
 
 
 def test_17_1_it_parses_by_the_standard_rules_ten_turns_on_the_seeds_grid(data: dict[str, Any],
