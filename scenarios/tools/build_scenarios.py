@@ -1,4 +1,5 @@
-"""Build scenarios/hougoumont.json, scenarios/salem-church.json and scenarios/standard/standard-1866.json.
+"""Build scenarios/hougoumont.json, scenarios/salem-church.json, scenarios/standard/standard-1866.json and
+scenarios/standard/koniggratz.json.
 
     .venv/bin/python scenarios/tools/build_scenarios.py          # write every file
     .venv/bin/python scenarios/tools/build_scenarios.py --check  # fail if a file is stale
@@ -23,6 +24,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import hougoumont
+import koniggratz
 import salem_church
 import standard_1866
 
@@ -30,6 +32,7 @@ OUTPUTS = {
     "hougoumont.json": hougoumont.build,
     "salem-church.json": salem_church.build,
     "standard/standard-1866.json": standard_1866.build,
+    "standard/koniggratz.json": koniggratz.build,
 }
 
 
