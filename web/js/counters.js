@@ -166,7 +166,10 @@ function sizeMark(def) {
  *  The width is estimated from the characters (a bold digit is about 0.62 em, a hyphen or bracket about 0.4 em). */
 function fitText(text, fontPx, S) {
   const str = String(text ?? "");
-  return textEm(str) * fontPx > S - 4 ? { text: str, textLength: (S - 4).toFixed(1), lengthAdjust: "spacingAndGlyphs" } : { text: str };
+  // a small counter (an off-map box's, Königgrätz's at the whole-map size) keeps a margin of its own size, never
+  // a negative width (which the browser refuses)
+  const room = Math.max(S - 4, S * 0.6);
+  return room > 0 && textEm(str) * fontPx > room ? { text: str, textLength: room.toFixed(1), lengthAdjust: "spacingAndGlyphs" } : { text: str };
 }
 
 /** A bold text's estimated width in em. */
