@@ -22,7 +22,8 @@ from web_helpers import api_post, click_hex, hex_point, register, wait_view
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
-SHIPPED = ("hougoumont.json", "salem-church.json", "tutorial.json", "standard/standard-1866.json")
+SHIPPED = ("hougoumont.json", "salem-church.json", "tutorial.json", "standard/standard-1866.json",
+           "standard/koniggratz.json")
 STACKED = {"1leger1": "1521", "3ligne": "1521", "reille": "1521", "nassau": "1615", "hanjg": "1615", "gdlt1": "1615"}
 
 
@@ -210,10 +211,10 @@ def test_the_whole_map_view_shows_marks_objectives_and_the_front_not_hex_numbers
     assert not errors, errors
 
 
-FIRST_VIEW = """() => {
+FIRST_VIEW = """(keyHex) => {
     const {S, map} = window.vedette;
-    const objs = map.scenario.victory.objectives;
-    const key = objs.reduce((a, o) => (!a || o.points > a.points ? o : a), null);
+    const objs = map.scenario.victory.objectives || [];
+    const key = keyHex ? {hex: keyHex} : objs.reduce((a, o) => (!a || o.points > a.points ? o : a), null);
     const mine = Object.entries(S.view.units).filter(([id, u]) => u.hex && (!u.status || u.status === 'map')
         && map.scenario.units.find((x) => x.id === id).side === S.side).map(([, u]) => u.hex);
     return {key: key.hex, keyVisible: map.isVisible(key.hex), mine: mine.length,
@@ -222,21 +223,39 @@ FIRST_VIEW = """() => {
 }"""
 
 
-@pytest.mark.parametrize("scenario,sides", [
-    ("hougoumont", ("french", "allied")),
-    ("salem-church", ("union", "confederate")),
-    ("standard-1866", ("prussia", "austria")),
+@pytest.mark.parametrize("scenario,sides,key", [
+    ("hougoumont", ("french", "allied"), None),
+    ("salem-church", ("union", "confederate"), None),
+    ("standard-1866", ("prussia", "austria"), None),
+    # won by conditions, not objectives: 18.1's road to Königgrätz; every Prussian counter starts off the map (17.4)
+    ("koniggratz", ("prussia", "austria"), "2030"),
 ])
 def test_each_sides_first_view_shows_its_troops_and_the_key_objective(open_page: Any, server: Any, artifacts: Path,
-                                                                     scenario: str, sides: tuple[str, str]) -> None:
+                                                                     scenario: str, sides: tuple[str, str],
+                                                                     key: str | None) -> None:
     errors: list[str] = []
     pages = battle(open_page, errors, server.url, scenario, sides)
     for page, side in zip(pages, sides, strict=True):
-        o = page.evaluate(FIRST_VIEW)
+        o = page.evaluate(FIRST_VIEW, key)
         page.screenshot(path=str(artifacts / f"stacks-first-view-{scenario}-{side}.png"))
         assert o["keyVisible"], (side, o)  # the battle's key objective is on screen
-        assert o["visible"] >= max(1, o["mine"] / 3), (side, o)  # and the side's own troops
-        assert o["k"] > 1.3 and o["counterPx"] >= 34, (side, o)  # zoomed in to readable counters
+        if o["mine"] or key is None:
+            assert o["visible"] >= max(1, o["mine"] / 3), (side, o)  # and the side's own troops
+            assert o["k"] > 1.3 and o["counterPx"] >= 34, (side, o)  # zoomed in to readable counters
+        else:  # nothing of its own on the map yet (17.4: it all arrives): the whole field
+            assert page.evaluate("() => window.vedette.map.svg.dataset.lod") == "far", (side, o)
+    if scenario == "koniggratz":  # the largest map, zoomed out to the whole field: marks, no hex numbers
+        pages[1].locator("#zoom-reset").click()
+        pages[1].wait_for_function("() => window.vedette.map.svg.dataset.lod === 'far'")
+        pages[1].screenshot(path=str(artifacts / "stacks-whole-map-koniggratz.png"))
+        assert pages[1].evaluate("() => [...document.querySelectorAll('#map-host .hexnum')]"
+                                 ".every((e) => e.getBoundingClientRect().width === 0)")
+        marks = pages[1].evaluate("""() => {
+            const hexes = new Set(Object.values(window.vedette.S.view.units)
+                .filter((u) => u.hex && (!u.status || u.status === 'map')).map((u) => u.hex));
+            return [document.querySelectorAll('#map-host .unit-mark').length, hexes.size];
+        }""")
+        assert marks[0] == marks[1] >= 1, marks  # one mark a stack (the set-up's counters wait off the map)
     assert not errors, errors
 
 

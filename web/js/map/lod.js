@@ -20,12 +20,30 @@ export function lodFor(hexPx) {
   return "near";
 }
 
-/** The battle's key objective: the one worth the most victory points (the first listed among equals), or null. */
+/** The battle's key objective: the one worth the most victory points (the first listed among equals); in a battle
+ *  won by conditions rather than objectives (Königgrätz: 18.1's hex 2030), the first hex a victory condition names;
+ *  or null. */
 export function keyObjective(scenario) {
-  const objs = ((scenario && scenario.victory && scenario.victory.objectives) || []).filter((o) => o && o.hex);
+  const victory = (scenario && scenario.victory) || {};
+  const objs = (victory.objectives || []).filter((o) => o && o.hex);
   let best = null;
   for (const o of objs) if (!best || (o.points || 0) > (best.points || 0)) best = o;
-  return best;
+  if (best) return best;
+  for (const c of victory.conditions || []) {
+    const hex = firstHex(c && c.when);
+    if (hex) return { hex, name: c.text || hex };
+  }
+  return null;
+}
+
+function firstHex(node) {
+  if (!node || typeof node !== "object") return null;
+  if (typeof node.hex === "string") return node.hex;
+  for (const value of Array.isArray(node) ? node : Object.values(node)) {
+    const hex = firstHex(value);
+    if (hex) return hex;
+  }
+  return null;
 }
 
 /** One mark per stack for the far view: a square in the side's colour with its top unit's type symbol, a second
