@@ -1,4 +1,5 @@
-"""Build scenarios/hougoumont.json, scenarios/salem-church.json and scenarios/standard/standard-1866.json.
+"""Build scenarios/hougoumont.json, scenarios/salem-church.json, scenarios/standard/standard-1866.json and
+scenarios/horse-and-musket/hm-hochdorf.json.
 
     .venv/bin/python scenarios/tools/build_scenarios.py          # write every file
     .venv/bin/python scenarios/tools/build_scenarios.py --check  # fail if a file is stale
@@ -22,6 +23,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
+import hm_hochdorf
 import hougoumont
 import salem_church
 import standard_1866
@@ -30,6 +32,7 @@ OUTPUTS = {
     "hougoumont.json": hougoumont.build,
     "salem-church.json": salem_church.build,
     "standard/standard-1866.json": standard_1866.build,
+    "horse-and-musket/hm-hochdorf.json": hm_hochdorf.build,
 }
 
 

@@ -4,11 +4,12 @@ No I/O, no web framework, no database, no asyncio: a scenario, a seed and a
 list of commands always lead to the same state.
 
 `kernel/` is what every edition shares; each edition is its own package beside it
-(`quickplay/`, `standard/`), registered by ruleset id when imported here (docs/engine-contract.md).
+(`quickplay/`, `standard/`, `horse_and_musket/`), registered by ruleset id when imported here (docs/engine-contract.md).
 """
 
 from . import quickplay  # noqa: F401  (registers the `quickplay` edition)
 from . import standard  # noqa: F401  (registers the `standard` edition)
+from . import horse_and_musket  # noqa: F401  (registers the `horse-and-musket` edition)
 from .kernel.dice import seed_hash
 from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
