@@ -152,7 +152,6 @@ def task_charge(ctx: HMCtx, task: dict[str, Any]) -> None:
             raise IllegalCommand("4.1.2", "its target is gone")
         w = charge_walk(ctx, uid, c["path"], target)
     except IllegalCommand as e:
-        ctx.st.units[uid].moved = True
         ctx.emit("charge_blocked", f"R16.13: {ctx.says(uid)}'s charge does not take place ({e.message}); its move is "
                                    "spent", unit=uid, rule="R16.13")
         return
@@ -190,9 +189,6 @@ def decide(ctx: HMCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
     ctx.set_facing(uid, w.facing)
     ctx.st.units[uid].moved = True
     ctx.st.units[uid].charging = target
-    if choice == COUNTER:
-        k = geo.toward(ctx.sc.grid, ctx.hex_of(target), ctx.facing(target), w.hex)
-        ctx.set_facing(target, geo.name(k))
     ctx.listed("contacts").append({"charger": uid, "target": target, "counter": choice == COUNTER, "river": river,
                                    "card": bool(c.get("card"))})
     ctx.emit("contact", f"4.1.9: {ctx.says(uid)} makes contact with {ctx.says(target)} at {w.hex}", unit=uid,

@@ -71,8 +71,8 @@ def woods_allow(ctx: HMCtx, a: str, b: str) -> bool:
 
 
 def within_reach(ctx: HMCtx, firer: str, target: str, arc: bool) -> bool:
-    """In range (R16.14's table), through a clear firing path, by SR.2, and (`arc`) in the fire arc (R16.4; all round
-    in a town, SR.3)."""
+    """In range (R16.14's table), through a clear firing path, and (`arc`, firing for real) by SR.2 in the fire arc
+    (R16.4; all round in a town, SR.3). Without `arc` (R16.8's "out of range of enemy fire") range and path alone."""
     grid = ctx.sc.grid
     a, b = ctx.hex_of(firer), ctx.hex_of(target)
     weapon = ctx.d(firer).weapon
@@ -81,7 +81,7 @@ def within_reach(ctx: HMCtx, firer: str, target: str, arc: bool) -> bool:
         return False
     if arc and not ctx.all_round(firer) and not geo.in_fire_arc(grid, a, ctx.facing(firer), b):
         return False
-    if not woods_allow(ctx, a, b):
+    if arc and not woods_allow(ctx, a, b):
         return False
     return clear_path(ctx, a, b, overhead=weapon == GUN and is_long(weapon, dist))
 

@@ -126,6 +126,7 @@ def fight(ctx: HMCtx, contact: dict[str, Any]) -> None:
     if ctx.kind(b) in (Kind.ARTILLERY, Kind.WAGONS):
         capture_gun(ctx, b, ctx.side_of(a), "4.1.7")
         return
+    carried = {u: [c for c in ctx.x.get("colours", []) if c.get("carrier") == u and c["held"]] for u in (a, b)}
     dealt = strike(ctx, a, b, contact, charging=True)
     taken = strike(ctx, b, a, contact, charging=bool(contact.get("counter"))) if ctx.on_map(b) else 0
     if not ctx.on_map(b):
@@ -142,16 +143,15 @@ def fight(ctx: HMCtx, contact: dict[str, Any]) -> None:
     removed = not ctx.on_map(loser)
     if not removed:
         removed = fall_back(ctx, loser, ctx.hex_of(winner), "6.8") is None
-    colours(ctx, winner, loser, removed)
+    colours(ctx, winner, loser, removed, carried[loser])
 
 
-def colours(ctx: HMCtx, winner: str, loser: str, removed: bool) -> None:
+def colours(ctx: HMCtx, winner: str, loser: str, removed: bool, carried: list[dict[str, Any]]) -> None:
     """SR.1, R16.16: a beaten CO infantry, HC or dragoon unit may lose its colours (a 6 if removed, 12 on 2d6 if it
-    retreated); colours it carried may be recaptured by the same rolls, and then count for nobody."""
+    retreated); colours it carried into the combat may be recaptured by the same rolls, and then count for nobody."""
     if not ctx.on_map(winner):
         return
     wside = ctx.side_of(winner)
-    carried = [c for c in ctx.x.get("colours", []) if c.get("carrier") == loser and c["held"]]
     own = ctx.d(loser).close_order
     for what, rec in [("colours", None)] * own + [("recapture", c) for c in carried]:
         rolled = ctx.roll(1 if removed else 2, f"{what} of {ctx.says(loser)}", ["d6"] * (1 if removed else 2),
@@ -179,3 +179,5 @@ def melee_step(ctx: HMCtx) -> None:
                               f"{ctx.says(contact['target'])} lapses", unit=contact["charger"],
                      target=contact["target"], rule="R16.16")
     ctx.x["contacts"] = []
+    for s in ctx.st.units.values():
+        s.charging = None

@@ -297,6 +297,8 @@ def general_path_problem(ctx: HMCtx, gid: str, path: list[str], limit: int) -> s
             return "a general's path runs through adjacent hexes"
         if ctx.enemy_unit_at(b, side):
             return f"{b} holds an enemy unit"
+        if any(ctx.side_of(g) != side for g in ctx.generals_at(b)):
+            return f"{b} holds an enemy general (H1)"
     return None
 
 
@@ -313,7 +315,7 @@ def general_path(ctx: HMCtx, gid: str, dest: str, limit: int) -> list[str] | Non
         nxt: list[str] = []
         for h in frontier:
             for n in grid.neighbors(h):
-                if n in came or ctx.enemy_unit_at(n, side):
+                if n in came or _barred(ctx, n, side):
                     continue
                 came[n] = h
                 if n == dest:
@@ -337,8 +339,13 @@ def general_reach(ctx: HMCtx, gid: str, limit: int) -> dict[str, int]:
         nxt = []
         for h in frontier:
             for n in grid.neighbors(h):
-                if n not in seen and not ctx.enemy_unit_at(n, side):
+                if n not in seen and not _barred(ctx, n, side):
                     seen[n] = step
                     nxt.append(n)
         frontier = nxt
     return seen
+
+
+def _barred(ctx: HMCtx, hex_: str, side: str) -> bool:
+    """R16.8, H1: a general never enters a hex holding an enemy unit or an enemy general."""
+    return ctx.enemy_unit_at(hex_, side) or any(ctx.side_of(g) != side for g in ctx.generals_at(hex_))

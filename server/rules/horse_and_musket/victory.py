@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..kernel.state import STATUS_MAP
 from .context import HMCtx
 from .tables import Kind
 
@@ -61,7 +60,7 @@ def result_on_points(ctx: HMCtx, why: str) -> dict[str, Any]:
     if pts[a] == pts[b]:
         return {"winner": None, "reason": f"{why}: a draw on points ({score})", "points": pts, "turn": ctx.st.turn}
     winner = a if pts[a] > pts[b] else b
-    return {"winner": winner, "reason": f"{why}: {ctx.sc.sides[winner].name} wins on points ({score})",
+    return {"winner": winner, "reason": f"{why}: victory to the {ctx.sc.sides[winner].name} on points ({score})",
             "points": pts, "turn": ctx.st.turn}
 
 
@@ -78,6 +77,3 @@ def army_break(ctx: HMCtx) -> dict[str, Any] | None:
                                         f"({lost(ctx, loser)} units lost)", "points": points(ctx),
             "turn": ctx.st.turn}
 
-
-def on_map_units(ctx: HMCtx) -> list[str]:
-    return [u for u, s in ctx.st.units.items() if s.status == STATUS_MAP and not ctx.is_general(u)]
