@@ -34,6 +34,10 @@ PINNED = [
     ("standard-tutorial", 1, 123, "ec4f8a3de6b67f97487a398e089bd29f9d8ed2928264462d090ca652f921ac33"),
     ("standard-tutorial", 2, 89, "407d57580cc99f9e406c74104f80258d9ef66edeaf475e2e1bd637fdabf9e301"),
     ("standard-tutorial", 3, 108, "674def9eac309776d09a70774ac1ec8faa154db4ec59952a3703a4f2aae63b62"),
+    # hm-hochdorf pinned on 2026-11-29 when Horse and Musket was first played (issue 42, R16)
+    ("hm-hochdorf", 1, 161, "af8ac50e742a992babe18edc8c462a42d559829a54dea35b979111c1274febcc"),
+    ("hm-hochdorf", 2, 114, "b1ea5d6916835c163730523d6335c7513c871c4ea4f3cfdee49ecee73e537283"),
+    ("hm-hochdorf", 3, 134, "323231b63677801ac49055976b5a86cce6e6e758cb6113e95563c9e2ef183a54"),
 ]
 
 
