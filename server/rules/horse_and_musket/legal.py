@@ -7,6 +7,7 @@ only from the asking side's own hand (kernel/cards.py), so nothing here reads th
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -78,13 +79,17 @@ def move_candidates(ctx: HMCtx, uid: str) -> list[dict[str, Any]]:
             out.append({"type": "move", "unit": uid, "deploy_facing": geometry.name(fi + k)})
         for steps in (1, 2, 3, 4, 5):
             out.append({"type": "move", "unit": uid, "legs": [{"steps": steps}, {"steps": steps}]})
+            for p in (left, right):
+                out.append({"type": "move", "unit": uid, "legs": [{"steps": steps}, {"pivot": p, "steps": steps}]})
+                out.append({"type": "move", "unit": uid, "legs": [{"pivot": p, "steps": steps}, {"steps": steps}]})
             out.append({"type": "move", "unit": uid, "legs": [{"pivot": geometry.name(fi + 3)},
                                                                {"steps": steps}]})
     return out
 
 
 def unit_moves(ctx: HMCtx, side: str, uid: str, rng: random.Random, cap: int) -> list[dict[str, Any]]:
-    """A sample of the unit's legal step-two moves (with a Forced March when its command forbids it)."""
+    """A sample of the unit's legal step-two moves (with a Forced March when its command forbids it): every way of
+    moving at its full length, then shorter ones, `cap` in all."""
     if uid in ctx.x.get("step_moved", []):
         return []
     card: str | None = None
@@ -92,18 +97,28 @@ def unit_moves(ctx: HMCtx, side: str, uid: str, rng: random.Random, cap: int) ->
         if not (_holds(ctx, side, FORCED_MARCH) and not _played(ctx, uid)):
             return []
         card = FORCED_MARCH
-    cands = move_candidates(ctx, uid)
-    rng.shuffle(cands)
-    out = []
-    for c in cands:
+    longest: dict[str, tuple[int, dict[str, Any]]] = {}
+    rest: list[dict[str, Any]] = []
+    for c in move_candidates(ctx, uid):
         try:
             moves.plan(ctx, side, c)
         except IllegalCommand:
             continue
-        out.append({**c, "card": card} if card else c)
-        if len(out) >= cap:
-            break
-    return out
+        cmd = {**c, "card": card} if card else c
+        shape = json.dumps([{k: v for k, v in leg.items() if k != "steps"} for leg in c.get("legs", [])]
+                           + [{k: v for k, v in c.items() if k != "legs"}], sort_keys=True)
+        steps = sum(leg.get("steps", 0) for leg in c.get("legs", []))
+        if shape not in longest or steps > longest[shape][0]:
+            if shape in longest:
+                rest.append(longest[shape][1])
+            longest[shape] = (steps, cmd)
+        else:
+            rest.append(cmd)
+    # each way of moving at its full length first (the moves worth weighing), then a sample of the shorter ones
+    best = [cmd for _, cmd in longest.values()]
+    rng.shuffle(best)
+    rng.shuffle(rest)
+    return (best + rest)[:cap]
 
 
 def general_moves(ctx: HMCtx, side: str, gid: str, rng: random.Random, cap: int) -> list[dict[str, Any]]:
@@ -173,7 +188,7 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
     if step == "moves":
         fams: list[Family] = []
         for uid in ctx.units_of(side):
-            fams.append(lambda uid=uid: unit_moves(HMCtx.of(game), side, uid, rng, 6))  # type: ignore[misc]
+            fams.append(lambda uid=uid: unit_moves(HMCtx.of(game), side, uid, rng, 10))  # type: ignore[misc]
         for gid in ctx.generals_of(side):
             if gid not in ctx.x.get("generals_moved", []) and rng.random() < 0.3:
                 fams.append(lambda gid=gid: general_moves(HMCtx.of(game), side, gid, rng, 4))  # type: ignore[misc]

@@ -23,7 +23,7 @@ from ..kernel.edition import (
 )
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import setup_units
-from ..kernel.model import ScenarioModel
+from ..kernel.model import Objective, ScenarioModel
 from ..kernel.state import PHASE_OVER, PHASE_RECOVERY, GameState, UnitState
 from . import charges, command, deck, firing, legal, moves, rally, turn, victory
 from . import invariants as _invariants
@@ -228,6 +228,23 @@ class HorseAndMusket(Edition):
     def bot_terrain_defence(self, scenario: ScenarioModel, hex_: str) -> int:
         sc = _hm(scenario)
         return 2 if sc.cover_hex(hex_) else 1 if sc.elevation_at(hex_) else 0
+
+    def bot_objectives(self, scenario: ScenarioModel) -> tuple[Objective, ...]:
+        """R16.18's objectives, and for the side that does not hold one at the start the hexes within 2 of it (2 points
+        next to it, 1 beyond): the ground an attack on it is fought from, so the bots bring more than one unit to it
+        and close to musket range of its holder (a heuristic, never a rule)."""
+        sc = _hm(scenario)
+        out = list(sc.victory.objectives)
+        taken = {o.hex for o in out}
+        for o in sc.victory.objectives:
+            if o.owner is None:
+                continue
+            for n in sc.grid.within(o.hex, 2):
+                if n not in taken and sc.may_enter(Kind.CO, n):
+                    taken.add(n)
+                    near = sc.grid.distance(n, o.hex) == 1
+                    out.append(Objective(n, n, 2 if near else 1, None, sc.opponent(o.owner)))
+        return tuple(out)
 
     def bot_loss_points(self, game: Game) -> dict[str, float]:
         """R16.18's points from losses, and each hit on a living unit as a twelfth of one (a unit routs at 12), so the

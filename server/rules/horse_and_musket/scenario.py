@@ -27,7 +27,7 @@ from ..kernel.hexes import HexGrid, hexside_key
 from ..kernel.hidden import HiddenMovement
 from ..kernel.model import Objective, ScenarioBase, Victory
 from ..kernel.scenario import ScenarioError, unknown_fields
-from .tables import FORMATIONS, GRADES, QUALITIES, WEAPONS, Kind, default_weapon
+from .tables import FORMATIONS, GRADES, QUALITIES, TYPES, WEAPONS, Kind, default_weapon
 
 RULESET: Final = "horse-and-musket"
 
@@ -354,7 +354,7 @@ def _parse_sides(r: _Reader, data: dict[str, Any], grid: HexGrid) -> dict[str, S
 
 def _parse_units(r: _Reader, items: list[Any], sides: Mapping[str, Side]) -> dict[str, UnitDef]:
     units: dict[str, UnitDef] = {}
-    kinds = tuple(k.value for k in Kind)
+    kinds = tuple(TYPES)
     for i, u in enumerate(items):
         path = f"units[{i}]"
         u = r.obj(u, path)
@@ -362,7 +362,7 @@ def _parse_units(r: _Reader, items: list[Any], sides: Mapping[str, Side]) -> dic
         if uid in units:
             r.bad(path + ".id", f"unit id '{uid}' is used twice")
         side = r.choice(u, "side", path, tuple(sides) or ("?",))
-        kind = Kind(r.choice(u, "type", path, kinds))
+        kind = TYPES[r.choice(u, "type", path, kinds)]
         name = r.text(u, "name", path)
         if kind is Kind.GENERAL:
             r.problems += unknown_fields(u, GENERAL_FIELDS, path, "a field of a general")

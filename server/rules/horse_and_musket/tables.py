@@ -9,7 +9,7 @@ from typing import Final
 
 
 class Kind(str, Enum):
-    """R16.3's unit types, and the generals (markers, not units)."""
+    """R16.3's unit types, and the generals (markers, not units). A scenario names each by `TYPES`' key."""
 
     CO = "co"  # close order infantry (UF.a)
     LI = "li"  # light infantry (UF.b)
@@ -18,7 +18,7 @@ class Kind(str, Enum):
     TC = "tc"  # tribal cavalry
     ARTILLERY = "artillery"  # UF.d; `horse` marks horse artillery
     WAGONS = "wagons"
-    GENERAL = "general"
+    GENERAL = "leader"  # the kernel's and the bots' name for a commander marker; a scenario writes "general"
 
     @property
     def is_combat(self) -> bool:
@@ -37,6 +37,9 @@ class Kind(str, Enum):
     def fights(self) -> bool:
         """Infantry and cavalry fight hand-to-hand; artillery and wagons never do (6.2, R16.20(4))."""
         return self.infantry or self.cavalry
+
+
+TYPES: Final[dict[str, Kind]] = {**{k.value: k for k in Kind if k is not Kind.GENERAL}, "general": Kind.GENERAL}
 
 
 # --- R16.2: the measuring sticks in hexes ------------------------------------------------------------

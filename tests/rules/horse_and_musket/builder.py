@@ -19,7 +19,7 @@ from typing import Any
 from server.rules import Game, find_ruleset, parse_scenario
 from server.rules.horse_and_musket.context import HMCtx
 from server.rules.horse_and_musket.scenario import HMScenario
-from server.rules.horse_and_musket.tables import ALL, FORMATIONS, Kind
+from server.rules.horse_and_musket.tables import ALL, FORMATIONS, TYPES, Kind
 from server.rules.kernel import cards as kcards
 from server.rules.kernel.facing import Direction
 from server.rules.kernel.hexes import HexGrid
@@ -83,7 +83,7 @@ class Board:
             entry["grade"] = grade
         self.data["units"].append(entry)
         self.data["setup"].append({"unit": uid, "hex": hex_, "facing": facing,
-                                   "formation": formation or FORMATIONS[Kind(kind)][0]})
+                                   "formation": formation or FORMATIONS[TYPES[kind]][0]})
         return self
 
     def general(self, gid: str, side: str, hex_: str, quality: str = "competent", role: str = "brigade") -> Board:

@@ -35,9 +35,9 @@ PINNED = [
     ("standard-tutorial", 2, 89, "407d57580cc99f9e406c74104f80258d9ef66edeaf475e2e1bd637fdabf9e301"),
     ("standard-tutorial", 3, 108, "674def9eac309776d09a70774ac1ec8faa154db4ec59952a3703a4f2aae63b62"),
     # hm-hochdorf pinned on 2026-11-29 when Horse and Musket was first played (issue 42, R16)
-    ("hm-hochdorf", 1, 161, "af8ac50e742a992babe18edc8c462a42d559829a54dea35b979111c1274febcc"),
-    ("hm-hochdorf", 2, 114, "b1ea5d6916835c163730523d6335c7513c871c4ea4f3cfdee49ecee73e537283"),
-    ("hm-hochdorf", 3, 134, "323231b63677801ac49055976b5a86cce6e6e758cb6113e95563c9e2ef183a54"),
+    ("hm-hochdorf", 1, 164, "357504dccc1c45d749ee5f39bc7656224a1091a32262b09aed94b05d2436b20a"),
+    ("hm-hochdorf", 2, 161, "861dfc930354b8d371d4faf90b5e5a394942cef79e542b83a496d27f1ff5d5e4"),
+    ("hm-hochdorf", 3, 183, "c2d026ac504b79bddf666010daa0ad400fbf9264d10be9598248b86667eeaf1d"),
 ]
 
 

@@ -1,5 +1,6 @@
 """Issue 13 (shape): the ruleset registry picks the edition package by the scenario's `ruleset`; only
-playable editions are registered (`quickplay`, `standard`), so an edition still being built cannot be chosen."""
+playable editions are registered (`quickplay`, `standard`, `horse-and-musket`), so an edition still being built cannot
+be chosen."""
 
 from __future__ import annotations
 
@@ -16,16 +17,18 @@ from server.rules import (
     known_rulesets,
     parse_scenario,
 )
+from server.rules.horse_and_musket import HorseAndMusket
 from server.rules.kernel.edition import register
 
 
 def test_only_playable_editions_are_known() -> None:
-    assert known_rulesets() == ("quickplay", "standard")
+    assert known_rulesets() == ("horse-and-musket", "quickplay", "standard")
     assert isinstance(find_ruleset("quickplay"), QuickPlay)
     assert isinstance(find_ruleset("standard"), Standard)
+    assert isinstance(find_ruleset("horse-and-musket"), HorseAndMusket)
 
 
-@pytest.mark.parametrize("name", ["quickplay-2013", "horse-and-musket", ""])
+@pytest.mark.parametrize("name", ["quickplay-2013", "musket-and-pike", ""])
 def test_an_unbuilt_edition_cannot_be_chosen(name: str) -> None:
     with pytest.raises(ValueError, match="not implemented yet"):
         find_ruleset(name)
@@ -69,7 +72,7 @@ def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, 
     for name in ("quickplay-2013", "chess"):
         with pytest.raises(ScenarioError) as e:
             parse_scenario({**tutorial_data, "ruleset": name}, "t")
-        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: quickplay, standard)")]
+        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: horse-and-musket, quickplay, standard)")]
     with pytest.raises(ScenarioError) as e:  # the Standard reader refuses Quick Play's fields, naming them
         parse_scenario({**tutorial_data, "ruleset": "standard"}, "t")
     assert any("Quick Play scenario field" in r for _, r in e.value.problems)
