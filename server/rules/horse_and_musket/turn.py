@@ -14,6 +14,7 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, PHASE_RECOVERY
+from ..kernel.victory import game_over
 from . import charges, command, deck, firing, rally
 from .context import HMCtx
 from .melee import melee_step
@@ -137,9 +138,5 @@ def end_player_turn(ctx: HMCtx) -> None:
 
 
 def finish(ctx: HMCtx, result: dict[str, Any]) -> None:
-    st = ctx.st
-    st.result = result
-    st.phase = PHASE_OVER
-    st.decision = None
-    st.tasks = []
-    ctx.emit("game_over", result["reason"], winner=result.get("winner"), rule="R16.18")
+    """R16.18: the battle is over; the hands are now everybody's to read (R16.19, kernel/cards.py)."""
+    game_over(ctx, result, result["reason"], winner=result.get("winner"), rule="R16.18")
