@@ -136,11 +136,10 @@ def walk(ctx: HMCtx, uid: str, legs: list[Leg], formation: str | None = None, fo
 
 
 def _check_deploy(ctx: HMCtx, uid: str, w: Walk, facing: str) -> None:
+    """4.2.9: only a column of CO infantry or cavalry deploys (its new facing is judged when it deploys)."""
     kind = ctx.kind(uid)
     if w.formation != COLUMN or kind not in (Kind.CO, Kind.HC, Kind.LC, Kind.TC):
         raise IllegalCommand("4.2.9", "only a column of infantry or cavalry deploys into line or ranks")
-    if geo.turn_steps(w.facing, facing) not in (1, 2):
-        raise IllegalCommand("4.2.9", "a column deploys facing one or two hexsides to its right or left (R16.20(56))")
 
 
 def _deploy(ctx: HMCtx, uid: str, w: Walk, facing: str) -> None:

@@ -192,3 +192,10 @@ def test_4_2_5_1_r16_11_horse_artillery_limbers_moves_and_deploys_in_one_step() 
     _refused(g, "4.2.2", "a", formation="deployed", formation_at="both", legs=[{"steps": 2}])  # M -> S -> VS
     _move(g, "a", formation="deployed", formation_at="both", legs=[{"steps": 1}])
     assert _where(g, "a") == (step(HERE, "N"), "N", "deployed")
+
+
+def test_4_2_9_a_deployment_at_the_end_turns_from_the_facing_the_move_ends_with() -> None:
+    g = Board().unit("b", "blue", "hc", HERE, formation="column").game()
+    _refused(g, "4.2.9", "b", legs=[{"pivot": "NE", "steps": 1}], deploy_facing="SW")  # three from NE
+    _move(g, "b", legs=[{"pivot": "NE", "steps": 1}], deploy_facing="S")  # two from NE (three from N)
+    assert _where(g, "b") == (step(HERE, "NE"), "S", "ranks")
