@@ -102,3 +102,11 @@ def test_r16_11_r16_20_12_a_general_rides_5_hexes_once_never_into_an_enemy() -> 
     with pytest.raises(IllegalCommand):
         g.submit("blue", {"type": "general", "general": "b-bde", "path": path[:4]})
     assert ctx_of(g).hex_of("b-bde") == B
+
+
+def test_undo_takes_back_a_step_two_move() -> None:
+    g = _three().game()
+    g.submit("blue", {"type": "move", "unit": "a", "legs": [{"steps": 1}]})
+    events = g.submit("blue", {"type": "undo"})
+    assert g.state.units["a"].hex == A and "a" not in ctx_of(g).x["acted"]
+    assert events[0]["text"] == "Blue takes back: move a"
