@@ -175,7 +175,7 @@ class HorseAndMusket(Edition):
         return {EDITION_KEY: _options.view(HMCtx.of(game))}
 
     def start(self, ctx: HMCtx) -> None:
-        turn.begin_round(ctx)
+        turn.open_battle(ctx)
 
     def commands(self) -> Mapping[str, CommandHandler]:
         return COMMANDS
@@ -288,7 +288,8 @@ class HorseAndMusket(Edition):
         return _invariants.check(game, events)
 
     def phase_prompt(self, phase: str) -> tuple[str, str]:
-        verbs = {"recovery": "rally, then see your command rolls (Aide-de-camp), then end the step",
+        verbs = {"recovery": "roll for initiative (a new battle), rally, or see your command rolls (Aide-de-camp), "
+                             "then end the step",
                  "movement": "declare charges, then move, then end the step",
                  "combat": "fire, then end the step (hand-to-hand follows)"}
         return "R16.6", verbs.get(phase, "")

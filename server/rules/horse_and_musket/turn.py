@@ -20,12 +20,23 @@ from .context import HMCtx
 from .melee import melee_step
 from .victory import army_break, result_on_points
 
+INITIATIVE = "initiative"
 RALLY, COMMAND, CHARGES, MOVES, FIRING, MELEE = "rally", "command", "charges", "moves", "firing", "melee"
 STEPS = (RALLY, COMMAND, CHARGES, MOVES, FIRING, MELEE)
 PHASE_OF = {RALLY: PHASE_RECOVERY, COMMAND: PHASE_RECOVERY, CHARGES: PHASE_MOVEMENT, MOVES: PHASE_MOVEMENT,
             FIRING: PHASE_COMBAT, MELEE: PHASE_COMBAT}
 RULE_OF = {RALLY: "2", COMMAND: "3", CHARGES: "4.1", MOVES: "4.2", FIRING: "5", MELEE: "6"}
 PER_TURN = ("acted", "forced", "charges", "contacts", "rallied", "generals_moved", "fired", "played", "step_moved")
+
+
+def open_battle(ctx: HMCtx) -> None:
+    """H22: a new game waits for its first roll for initiative, which the first side listed asks for with `end_step`
+    (no die is rolled before both seats' contributions are in, R11, and a game is created before they are)."""
+    ctx.st.active = ctx.sc.side_order[0]
+    ctx.st.phase = PHASE_RECOVERY
+    ctx.x["step"] = INITIATIVE
+    ctx.emit("battle", f"R16.7: the battle opens with the first roll for initiative, asked for by "
+                       f"{ctx.sc.sides[ctx.st.active].name}", rule="R16.7")
 
 
 def begin_round(ctx: HMCtx) -> None:
@@ -42,8 +53,8 @@ def begin_round(ctx: HMCtx) -> None:
     ctx.x["order"] = [first, sc.opponent(first)]
     ctx.x["initiative"] = {a: {"die": da, "modifier": sc.sides[a].initiative, "total": ta},
                            b: {"die": db, "modifier": sc.sides[b].initiative, "total": tb}}
-    ctx.emit("initiative", f"1: round {ctx.st.turn}: {sc.sides[a].name} {ta}, {sc.sides[b].name} {tb}: "
-                           f"{sc.sides[first].name} plays first", side=first, rule="1")
+    ctx.emit("initiative", f"1: round {ctx.st.turn}: {sc.sides[a].name} {ta}, {sc.sides[b].name} {tb}; the first "
+                           f"player turn: {sc.sides[first].name}", side=first, rule="1")
     begin_player_turn(ctx, first, 1)
 
 
@@ -59,7 +70,7 @@ def begin_player_turn(ctx: HMCtx, side: str, number: int) -> None:
         s.charging = None
         if ctx.side_of(uid) == side:
             s.moved = False
-    ctx.emit("player_turn", f"R16.6: round {st.turn}, {ctx.sc.sides[side].name}'s player turn", side=side,
+    ctx.emit("player_turn", f"R16.6: round {st.turn}, player turn: {ctx.sc.sides[side].name}", side=side,
              rule="R16.6")
     enter(ctx, RALLY)
 
@@ -100,7 +111,9 @@ def end_step(ctx: HMCtx, side: str) -> None:
     if ctx.st.active != side or ctx.st.phase == PHASE_OVER:
         raise IllegalCommand("R16.6", "only the active side ends its steps")
     step = ctx.step
-    if step == RALLY:
+    if step == INITIATIVE:
+        begin_round(ctx)
+    elif step == RALLY:
         enter(ctx, COMMAND)
     elif step == COMMAND:
         end_command(ctx)

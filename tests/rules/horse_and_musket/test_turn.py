@@ -10,6 +10,7 @@ from server.rules import Game, IllegalCommand
 from server.rules.horse_and_musket import turn
 from server.rules.horse_and_musket.context import HMCtx
 from server.rules.kernel.state import Status
+from server.rules_cli import find_scenario
 
 from .builder import Board, ctx_of, events_of
 
@@ -89,3 +90,14 @@ def test_r16_18_a_broken_army_loses_at_the_end_of_the_player_turn() -> None:
     g.submit("blue", {"type": "end_step"})
     assert g.is_over and g.result is not None and g.result["winner"] == "red"
     assert "breaks" in g.result["reason"]
+
+
+def test_r11_r16_7_h22_a_new_battle_rolls_no_die_until_its_first_command() -> None:
+    sc = find_scenario("hm-hochdorf")
+    g = Game.new(sc, "opening-seed-0000000000", contributions={})  # no seat has contributed yet
+    assert (g.awaiting, g.state.extra["step"], g.state.dice_count) == ("prussian", "initiative", 0)
+    g.contribute("prussian", "a" * 64)
+    g.contribute("austrian", "b" * 64)
+    events = g.submit("prussian", {"type": "end_step"})
+    assert events_of(events, "initiative") and g.state.extra["order"][0] in sc.side_order
+    assert g.state.dice_count > 0
