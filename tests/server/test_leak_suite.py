@@ -89,13 +89,18 @@ S1866_ID = "leak-1866"
 S1866_GAMES = 2
 
 
-def standard_1866_leak_scenario() -> dict[str, Any]:
-    """The shipped battle standard-1866 (19.8 box A, 17.2 set-up areas, 17.4 arrivals), names carrying ids."""
-    data = json.loads((ROOT / "scenarios" / "standard" / "standard-1866.json").read_text("utf-8"))
-    data["id"], data["title"] = S1866_ID, "Leak suite (The Swiepwald, 1866)"
+def shipped_leak_scenario(path: str, ident: str, title: str) -> dict[str, Any]:
+    """A shipped battle (scenarios/`path`) under the suite's id and title, each unit's name carrying its id."""
+    data = json.loads((ROOT / "scenarios" / path).read_text("utf-8"))
+    data["id"], data["title"] = ident, title
     for unit in data["units"]:
         unit["name"] = f"{unit['name']} [{unit['id']}]"
     return data
+
+
+def standard_1866_leak_scenario() -> dict[str, Any]:
+    """The shipped battle standard-1866 (19.8 box A, 17.2 set-up areas, 17.4 arrivals), names carrying ids."""
+    return shipped_leak_scenario("standard/standard-1866.json", S1866_ID, "Leak suite (The Swiepwald, 1866)")
 
 
 HM_ID = "leak-hochdorf"
@@ -104,11 +109,7 @@ HM_GAMES = 2
 
 def hochdorf_leak_scenario() -> dict[str, Any]:
     """The shipped Horse and Musket battle hm-hochdorf (R16.22; each side's hand of cards its own, R16.19)."""
-    data = json.loads((ROOT / "scenarios" / "horse-and-musket" / "hm-hochdorf.json").read_text("utf-8"))
-    data["id"], data["title"] = HM_ID, "Leak suite (Hochdorf, Horse and Musket)"
-    for unit in data["units"]:
-        unit["name"] = f"{unit['name']} [{unit['id']}]"
-    return data
+    return shipped_leak_scenario("horse-and-musket/hm-hochdorf.json", HM_ID, "Leak suite (Hochdorf, Horse and Musket)")
 
 
 class Socket:
