@@ -2,6 +2,8 @@
 
 Targets (issue 2): on a 40x30 map with 60 units, reachable hexes for one unit median < 2 ms and one
 command validated and applied median < 0.5 ms; a complete random game of the tutorial < 0.5 s.
+Königgrätz (issue 40, 296 counters, `--koniggratz`): the random player's commands validated and applied median
+< 2 ms, a view < 5 ms, a random full game < 5 s.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from server.rules import Game, parse_scenario  # noqa: E402
 from server.rules.quickplay.movement import build_group, reachable  # noqa: E402
-from server.rules.kernel.randomplayer import play_random_game  # noqa: E402
+from server.rules.kernel.randomplayer import RandomPlayer, play_random_game  # noqa: E402
 from server.rules_cli import find_scenario  # noqa: E402
 
 
@@ -85,7 +87,46 @@ def median_ms(samples: list[float]) -> float:
     return round(statistics.median(samples) * 1000, 3)
 
 
+def koniggratz(games: int = 5) -> dict[str, object]:
+    """Issue 40's figures on the whole battle: every command of random games (the set-up's included) timed through
+    `Game.submit`, the Prussian view after each, and whole random games (without the invariant checks)."""
+    sc = find_scenario("koniggratz")
+    cmd_times: list[float] = []
+    view_times: list[float] = []
+    for seed in range(games):
+        game = Game.new(sc, f"bench-koniggratz-seed-{seed:08d}")
+        player = RandomPlayer(random.Random(seed))
+        while not game.is_over:
+            side = game.awaiting
+            assert side is not None
+            cmd = player.choose(game, side)
+            t = time.perf_counter()
+            game.submit(side, cmd)
+            cmd_times.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            game.view("prussia")
+            view_times.append(time.perf_counter() - t)
+    game_times = []
+    for seed in range(games):
+        t = time.perf_counter()
+        play_random_game(sc, seed, check=False)
+        game_times.append(time.perf_counter() - t)
+    return {
+        "koniggratz_units": len(sc.units),
+        "koniggratz_command_median_ms": median_ms(cmd_times),
+        "koniggratz_command_p90_ms": round(sorted(cmd_times)[int(len(cmd_times) * 0.9)] * 1000, 3),
+        "koniggratz_view_median_ms": median_ms(view_times),
+        "koniggratz_random_game_median_s": round(statistics.median(game_times), 3),
+        "koniggratz_random_game_max_s": round(max(game_times), 3),
+        "koniggratz_commands_per_game": len(cmd_times) / games,
+    }
+
+
 def main() -> None:
+    if "--koniggratz" in sys.argv:
+        print(json.dumps({"machine": f"{platform.machine()}, {platform.python_implementation()} "
+                                     f"{platform.python_version()}", **koniggratz()}, indent=1))
+        return
     sc = parse_scenario(big_scenario(), "bench-40x30")
     game = Game.new(sc, "bench-seed-0123456789abcdef")
     ctx = game.context()

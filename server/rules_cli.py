@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .rules import ScenarioError, scenario_from_json_text, verify_record
+from .rules import ScenarioError, find_ruleset, scenario_from_json_text, verify_record
 from .rules.kernel.randomplayer import simulate
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "scenarios"
@@ -35,9 +35,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         print(e, file=sys.stderr)
         return 2
-    report = simulate(scenario, args.games, args.seed, check=not args.no_check)
+    ruleset = args.ruleset or scenario.ruleset
+    if not scenario.playable_under(ruleset):
+        declared = ", ".join((scenario.ruleset, *scenario.also_rulesets))
+        print(f"vedette simulate: scenario '{scenario.id}' is not written for ruleset '{ruleset}' (it declares: "
+              f"{declared})", file=sys.stderr)
+        return 2
+    try:
+        find_ruleset(ruleset)
+    except ValueError as e:
+        print(f"vedette simulate: {e}", file=sys.stderr)
+        return 2
+    report = simulate(scenario, args.games, args.seed, check=not args.no_check, ruleset=ruleset)
     data = report.to_json()
     data["scenario"] = scenario.id
+    data["ruleset"] = ruleset
     data["seed"] = args.seed
     if args.json:
         print(json.dumps(data))
@@ -142,6 +154,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--scenario", required=True, help="scenario id (scenarios/ID.json) or a file path")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ruleset", default=None,
+                   help="play under this edition, one the scenario declares (its `ruleset` or `also_rulesets`)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed measurements)")
     p.set_defaults(handler=cmd_simulate)

@@ -1,5 +1,5 @@
 """Build scenarios/hougoumont.json, scenarios/salem-church.json, scenarios/standard/standard-1866.json and
-scenarios/horse-and-musket/hm-hochdorf.json.
+scenarios/standard/koniggratz.json and scenarios/horse-and-musket/hm-hochdorf.json.
 
     .venv/bin/python scenarios/tools/build_scenarios.py          # write every file
     .venv/bin/python scenarios/tools/build_scenarios.py --check  # fail if a file is stale
@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import hm_hochdorf
 import hougoumont
+import koniggratz
 import salem_church
 import standard_1866
 
@@ -32,6 +33,7 @@ OUTPUTS = {
     "hougoumont.json": hougoumont.build,
     "salem-church.json": salem_church.build,
     "standard/standard-1866.json": standard_1866.build,
+    "standard/koniggratz.json": koniggratz.build,
     "horse-and-musket/hm-hochdorf.json": hm_hochdorf.build,
 }
 

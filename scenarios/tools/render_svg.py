@@ -126,7 +126,8 @@ def render(data: dict[str, Any], size: float = 22.0, show_units: bool = True,
         sides = data["sides"]
         per_hex: dict[str, list[str]] = {}
         for s in data["setup"]:
-            per_hex.setdefault(s["hex"], []).append(s["unit"])
+            if "hex" in s:  # a placement in a set-up area only (17.2) has no printed hex to show
+                per_hex.setdefault(s["hex"], []).append(s["unit"])
         for h, uids in per_hex.items():
             x, y = center(h)
             for i, uid in enumerate(uids):
@@ -141,7 +142,10 @@ def render(data: dict[str, Any], size: float = 22.0, show_units: bool = True,
                                f'fill="{sides[u["side"]].get("text_color", "#fff")}">{escape(uid)}</text>')
         ent: dict[str, list[str]] = {}
         for r in data.get("reinforcements", []):
-            ent.setdefault(r["hex"], []).append(f'{r["unit"]}@{r["turn"]}')
+            letters = sides[units[r.get("unit") or r["units"][0]]["side"]].get("entry_points", {})
+            for h in [r["hex"]] if "hex" in r else [letters.get(e, e) for e in r["entry"]]:
+                for uid in [r["unit"]] if "unit" in r else r["units"][:1]:  # a group (17.4): its first unit
+                    ent.setdefault(h, []).append(f'{uid}@{r["turn"]}')
         for h, lst in ent.items():
             x, y = center(h)
             side = units[lst[0].split("@")[0]]["side"]

@@ -447,6 +447,7 @@ def build() -> dict[str, Any]:
         "title": "Salem Church",
         "subtitle": "Chancellorsville campaign, 3-4 May 1863: Sedgwick's VI Corps against McLaws, Early and Anderson",
         "ruleset": "quickplay",
+        "also_rulesets": ["quickplay-2013"],
         "provenance": (
             "Designed for Vedette from the historical record, as told in the general published histories of "
             "the Chancellorsville campaign; the map, counters, factors and victory conditions are our own and "

@@ -17,6 +17,7 @@ import pytest
 from web_helpers import (
     api_command,
     api_get,
+    choose_option,
     click_hex,
     create_game,
     hex_point,
@@ -147,7 +148,7 @@ def test_charge_mode_and_charges_section(open_page: Any, live_server: Any, artif
         page = pages[p["side"]]
         wait_view(page, f"v.version === {v['version']}")
         opt = p["options"][0]
-        page.locator(f"#prompt-options [data-option='{opt['id']}']").click()
+        choose_option(page, opt["id"])
         asked.append(p["kind"])
         wait_view(alice, f"v.version > {v['version']}")
     log_text = alice.locator("#log").inner_text()

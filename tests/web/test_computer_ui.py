@@ -8,7 +8,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from web_helpers import register, wait_view
+from web_helpers import choose_option, computer_game, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -17,14 +17,7 @@ def test_a_player_creates_a_game_against_the_computer_and_it_answers(open_page: 
     base = live_server.url
     errors: list[str] = []
     page = open_page(errors, "solo")
-    register(page, base, "soloplayer")
-    card = page.locator(".scenario[data-scenario=tutorial]")
-    card.locator(".preview svg").wait_for()
-    card.locator("select[name=side]").select_option("blue")
-    card.locator("select[name=opponent]").select_option("random")
-    card.locator("button.btn.primary").click()
-    page.wait_for_url("**/games/*")
-    game_id = page.url.split("/games/")[1].split("?")[0]
+    game_id = computer_game(page, base, "soloplayer", opponent="random")
     wait_view(page, "v.viewer === 'blue' && v.game.status === 'active' && v.seats.red === 'computer-random'")
     for _ in range(12):  # my decisions by the page's own buttons; the computer answers its own
         wait_view(page, "v.phase === 'over' || v.awaiting === 'blue'", timeout=60000)
@@ -34,7 +27,7 @@ def test_a_player_creates_a_game_against_the_computer_and_it_answers(open_page: 
         version = view["version"]
         options = (view.get("prompt") or {}).get("options") or []
         if options:  # e.g. a retreat after the computer's attack: take the first choice
-            page.locator(f"#prompt-options [data-option='{options[0]['id']}']").click()
+            choose_option(page, options[0]["id"])
         else:
             page.wait_for_function("() => !document.querySelector('#end-phase').disabled", timeout=30000)
             page.locator("#end-phase").click()

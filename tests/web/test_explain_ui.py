@@ -19,6 +19,7 @@ import pytest
 from web_helpers import (
     api_command,
     api_get,
+    choose_option,
     click_hex,
     create_game,
     join_by_invite,
@@ -143,7 +144,7 @@ def test_previews_key_prompts_results_and_battle_panel(open_page: Any, live_serv
             assert page.locator("#prompt-options .option-btn .option-odds[data-odds]").count() == len(p["options"])
             assert " vs " in btns.first.inner_text() and "%" in btns.first.inner_text()
             page.locator("#sec-prompt").screenshot(path=str(artifacts / "explain-defenders-prompt.png"))
-        page.locator(f"#prompt-options [data-option='{p['options'][0]['id']}']").click()
+        choose_option(page, p["options"][0]["id"])
         wait_view(alice, f"v.version > {v['version']}")
 
     # --- the result panel and the log: the strengths, the dice and every check in words

@@ -80,6 +80,10 @@ def test_historical_map_opens_readable_and_cosmetics(open_page: Any, live_server
     clipped = alice.evaluate("() => [...document.querySelectorAll('.turn-track .tt')].filter(t => t.scrollHeight > t.clientHeight + 1 || t.scrollWidth > t.clientWidth + 1).length")
     assert clipped == 0
 
+    # --- back in from the whole field (drawn as marks, map/lod.js) to where the counters are drawn
+    while alice.evaluate("() => window.vedette.map.svg.dataset.lod") == "far":
+        alice.locator("#zoom-in").click()
+
     # --- a stacked leader does not cover its unit's name
     overlap = alice.evaluate("""() => {
         const out = [];

@@ -13,30 +13,21 @@ from typing import Any
 
 import pytest
 from liveserver import web_test_die
-from web_helpers import click_hex, create_game, join_by_invite, register, view, view_log, wait_view
-
+from web_helpers import (
+    choose_option,
+    click_hex,
+    create_game,
+    join_by_invite,
+    reachable_next_to_enemy,
+    register,
+    view,
+    view_log,
+    wait_view,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _reachable_next_to_enemy(page: Any) -> str:
-    """A hex the selected stack can reach that is adjacent to an enemy unit (from the options shown)."""
-    hex_id: str | None = page.evaluate(
-        """() => {
-            const {S, map} = window.vedette;
-            const enemy = new Set(Object.entries(S.view.units)
-                .filter(([id, u]) => u.status === 'map' && map.scenario.units.find(x => x.id === id).side !== S.side)
-                .map(([, u]) => u.hex));
-            const cands = [...S.options.reach.entries()]
-                .filter(([h]) => map.grid.neighbors(h).some(n => enemy.has(n)))
-                .sort((a, b) => (a[1].cost ?? 99) - (b[1].cost ?? 99));
-            return cands.length ? cands[0][0] : null;
-        }"""
-    )
-    assert hex_id, "no reachable hex next to the enemy"
-    return hex_id
 
 
 def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: Any, artifacts: Path) -> None:
@@ -79,7 +70,7 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
     # --- a move: select the 1st Brigade's stack, see shaded hexes, click one next to the enemy
     alice.locator("[data-unit='b-1']").first.click()
     alice.locator(".reach").first.wait_for()
-    dest = _reachable_next_to_enemy(alice)
+    dest = reachable_next_to_enemy(alice)
     click_hex(alice, dest, dy=-10)  # hover first so the path shows in the screenshot
     alice.screenshot(path=str(artifacts / "game-mid-turn-move.png"))
     wait_view(alice, f"v.units['b-1'].hex === '{dest}'")
@@ -127,11 +118,9 @@ def test_two_players_and_a_spectator_play_a_turn(open_page: Any, live_server: An
         opt = opts[0]
         hexes = [opt["hex"]] if opt.get("hex") else (opt.get("path") or [])[-1:]
         if p["kind"] == "retreat" and hexes:
-            page.locator("#prompt-options").wait_for()
+            page.locator("#prompt-title").wait_for()
             page.screenshot(path=str(artifacts / f"game-decision-retreat-{p['side']}.png"))
-            click_hex(page, hexes[0], dy=18)  # the choice is outlined on the map: click it there
-        else:
-            page.locator(f"#prompt-options [data-option='{opt['id']}']").click()
+        choose_option(page, opt["id"])  # a retreat's choice is outlined on the map: clicked there
         answered.append(p["kind"])
         wait_view(alice, f"v.version > {v['version']}")
     assert "retreat" in answered, f"no retreat decision was asked (asked: {answered})"

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import api_command, api_get, click_hex, seated_game, wait_view
+from web_helpers import api_command, api_get, choose_option, click_hex, seated_game, wait_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -68,7 +68,7 @@ def answer_decisions(pages: dict[str, Any], game_id: str, until: str) -> None:
         page = pages[p["side"]]
         wait_view(page, f"v.prompt && v.prompt.kind === {json.dumps(p['kind'])} && (v.prompt.options || []).length > 0")
         before = int(api_get(page, f"/api/games/{game_id}")["version"])
-        page.locator("#prompt-options button.option-btn:not([disabled])").first.click()
+        choose_option(page, p["options"][0]["id"])
         page.wait_for_function("(n) => window.vedette.S.version > n", arg=before, timeout=15000)
     wait_view(pages["blue"], until, timeout=15000)
 

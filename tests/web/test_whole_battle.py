@@ -16,13 +16,15 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from stored_game import stored_game
-from web_helpers import hex_point, register
+from web_helpers import choose_option, hex_point, register
 
 from server.rules import Game
 from server.rules.kernel import hidden as kh
@@ -354,7 +356,8 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
     t = cmd["type"]
     assert t in FAMILIES, f"no page action for the command family {t!r}"
     if t == "choose":
-        click_matching(page, "#prompt-options button", "data-option", str(cmd["option"]))
+        # a button, or a decision answered on the map: its outlined hex (then its path's button, issue 39)
+        choose_option(page, str(cmd["option"]), click_hex)
     elif t == "end_phase":
         blur(page)
         page.keyboard.press("e")
@@ -602,10 +605,11 @@ def create_in_lobby(page: Any, scenario_id: str, options: tuple[str, ...] = ()) 
     return invite.input_value(), str(side)
 
 
-# standard-1866's runs are test_whole_battle_1866.py's, so that `make test`'s two workers (--dist loadfile) play them
-# beside these
-HERE = [s for s in SCENARIOS if not s.startswith("standard-1866")]
-ELSEWHERE = [s for s in SCENARIOS + VARIANTS if s not in HERE]
+# standard-1866's runs are test_whole_battle_1866.py's and Königgrätz's test_whole_battle_koniggratz.py's, so that
+# `make test`'s two workers (--dist loadfile) play them beside these
+KONIGGRATZ = [s for s in SCENARIOS + VARIANTS if s.startswith("koniggratz")]
+HERE = [s for s in SCENARIOS if not s.startswith("standard-1866") and s not in KONIGGRATZ]
+ELSEWHERE = [s for s in SCENARIOS + VARIANTS if s not in HERE and s not in KONIGGRATZ]
 
 
 @pytest.mark.timeout(1500)
@@ -704,6 +708,13 @@ def play_whole_battle(run_id: str, open_page: Any, live_server: Any, artifacts: 
     # every command family this battle offered was given through the page at least once
     families = {k.split(":")[0] for k in offered}
     assert families <= {k.split(":")[0] for k in performed}, f"offered but never performed: {sorted(offered - set(performed))}"
+    # the finished game's record, as a player downloads it, verifies with `vedette replay`
+    record = a.evaluate("async (g) => (await fetch(`/api/games/${g}/record`)).json()", game_id)
+    (shots / "record.json").write_text(json.dumps(record))
+    replayed = subprocess.run([sys.executable, "-m", "server.cli", "replay", str(shots / "record.json")],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert replayed.returncode == 0 and replayed.stdout.startswith("OK:"), replayed.stdout + replayed.stderr
+    print(replayed.stdout.splitlines()[0])
 
 
 def _wait_version(oracle: Oracle, want: int, timeout: float = 20.0) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page
@@ -51,22 +52,61 @@ def seated_game(a: Page, b: Page, base: str, names: tuple[str, str], scenario: s
     return game_id
 
 
+def computer_game(page: Page, base: str, username: str, side: str = "blue", opponent: str = "random",
+                  scenario: str = "tutorial") -> str:
+    """A new account creates a game of `scenario` on `side` against the computer (`opponent`: the lobby's choice) and
+    lands on its page; the game's id."""
+    register(page, base, username)
+    card = page.locator(f".scenario[data-scenario='{scenario}']")
+    card.locator(".preview svg").wait_for()
+    card.locator("select[name=side]").select_option(side)
+    card.locator("select[name=opponent]").select_option(opponent)
+    card.locator("button.btn.primary").click()
+    page.wait_for_url("**/games/*")
+    return page.url.split("/games/")[1].split("?")[0]
+
+
 def hex_point(page: Page, hex_id: str) -> tuple[float, float]:
     """Screen coordinates of a hex centre on the game page's map."""
     pt: dict[str, float] = page.evaluate(
         """(hex) => {
             const m = window.vedette.map;
             if (m.ensureVisible) m.ensureVisible(hex);  // the map may open zoomed in over one's own units
-            const c = m.grid.center(hex);
-            const t = m.transform;
-            const p = m.svg.createSVGPoint();
-            p.x = c.x * t.k + t.x; p.y = c.y * t.k + t.y;
-            const s = p.matrixTransform(m.svg.getScreenCTM());
-            return {x: s.x, y: s.y};
+            const at = () => {
+                const c = m.grid.center(hex);
+                const t = m.transform;
+                const p = m.svg.createSVGPoint();
+                p.x = c.x * t.k + t.x; p.y = c.y * t.k + t.y;
+                const s = p.matrixTransform(m.svg.getScreenCTM());
+                return {x: s.x, y: s.y};
+            };
+            let s = at();
+            // a box over the map (the stack list, the legend, the zoom buttons) may lie on the hex: bring it to the middle
+            const top = document.elementFromPoint(s.x, s.y);
+            if (!top || !m.svg.contains(top)) { m.centerOn(hex); s = at(); }
+            return s;
         }""",
         hex_id,
     )
     return pt["x"], pt["y"]
+
+
+def reachable_next_to_enemy(page: Page) -> str:
+    """A hex the selected stack can reach that is adjacent to an enemy unit (from the options shown)."""
+    hex_id: str | None = page.evaluate(
+        """() => {
+            const {S, map} = window.vedette;
+            const enemy = new Set(Object.entries(S.view.units)
+                .filter(([id, u]) => u.status === 'map' && map.scenario.units.find(x => x.id === id).side !== S.side)
+                .map(([, u]) => u.hex));
+            const cands = [...S.options.reach.entries()]
+                .filter(([h]) => map.grid.neighbors(h).some(n => enemy.has(n)))
+                .sort((a, b) => (a[1].cost ?? 99) - (b[1].cost ?? 99));
+            return cands.length ? cands[0][0] : null;
+        }"""
+    )
+    assert hex_id, "no reachable hex next to the enemy"
+    return hex_id
 
 
 def click_hex(page: Page, hex_id: str, dy: float = 0.0) -> None:
@@ -131,3 +171,35 @@ def end_phase(page: Page) -> None:
                            " || !!document.querySelector('dialog.confirm[open]'); }", arg=version)
     if page.evaluate("() => !!document.querySelector('dialog.confirm[open]')"):
         page.locator("dialog.confirm [data-confirm=ok]").click()
+
+
+def choose_option(page: Page, option: str, click: Callable[[Page, str], None] | None = None) -> None:
+    """Answer the pending decision with its choice `option` as a player does (issue 39): the choice's button, or —
+    a decision answered on the map (a retreat's hexes, an advance, a fortune of war's move) — a click on the choice's
+    outlined hex, then on its path's button when several paths lead there. `click(page, hex)` clicks a hex centre
+    (default `click_hex`)."""
+    button = """(id) => [...document.querySelectorAll('#prompt-options button.option-btn')].find((b) => b.dataset.option === id)"""
+    listed = """(id) => [...document.querySelectorAll('#prompt-choice option')].some((o) => o.value === id)"""
+    page.wait_for_function(f"(id) => !!({button})(id) || ({listed})(id)", arg=option)  # the decision is drawn
+    if page.evaluate(f"(id) => !!({button})(id)", option):
+        page.locator("#prompt-options button.option-btn").nth(_option_index(page, option)).click()
+        return
+    hex_id = page.evaluate(
+        "(id) => { const o = [...document.querySelectorAll('#prompt-choice option')].find((x) => x.value === id);"
+        " return o ? o.dataset.hex : null; }", option)
+    assert hex_id, f"the decision offers no choice {option!r}, neither as a button nor on the map"
+    before = page.evaluate("() => window.vedette.S.version")
+    (click or click_hex)(page, hex_id)
+    # one path to that hex: the click chose it; several: the prompt lists them under the hex
+    page.wait_for_function(
+        f"([id, v]) => window.vedette.S.pending.size > 0 || window.vedette.S.version > v || !!({button})(id)",
+        arg=[option, before], timeout=10000)
+    if page.evaluate(f"(id) => !!({button})(id)", option):
+        page.locator("#prompt-options button.option-btn").nth(_option_index(page, option)).click()
+
+
+def _option_index(page: Page, option: str) -> int:
+    i: int = page.evaluate(
+        "(id) => [...document.querySelectorAll('#prompt-options button.option-btn')].findIndex((b) => b.dataset.option === id)",
+        option)
+    return i

@@ -1,6 +1,6 @@
 // Wargame counters as SVG: army colour, NATO symbol, id and formation,
 // factors, reduced band, ineffective (flipped) look, D / square / charge
-// markers, leaders with a star, stacks fanned and expandable.
+// markers, leaders with a star, and stacks drawn inside their hex (a pile, leader chips, a count badge).
 //
 // What every edition draws is here; what a counter's factors read (their order along its foot, their words, whose
 // range it prints, the edition's own flags) is the edition's `counter` reading (editions/index.js), passed in as
@@ -127,21 +127,25 @@ export function describeUnit(def, state = {}, { showMoved = true, reading = null
   return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state, reading)}${flags.length ? "; " + flags.join(", ") : ""}`;
 }
 
-/** NATO unit-type symbol in a box of w x h at (x, y). */
-function natoSymbol(def, x, y, w, h, ink) {
+/** NATO unit-type symbol in a box of w x h at (x, y), its lines `sw` wide in `ink` on `paper` (a leader: its star). */
+export function natoSymbol(def, x, y, w, h, ink, paper = "#fff", sw = 1.1) {
   const g = svg("g", { class: "nato" });
-  g.appendChild(svg("rect", { x, y, width: w, height: h, fill: "#fff", stroke: ink, "stroke-width": 1.1 }));
   const k = def.kind;
+  if (k === "leader") {
+    g.appendChild(svg("path", { d: STAR(x + w / 2, y + h / 2, h * 0.62, h * 0.25), fill: "#f5d142", stroke: "#5a4300", "stroke-width": sw * 0.6 }));
+    return g;
+  }
+  g.appendChild(svg("rect", { x, y, width: w, height: h, fill: paper, stroke: ink, "stroke-width": sw }));
   if (k === "infantry" || k === "battalion") {
-    g.appendChild(svg("path", { d: `M${x},${y} L${x + w},${y + h} M${x + w},${y} L${x},${y + h}`, stroke: ink, "stroke-width": 1.1 }));
+    g.appendChild(svg("path", { d: `M${x},${y} L${x + w},${y + h} M${x + w},${y} L${x},${y + h}`, stroke: ink, "stroke-width": sw }));
   } else if (k === "cavalry" || k === "squadron") {
-    g.appendChild(svg("path", { d: `M${x},${y + h} L${x + w},${y}`, stroke: ink, "stroke-width": 1.1 }));
+    g.appendChild(svg("path", { d: `M${x},${y + h} L${x + w},${y}`, stroke: ink, "stroke-width": sw }));
   } else if (k === "hq") {
     // a headquarters: the staff's flag
-    g.appendChild(svg("path", { d: `M${x + w * 0.3},${y + h * 0.9} L${x + w * 0.3},${y + h * 0.12} L${x + w * 0.75},${y + h * 0.3} L${x + w * 0.3},${y + h * 0.5}`, stroke: ink, "stroke-width": 1.2, fill: ink }));
+    g.appendChild(svg("path", { d: `M${x + w * 0.3},${y + h * 0.9} L${x + w * 0.3},${y + h * 0.12} L${x + w * 0.75},${y + h * 0.3} L${x + w * 0.3},${y + h * 0.5}`, stroke: ink, "stroke-width": sw * 1.1, fill: ink }));
   } else if (k === "trains") {
     // the trains: a wagon
-    g.appendChild(svg("rect", { x: x + w * 0.2, y: y + h * 0.25, width: w * 0.6, height: h * 0.35, fill: "none", stroke: ink, "stroke-width": 1.1 }));
+    g.appendChild(svg("rect", { x: x + w * 0.2, y: y + h * 0.25, width: w * 0.6, height: h * 0.35, fill: "none", stroke: ink, "stroke-width": sw }));
     g.appendChild(svg("circle", { cx: x + w * 0.32, cy: y + h * 0.75, r: h * 0.12, fill: ink }));
     g.appendChild(svg("circle", { cx: x + w * 0.68, cy: y + h * 0.75, r: h * 0.12, fill: ink }));
   } else if (k === "artillery") {
@@ -155,6 +159,22 @@ function natoSymbol(def, x, y, w, h, ink) {
 function sizeMark(def) {
   const k = def.kind;
   return k === "battalion" ? "II" : k === "artillery" || k === "squadron" ? "I" : k === "hq" ? "HQ" : k === "trains" ? "" : "X";
+}
+
+/** A text's attributes that keep it across a counter of size S: a long factor line (an edition's flags, a range
+ *  and a charge factor) is squeezed to the counter's width rather than running over its edges and out of the hex.
+ *  The width is estimated from the characters (a bold digit is about 0.62 em, a hyphen or bracket about 0.4 em). */
+function fitText(text, fontPx, S) {
+  const str = String(text ?? "");
+  // a small counter (an off-map box's, Königgrätz's at the whole-map size) keeps a margin of its own size, never
+  // a negative width (which the browser refuses)
+  const room = Math.max(S - 4, S * 0.6);
+  return room > 0 && textEm(str) * fontPx > room ? { text: str, textLength: room.toFixed(1), lengthAdjust: "spacingAndGlyphs" } : { text: str };
+}
+
+/** A bold text's estimated width in em. */
+function textEm(str) {
+  return [...String(str)].reduce((w, ch) => w + (/[0-9A-Za-z]/.test(ch) ? 0.62 : 0.4), 0);
 }
 
 /**
@@ -189,9 +209,11 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
     g.appendChild(svg("path", { d: STAR(S / 2, S * 0.46, S * 0.25, S * 0.1), fill: "#f5d142", stroke: "#5a4300", "stroke-width": 0.8 }));
     const nm = (def.name || def.id).replace(/^Gen\.?\s*/, "").slice(0, 9);
     g.appendChild(svg("text", { x: S / 2, y: S * 0.2, class: "c-id", "text-anchor": "middle", fill: ink, style: `font-size:${Math.min(8, (S * 1.5) / Math.max(4, nm.length)).toFixed(1)}px`, text: nm }));
-    g.appendChild(svg("text", { x: S / 2, y: S * 0.93, class: "c-factors", "text-anchor": "middle", fill: ink, style: `font-size:${(S * 0.23).toFixed(1)}px`, text: readCounter(opts.reading, "factors", def, f) }));
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.93, class: "c-factors", "text-anchor": "middle", fill: ink, style: `font-size:${(S * 0.23).toFixed(1)}px`, ...fitText(readCounter(opts.reading, "factors", def, f), S * 0.23, S) }));
   } else {
-    g.appendChild(svg("text", { x: 3, y: S * 0.2, class: "c-id", fill: ink, text: shortName(def) }));
+    // the name keeps clear of the formation's letters at the other end of the top edge
+    const formWidth = def.formation ? textEm(def.formation) * 8 + 3 : 0;
+    g.appendChild(svg("text", { x: 3, y: S * 0.2, class: "c-id", fill: ink, ...fitText(shortName(def), 8, S - formWidth - 2) }));
     if (def.formation) g.appendChild(svg("text", { x: S - 3, y: S * 0.2, class: "c-form", "text-anchor": "end", fill: ink, text: def.formation }));
     const bw = S * 0.46;
     const bh = S * 0.28;
@@ -210,21 +232,21 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2, width: S, height: S * 0.09, fill: "#fff", opacity: 0.92 }));
       g.appendChild(svg("rect", { x: 0, y: by + bh + 2 + S * 0.03, width: S, height: S * 0.03, fill: base }));
     }
-    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, text: readCounter(opts.reading, "factors", def, f) }));
+    g.appendChild(svg("text", { x: S / 2, y: S * 0.95, class: "c-factors", "text-anchor": "middle", fill: ink, ...fitText(readCounter(opts.reading, "factors", def, f), 9.5, S) }));
     if (f.red_dot) g.appendChild(svg("circle", { cx: S - 4, cy: S * 0.3, r: 2.6, fill: "#d7191c", stroke: "#fff", "stroke-width": 0.8, class: "red-dot" }));
   }
-  // markers
+  // markers and rings stay within 2 units of the counter's edge, so a stack drawn by renderStacks stays in its hex
   if (state.disrupted) {
     g.appendChild(
-      svg("g", { class: "marker marker-d", transform: `translate(${S - 12},${-5})` }, [
-        svg("rect", { width: 15, height: 15, rx: 2, fill: OKABE.yellow, stroke: "#000", "stroke-width": 1 }),
-        svg("text", { x: 7.5, y: 11.5, "text-anchor": "middle", class: "marker-text", text: "D" }),
+      svg("g", { class: "marker marker-d", transform: `translate(${S - 11},${-2})` }, [
+        svg("rect", { width: 13, height: 13, rx: 2, fill: OKABE.yellow, stroke: "#000", "stroke-width": 1 }),
+        svg("text", { x: 6.5, y: 10.2, "text-anchor": "middle", class: "marker-text", text: "D" }),
       ]),
     );
   }
   if (state.charging) {
     g.appendChild(
-      svg("g", { class: "marker marker-charge", transform: `translate(${-6},${-6})` }, [
+      svg("g", { class: "marker marker-charge", transform: `translate(${-2},${-2})` }, [
         svg("rect", { width: 17, height: 13, rx: 2, fill: OKABE.vermillion, stroke: "#000", "stroke-width": 1 }),
         svg("path", { d: "M3,6.5 L12,6.5 M9,3 L13,6.5 L9,10", stroke: "#fff", "stroke-width": 1.8, fill: "none" }),
       ]),
@@ -232,10 +254,11 @@ export function counterSVG(def, state, side, S = 42, opts = {}) {
   }
   if (state.moved && opts.showMoved) {
     // on the counter's right edge, clear of the factors
-    g.appendChild(svg("circle", { cx: S, cy: S * 0.5, r: 3.2, fill: "#111", stroke: "#fff", "stroke-width": 1.1, class: "moved-dot" }));
+    g.appendChild(svg("circle", { cx: S - 3.4, cy: S * 0.5, r: 3.2, fill: "#111", stroke: "#fff", "stroke-width": 1.1, class: "moved-dot" }));
   }
-  if (opts.selected) g.appendChild(svg("rect", { x: -2.5, y: -2.5, width: S + 5, height: S + 5, rx: 4, fill: "none", stroke: OKABE.orange, "stroke-width": 3.2, class: "sel-ring" }));
-  if (opts.highlight) g.appendChild(svg("rect", { x: -3, y: -3, width: S + 6, height: S + 6, rx: 4, fill: "none", stroke: OKABE.purple, "stroke-width": 3, "stroke-dasharray": "4 2", class: "hl-ring" }));
+  // the rings are drawn just inside the edge (the selected one) and on it (the highlight), not around the counter
+  if (opts.selected) g.appendChild(svg("rect", { x: 1.6, y: 1.6, width: S - 3.2, height: S - 3.2, rx: 2.5, fill: "none", stroke: OKABE.orange, "stroke-width": 3.2, class: "sel-ring" }));
+  if (opts.highlight) g.appendChild(svg("rect", { x: -0.5, y: -0.5, width: S + 1, height: S + 1, rx: 3.5, fill: "none", stroke: OKABE.purple, "stroke-width": 3, "stroke-dasharray": "4 2", class: "hl-ring" }));
   return g;
 }
 
@@ -245,103 +268,159 @@ export function stackOrder(ids, defs) {
   return [...ids].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+// How far a counter's markers and rings reach past its edge (counterSVG): the layout keeps that margin in the hex.
+const MARKER_REACH = 2;
+// A pile shows at most this many layers; the units under them are counted by the badge and listed by the popover.
+const MAX_LAYERS = 3;
+
 /**
- * Draw every stack of a view into a layer.
- * opts: {expandedHex, selected:Set, highlight:Set, reading: the edition's reading of its counters}
+ * Where the pieces of a stack go in its flat-topped hex (centre cx, cy; centre-to-corner R; counter size S), as a
+ * wargame map stacks them: the `pile` units (the combat units, or the leaders when no combat unit is there) one on
+ * another, each lower one peeking out up and to the right, at most three layers deep; the `chips` leaders riding
+ * with combat units as small star chips left of the pile; the count badge right of it. Every box, widened by the
+ * reach of a counter's markers, lies inside the hex (tests/web/test_stacks_ui.py checks it on the page).
+ * @returns {{layers: {x, y, size}[], chips: {x, y, size}[], badge: {x, y, r}}} top-left corners, top layer first
+ */
+export function stackLayout(cx, cy, R, S, pile, chips) {
+  const step = R * 0.0625;
+  const depth = Math.min(Math.max(pile, 1), MAX_LAYERS);
+  const spread = (depth - 1) * step;
+  const layers = [];
+  for (let i = 0; i < pile; i++) {
+    const j = Math.min(i, depth - 1);
+    layers.push({ x: cx - S / 2 - spread / 2 + j * step, y: cy - S / 2 + spread / 2 - j * step, size: S });
+  }
+  const out = [];
+  if (pile > 0 && chips > 0) {
+    const m = R * 0.24;
+    const right = cx - S / 2 - spread / 2 - MARKER_REACH - R * 0.02;
+    const shown = Math.min(chips, MAX_LAYERS);
+    for (let k = 0; k < chips; k++) out.push({ x: right - m, y: cy - m / 2 + (Math.min(k, shown - 1) - (shown - 1) / 2) * R * 0.075, size: m });
+  }
+  const r = R * 0.13;
+  return { layers, chips: out, badge: { x: cx + S / 2 + spread / 2 + MARKER_REACH + r + R * 0.005, y: cy, r } };
+}
+
+/** A leader riding with combat units: a small chip in its side's colour with the leader's star (its name and
+ *  factors in its title, the hover card and the stack's popover). */
+function leaderChip(def, state, side, m, opts) {
+  const base = (side && side.color) || "#777777";
+  const ineff = !!state.ineffective || !!state.flipped;
+  const label = describeUnit(def, state, { showMoved: !!opts.showMoved, reading: opts.reading });
+  const g = svg("g", { class: `counter k-leader leader-chip${ineff ? " ineffective" : ""}${opts.selected ? " selected" : ""}`, "data-unit": def.id, role: "img", "aria-label": label }, [
+    svg("title", { text: label }),
+    svg("rect", { x: 0, y: 0, width: m, height: m, rx: 1.5, fill: ineff ? tint(base, 0.55) : base, stroke: opts.selected ? OKABE.orange : "#111", "stroke-width": opts.selected ? 2 : 0.8, class: "c-body" }),
+    svg("path", { d: STAR(m / 2, m * 0.53, m * 0.42, m * 0.17), fill: "#f5d142", stroke: "#5a4300", "stroke-width": 0.5 }),
+  ]);
+  if (opts.highlight) g.appendChild(svg("rect", { x: -0.5, y: -0.5, width: m + 1, height: m + 1, fill: "none", stroke: OKABE.purple, "stroke-width": 1.5, class: "hl-ring" }));
+  return g;
+}
+
+/** The units of a view on the map, by hex. */
+export function unitsByHex(view, grid) {
+  const byHex = new Map();
+  for (const [id, st] of Object.entries(view.units || {})) {
+    if (!st || !st.hex || (st.status && st.status !== "map")) continue;
+    if (!grid.contains(st.hex)) continue;
+    if (!byHex.has(st.hex)) byHex.set(st.hex, []);
+    byHex.get(st.hex).push(id);
+  }
+  return byHex;
+}
+
+/** A stack's pile (top first) and its riding leaders: the combat units with the selected ones on top (a unit
+ *  picked from the popover comes up to be read), or the leaders when no combat unit is there. */
+export function stackParts(ids, defs, selected = new Set()) {
+  const order = stackOrder(ids, defs);
+  const isLeader = (id) => !!(defs[id] && defs[id].kind === "leader");
+  const combat = order.filter((id) => !isLeader(id));
+  const leaders = order.filter(isLeader);
+  const pile = combat.length ? combat : leaders;
+  const up = pile.filter((id) => selected.has(id));
+  const ordered = up.length && up.length < pile.length ? [...up, ...pile.filter((id) => !selected.has(id))] : pile;
+  return { pile: ordered, chips: combat.length ? leaders : [] };
+}
+
+/**
+ * Draw every stack of a view into a layer, each inside its hex.
+ * opts: {selected:Set, highlight:Set, reading: the edition's reading of its counters, open: the hex whose stack
+ * the popover lists (its stack gets the class "open")}
  */
 export function renderStacks(layer, mapView, view, opts = {}) {
   const sc = mapView.scenario;
   const defs = unitDefs(sc);
   const g = mapView.grid;
   const S = Math.round(g.size * 1.02);
-  const byHex = new Map();
-  for (const [id, st] of Object.entries(view.units || {})) {
-    if (!st || !st.hex || (st.status && st.status !== "map")) continue;
-    if (!g.contains(st.hex)) continue;
-    if (!byHex.has(st.hex)) byHex.set(st.hex, []);
-    byHex.get(st.hex).push(id);
-  }
   const sq = view.squares || [];
   const squares = new Set(Array.isArray(sq) ? sq : Object.keys(sq));
-  const later = [];
-  for (const [hex, ids] of byHex) {
-    const order = stackOrder(ids, defs);
-    const combat = order.filter((id) => !(defs[id] && defs[id].kind === "leader"));
+  const selected = opts.selected || new Set();
+  for (const [hex, ids] of unitsByHex(view, g)) {
+    const { pile, chips } = stackParts(ids, defs, selected);
     const c = g.center(hex);
-    const expanded = opts.expandedHex === hex && order.length > 1;
-    const grp = svg("g", { class: `stack${expanded ? " expanded" : ""}`, "data-hex": hex });
-    const n = order.length;
-    order.forEach((id, i) => {
+    const n = ids.length;
+    const lay = stackLayout(c.x, c.y, g.size, S, pile.length, chips.length);
+    const grp = svg("g", { class: `stack${n > 1 ? " stacked" : ""}${opts.open === hex ? " open" : ""}`, "data-hex": hex, "data-count": n });
+    const counterOpts = (id, def) => ({
+      selected: selected.has(id),
+      highlight: opts.highlight && opts.highlight.has(id),
+      reading: opts.reading,
+      showMoved: def.side === view.active && ["movement", "recovery", "combat"].includes(view.phase), // its own player-turn only
+    });
+    // bottom first, so the top unit is drawn last and reads in full
+    for (let i = pile.length - 1; i >= 0; i--) {
+      const id = pile[i];
       const def = defs[id] || { id, kind: "infantry", name: id, side: "?" };
-      const side = sc.sides[def.side];
-      let x;
-      let y;
-      const isLeader = def.kind === "leader";
-      const size = isLeader && !expanded && n > 1 ? Math.round(S * 0.72) : S;
-      if (expanded) {
-        const gap = S + 6;
-        x = c.x - (n * gap - 6) / 2 + i * gap;
-        y = c.y - S / 2 - g.h * 0.15;
-      } else if (isLeader && n > 1) {
-        // leaders ride beside the stack's left edge, mid-height, so the unit's name and factors stay readable
-        const li = order.filter((x2) => defs[x2] && defs[x2].kind === "leader").indexOf(id);
-        x = c.x - S / 2 - size * 0.88;
-        y = c.y - S / 2 + S * 0.28 - li * 6;
-      } else {
-        const k = combat.indexOf(id);
-        const m = combat.length;
-        const off = Math.min(6, 16 / Math.max(1, m - 1));
-        x = c.x - S / 2 + (k - (m - 1) / 2) * off;
-        y = c.y - S / 2 - (k - (m - 1) / 2) * off;
-      }
-      const cg = counterSVG(def, view.units[id], side, size, {
-        selected: opts.selected && opts.selected.has(id),
-        highlight: opts.highlight && opts.highlight.has(id),
-        reading: opts.reading,
-        showMoved: def.side === view.active && ["movement", "recovery", "combat"].includes(view.phase), // its own player-turn only
-      });
-      cg.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
+      const cg = counterSVG(def, view.units[id], sc.sides[def.side], S, counterOpts(id, def));
+      cg.setAttribute("transform", `translate(${lay.layers[i].x.toFixed(1)},${lay.layers[i].y.toFixed(1)})`);
+      cg.setAttribute("data-hex", hex);
+      cg.setAttribute("data-layer", String(i));
+      grp.appendChild(cg);
+    }
+    chips.forEach((id, k) => {
+      const def = defs[id] || { id, kind: "leader", name: id, side: "?" };
+      const at = lay.chips[k];
+      const cg = leaderChip(def, view.units[id] || {}, sc.sides[def.side], at.size, counterOpts(id, def));
+      cg.setAttribute("transform", `translate(${at.x.toFixed(1)},${at.y.toFixed(1)})`);
       cg.setAttribute("data-hex", hex);
       grp.appendChild(cg);
     });
-    for (const id of order) {
+    for (const id of ids) {
       // a unit's facing, where the view gives one: a wedge at the faced hexside or apex, in its side's colour
       const pts = facingWedge(view.units[id].facing, c.x, c.y, g.size);
       if (!pts) continue;
       const side = sc.sides[(defs[id] || {}).side];
       grp.appendChild(svg("polygon", { class: "facing", "data-unit": id, "pointer-events": "none", points: pts.map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" "), fill: (side && side.color) || "#777777", stroke: "#111", "stroke-width": 1 }));
     }
-    if (n > 1 && !expanded) {
-      const bx = c.x + S / 2 + 2;
-      const by = c.y - S / 2 - 8;
+    if (n > 1) {
+      const b = lay.badge;
       grp.appendChild(
         svg("g", { class: "stack-badge", "pointer-events": "none" }, [
-          svg("circle", { cx: bx, cy: by, r: 7, fill: "#111", stroke: "#fff", "stroke-width": 1.2 }),
-          svg("text", { x: bx, y: by + 3.5, "text-anchor": "middle", class: "badge-text", text: String(n) }),
+          svg("circle", { cx: b.x, cy: b.y, r: b.r, fill: "#111", stroke: "#fff", "stroke-width": 1 }),
+          svg("text", { x: b.x, y: b.y + 3.1, "text-anchor": "middle", class: "badge-text", text: String(n) }),
         ]),
       );
     }
-    if (squares.has(hex)) {
-      // a square marker: a hollow square frame around the stack, with SQ tab
-      const pad = 5;
-      grp.insertBefore(
-        svg("g", { class: "marker marker-square", "pointer-events": "none" }, [
-          svg("rect", { x: c.x - S / 2 - pad - 3, y: c.y - S / 2 - pad - 3, width: S + 2 * pad + 6, height: S + 2 * pad + 6, fill: "none", stroke: "#111", "stroke-width": 3.5 }),
-          svg("rect", { x: c.x - S / 2 - pad - 3, y: c.y - S / 2 - pad - 3, width: S + 2 * pad + 6, height: S + 2 * pad + 6, fill: "none", stroke: "#fff", "stroke-width": 1.2 }),
-        ]),
-        grp.firstChild,
-      );
-      grp.appendChild(
-        svg("g", { class: "marker marker-square-tab", "pointer-events": "none", transform: `translate(${c.x - S / 2 - 10},${c.y + S / 2 - 6})` }, [
-          svg("rect", { width: 18, height: 12, rx: 2, fill: "#fff", stroke: "#111", "stroke-width": 1 }),
-          svg("text", { x: 9, y: 9.5, "text-anchor": "middle", class: "marker-text small", text: "SQ" }),
-        ]),
-      );
-    }
-    if (expanded) later.push(grp);
-    else layer.appendChild(grp);
+    if (squares.has(hex)) grp.appendChild(squareMarker(lay.layers, S, c));
+    layer.appendChild(grp);
   }
-  for (const grp of later) layer.appendChild(grp); // expanded stack on top
+}
+
+/** A square (the formation) around its pile: a hollow frame hugging the pile and an SQ tab above it, in the hex. */
+function squareMarker(layers, S, c) {
+  const xs = layers.map((l) => l.x);
+  const ys = layers.map((l) => l.y);
+  const x0 = Math.min(...xs) - 1;
+  const y0 = Math.min(...ys) - 1;
+  const w = Math.max(...xs) + S + 1 - x0;
+  const hgt = Math.max(...ys) + S + 1 - y0;
+  return svg("g", { class: "marker marker-square", "pointer-events": "none" }, [
+    svg("rect", { x: x0, y: y0, width: w, height: hgt, fill: "none", stroke: "#111", "stroke-width": 2.6 }),
+    svg("rect", { x: x0, y: y0, width: w, height: hgt, fill: "none", stroke: "#fff", "stroke-width": 1 }),
+    svg("g", { class: "marker-square-tab", transform: `translate(${(c.x - 9).toFixed(1)},${(y0 - 9).toFixed(1)})` }, [
+      svg("rect", { width: 18, height: 10, rx: 2, fill: "#fff", stroke: "#111", "stroke-width": 1 }),
+      svg("text", { x: 9, y: 8, "text-anchor": "middle", class: "marker-text small", text: "SQ" }),
+    ]),
+  ]);
 }
 
 /** A standalone small SVG of one counter for side panels and lists (`reading`: the edition's reading of its

@@ -4,12 +4,16 @@
 // paths, targets, prompt choices).
 //
 // The static layers are drawn by map/terrain.js, pan / zoom and pointer input live in map/viewport.js, the
-// legend in map/legend.js; this module keeps the MapView the pages use, its layers, counters and overlays.
+// legend in map/legend.js, what each zoom shows (and the zoomed-out marks and front line) in map/lod.js, the list
+// of a stack's units in map/stackpop.js; this module keeps the MapView the pages use, its layers, counters and
+// overlays.
 
 import { HexGrid } from "./hexgeom.js";
 import { svg, clear, OKABE } from "./ui/dom.js";
 import { renderStacks } from "./counters.js";
 import { MapViewport } from "./map/viewport.js";
+import { drawUnitMarks, drawFrontLine } from "./map/lod.js";
+import { StackPopover } from "./map/stackpop.js";
 import { FALLBACK_TERRAIN_COLOURS, terrainPattern, drawTerrain, drawRoads, drawHexsides, drawEdges, drawMarks, drawNumbers, drawLabels, drawObjectives } from "./map/terrain.js";
 
 export { starPath } from "./map/terrain.js";
@@ -35,12 +39,13 @@ export class MapView extends MapViewport {
     this.uid = `m${++instanceCounter}`;
     this.handlers = { hexclick: [], hexhover: [], unitclick: [], contextmenu: [] };
     this.view = null;
-    this.expandedHex = null;
     this.selectedUnits = new Set();
     this.transform = { k: 1, x: 0, y: 0 };
     this.terrainOf = (id) => (scenario.map.hexes && scenario.map.hexes[id]) || scenario.map.default_terrain;
     this.build();
+    this.stackPop = this.preview ? null : new StackPopover(this);
     if (!this.preview) this.enableInteraction();
+    this.watchLod();
   }
 
   pid(name) {
@@ -111,9 +116,12 @@ export class MapView extends MapViewport {
       hexsides: layer("hexsides"),
       edges: layer("edges"),
       numbers: layer("numbers"),
+      front: layer("front"),
+      labelsFar: layer("labels-far"),
       overlayFill: layer("overlay-fill"),
       overlayLine: layer("overlay-line"),
       units: layer("units"),
+      marks: layer("marks"),
       labels: layer("labels"),
       objectives: layer("objectives"),
       overlayTop: layer("overlay-top"),
@@ -171,14 +179,21 @@ export class MapView extends MapViewport {
 
   renderUnits() {
     const L = clear(this.layers.units);
+    clear(this.layers.marks);
+    clear(this.layers.front);
     const view = this.view;
-    if (!view) return;
-    renderStacks(L, this, view, {
-      expandedHex: this.expandedHex,
-      selected: this.selectedUnits,
-      highlight: this.highlightUnits || new Set(),
-      reading: this.opts.reading,
-    });
+    if (view) {
+      renderStacks(L, this, view, {
+        selected: this.selectedUnits,
+        highlight: this.highlightUnits || new Set(),
+        reading: this.opts.reading,
+        open: this.stackPop ? this.stackPop.hex : null,
+      });
+      // what the zoomed-out map shows instead (map/lod.js); the CSS picks one by the zoom
+      drawUnitMarks(this.layers.marks, this, view);
+      drawFrontLine(this.layers.front, this, view);
+    }
+    if (this.stackPop) this.stackPop.render();
   }
 
   setSelected(ids) {
@@ -186,8 +201,16 @@ export class MapView extends MapViewport {
     this.renderUnits();
   }
 
+  /** The stack the page has selected (or null): the popover lists its units. */
   setExpanded(hex) {
-    this.expandedHex = hex;
+    this.showStack(hex);
+  }
+
+  /** List the units of the stack in `hex` in the popover (none: close it); fewer than two units list nothing. */
+  showStack(hex) {
+    if (!this.stackPop) return;
+    if (hex) this.stackPop.open(hex);
+    else this.stackPop.close();
     this.renderUnits();
   }
 

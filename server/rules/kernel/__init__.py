@@ -12,7 +12,9 @@ Its modules are layered: each imports only modules of the layers before it (no i
 4. `visibility`: the one rule of who may read an event, and the secrets a side keeps;
 5. `edition`: the interface an edition fills in, and the registry of editions;
 6. `core` (the context rule functions work in) and `views` (what each viewer sees of a game);
-7. `game`: the engine;
-8. `loading` (a scenario of any edition), `victory`, `invariants`;
+7. `game`: the engine; `setup` (placements, the 'w/N' set-up), `lone_leaders` (10.0's lone leader, both Quick Plays);
+8. `loading` (a scenario of any edition), `victory`, `invariants`; what both Quick Play editions share:
+   `aftercombat` (step losses, capture, the way off the map, a retreat's safety, the advance's hexes) and
+   `procedures` (a game's start and end, a phase's bookkeeping, movable groups, common decisions and totals);
 9. `randomplayer`: the random player and the simulator.
 """

@@ -13,7 +13,7 @@ The hooks, grouped the way docs/engine-contract.md describes them:
   `tasks` and `decisions` (the steps of multi-step procedures and the answers to pending decisions),
   `after_command` (bookkeeping after every command, e.g. objective control), `finish_game`, `points`;
 * results and checks the procedures share: the CRT (`crt_*`), `morale_passes`, `halve`,
-  `stacking_ok`, `leader_lost`, and the movement flags;
+  `stacking_ok`, `leader_lost`;
 * options for the page and the bots: `options`, `preview`, `legal_commands`, `command_families`, `can_end_phase`;
 * the simulator's extra invariants: `invariants`; the page's phase prompt: `phase_prompt`.
 
@@ -58,9 +58,6 @@ class Edition:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    leader_move_hexes: ClassVar[int] = 12
-    always_one_hex: ClassVar[bool] = False
-    has_counterattack: ClassVar[bool] = False
     # Whether `options()` answers in the shape the computer's movement and combat planners read (`reachable`
     # hexes, `attacks` with their `legal` flag); an edition without it is played by the bots' generic search
     # over `legal_commands` (docs/bots.md). A property of the edition's answers, so no bot names an edition.

@@ -82,6 +82,9 @@ class Game:
         if not isinstance(seed, str) or len(seed) < 16:
             raise ValueError("a game seed must be a secret string of at least 16 characters")
         rs = find_ruleset(ruleset or scenario.ruleset)
+        if not scenario.playable_under(rs.name):
+            declared = ", ".join((scenario.ruleset, *scenario.also_rulesets))
+            raise ValueError(f"scenario '{scenario.id}' is not written for ruleset '{rs.name}' (it declares: {declared})")
         chosen = check_game_options(rs, scenario, options)
         state = initial_state(scenario, rs)
         state.options = chosen

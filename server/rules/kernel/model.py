@@ -140,6 +140,11 @@ class ScenarioModel(Protocol):
     def ruleset(self) -> str: ...
 
     @property
+    def also_rulesets(self) -> tuple[str, ...]:
+        """The further editions the scenario declares it may be played under, besides `ruleset`."""
+        ...
+
+    @property
     def grid(self) -> HexGrid: ...
 
     @property
@@ -185,6 +190,8 @@ class ScenarioModel(Protocol):
 
     def opponent(self, side: str) -> str: ...
 
+    def playable_under(self, ruleset: str) -> bool: ...
+
     def turn_label(self, turn: int) -> str: ...
 
     def zoc_from(self, tec_class: str, hex_: str) -> tuple[str, ...]:
@@ -204,6 +211,12 @@ class ScenarioBase:
     units: Mapping[str, Any]
     sides: Mapping[str, Any]
     reinforcements: Sequence[Any]
+    ruleset: str
+    also_rulesets: tuple[str, ...] = ()  # a scenario model that declares none is played under its `ruleset` only
+
+    def playable_under(self, ruleset: str) -> bool:
+        """Whether a game of this scenario may be played under `ruleset`: its own, or one it declares."""
+        return ruleset == self.ruleset or ruleset in self.also_rulesets
 
     def opponent(self, side: str) -> str:
         a, b = self.side_order

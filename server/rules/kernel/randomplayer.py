@@ -58,10 +58,12 @@ class SimulationReport:
 
 
 def play_random_game(scenario: Scenario, seed: int, check: bool = True, max_commands: int = 20000,
-                     report: SimulationReport | None = None, options: dict[str, Any] | None = None) -> Game:
-    """One game of random legal commands (`options`: the game's options, e.g. Standard's free set-up)."""
+                     report: SimulationReport | None = None, options: dict[str, Any] | None = None,
+                     ruleset: str | None = None) -> Game:
+    """One game of random legal commands (`options`: the game's options, e.g. Standard's free set-up; `ruleset`: an
+    edition the scenario declares besides its own, None for its own)."""
     rng = random.Random(seed)
-    game = Game.new(scenario, f"simulated-game-seed-{seed:016d}", options=options)
+    game = Game.new(scenario, f"simulated-game-seed-{seed:016d}", ruleset=ruleset, options=options)
     player = RandomPlayer(rng)
     n = 0
     while not game.is_over:
@@ -90,11 +92,11 @@ def play_random_game(scenario: Scenario, seed: int, check: bool = True, max_comm
     return game
 
 
-def simulate(scenario: Scenario, games: int, seed: int, check: bool = True) -> SimulationReport:
+def simulate(scenario: Scenario, games: int, seed: int, check: bool = True, ruleset: str | None = None) -> SimulationReport:
     report = SimulationReport(wins={s: 0 for s in scenario.side_order})
     start = time.perf_counter()
     for i in range(games):
-        game = play_random_game(scenario, seed + i, check, report=report)
+        game = play_random_game(scenario, seed + i, check, report=report, ruleset=ruleset)
         report.games += 1
         report.turns_total += game.state.turn
         winner = (game.result or {}).get("winner")

@@ -199,6 +199,7 @@ class Scenario(ScenarioBase):
     victory: Victory
     raw: Mapping[str, Any] = field(repr=False, compare=False)
     hidden_movement: HiddenMovement | None = None  # this edition has none (kernel/hidden.py)
+    also_rulesets: tuple[str, ...] = ()  # further editions the scenario may be played under (`ScenarioModel`)
 
     def terrain_at(self, ccrr: str) -> Terrain:
         return self.terrain[self.hex_terrain.get(ccrr, self.default_terrain)]
@@ -663,4 +664,5 @@ def read_scenario(data: Any, source: str = "<scenario>") -> Scenario:
         hide_enemy_reinforcements=data.get("hidden", {}).get("enemy_reinforcements", False),
         victory=victory,
         raw=data,
+        also_rulesets=tuple(r for r in data.get("also_rulesets", []) if r != data["ruleset"]),
     )

@@ -73,12 +73,13 @@ def points(ctx: Context, returning_lost: bool = True) -> dict[str, int]:
     return out
 
 
-def sudden_death(ctx: Context, returning_lost: bool = True) -> dict[str, Any] | None:
+def sudden_death(ctx: Context, returning_lost: bool = True, scored: dict[str, int] | None = None) -> dict[str, Any] | None:
+    """`scored`: each side's points as the edition counts them, when not by the scenario's schedule (`points`)."""
     for side, hexes in ctx.sc.victory.sudden_death:
         if all(ctx.st.control.get(h) == side for h in hexes):
             names = ", ".join(_objective_name(ctx, h) for h in hexes)
             return {"winner": side, "reason": f"{ctx.sc.sides[side].name} holds {names} at the end of turn {ctx.st.turn}: an immediate victory",
-                    "points": points(ctx, returning_lost), "turn": ctx.st.turn}
+                    "points": scored if scored is not None else points(ctx, returning_lost), "turn": ctx.st.turn}
     return None
 
 
@@ -89,8 +90,9 @@ def _objective_name(ctx: Context, hex_: str) -> str:
     return hex_
 
 
-def final_result(ctx: Context, returning_lost: bool = True) -> dict[str, Any]:
-    pts = points(ctx, returning_lost)
+def final_result(ctx: Context, returning_lost: bool = True, scored: dict[str, int] | None = None) -> dict[str, Any]:
+    """`scored`: each side's points as the edition counts them, when not by the scenario's schedule (`points`)."""
+    pts = scored if scored is not None else points(ctx, returning_lost)
     a, b = ctx.sc.side_order
     lead = pts[a] - pts[b]
     score = f"{ctx.sc.sides[a].name} {pts[a]}, {ctx.sc.sides[b].name} {pts[b]}"

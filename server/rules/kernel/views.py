@@ -188,6 +188,8 @@ def build_views(game: ViewedGame, viewers: list[str], *, share_units: bool = Fal
         d = st.decision
         prompt = {"side": d["side"], "kind": d["kind"], "rule": d["rule"], "text": d["text"],
                   "options": d["options"], "hexes": d.get("hexes", [])}
+        if "from" in d:  # where the units a retreat's paths lead from stand (the page draws each path from there)
+            prompt["from"] = d["from"]
     else:
         rule, verb = game.ruleset.phase_prompt(st.phase)
         prompt = {"side": st.active, "kind": "phase", "rule": rule,

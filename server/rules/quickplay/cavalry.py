@@ -23,38 +23,25 @@ continues after the retreats and leader checks of each charge.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import TaskTable, charge_target_problem, offer_advance, offer_defenders
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, STATUS_MAP
 from . import combat, movement
 from .counterattack import lose_counterattack
 from .retreat import advance_hexes, advance_unit, queue_group_retreats
 
-TASKS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {}
-DECISIONS: dict[str, Callable[[Ctx, dict[str, Any], dict[str, Any]], None]] = {}
-
+_TABLE = TaskTable()
+TASKS = _TABLE.tasks
+DECISIONS = _TABLE.decisions
+_task = _TABLE.task
+_decision = _TABLE.decision
 SQUARE_FORMERS = (UnitKind.INFANTRY, UnitKind.BATTALION)  # 9.3: infantry units form squares
 PER_COMBAT_KEYS = ("defenders", "def_primary", "def_leaders", "result", "rout", "advance", "loser", "passed",
                    "def_retreated", "def_eliminated", "att_total", "def_total", "differential", "column", "dice")
-
-
-def _task(name: str) -> Callable[[Callable[[Ctx, dict[str, Any]], None]], Callable[[Ctx, dict[str, Any]], None]]:
-    def register(fn: Callable[[Ctx, dict[str, Any]], None]) -> Callable[[Ctx, dict[str, Any]], None]:
-        TASKS[name] = fn
-        return fn
-    return register
-
-
-def _decision(name: str) -> Callable[[Callable[[Ctx, dict[str, Any], dict[str, Any]], None]],
-                                     Callable[[Ctx, dict[str, Any], dict[str, Any]], None]]:
-    def register(fn: Callable[[Ctx, dict[str, Any], dict[str, Any]], None]) -> Callable[[Ctx, dict[str, Any], dict[str, Any]], None]:
-        DECISIONS[name] = fn
-        return fn
-    return register
 
 
 # --- terrain and stacking tests shared by step 1 and the follow-up charge of step 6 ----------------------
@@ -69,15 +56,7 @@ def _overstacked(ctx: Ctx, hex_: str, side: str) -> bool:
 
 def _target_problem(ctx: Ctx, side: str, from_hex: str, target: str, rule: str) -> tuple[str, str] | None:
     """Step 1's limits on the charged hex, seen from the hex the charge is made from."""
-    if not ctx.combat_units_at(target, ctx.enemy(side)):
-        return rule, f"{target} holds no enemy combat units to charge"
-    if not ctx.sc.grid.is_adjacent(from_hex, target):
-        return rule, f"the charge must end adjacent to {target}"
-    if not _open(ctx, target):
-        return rule, f"{target} is {ctx.sc.terrain_at(target).name}: only clear or clear hill may be charged"
-    if ctx.sc.features_between(from_hex, target):
-        return rule, f"a charge may not cross hexside terrain ({from_hex}-{target})"
-    return None
+    return charge_target_problem(ctx, side, from_hex, target, rule, lambda h: _open(ctx, h), "clear or clear hill")
 
 
 # --- step 1: the charge move (movement phase) --------------------------------------------------------------
@@ -282,14 +261,9 @@ def _task_round(ctx: Ctx, task: dict[str, Any]) -> None:
 def _task_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     c = _combat(ctx)
     options = combat.defender_options(ctx, c)
-    if not options:
-        return
     combat.defender_option_previews(ctx, c, options)
-    ctx.st.decision = {
-        "kind": "defenders", "side": c["defender"], "rule": "9.2 step 2",
-        "text": f"{c['target']} is charged by {ctx.name(c['primary'])}: choose the defending units, the primary unit and any leader",
-        "task": task, "options": options, "hexes": [c["target"]],
-    }
+    offer_defenders(ctx, c, task, options, "9.2 step 2", f"{ctx.name(c['primary'])} charges your units at "
+                    f"{c['target']}: choose the units that defend, the primary unit and any leader (rule 9.2 step 2)")
 
 
 @_task("charge_morale")
@@ -371,7 +345,8 @@ def _task_step3(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.kind(dp) in SQUARE_FORMERS:
         st.decision = {
             "kind": "charge_square", "side": c["defender"], "rule": "9.2 step 3",
-            "text": f"{ctx.name(dp)} holds its nerve: form square at {target}? (+2 CF and +2 MR against cavalry, 9.3)",
+            "text": f"{ctx.name(dp)} holds its nerve against the charge: form square at {target}? A square adds 2 to "
+                    "its CF and MR against cavalry (rules 9.2 step 3, 9.3)",
             "task": task, "hexes": [target], "units": [dp],
             "options": [
                 {"id": "square", "label": f"{ctx.name(dp)} forms square at {target}", "square": True},
@@ -450,16 +425,10 @@ def _task_advance(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.u(u).status != STATUS_MAP:
         return
     hexes = _advance_hexes(ctx, u, task["step"], task["target"])
-    if not hexes:
-        return
-    options = [{"id": "stay", "label": f"{ctx.name(u)} stays in {ctx.u(u).hex}", "hex": None}]
-    options += [{"id": h, "label": f"{ctx.name(u)} advances to {h}", "hex": h} for h in hexes]
-    ctx.st.decision = {
-        "kind": "charge_advance", "side": ctx.side_of(u), "rule": "9.2 step 6",
-        "text": f"{ctx.name(u)} may advance after its charge"
-                + (" (second hex)" if task["step"] == 2 else " (first of up to two hexes)"),
-        "task": task, "options": options, "hexes": hexes, "units": [u],
-    }
+    if hexes:
+        offer_advance(ctx, task, hexes, "charge_advance", "9.2 step 6", f"{ctx.name(u)} may advance after its charge"
+                      + (" a second hex" if task["step"] == 2 else ", up to two hexes")
+                      + ": choose a hex, or stay (rule 9.2 step 6)")
 
 
 @_decision("charge_advance")
@@ -499,7 +468,8 @@ def _task_follow_up(ctx: Ctx, task: dict[str, Any]) -> None:
     options.append({"id": "none", "label": f"{ctx.name(u)} does not charge again", "target": None})
     ctx.st.decision = {
         "kind": "charge_again", "side": ctx.side_of(u), "rule": "9.2 step 6",
-        "text": f"{ctx.name(u)} may charge again: choose a new target (clear or clear hill, no hexside terrain) or none",
+        "text": f"{ctx.name(u)} won its charge and may charge again: choose a new target (clear or clear hill, no "
+                "hexside terrain), or none (rule 9.2 step 6)",
         "task": task, "options": options, "hexes": targets, "units": [u],
     }
 

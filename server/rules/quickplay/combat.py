@@ -13,6 +13,10 @@ from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import attack_total as total_attack
+from ..kernel.procedures import commit_attack
+from ..kernel.procedures import defender_options as kernel_defender_options
+from ..kernel.procedures import losing_groups as kernel_losing_groups
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP
 from .artillery import check_support
@@ -145,13 +149,7 @@ def attacker_unit_strength(ctx: Ctx, c: dict[str, Any], uid: str) -> tuple[int, 
 
 
 def attack_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
-    total = 0
-    parts = []
-    for uid in list(c["attackers"]) + list(c.get("support", [])):
-        v, notes = attacker_unit_strength(ctx, c, uid)
-        total += v
-        parts.append({"unit": uid, "value": v, "notes": notes})
-    return total, parts
+    return total_attack(ctx, c, attacker_unit_strength)
 
 
 def defense_total(ctx: Ctx, c: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
@@ -305,40 +303,18 @@ def parse_attack(ctx: Ctx, side: str, cmd: dict[str, Any]) -> dict[str, Any]:
 
 def start_combat(ctx: Ctx, c: dict[str, Any]) -> None:
     """Commit the declaration: mark units as having attacked and queue the resolution."""
-    st = ctx.st
-    for uid in c["attackers"] + c.get("support", []):
-        st.units[uid].attacked = True
-        h = st.units[uid].hex
-        if h is not None and uid not in c.get("support", []):
-            st.attack_from[h] = c["target"]
-    if c["kind"] != "charge" and c["target"] not in st.attacked_hexes:
-        st.attacked_hexes.append(c["target"])
     lose_counterattack(ctx, c["target"])
     c.setdefault("log", [])
-    st.combat = c
     verb = {"attack": "attack", "counterattack": "counterattack", "charge": "charge"}[c["kind"]]
     ctx.emit("combat_declared", f"7.2: {ctx.names(c['attackers'])} {verb} {c['target']}"
              + (f" with supporting fire from {ctx.names(c['support'])}" if c.get("support") else ""),
              attackers=c["attackers"], target=c["target"], kind=c["kind"], support=c.get("support", []))
-    st.tasks.append({"t": "combat_resolve"})
-    st.tasks.append({"t": "combat_defenders"})
+    commit_attack(ctx, c, attacked=c["kind"] != "charge")
 
 
 # --- the defender's choice (7.2(1)) ------------------------------------------------
 def defender_options(ctx: Ctx, c: dict[str, Any]) -> list[dict[str, Any]]:
-    target = c["target"]
-    side = c["defender"]
-    candidates = ctx.combat_units_at(target, side)
-    options: list[dict[str, Any]] = []
-    for group in participant_sets(ctx, target, candidates):
-        leaders = eligible_leaders(ctx, target, side, group)
-        for primary in group:
-            for ldr in [None] + leaders:
-                label = f"{ctx.name(primary)} primary" + (f" with {ctx.names([u for u in group if u != primary])}" if len(group) > 1 else "")
-                label += f", {ctx.name(ldr)} leading" if ldr else ""
-                oid = f"{primary}|{'+'.join(sorted(group))}|{ldr or '-'}"
-                options.append({"id": oid, "label": label, "units": group, "primary": primary, "leader": ldr})
-    return options
+    return kernel_defender_options(ctx, c, participant_sets, eligible_leaders)
 
 
 def set_defenders(ctx: Ctx, c: dict[str, Any], option: dict[str, Any]) -> None:
@@ -445,17 +421,7 @@ def resolve(ctx: Ctx, c: dict[str, Any]) -> None:
 
 def losing_groups(ctx: Ctx, c: dict[str, Any], loser_side: str) -> dict[str, list[str]]:
     """Hex -> every unit of the losing side there (non-participants share adverse results, 7.1(2))."""
-    if loser_side == c["defender"]:
-        hexes = [c["target"]]
-    else:
-        hexes = sorted({h for u in c["attackers"] if (h := ctx.u(u).hex) is not None})
-    exempt = {u for u in c.get("support", []) if not ctx.in_ezoc(ctx.u(u).hex or "", c["attacker"])}
-    out: dict[str, list[str]] = {}
-    for h in hexes:
-        units = [u for u in ctx.units_at(h) if ctx.side_of(u) == loser_side and u not in exempt]
-        if units:
-            out[h] = units
-    return out
+    return kernel_losing_groups(ctx, c, loser_side)
 
 
 def apply_result(ctx: Ctx, c: dict[str, Any], letter: str, passed: bool, loser_side: str, primary: str) -> None:

@@ -12,20 +12,15 @@ from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
 from ..kernel.scenario import Scenario, UnitKind
-from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, PHASE_SETUP, STATUS_MAP, Phase
+from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, STATUS_MAP, Phase
+from ..kernel.procedures import end_phase_command, offer_defenders, start_game
 from ..kernel.setup import place_secretly, secret_placement
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
 
 def start(ctx: Ctx) -> None:
     """A new game begins with the set-up of 'within' placements (3.2) or the first player's movement phase (3.3)."""
-    sides = phases.setup_sides(ctx)
-    if sides:
-        ctx.st.phase = PHASE_SETUP
-        ctx.st.active = sides[0]
-        ctx.emit("phase", f"3.2: {ctx.sc.sides[sides[0]].name} set-up", phase="setup", side=sides[0])
-    else:
-        phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+    start_game(ctx, lambda: phases.enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT))
 
 
 
@@ -34,14 +29,11 @@ def _task_combat_defenders(ctx: Ctx, task: dict[str, Any]) -> None:
     c = ctx.st.combat
     assert c is not None
     options = combat.defender_options(ctx, c)
-    if not options:
-        return
     combat.defender_option_previews(ctx, c, options)
-    ctx.st.decision = {
-        "kind": "defenders", "side": c["defender"], "rule": "7.2(1)",
-        "text": f"{c['target']} is attacked: choose the defending units, the primary unit and any leader",
-        "task": task, "options": options, "hexes": [c["target"]],
-    }
+    offer_defenders(ctx, c, task, options, "7.2(1)",
+                    f"{ctx.names(c['attackers'])} attack{'s' if len(c['attackers']) == 1 else ''} your units at "
+                    f"{c['target']}: choose the units that defend, "
+                    "the primary unit (its morale decides a lost combat) and any leader (rule 7.2(1))")
 
 
 def _decide_defenders(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -107,21 +99,9 @@ DECISIONS.update(cavalry.DECISIONS)
 
 # --- commands ---------------------------------------------------------------------------
 def cmd_end_phase(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
-    st = ctx.st
-    if st.phase == PHASE_SETUP:
-        phases.finish_setup_side(ctx, side)
-        return
-    if st.phase == PHASE_COMBAT:
-        pending = cavalry.unresolved(ctx, side)
-        if pending:
-            raise IllegalCommand("9.2", f"declared charges must be made first: {ctx.names(pending)}")
-        st.ca_stage = True
-        if ctx.rs.has_counterattack:
-            st.tasks.append({"t": "counterattacks"})
-        else:
-            st.tasks.append({"t": "combat_phase_end"})
-        return
-    phases.end_phase(ctx)
+    # 7.3: a combat phase ends with the defenders' counterattacks
+    chargers = cavalry.unresolved(ctx, side) if ctx.st.phase == PHASE_COMBAT else []
+    end_phase_command(ctx, side, phases.finish_setup_side, chargers, phases.end_phase)
 
 def cmd_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> None:
     uid, hex_ = phases.parse_place(ctx, side, cmd)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import artillery, cavalry, combat, movement, phases
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import movable_groups
 from ..kernel.scenario import UnitKind
-from ..kernel.state import PHASE_COMBAT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING, Phase
+from ..kernel.state import PHASE_COMBAT, Phase
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -109,27 +110,8 @@ def square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
 
 
 def _movable_groups(game: "Game", ctx: Any, side: str) -> list[list[str]]:
-    """Whole stacks, each unit of a stack alone, and arrived reinforcements (squares move as a whole)."""
-    st = game.state
-    groups: list[list[str]] = []
-    by_hex: dict[str, list[str]] = {}
-    for uid in game.scenario.side_units[side]:
-        s = st.units[uid]
-        if s.moved or s.charging is not None:
-            continue
-        if s.status == STATUS_MAP and s.hex is not None:
-            by_hex.setdefault(s.hex, []).append(uid)
-        elif s.status in (STATUS_OFFBOARD, STATUS_RETURNING) and s.entry_turn is not None and s.entry_turn <= st.turn:
-            groups.append([uid])
-    for hex_, uids in sorted(by_hex.items()):
-        if hex_ in st.squares:
-            if len(uids) == len(ctx.units_at(hex_)):
-                groups.append(sorted(uids))
-            continue
-        groups.append(sorted(uids))
-        if len(uids) > 1:
-            groups.extend([u] for u in uids)
-    return groups
+    """Whole stacks, each unit of a stack alone, and arrived reinforcements (the kernel's, kernel/procedures.py)."""
+    return movable_groups(ctx, side)
 
 
 def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:

@@ -14,7 +14,7 @@ from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_MOVEMENT, STATUS_MAP, STATUS_OFFBOARD, STATUS_RETURNING
-from .leaders import check_lone_leaders_after_move
+from .leaders import LEADER_MOVE_HEXES, check_lone_leaders_after_move
 
 HALF = 2  # half-MP units per MP
 
@@ -86,7 +86,7 @@ def build_group(ctx: Ctx, side: str, uids: list[str]) -> MoveGroup:
     classes = frozenset(ctx.d(u).tec_class for u in combat)
     if not combat:
         return MoveGroup(
-            uids, side, start, [], leaders, ctx.rs.leader_move_hexes * HALF, "leader", frozenset(),
+            uids, side, start, [], leaders, LEADER_MOVE_HEXES * HALF, "leader", frozenset(),
             True, "10.0", False,
         )
     ma = min(_movement_factor(ctx, u) for u in combat)
@@ -240,7 +240,7 @@ def reachable(ctx: Ctx, group: MoveGroup) -> dict[str, Reach]:
             ok, ends = _enterable(ctx, group, opt.hex)
             if not ok:
                 continue
-            first_ok = opt.cost_halves <= group.ma_halves or (ctx.rs.always_one_hex and opt.slide == 0)
+            first_ok = opt.cost_halves <= group.ma_halves or opt.slide == 0  # 4.3: one hex always
             if not first_ok:
                 continue
             _search(ctx, group, opt.hex, opt.cost_halves, [opt.hex], ends, out, on_road=False)
@@ -266,8 +266,7 @@ def reachable(ctx: Ctx, group: MoveGroup) -> dict[str, Reach]:
             c = step_cost(ctx, group, start, n, False)
             if c is None:
                 continue
-            if c <= group.ma_halves or ctx.rs.always_one_hex:
-                out[n] = Reach(c, [start, n], True)
+            out[n] = Reach(c, [start, n], True)  # 4.3: the one hex is always allowed, whatever its cost
         return out
     _search(ctx, group, start, 0, [start], False, out, on_road=False)
     if start in ctx.sc.road_hexes and group.mode != "leader":
@@ -289,7 +288,7 @@ def _search(
     best: dict[str, int] = {origin: origin_cost}
     paths: dict[str, list[str]] = {origin: origin_path}
     heap: list[tuple[int, str]] = [(origin_cost, origin)]
-    first_step_free = ctx.rs.always_one_hex and origin == group.start and group.mode != "leader"
+    first_step_free = origin == group.start and group.mode != "leader"  # 4.3: one hex always
     while heap:
         cost, h = heapq.heappop(heap)
         if cost > best.get(h, 10**9):
@@ -333,7 +332,7 @@ def path_cost(ctx: Ctx, group: MoveGroup, path: list[str]) -> int:
                     f"{ctx.names(group.uids)} may enter only at {', '.join(sorted(options)) or 'no hex this turn (entry blocked)'}")
         opt = options[path[0]]
         cost = opt.cost_halves
-        ctx.require(cost <= group.ma_halves or (ctx.rs.always_one_hex and opt.slide == 0), "4.5",
+        ctx.require(cost <= group.ma_halves or opt.slide == 0, "4.5",
                     "the slide along the map edge uses up the whole movement allowance; enter next turn")
         steps = list(zip(path, path[1:]))
         ok, ends = _enterable(ctx, group, path[0])
@@ -352,8 +351,8 @@ def path_cost(ctx: Ctx, group: MoveGroup, path: list[str]) -> int:
     if group.mode == "square":
         ctx.require(len(path) == 2, "9.3", "a square moves one hex per movement phase")
     if group.mode == "leader":
-        ctx.require(len(steps) <= ctx.rs.leader_move_hexes, "10.0",
-                    f"a leader moving alone moves at most {ctx.rs.leader_move_hexes} hexes")
+        ctx.require(len(steps) <= LEADER_MOVE_HEXES, "10.0",
+                    f"a leader moving alone moves at most {LEADER_MOVE_HEXES} hexes")
     if group.starts_in_ezoc and group.mode not in ("leader",):
         ctx.require(len(path) == 2, "6.2", "a unit that starts in an enemy zone of control may move only one hex")
         ctx.require(not ctx.in_ezoc(path[1], side), "6.2",
@@ -375,7 +374,7 @@ def path_cost(ctx: Ctx, group: MoveGroup, path: list[str]) -> int:
         if ends and i != len(steps) - 1:
             raise IllegalCommand("6.2", f"entering the enemy zone of control at {b} ends the move")
         cost += c
-    one_hex = ctx.rs.always_one_hex and len(steps) == 1 and group.start is not None
+    one_hex = len(steps) == 1 and group.start is not None  # 4.3: a unit may always move one hex
     if cost > group.ma_halves and not one_hex:
         raise IllegalCommand("4.2", f"the move costs {cost / HALF:g} MP but the movement allowance is {group.ma_halves / HALF:g}")
     return cost

@@ -3,13 +3,12 @@ counterattacks (7.3, R8), objective control and victory (3.4, 14.0)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
 from ..kernel.state import (
-    PHASE_OVER,
-    PHASE_SETUP,
     STATUS_DEAD,
     STATUS_ELIMINATED,
     STATUS_MAP,
@@ -17,7 +16,18 @@ from ..kernel.state import (
     GameState,
     Phase,
 )
-from ..kernel.setup import reveal_setup
+from ..kernel.procedures import (
+    DECLINE_ALL,
+    counterattack_choices,
+    counterattack_movers,
+    counterattack_moves,
+    decline_option,
+    declined_counterattack,
+    finish_game,
+    reset_combat_phase,
+    reset_movement_phase,
+)
+from ..kernel.setup import end_setup_side, parse_place, placement_hexes, setup_sides
 from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
 from . import cavalry
 from .combat import assign_leaders, eligible_leaders, participant_sets, preview
@@ -25,55 +35,12 @@ from .retreat import after_hex_loses_units
 from .victory import final_result, sudden_death, update_control
 
 _ELIMINATED = STATUS_ELIMINATED
-
-# --- set-up (3.2) -----------------------------------------------------------------
-def setup_sides(ctx: Ctx) -> list[str]:
-    """Sides that have 'w/1' placements to make, first player first."""
-    out = []
-    for side in (ctx.sc.first_player, ctx.sc.second_player):
-        if any(p.within > 0 and ctx.side_of(p.unit) == side for p in ctx.sc.setup):
-            out.append(side)
-    return out
-
-
-def placement_hexes(ctx: Ctx, uid: str) -> list[str]:
-    nominal = next(p for p in ctx.sc.setup if p.unit == uid)
-    side = ctx.side_of(uid)
-    cls = ctx.d(uid).tec_class
-    out = []
-    for h in ctx.sc.grid.within(nominal.hex, nominal.within):
-        if ctx.sc.terrain_at(h).is_prohibited(cls) or ctx.enemy_occupied(h, side):
-            continue
-        out.append(h)
-    return out
-
-
-def parse_place(ctx: Ctx, side: str, cmd: dict[str, Any]) -> tuple[str, str]:
-    ctx.require(ctx.st.phase == PHASE_SETUP and ctx.st.active == side, "3.2", "units are placed only during your set-up")
-    uid, hex_ = cmd.get("unit"), cmd.get("hex")
-    ctx.require(isinstance(uid, str) and uid in ctx.sc.units and ctx.side_of(uid) == side, "3.2", f"{uid} is not one of your units")
-    assert isinstance(uid, str)
-    placement = next((p for p in ctx.sc.setup if p.unit == uid), None)
-    ctx.require(placement is not None and placement.within > 0, "3.2", f"{ctx.name(uid)} sets up exactly at its listed hex")
-    ctx.require(isinstance(hex_, str) and hex_ in placement_hexes(ctx, uid), "3.2",
-                f"{ctx.name(uid)} may be placed only within {placement.within if placement else 0} hex of {placement.hex if placement else '?'}")
-    assert isinstance(hex_, str)
-    # a placement that leaves the counter where it is changes nothing: refused, so that every accepted
-    # placement is one the player can make on the map (R7 spirit: no empty commands in the log)
-    ctx.require(ctx.u(uid).hex != hex_, "3.2", f"{ctx.name(uid)} is already in {hex_}")
-    return uid, hex_
+__all__ = ["finish_game", "parse_place", "placement_hexes", "setup_sides"]  # the kernel's (setup.py, procedures.py)
 
 
 def finish_setup_side(ctx: Ctx, side: str) -> None:
     """V23: a side's placements stay private while it places and are shown when it finishes (a reveal)."""
-    st = ctx.st
-    reveal_setup(ctx, side, "3.2")
-    remaining = [s for s in setup_sides(ctx) if s not in st.setup_done]
-    if remaining:
-        st.active = remaining[0]
-        ctx.emit("phase", f"3.2: {ctx.sc.sides[remaining[0]].name} set-up", phase="setup", side=remaining[0])
-        return
-    enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT)
+    end_setup_side(ctx, side, lambda: enter_phase(ctx, ctx.sc.first_player, Phase.MOVEMENT))
 
 
 # --- phase changes (3.3) ---------------------------------------------------------------
@@ -109,24 +76,13 @@ def enter_phase(ctx: Ctx, side: str, phase: Phase) -> None:
     label = f"{ctx.sc.sides[side].name} {phase.value} phase, turn {st.turn} ({ctx.sc.turn_label(st.turn)})"
     ctx.emit("phase", f"3.3: {label}", phase=phase.value, side=side, turn=st.turn)
     if phase is Phase.MOVEMENT:
-        st.any_moved = False
-        for uid in ctx.sc.side_units[side]:
-            u = st.units[uid]
-            u.moved = False
-            u.start_ezoc = False
+        reset_movement_phase(ctx, side)
     elif phase is Phase.RECOVERY:
         st.recovery_tried = []
         if not recovery_possible(ctx, side):
             end_phase(ctx)
     elif phase is Phase.COMBAT:
-        for u in st.units.values():
-            u.attacked = False
-        st.attacked_hexes = []
-        st.bombarded_hexes = []
-        st.attack_from = {}
-        st.ca_stage = False
-        st.ca_done_hexes = []
-        st.ca_eligible = counterattack_eligible(ctx, side)
+        reset_combat_phase(ctx, counterattack_eligible(ctx, side))
 
 
 def end_of_turn(ctx: Ctx) -> bool:
@@ -143,15 +99,6 @@ def end_of_turn(ctx: Ctx) -> bool:
         return True
     st.turn += 1
     return False
-
-
-def finish_game(ctx: Ctx, result: dict[str, Any]) -> None:
-    st = ctx.st
-    st.result = result
-    st.phase = PHASE_OVER
-    st.decision = None
-    st.tasks = []
-    ctx.emit("game_over", f"3.4: {result['reason']}", result=result)
 
 
 # --- over-stacking (5.0, R4) ------------------------------------------------------------
@@ -338,7 +285,6 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
     st = ctx.st
     phasing = st.active
     side = ctx.enemy(phasing)
-    grid = ctx.sc.grid
     by_hex: dict[str, list[str]] = {}
     for uid in st.ca_eligible:
         s = st.units[uid]
@@ -354,19 +300,8 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
         if not sets:
             continue
         group = max(sets, key=lambda g: sum(ctx.factors(u).attack for u in g))
-        targets = [n for n in grid.neighbors(hex_) if ctx.combat_units_at(n, phasing)]
-        moves: list[tuple[str | None, str]] = []
-        if targets:
-            moves = [(None, t) for t in targets]
-        else:
-            # R8: with no enemy left adjacent, the hex may first move one hex (EZOC to EZOC allowed).
-            for m in grid.neighbors(hex_):
-                if ctx.enemy_occupied(m, side) or not ctx.group_can_enter(group, hex_, m):
-                    continue
-                for t in grid.neighbors(m):
-                    if ctx.combat_units_at(t, phasing):
-                        moves.append((m, t))
-        for move_to, target in moves:
+        # R8: with no enemy left adjacent, the hex may first move one hex (EZOC to EZOC allowed).
+        for move_to, target in counterattack_moves(ctx, hex_, group):
             origin = move_to or hex_
             attackers = [u for u in group if ctx.can_enter_terrain(ctx.d(u).tec_class, origin, target)]
             # 8.1(3)-(4): artillery attacks only enemy hexes exerting a ZOC on it, and never after moving.
@@ -374,16 +309,11 @@ def counterattack_options(ctx: Ctx) -> list[dict[str, Any]]:
                          or (move_to is None and target in ctx.zoc_sources(hex_, side))]
             if not attackers:
                 continue
-            for primary in attackers:
-                oid = f"{hex_}>{move_to + '>' if move_to else ''}{target}|{primary}"
-                label = (f"{ctx.names(attackers)} from {hex_}" + (f" move to {move_to} and" if move_to else "")
-                         + f" counterattack {target} ({ctx.name(primary)} primary)")
-                options.append({"id": oid, "label": label, "from": hex_, "move_to": move_to, "target": target,
-                                "attackers": attackers, "primary": primary, "hexes": [target],
-                                "preview": counterattack_preview(ctx, hex_, move_to, target, attackers, primary)})
-        options.append({"id": f"decline:{hex_}", "label": f"No counterattack from {hex_}", "from": hex_, "decline": True})
+            options += counterattack_choices(ctx, hex_, move_to, target, attackers,
+                                             partial(counterattack_preview, ctx, hex_, move_to, target, attackers))
+        options.append(decline_option(hex_))
     if options:
-        options.append({"id": "decline_all", "label": "No (further) counterattacks", "decline_all": True})
+        options.append(DECLINE_ALL)
     return options
 
 
@@ -394,7 +324,7 @@ def counterattack_preview(ctx: Ctx, hex_: str, move_to: str | None, target: str,
     side = ctx.enemy(ctx.st.active)
     if move_to:
         trial = Ctx(ctx.sc, GameState.from_json(ctx.st.to_json()), ctx.rs, ctx.dice)
-        for u in [u for u in trial.units_at(hex_) if trial.side_of(u) == side and (u in attackers or trial.is_leader(u))]:
+        for u in counterattack_movers(trial, hex_, side, attackers):
             trial.move_unit(u, move_to)
         ctx = trial
     origin = move_to or hex_
@@ -417,7 +347,8 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "counterattack",
         "side": ctx.enemy(st.active),
         "rule": "7.3",
-        "text": "Counterattack: units that were not attacked may strike an adjacent hex at double strength",
+        "text": "Your units that were not attacked this turn may counterattack an adjacent enemy hex at double "
+                "strength: choose a counterattack, or decline (rule 7.3)",
         "task": task,
         "options": options,
         "hexes": sorted({o["from"] for o in options if "from" in o}),
@@ -426,21 +357,13 @@ def run_counterattacks(ctx: Ctx, task: dict[str, Any]) -> None:
 
 def apply_counterattack_choice(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
     st = ctx.st
-    if option.get("decline_all"):
-        st.ca_eligible = []
-        ctx.emit("no_counterattack", "7.3: no further counterattacks", rule="7.3")
-        st.tasks.append({"t": "combat_phase_end"})
+    if declined_counterattack(ctx, option, "7.3"):
         return
-    st.tasks.append({"t": "counterattacks"})
     hex_ = option["from"]
-    st.ca_done_hexes.append(hex_)
-    if option.get("decline"):
-        ctx.emit("no_counterattack", f"7.3: no counterattack from {hex_}", rule="7.3")
-        return
     side = ctx.enemy(st.active)
     attackers = option["attackers"]
     if option.get("move_to"):
-        movers = [u for u in ctx.units_at(hex_) if ctx.side_of(u) == side and (u in attackers or ctx.is_leader(u))]
+        movers = counterattack_movers(ctx, hex_, side, attackers)
         for u in movers:
             ctx.move_unit(u, option["move_to"])
         ctx.emit("move", f"7.3: {ctx.names(movers)} move to {option['move_to']} to counterattack",

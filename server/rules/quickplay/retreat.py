@@ -1,73 +1,30 @@
-"""Losses, retreats, routs and advances after combat (7.6-7.9, R7), squares retreating (9.3(c))."""
+"""Retreats and routs after combat (7.6-7.9, R7), squares retreating (9.3(c)), the advance's procedure (7.9). Step
+losses, removal, the way off the map and the advance's hexes are the kernel's (kernel/aftercombat.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..kernel.aftercombat import (
+    advance_hexes,
+    advance_unit,
+    after_hex_loses_units,
+    exit_path,
+    has_line_of_retreat,
+    remove_unit,
+    step_loss,
+    unsafe_hex_finder,
+)
 from ..kernel.core import Ctx
+from ..kernel.lone_leaders import check_lone_leaders
+from ..kernel.procedures import advance_next, offer_advance, queue_advances
 from ..kernel.scenario import UnitKind
 from ..kernel.state import STATUS_MAP, Status
-from .leaders import check_lone_leaders
+
+__all__ = ["advance_hexes", "advance_unit", "after_hex_loses_units", "exit_path", "has_line_of_retreat", "remove_unit",
+           "step_loss"]
 
 ONE_STEP_INEFFECTIVE_ON_RETREAT = (UnitKind.BATTALION, UnitKind.ARTILLERY, UnitKind.CAVALRY, UnitKind.LEADER)
-
-
-# --- step losses (7.6) -------------------------------------------------------------
-def has_line_of_retreat(ctx: Ctx, uid: str) -> bool:
-    """7.6: some hex to retreat into exists (safe or unsafe), or the map edge to leave by."""
-    hex_ = ctx.u(uid).hex
-    if hex_ is None:
-        return False
-    side = ctx.side_of(uid)
-    if ctx.sc.grid.is_edge(hex_):
-        return True
-    cls = ctx.d(uid).tec_class
-    return any(
-        not ctx.enemy_occupied(n, side) and ctx.can_enter_terrain(cls, hex_, n)
-        for n in ctx.sc.grid.neighbors(hex_)
-    )
-
-
-def step_loss(ctx: Ctx, c: dict[str, Any] | None, uid: str, rule: str) -> None:
-    d = ctx.d(uid)
-    s = ctx.u(uid)
-    if s.status != STATUS_MAP:
-        return
-    if d.steps == 2 and not s.reduced:
-        s.reduced = True
-        ctx.emit("step_loss", f"{rule}: {d.name} loses a step and is reduced", unit=uid, rule=rule)
-        return
-    remove_unit(ctx, c, uid, rule, captured=not has_line_of_retreat(ctx, uid))
-
-
-def remove_unit(ctx: Ctx, c: dict[str, Any] | None, uid: str, rule: str, captured: bool) -> None:
-    s = ctx.u(uid)
-    hex_ = s.hex
-    side = ctx.side_of(uid)
-    if captured:
-        ctx.set_status(uid, Status.CAPTURED)
-        ctx.emit("captured", f"{rule}: {ctx.name(uid)} has no line of retreat and is captured", unit=uid, rule=rule)
-    else:
-        status = Status.DEAD if ctx.is_leader(uid) else Status.ELIMINATED
-        ctx.set_status(uid, status)
-        ctx.emit("eliminated", f"{rule}: {ctx.name(uid)} is eliminated", unit=uid, rule=rule)
-    if c is not None and side == c.get("defender"):
-        c["def_eliminated"] = True
-    if hex_ is not None:
-        after_hex_loses_units(ctx, hex_, side)
-
-
-def after_hex_loses_units(ctx: Ctx, hex_: str, side: str) -> None:
-    """A square with no infantry left goes (R9); a leader left alone beside the enemy flees (R9)."""
-    sq = ctx.st.squares.get(hex_)
-    if sq is not None and (ctx.u(sq).hex != hex_ or ctx.u(sq).status != STATUS_MAP):
-        infantry = [u for u in ctx.combat_units_at(hex_) if ctx.kind(u) in (UnitKind.INFANTRY, UnitKind.BATTALION)]
-        if infantry:
-            ctx.st.squares[hex_] = infantry[0]
-        else:
-            del ctx.st.squares[hex_]
-            ctx.emit("square_removed", f"9.3: the square at {hex_} is gone", hex=hex_, rule="9.3")
-    check_lone_leaders(ctx, {hex_})
 
 
 # --- queuing retreats --------------------------------------------------------------------
@@ -109,15 +66,6 @@ def _entry_distance(ctx: Ctx, side: str, hex_: str) -> int:
     return min(grid.distance(hex_, t) for t in targets)
 
 
-def _friendly_zoc_excluding(ctx: Ctx, side: str, excluded: set[str]) -> set[str]:
-    out: set[str] = set()
-    targets = ctx.sc.zoc_targets
-    for hex_, uids in ctx.occupancy().items():
-        if any(ctx.side_of(u) == side and ctx.exerts_zoc(u) and u not in excluded for u in uids):
-            out.update(targets[hex_])
-    return out
-
-
 def retreat_options(ctx: Ctx, side: str, start: str, units: list[str], mn: int, mx: int) -> list[dict[str, Any]]:
     """Every legal retreat path for the group with its safety (7.7, R7)."""
     grid = ctx.sc.grid
@@ -154,40 +102,14 @@ def retreat_options(ctx: Ctx, side: str, start: str, units: list[str], mn: int, 
         all_paths.clear()
         walk([], False, max(1, mn))
         paths = all_paths
-    enemy_zoc = ctx.zoc_of(ctx.enemy(side))
-    friendly_zoc = _friendly_zoc_excluding(ctx, side, group)
+    first_unsafe = unsafe_hex_finder(ctx, side, group)
     out = []
     for p in paths:
-        unsafe_at = None
-        for i, h in enumerate(p):
-            if h in enemy_zoc:
-                negated = h in friendly_zoc or any(u not in group for u in ctx.units_at(h) if ctx.side_of(u) == side and not ctx.is_leader(u))
-                if not negated or i == len(p) - 1:
-                    unsafe_at = i
-                    break
+        unsafe_at = first_unsafe(p)
         out.append({"id": ">".join(p), "path": p, "hex": p[-1], "safe": unsafe_at is None, "unsafe_at": unsafe_at,
                     "label": f"retreat to {p[-1]} via {' > '.join(p)}" + ("" if unsafe_at is None else " (unsafe)")})
     out.sort(key=lambda o: (not o["safe"], o["id"]))
     return out
-
-
-def exit_path(ctx: Ctx, side: str, start: str, units: list[str], mx: int) -> list[str] | None:
-    """R7: the shortest way to a map edge, used only when no retreat on the map exists."""
-    if ctx.sc.grid.is_edge(start):
-        return []
-    grid = ctx.sc.grid
-    frontier = [[start]]
-    for _ in range(mx - 1):
-        nxt = []
-        for p in frontier:
-            for n in grid.neighbors(p[-1]):
-                if n in p or ctx.enemy_occupied(n, side) or not ctx.group_can_enter(units, p[-1], n):
-                    continue
-                if grid.is_edge(n):
-                    return p[1:] + [n]
-                nxt.append(p + [n])
-        frontier = nxt
-    return None
 
 
 # --- the retreat task and decision ----------------------------------------------------
@@ -228,11 +150,13 @@ def run_retreat(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "retreat",
         "side": side,
         "rule": "7.8" if task["rout"] else "7.7",
-        "text": f"Choose a {kind} path of {length} hexes for {ctx.names(units)} from {start}"
-                + ("" if safe else " (no safe line exists: the group loses a step and routs)"),
+        "text": f"{ctx.names(units)} must {kind} {length} hexes from {start}: choose where they go"
+                + ("" if safe else " (no safe line exists: the group loses a step and routs)")
+                + f" (rule {'7.8' if task['rout'] else '7.7'})",
         "task": task,
         "options": choices,
         "hexes": [start],
+        "from": start,
     }
 
 
@@ -307,7 +231,8 @@ def run_group_loss(ctx: Ctx, task: dict[str, Any]) -> None:
         "kind": "loss",
         "side": task["side"],
         "rule": "7.7",
-        "text": f"The group at {task['hex']} loses one step: choose the unit",
+        "text": f"{ctx.names(sorted(units))} at {task['hex']} lose one step between them: choose the unit that "
+                "loses it (rule 7.7)",
         "task": task,
         "options": [{"id": u, "label": f"{ctx.name(u)} loses a step", "unit": u} for u in sorted(units)],
         "hexes": [task["hex"]],
@@ -325,38 +250,7 @@ def run_advance(ctx: Ctx, task: dict[str, Any]) -> None:
         return
     if c.get("kind") == "charge":
         return  # 9.2 step 6 has its own advance
-    tasks = []
-    for u in c["attackers"]:
-        s = ctx.u(u)
-        if s.status != STATUS_MAP or s.disrupted or s.ineffective or ctx.kind(u) is UnitKind.ARTILLERY:
-            continue
-        assert s.hex is not None
-        if ctx.d(u).tec_class in ctx.sc.terrain_at(s.hex).no_advance_from:
-            continue
-        tasks.append({"t": "advance_unit", "unit": u, "step": 1, "steps": c["advance"], "target": c["target"]})
-    ctx.st.tasks.extend(reversed(tasks))
-
-
-def advance_hexes(ctx: Ctx, task: dict[str, Any]) -> list[str]:
-    u = task["unit"]
-    s = ctx.u(u)
-    side = ctx.side_of(u)
-    here = s.hex
-    assert here is not None
-    grid = ctx.sc.grid
-    cls = ctx.d(u).tec_class
-    out = []
-    for n in grid.neighbors(here):
-        if ctx.enemy_occupied(n, side) or not ctx.can_enter_terrain(cls, here, n):
-            continue
-        if any(cls in f.no_advance_across for f in ctx.sc.hexside_defs(here, n)):
-            continue
-        if task["step"] == 1:
-            target = task["target"]
-            if n != target and not (grid.is_adjacent(n, target) and not ctx.units_at(n)):
-                continue
-        out.append(n)
-    return sorted(out)
+    queue_advances(ctx, c)
 
 
 def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
@@ -364,41 +258,11 @@ def run_advance_unit(ctx: Ctx, task: dict[str, Any]) -> None:
     if ctx.u(u).status != STATUS_MAP:
         return
     hexes = advance_hexes(ctx, task)
-    if not hexes:
-        return
-    options = [{"id": "stay", "label": f"{ctx.name(u)} stays in {ctx.u(u).hex}", "hex": None}]
-    options += [{"id": h, "label": f"{ctx.name(u)} advances to {h}", "hex": h} for h in hexes]
-    ctx.st.decision = {
-        "kind": "advance",
-        "side": ctx.side_of(u),
-        "rule": "7.9",
-        "text": f"Advance after combat: {ctx.name(u)} may advance"
-                + (" (second hex of an advance after a rout)" if task["step"] == 2 else ""),
-        "task": task,
-        "options": options,
-        "hexes": hexes,
-        "units": [u],
-    }
-
-
-def advance_unit(ctx: Ctx, u: str, dest: str | None, rule: str) -> bool:
-    """Move an advancing unit (7.9, and 9.2 step 6) with the leaders that added their CF to it; False if it holds."""
-    if dest is None:
-        ctx.emit("no_advance", f"{rule}: {ctx.name(u)} holds its ground", unit=u, rule=rule)
-        return False
-    start = ctx.u(u).hex
-    assert start is not None
-    c = ctx.st.combat or {}
-    movers = [u] + [ldr for ldr, rec in c.get("leader_to", {}).items() if rec == u and ctx.u(ldr).hex == start]
-    for m in movers:
-        ctx.move_unit(m, dest)
-    ctx.emit("advance", f"{rule}: {ctx.names(movers)} advance{'s' if len(movers) == 1 else ''} to {dest}",
-             units=movers, path=[start, dest], rule=rule)
-    after_hex_loses_units(ctx, start, ctx.side_of(u))
-    check_lone_leaders(ctx, {dest})
-    return True
+    if hexes:
+        offer_advance(ctx, task, hexes, "advance", "7.9", f"{ctx.name(u)} may advance after combat"
+                      + (" a second hex, after a rout" if task["step"] == 2 else "")
+                      + ": choose a hex, or stay (rule 7.9)")
 
 
 def apply_advance(ctx: Ctx, task: dict[str, Any], option: dict[str, Any]) -> None:
-    if advance_unit(ctx, task["unit"], option.get("hex"), "7.9") and task["step"] == 1 and task["steps"] >= 2:
-        ctx.st.tasks.append(dict(task, step=2))
+    advance_next(ctx, task, advance_unit(ctx, task["unit"], option.get("hex"), "7.9"))

@@ -52,9 +52,6 @@ class QuickPlay(Edition):
 
     name: ClassVar[str] = "quickplay"
     title: ClassVar[str] = "Quick Play (revised)"
-    leader_move_hexes: ClassVar[int] = 12  # 10.0
-    always_one_hex: ClassVar[bool] = True  # 4.3
-    has_counterattack: ClassVar[bool] = True  # 7.3
     planner_options: ClassVar[bool] = True  # options.py: reachable hexes, attacks with `legal`
 
     # --- combat results table (7.4) -------------------------------------

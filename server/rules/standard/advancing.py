@@ -25,7 +25,7 @@ from .hidden import halt_index, marker_block
 from .leaders import lone_leaders
 from .line import advance_allowed, enemy_entered
 from .scenario import Kind
-from .tactics import CHARGE, PRESS, SKIRMISH, TACTIC_RULE
+from .tactics import CHARGE, PRESS, SKIRMISH, TACTIC_LABEL, TACTIC_RULE
 
 _ARMY_UNITS = (Kind.HQ, Kind.TRAINS)
 
@@ -103,12 +103,13 @@ def task_advance(ctx: StdCtx, task: dict[str, Any]) -> None:
         ctx.st.tasks.append(rest)
         options = [] if must else [{"id": "stay", "hex": None, "label": "do not advance"}]
         options += [{"id": h, "hex": h, "label": f"advance to {h}"} for h in hexes]
-        why = (f"{TACTIC_RULE[c['tactic']]}: must advance" if must
-               else "7.12: the attackers gave way" if defender else "7.12")
+        rules = f"{TACTIC_RULE[c['tactic']]}, 7.12" if must else "7.12"
+        why = ("must advance after its " + TACTIC_LABEL[c["tactic"]] if must
+               else "may advance: the attackers gave way" if defender else "may advance into the ground won")
         ctx.st.decision = {"kind": "advance", "side": ctx.side_of(uid), "rule": "7.12", "options": options,
                            "task": {**task, "unit": uid}, "hexes": hexes,
-                           "text": f"{ctx.name(uid)} may advance ({why}"
-                                   f"{', two hexes after a rout' if task['rout'] else ''})"}
+                           "text": f"{ctx.name(uid)} {why}{', up to two hexes after a rout' if task['rout'] else ''}: "
+                                   f"choose a hex{'' if must else ', or stay'} (rule{'s' if must else ''} {rules})"}
         return
 
 
@@ -156,11 +157,13 @@ def _advance(ctx: StdCtx, uid: str, start: str, path: list[str]) -> None:
                 ctx.emit("captured", f"{rule}: {ctx.name(u)} is captured", unit=u, rule=rule)
     ctx.passing([uid], path)  # 18.1 (S68)
     ctx.move_unit(uid, h)
-    ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, rule="7.12")
+    # path: every hex the advance went through from its start (the page draws it, as it draws a move)
+    ctx.emit("advance", f"7.12: {ctx.name(uid)} advances to {h}", unit=uid, hex=h, path=[start, *path], rule="7.12")
     enemy_entered(ctx, side, path)  # 19.7 B: an advance into an enemy line's flank or rear
     c = ctx.st.combat or {}
     joins = c.get("leaders", {}) if side == c.get("attacker") else c.get("def_leaders", {})
     for ldr, joined in sorted(joins.items()):  # 10.3: the participating leader goes with his unit
         if joined == uid and ctx.on_map(ldr) and ctx.st.units[ldr].hex == start:
             ctx.move_unit(ldr, h)
-            ctx.emit("advance", f"10.3: {ctx.name(ldr)} advances with {ctx.name(uid)}", unit=ldr, hex=h, rule="10.3")
+            ctx.emit("advance", f"10.3: {ctx.name(ldr)} advances with {ctx.name(uid)}", unit=ldr, hex=h,
+                     path=[start, *path], rule="10.3")

@@ -295,7 +295,8 @@ def task_fire(ctx: StdCtx, task: dict[str, Any]) -> None:
     options = [{"id": u, "unit": u, "label": f"{ctx.name(u)} (strength {strength(ctx, group, u)[0]})"} for u in pool]
     ctx.st.decision = {"kind": "bombard_unit", "side": task["side"], "rule": "8.4", "task": {**task, "group": group},
                        "options": options, "hexes": [task["target"]],
-                       "text": f"{ctx.names(group)} fire at {task['target']}: choose the unit they target"}
+                       "text": f"{ctx.names(group)} bombard{'s' if len(group) == 1 else ''} {task['target']}: choose "
+                               "the enemy unit there they fire at (rule 8.4)"}
 
 
 def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -338,7 +339,8 @@ def decide_fire(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> No
                           "disrupt_retreat": "the unit is disrupted and retreats",
                           "step_loss": "the unit loses a step"}.get(o.effect, o.effect)} for o in outs]
     st.decision = {"kind": "result", "side": c["defender"], "rule": "8.5", "task": {"t": "result"},
-                   "text": f"{result}: choose how {ctx.name(unit)} takes the bombardment", "options": options,
+                   "text": f"{ctx.name(unit)} is hit by the bombardment ({result}): choose how it takes it (rule 8.5)",
+                   "options": options,
                    "hexes": [target]}
 
 
@@ -361,7 +363,7 @@ def result_marks(ctx: StdCtx, c: dict[str, Any], result: Any) -> None:
     """What a close combat's or a bombardment's result carries besides its losses and retreats: DF's fortune of war
     owed to the defender (7.8, 12.4), the Leader check (10.3) and Ammo (7.8, 8.5)."""
     if result.df:
-        owe_fow(ctx, c["defender"], "7.8", "DF")
+        owe_fow(ctx, c["defender"], "7.8", f"DF in the combat at {c['target']}")
     if result.leader:
         leader_checks(ctx, c)
     if result.ammo:
@@ -390,7 +392,8 @@ def task_ammo(ctx: StdCtx, task: dict[str, Any]) -> None:
             ctx.make_ineffective(u, "8.5")
         return
     ctx.st.decision = {"kind": "ammo", "side": task["side"], "rule": "8.5", "task": task,
-                       "text": "Ammo: choose the bombarding artillery unit that runs out of ammunition",
+                       "text": f"Ammo: one of {ctx.names(firing)} runs short of ammunition and goes ineffective: "
+                               "choose which (rule 8.5)",
                        "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in firing],
                        "hexes": sorted({h for u in firing if (h := ctx.st.units[u].hex)})}
 

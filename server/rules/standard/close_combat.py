@@ -33,7 +33,7 @@ from .charges import bars_charge, is_clear_terrain
 from .combat import defence_problem, pre_combat_result
 from .combat_results import apply_outcome
 from .context import StdCtx
-from .crt import Result, crt_result
+from .crt import Result, crt_result, crt_row
 from .leaders import assisted, leader_morale, lone_leaders
 from .results import DISRUPT, DISRUPT_RETREAT, RETREAT, ROUT, STEP_LOSS, Outcome, outcomes
 from .retreat import SAFE
@@ -127,7 +127,9 @@ def task_defenders(ctx: StdCtx, task: dict[str, Any]) -> None:
         best = max(len(set(bound) & set(o["units"])) for o in options)
         options = [o for o in options if len(set(bound) & set(o["units"])) == best]
     ctx.st.decision = {"kind": "defenders", "side": c["defender"], "rule": "7.4",
-                       "text": f"{c['target']} is attacked: choose the defending units and the primary unit",
+                       "text": f"{ctx.names(c['attackers'])} attack{'s' if len(c['attackers']) == 1 else ''} your "
+                               f"units at {c['target']}: choose the units that defend "
+                               "and the primary unit, whose morale decides a lost combat (rule 7.4)",
                        "task": task, "options": options, "hexes": [c["target"]]}
 
 
@@ -179,9 +181,11 @@ def tactic_options(ctx: StdCtx) -> list[dict[str, Any]]:
     for t in (NO_TACTIC, COUNTERCHARGE) if c.get("cavalry") else (NO_TACTIC, DISENGAGE, LAST_STAND):  # S33, S36
         if defence_tactic_problem(ctx.sc, ctx.st.units, t, c.get("defenders", []), c.get("tactic", NO_TACTIC),
                                   open_order=ctx.x.get("open_order", ())) is None:  # 19.10 B
-            out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t]})
+            out.append({"id": t, "tactic": t, "rule": TACTIC_RULE.get(t, "7.13"), "label": TACTIC_LABEL[t],
+                        "attack_tactic": c.get("tactic", NO_TACTIC), "preview": tactic_preview(ctx, c, t)})
     if not c.get("cavalry") and countercharge_problem(ctx, c) is None:  # 9.4 against infantry or non-charging cavalry
         out.append({"id": COUNTERCHARGE, "tactic": COUNTERCHARGE, "rule": "9.4",
+                    "attack_tactic": c.get("tactic", NO_TACTIC),
                     "label": f"countercharge {ctx.st.units[c['primary']].hex}: your cavalry charges the attackers "
                              "there (9.4, 9.3)"})
     return out
@@ -241,10 +245,14 @@ def task_tactics(ctx: StdCtx, task: dict[str, Any]) -> None:
     if not defenders or not any(ctx.on_map(u) for u in c["attackers"]):
         return
     att = c.get("tactic", NO_TACTIC)
+    one = len(c["attackers"]) == 1
     ctx.st.decision = {"kind": "tactic", "side": c["defender"], "rule": "7.13", "task": task,
                        "attack_tactic": att, "options": tactic_options(ctx), "hexes": [c["target"]],
-                       "text": f"the attacker announces {TACTIC_LABEL[att]}"
-                               f"{' (' + TACTIC_RULE[att] + ')' if att in TACTIC_RULE else ''}: choose your tactic"}
+                       "text": f"{ctx.names(c['attackers'])} attack{'s' if one else ''} {ctx.names(defenders)} at "
+                               f"{c['target']}{' with no tactic' if att == NO_TACTIC else ''}"
+                               f"{'' if att == NO_TACTIC else ' and announce' + ('s ' if one else ' ') + TACTIC_LABEL[att]}"
+                               f"{' (' + TACTIC_RULE[att] + ')' if att in TACTIC_RULE else ''}: choose your "
+                               "defending tactic; each shows its odds (rule 7.13)"}
 
 
 def decide_tactic(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -271,6 +279,52 @@ def combat_mods(c: dict[str, Any], *, charge_failed: bool = False, impaired: boo
                 support=tuple(c.get("support", [])), cavalry_doubled=impaired,
                 in_square=tuple(u for u in c["attackers"] if squares.get(hexes.get(u) or "") == u),
                 vs_square=c["target"] in squares, open_order=open_order)
+
+
+def resolution_mods(ctx: StdCtx, c: dict[str, Any], attackers: list[str], prim_def: str | None, *,
+                    pressed: bool) -> Mods:
+    """7.7: the modifiers the combat is resolved with (`pressed`: an infantry charge passed its check, 7.13(3)); a
+    cavalry charge's factor (9.3(4)), both sides' when countercharged (9.4), and 19.3's modified squares."""
+    st = ctx.st
+    impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
+    mods = combat_mods(c, charge_failed=not pressed, impaired=impaired, squares=st.squares,
+                       hexes={u: st.units[u].hex for u in attackers},
+                       open_order=frozenset(ctx.x.get("open_order", ())))  # 19.10 B
+    if c.get("cavalry"):
+        mods = replace(mods, cavalry_charge=True, countercharge=c.get("def_tactic") == COUNTERCHARGE,
+                       vs_square=mods.vs_square or modified_square(ctx, True, prim_def))  # 19.3
+    return mods
+
+
+def tactic_preview(ctx: StdCtx, c: dict[str, Any], tactic: str) -> dict[str, Any] | None:
+    """7.13: what the defender's answer `tactic` makes of the combat as it stands: the differential (7.7; last stand's
+    +3, 7.13(5)), the CRT column and each die's result read through both tactics (7.8, 7.13; a cavalry charge's
+    9.3(5); against it a countercharge's Am, Dm or both retreating, 9.4, S36), and the odds of each result.  An
+    infantry charge is read as pressed home (its check comes later, 7.13(3)).  None for a countercharge against an
+    attack that is no cavalry charge: it becomes another combat, the defender's charge (9.4, S44)."""
+    if tactic == COUNTERCHARGE and not c.get("cavalry"):
+        return None
+    attackers, defenders = still_fighting(ctx, c)
+    if not attackers or not defenders:
+        return None
+    _, prim_def = primaries(ctx, c, attackers, defenders)
+    mods = resolution_mods(ctx, {**c, "def_tactic": tactic}, attackers, prim_def, pressed=True)
+    bd = combat_differential(ctx.sc, ctx.st.units, attackers, defenders, c["target"], mods)
+    diff = bd.differential
+    row = crt_row(diff)
+    if tactic == COUNTERCHARGE:
+        results = ["Am" if r.affects == "attacker" else "Dm" if r.affects == "defender" else "both retreat"
+                   for r in row]
+    else:  # 7.13(4): when both disengage, both sides retreat
+        read = [convert(r, c.get("tactic", NO_TACTIC), tactic, cavalry=bool(c.get("cavalry"))) for r in row]
+        results = ["both retreat" if cv.both_retreat else str(cv.result) for cv in read]
+    defence = sum(d.value for d in bd.defenders) + sum(int(str(m["value"])) for m in bd.modifiers
+                                                        if m["side"] == "defender")  # last stand's +3, 7.13(5)
+    return {"attack": diff + defence, "defense": defence, "differential": diff,
+            "column_label": ctx.rs.crt_column_label(ctx.rs.crt_column(diff)), "results": results,
+            "odds": {r: results.count(r) / len(results) for r in dict.fromkeys(results)},
+            **({"note": "if the charge is pressed home (7.13(3))"} if c.get("tactic") == CHARGE and not c.get("cavalry")
+               else {})}
 
 
 # --- 7.7, 7.8 resolution --------------------------------------------------------------------------------------------
@@ -316,14 +370,7 @@ def task_resolve(ctx: StdCtx, task: dict[str, Any]) -> None:
         elif c.get("fortune"):
             c["fortune_doubled"] = True
             ctx.emit("charge", "12.4: the primary unit passes: the chargers' CF is doubled", rule="12.4")
-    impaired = prim_def is not None and (st.units[prim_def].disrupted or st.units[prim_def].ineffective)
-    mods = combat_mods(c, charge_failed=not pressed, impaired=impaired, squares=st.squares,
-                       hexes={u: st.units[u].hex for u in attackers},
-                       open_order=frozenset(ctx.x.get("open_order", ())))  # 19.10 B
-    if c.get("cavalry"):
-        mods = replace(mods, cavalry_charge=True,  # 9.3(4): the charge factor; 9.4: both sides' when countercharged
-                       countercharge=c.get("def_tactic") == COUNTERCHARGE,
-                       vs_square=mods.vs_square or modified_square(ctx, True, prim_def))  # 19.3
+    mods = resolution_mods(ctx, c, attackers, prim_def, pressed=pressed)
     bd = combat_differential(ctx.sc, st.units, attackers, defenders, target, mods)
     diff = bd.differential
     dice = ctx.roll(2, "combat", ["combat die", "morale die"], "7.3(6)")
@@ -438,7 +485,9 @@ def task_cavalry_checks(ctx: StdCtx, task: dict[str, Any]) -> None:
     if (ctx.kind(prim_def) in (Kind.INFANTRY, Kind.BATTALION) and target not in st.squares
             and ctx.sc.special.modified_squares is None):  # 19.3: no square markers
         st.decision = {"kind": "form_square", "side": c["defender"], "rule": "9.3(3)", "task": task,
-                       "hexes": [target], "text": f"{ctx.name(prim_def)} is charged by cavalry: form square (9.5)?",
+                       "hexes": [target],
+                       "text": f"{ctx.name(prim_def)} is charged by cavalry: form square? It alone then defends, with 2 "
+                               "more CF and MR (rules 9.3(3), 9.5)",
                        "options": [{"id": "no", "square": False, "label": "do not form square"},
                                    {"id": "square", "square": True, "unit": prim_def,
                                     "label": f"{ctx.name(prim_def)} forms square: it alone defends, +2 CF and MR"}]}
@@ -475,7 +524,8 @@ def task_follow_up(ctx: StdCtx, task: dict[str, Any]) -> None:
     options += [{"id": h, "hex": h, "label": f"charge {h} (9.3(6))"} for h in targets]
     ctx.st.decision = {"kind": "follow_up", "side": task["side"], "rule": "9.3(6)", "task": {**task, "units": units},
                        "options": options, "hexes": targets,
-                       "text": f"{ctx.names(units)} routed the defender: charge again or end the charge"}
+                       "text": f"{ctx.names(units)} routed the defender: charge an adjacent enemy again, or end the "
+                               "charge (rule 9.3(6))"}
 
 
 def decide_follow_up(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:

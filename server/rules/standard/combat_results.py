@@ -132,7 +132,7 @@ def apply_outcome(ctx: StdCtx, o: Outcome) -> None:
         elif effect == ROUT:
             ctx.emit("rout", f"7.8, 7.10: {ctx.names([u for g in groups for u in g])} rout", rule="7.10")
             if which == "defender":
-                owe_fow(ctx, c["attacker"], "7.8", "Dm: the defenders routed")
+                owe_fow(ctx, c["attacker"], "7.8", f"Dm: {ctx.names([u for g in groups for u in g])} routed")
                 c["routed"] = True
                 if c.get("cavalry") and c.get("def_tactic") != COUNTERCHARGE and primary is not None \
                         and ctx.on_map(primary):  # 9.3(5): and a step lost (not in a countercharge, S36)
@@ -201,7 +201,8 @@ def task_after(ctx: StdCtx, task: dict[str, Any]) -> None:
 def task_second_step(ctx: StdCtx, task: dict[str, Any]) -> None:
     units = [u for u in task["units"] if ctx.on_map(u) and ctx.kind(u).is_combat]
     if not units:
-        owe_fow(ctx, task["other"], "7.11", f"{task['rule']}: no second step to lose")
+        owe_fow(ctx, task["other"], "7.11", f"the {TACTIC_LABEL[PRESS if task['rule'] == '7.13(2)' else LAST_STAND]} "
+                                            f"left no second step to lose, {task['rule']}")
         return
     ctx.emit("tactic", f"{task['rule']}: the {TACTIC_LABEL[PRESS if task['rule'] == '7.13(2)' else LAST_STAND]} costs "
                        "a step", rule=task["rule"])
@@ -209,7 +210,8 @@ def task_second_step(ctx: StdCtx, task: dict[str, Any]) -> None:
         lose_step(ctx, units[0], task["rule"])
         return
     ctx.st.decision = {"kind": "second_step", "side": task["side"], "rule": "7.11", "task": task,
-                       "text": f"{task['rule']}, 7.11: choose the participating unit that loses the second step",
+                       "text": f"The {TACTIC_LABEL[PRESS if task['rule'] == '7.13(2)' else LAST_STAND]} costs a second "
+                               f"step: choose which of {ctx.names(units)} loses it (rules {task['rule']}, 7.11)",
                        "options": [{"id": u, "unit": u, "label": ctx.name(u)} for u in units],
                        "hexes": sorted({h for u in units if (h := ctx.st.units[u].hex)})}
 
@@ -229,7 +231,8 @@ def task_step_loss(ctx: StdCtx, task: dict[str, Any]) -> None:
         return
     options = [{"id": u, "unit": u, "label": ctx.name(u)} for u in [uid] + others]
     ctx.st.decision = {"kind": "absorb", "side": ctx.side_of(uid), "rule": "7.11", "task": task, "options": options,
-                       "text": f"{ctx.name(uid)} loses a step: choose the unit that takes it"}
+                       "text": f"{ctx.name(uid)} loses a step: choose the unit that takes it, {ctx.name(uid)} itself or "
+                               "a unit stacked with it that may absorb it (rule 7.11)"}
 
 
 def decide_absorb(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:

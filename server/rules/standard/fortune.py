@@ -52,7 +52,9 @@ def task_fow_play(ctx: StdCtx, task: dict[str, Any]) -> None:
     side = entry["side"]
     ctx.st.decision = {"kind": "fortune", "side": side, "rule": "12.4", "task": task, "options": fow_options(ctx, side),
                        "hexes": [], "fow": dict(entry),
-                       "text": f"{entry['rule']}: a fortune of war ({entry['why']}): play it now or let it go"}
+                       "text": f"A fortune of war is yours ({entry['why']}): use it now — shake an enemy unit's "
+                               "morale, rally one of yours, move a stack or charge — or let it go "
+                               f"(rules {entry['rule']}, 12.4)"}
 
 
 def decide_fortune(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -129,10 +131,12 @@ def fow_charge_choice(ctx: StdCtx, player: str, at: str, unit: str | None = None
     options = [{"id": f"{'+'.join(c['units'])}:{'-'.join(c['path'])}>{c['target']}", **c,
                 "label": f"{ctx.names(c['units'])} by {', '.join(c['path'][1:])} into {c['target']}"}
                for c in fortune_charges(ctx, player, at, unit)]
+    chargers = [unit] if unit else sorted({u for o in options for u in o["units"]})
     ctx.st.decision = {"kind": "fow_charge", "side": player, "rule": "12.4", "task": {"t": "fow_charge"},
                        "options": options, "hexes": sorted({o["target"] for o in options}),
-                       "text": "12.4: choose the charge (its primary unit checks morale: passing, the chargers' "
-                               "CF or charge factor is doubled)"}
+                       "text": f"{ctx.names(chargers)} {'charges' if len(chargers) == 1 else 'charge'} with the "
+                               "fortune of war: choose the charge. Its primary unit checks morale; passing doubles the "
+                               "chargers' CF or charge factor (rule 12.4)"}
 
 
 def decide_fow_charge(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -180,8 +184,9 @@ def fow_place(ctx: StdCtx, player: str, uid: str) -> None:
     hexes = reentry_hexes(ctx.sc, ctx.st.units, uid, ctx.inactive())
     ctx.st.decision = {"kind": "fow_place", "side": player, "rule": "12.4", "task": {"t": "fow_place", "unit": uid},
                        "options": [{"id": h, "hex": h, "label": f"at {h}"} for h in hexes], "hexes": hexes,
-                       "text": f"12.4, 13.2: place {ctx.name(uid)} on or next to the active HQ or a functioning LOC "
-                               "hex, or next to the active trains"}
+                       "text": f"{ctx.name(uid)} arrives early from the turn record track: place it on or next to "
+                               "the active HQ or a functioning LOC hex, or next to the active trains "
+                               "(rules 12.4, 13.2)"}
 
 
 def decide_fow_place(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -217,8 +222,9 @@ def fow_move(ctx: StdCtx, player: str, units: list[str]) -> None:
     task = {"t": "fow_move", "units": units, "friendly": owner == player}
     ctx.st.decision = {"kind": "fow_move", "side": player, "rule": "12.4", "task": task,
                        "options": options, "hexes": sorted(reach),
-                       "text": f"12.4: move {ctx.names(units)} ({ma} MP rolled"
-                               f"{f'; at most {cap} MP in Heavy Rain, 19.4' if cap is not None and ma > cap else ''})"}
+                       "text": f"The fortune of war moves {ctx.names(units)} from {start} with {ma} MP rolled"
+                               f"{f' (at most {cap} MP in Heavy Rain, 19.4)' if cap is not None and ma > cap else ''}: "
+                               "choose where they go, or stay (rule 12.4)"}
 
 
 def decide_fow_move(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:
@@ -339,12 +345,20 @@ def task_fow(ctx: StdCtx, task: dict[str, Any]) -> None:
             options.append({"id": f"charge:{u}", "unit": u, "label": f"{ctx.name(u)} charges (12.4, R13)"})
     ctx.st.decision = {"kind": "fow", "side": side, "rule": "7.2", "task": task, "options": options,
                        "hexes": [task["hex"]],
-                       "text": f"7.2: {ctx.names(units)} at {task['hex']} triggered combat and were not attacked: "
-                               "a fortune of war (move the hex's units, or one unit charges or recovers)"}
+                       "text": f"{ctx.names(units)} at {task['hex']} provoked a fight nobody fought: choose what "
+                               f"{'it does' if len(units) == 1 else 'they do'} now with the fortune of war — "
+                               f"{_fow_choices(options)} (rules 7.2, 12.4)"}
     if len(options) == 1:
         ctx.emit("fow", f"7.2: {ctx.sc.sides[side].name} has a fortune of war at {task['hex']} with no action to take now",
                  side=side, rule="7.2")
         ctx.st.decision = None
+
+
+def _fow_choices(options: list[dict[str, Any]]) -> str:
+    """7.2 (R13): the fortune's actions open to the hex's units, in words for the decision's text."""
+    ids = [o["id"].split(":")[0] for o in options]
+    words = [w for k, w in (("move", "move"), ("charge", "charge"), ("recover", "recover")) if k in ids]
+    return ", ".join([*words, "or nothing"]) if len(words) > 1 else f"{words[0]} or nothing" if words else "nothing"
 
 
 def decide_fow(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) -> None:

@@ -147,7 +147,8 @@ def task_deploy(ctx: StdCtx, task: dict[str, Any]) -> None:
         hexes = deploy_hexes(ctx, uid, task["hex"])
         st.decision = {
             "side": ctx.side_of(uid), "kind": "hm_deploy", "rule": "19.8 E",
-            "text": f"19.8 E: place {ctx.name(uid)} on or adjacent to {task['hex']}",
+            "text": f"The hidden units at {task['hex']} are revealed: place {ctx.name(uid)} on or next to "
+                    f"{task['hex']} (rule 19.8 E)",
             "options": [{"id": h, "label": h, "hex": h} for h in hexes], "hexes": hexes,
             "task": {**task, "unit": uid},
         }

@@ -83,10 +83,11 @@ def lone_leaders(ctx: StdCtx) -> None:
             ctx.set_status(u, Status.CAPTURED)
             ctx.emit("captured", f"10.1: {ctx.name(u)} cannot reach a friendly unit and is captured", unit=u, rule="10.1")
             continue
+        origin = s.hex
         ctx.move_unit(u, dest)
         ctx.make_ineffective(u, "10.1")
         ctx.emit("leader_moves", f"10.1: {ctx.name(u)} joins the nearest friendly unit at {dest}", unit=u, hex=dest,
-                 rule="10.1")
+                 path=[origin, dest], rule="10.1")  # path: where from, for the page's trail
 
 
 def _nearest_friend(ctx: StdCtx, uid: str) -> str | None:

@@ -22,7 +22,7 @@ from ..kernel.state import (
     STATUS_OFFBOARD,
     STATUS_RETURNING,
 )
-from . import attacks, hidden_setup, moving, setup
+from . import attacks, hidden_setup, moving, mustering, setup
 from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
@@ -191,14 +191,14 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
         try:
             probe = ctx.st.copy()
             trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
-            moving.cmd_replace(trial, side, {"type": "replace", "unit": uid})
+            mustering.cmd_replace(trial, side, {"type": "replace", "unit": uid})
             out.append({"type": "replace", "unit": uid})
         except IllegalCommand:
             pass
     if k.is_combat and s.status == STATUS_ELIMINATED and uid not in ctx.x.get("mustered", []) \
-            and extra_replacement_allowed(ctx.sc, s, leader_assisted=moving.leader_assist(ctx, side, uid) is not None) is None:
+            and extra_replacement_allowed(ctx.sc, s, leader_assisted=mustering.leader_assist(ctx, side, uid) is not None) is None:
         out.append({"type": "muster", "unit": uid})
-    for h in moving.reenter_options(ctx, side, uid):
+    for h in mustering.reenter_options(ctx, side, uid):
         out.append({"type": "reenter", "unit": uid, "hex": h})
     out.extend(open_order_commands(ctx, side, uid))  # 19.10
     if s.status == STATUS_MAP:

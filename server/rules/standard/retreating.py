@@ -49,6 +49,7 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
     if not group:
         return
     start = ctx.st.units[group[0]].hex
+    assert start is not None  # on the map
     group = [u for u in group if ctx.st.units[u].hex == start]
     paths = retreat_paths(ctx.sc, ctx.st.units, group, _group_army(ctx, group), min_length=task["min"],
                           inactive=ctx.inactive())
@@ -61,7 +62,8 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
     if task.get("rout"):
         paths = [p for p in paths if p.safe and len(p.path) == 3 - done]
     if not paths and task.get("owed", 1) <= 0:  # S74: a halted retreat already long enough may end where it is
-        _after_retreat(ctx, task, group, group, list(task.get("walked", [])), safe=True)
+        _after_retreat(ctx, task, group, group, list(task.get("walked", [])), safe=True,
+                       start=task.get("origin", start))
         return
     if not paths:
         if task.get("rout"):
@@ -80,13 +82,16 @@ def task_retreat(ctx: StdCtx, task: dict[str, Any]) -> None:
         return
     options: list[dict[str, Any]] = []
     for p in paths:
-        label = " ".join(p.path) + ("" if p.safe else f" (unsafe: {len(p.checks)} morale check(s))")
+        label = " → ".join([start, *p.path]) + ("" if p.safe else f" (unsafe: {len(p.checks)} morale check(s))")
         options.append({"id": "-".join(p.path), "path": list(p.path), "safe": p.safe, "ezoc": list(p.checks),
                         "on": p.must_continue, "label": label})
     task = {**task, "units": group}
     ctx.st.decision = {"kind": "retreat", "side": ctx.side_of(group[0]), "rule": task.get("rule", "7.9"),
-                       "task": task, "options": options, "hexes": sorted({o["path"][-1] for o in options}),
-                       "text": f"{ctx.names(group)} retreat from {start}: choose the path"}
+                       "task": task, "from": start, "options": options,
+                       "hexes": sorted({o["path"][-1] for o in options}),
+                       "text": f"{ctx.names(group)} must {'rout' if task.get('rout') else 'retreat'} from {start}: choose "
+                               f"where they go, and the path when several lead there "
+                               f"(rule {task.get('rule', '7.9')})"}
 
 
 def _edge_line(ctx: StdCtx, group: Sequence[str]) -> bool:
@@ -134,24 +139,26 @@ def decide_retreat(ctx: StdCtx, task: dict[str, Any], option: dict[str, Any]) ->
     if cut:  # S74: the box deploys (the driver reveals it first), then the retreat goes on from here
         done = int(task.get("done", 0)) + len(walked)
         ctx.emit("retreat", f"19.8 D: {ctx.names(group)} halt at {walked[-1]}: a hidden movement marker comes into "
-                            "sight", units=group, path=walked, rule="19.8 D")
+                            "sight", units=group, path=walked, start=start, rule="19.8 D")
         if moving:
             ctx.st.tasks.append({
                 **task, "units": moving, "origin": task.get("origin", start), "done": done, "walked": whole,
                 "through_trains": through, "min": max(int(task["min"]) - len(walked), 1),
                 "owed": int(task.get("owed", task["min"])) - len(walked)})
         return
-    _after_retreat(ctx, task, group, moving, whole, safe=bool(option["safe"]), through=through)
+    _after_retreat(ctx, task, group, moving, whole, safe=bool(option["safe"]), through=through,
+                   start=task.get("origin", start))
 
 
 def _after_retreat(ctx: StdCtx, task: dict[str, Any], group: list[str], moving: list[str], path: list[str], *,
-                   safe: bool, through: bool | None = None) -> None:
-    """7.9's consequences of a retreat made (`path`: every hex entered, a halted one's too, S74)."""
+                   safe: bool, through: bool | None = None, start: str | None = None) -> None:
+    """7.9's consequences of a retreat made (`path`: every hex entered, a halted one's too, S74; `start`: the hex
+    the retreat began in, which the event names so that the page can draw the whole retreat)."""
     side = ctx.side_of(group[0])
     rule = task.get("rule", "7.9")
     through_trains = bool(task.get("through_trains")) if through is None else through
     here = ctx.st.units[group[0]].hex
-    ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {here}", units=group, path=path, rule=rule)
+    ctx.emit("retreat", f"{rule}: {ctx.names(group)} retreat to {here}", units=group, path=path, start=start, rule=rule)
     drop_open_order(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.10 A
     drop_line(ctx, group, "routs" if task.get("rout") else "retreats")  # 19.7 A
     if any(ctx.kind(u).is_combat for u in group):
@@ -219,7 +226,8 @@ def go_on(ctx: StdCtx, group: list[str], path: list[str], spent: int = 0) -> Non
                 if ctx.kind(u).is_combat and not ctx.morale_check(u, "7.9", f"retreat through an enemy zone of control at {h}"):
                     group.remove(u)
                     ctx.st.tasks.append({"t": "rout", "units": [u], "rule": "7.9"})
-    ctx.emit("retreat", f"7.9: {ctx.names(group)} go on retreating to {steps[-1]}", units=group, path=steps, rule="7.9")
+    ctx.emit("retreat", f"7.9: {ctx.names(group)} go on retreating to {steps[-1]}", units=group, path=steps, start=start,
+             rule="7.9")
     if any(ctx.kind(u).is_combat for u in group):
         enemy_entered(ctx, side, steps)  # 19.7 B
 

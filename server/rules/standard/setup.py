@@ -53,6 +53,17 @@ def areas_in_play(sc: StandardScenario, options: Mapping[str, Any]) -> dict[str,
     return out
 
 
+def area_of(sc: StandardScenario, options: Mapping[str, Any], uid: str) -> Area | None:
+    """`areas_in_play(sc, options).get(uid)` without building the whole map: 17.2's placement checks ask it for
+    every hex of an area (a whole battle's set-up has some 150 units and 1,600 hexes)."""
+    if options.get(FREE_SETUP):
+        fs = sc.free_setup.get(sc.units[uid].side)
+        if fs is not None and (uid in sc.areas or any(p.unit == uid for p in sc.setup)):
+            return None if uid in fs.pinned else fs.area
+    ap = sc.areas.get(uid)
+    return None if ap is None else ap.area
+
+
 def pinned_hexes(sc: StandardScenario, options: Mapping[str, Any]) -> dict[str, str]:
     """17.3: the units the free set-up fixes to a hex (the trains in 2722)."""
     if not options.get(FREE_SETUP):
@@ -110,7 +121,7 @@ def place_problem(ctx: StdCtx, uid: str, hex_: str, joining: Collection[str] = (
     """Why `uid` may not be placed in `hex_` now (rule, plain sentence), or None. `joining`: units about to be
     placed in the hex too (a leader's command span counts them)."""
     sc = ctx.sc
-    area = areas_in_play(sc, ctx.st.options).get(uid)
+    area = area_of(sc, ctx.st.options, uid)
     if area is None:
         return AREA_RULE, f"{ctx.name(uid)} sets up where the scenario puts it, not in an area"
     if ctx.u(uid).status == STATUS_HIDDEN:
@@ -161,7 +172,8 @@ def _cap_problem(ctx: StdCtx, uid: str, area: Area, hex_: str) -> str | None:
 
 def allowed_hexes(ctx: StdCtx, uid: str) -> list[str]:
     """Every hex `uid` may be placed in now (its own hex left out)."""
-    area = areas_in_play(ctx.sc, ctx.st.options)[uid]
+    area = area_of(ctx.sc, ctx.st.options, uid)
+    assert area is not None
     return [h for h in sorted(area.hexes) if place_problem(ctx, uid, h) is None]
 
 

@@ -1,6 +1,7 @@
 """Issue 13 (shape): the ruleset registry picks the edition package by the scenario's `ruleset`; only
-playable editions are registered (`quickplay`, `standard`, `horse-and-musket`), so an edition still being built cannot
-be chosen."""
+playable editions are registered (`horse-and-musket`, `quickplay`, `quickplay-2013`, `standard`), so an edition still
+being built cannot be chosen, and a game is played under another edition only where its scenario declares it
+(`also_rulesets`)."""
 
 from __future__ import annotations
 
@@ -22,13 +23,13 @@ from server.rules.kernel.edition import register
 
 
 def test_only_playable_editions_are_known() -> None:
-    assert known_rulesets() == ("horse-and-musket", "quickplay", "standard")
+    assert known_rulesets() == ("horse-and-musket", "quickplay", "quickplay-2013", "standard")
     assert isinstance(find_ruleset("quickplay"), QuickPlay)
     assert isinstance(find_ruleset("standard"), Standard)
     assert isinstance(find_ruleset("horse-and-musket"), HorseAndMusket)
 
 
-@pytest.mark.parametrize("name", ["quickplay-2013", "musket-and-pike", ""])
+@pytest.mark.parametrize("name", ["musket-and-pike", ""])
 def test_an_unbuilt_edition_cannot_be_chosen(name: str) -> None:
     with pytest.raises(ValueError, match="not implemented yet"):
         find_ruleset(name)
@@ -38,10 +39,12 @@ def test_game_uses_the_edition_named_by_the_scenario(tutorial_data: dict[str, An
     game = Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32)
     assert isinstance(game.ruleset, QuickPlay)
     assert game.view("spectator")["ruleset"] == "quickplay"
-    with pytest.raises(ValueError, match="needs a Standard rules scenario"):
+    with pytest.raises(ValueError, match="not written for ruleset 'standard'"):
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="standard")
+    with pytest.raises(ValueError, match="not written for ruleset 'horse-and-musket'"):
+        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="horse-and-musket")
     with pytest.raises(ValueError, match="not implemented yet"):
-        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="quickplay-2013")
+        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="musket-and-pike")
 
 
 def test_an_edition_registers_once_and_needs_an_id() -> None:
@@ -69,10 +72,12 @@ def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, 
     from server.rules import ScenarioError
 
     assert parse_scenario(tutorial_data, "tutorial").ruleset == "quickplay"
-    for name in ("quickplay-2013", "chess"):
+    assert parse_scenario({**tutorial_data, "ruleset": "quickplay-2013"}, "t").ruleset == "quickplay-2013"
+    for name in ("chess",):
         with pytest.raises(ScenarioError) as e:
             parse_scenario({**tutorial_data, "ruleset": name}, "t")
-        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: horse-and-musket, quickplay, standard)")]
+        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: "
+                                                "horse-and-musket, quickplay, quickplay-2013, standard)")]
     with pytest.raises(ScenarioError) as e:  # the Standard reader refuses Quick Play's fields, naming them
         parse_scenario({**tutorial_data, "ruleset": "standard"}, "t")
     assert any("Quick Play scenario field" in r for _, r in e.value.problems)

@@ -123,6 +123,8 @@ def test_r9_a_lone_leader_flees_to_the_nearest_friendly_unit_when_an_enemy_becom
     assert "leader_flees" in [e["type"] for e in events]
     rl = unit(game, "rl")
     assert rl.hex == "1004" and rl.ineffective  # 3 hexes away, nearer than r1
+    fled = next(e for e in events if e["type"] == "leader_flees")  # where from and where to: the page draws it
+    assert fled["path"] == ["0704", "1004"]
 
 
 def test_r9_a_leader_whose_stack_mates_leave_it_beside_the_enemy_flees() -> None:

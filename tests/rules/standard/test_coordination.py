@@ -330,9 +330,11 @@ def test_10_1_a_leader_left_alone_in_an_ezoc_outside_movement_joins_the_nearest_
     add_infantry(data, "r-2", "0905", formation="7", side="red")
     game = combat(data, [3, 1, 1])  # +1: die 3 = Ex Leader; r-ldr (stacked) rolls 1
     submit(game, "blue", {"type": "attack", "target": "0704", "attackers": ["b-1"], "primary": "b-1"})
-    choose(game, "red", "r-1:r-1")  # the leader does not take part
+    events = choose(game, "red", "r-1:r-1")  # the leader does not take part
     assert game.state.units["r-1"].status == "eliminated"
     assert game.state.units["r-ldr"].hex == "0905" and game.state.units["r-ldr"].status == "map"
+    moved = next(e for e in events if e["type"] == "leader_moves")  # where from and where to: the page draws it
+    assert moved["rule"] == "10.1" and moved["path"] == ["0704", "0905"]
 
 
 def test_10_1_a_lone_leader_with_no_line_of_retreat_is_captured() -> None:

@@ -62,6 +62,19 @@ def test_7_8_dr_the_owner_chooses_disruption_or_retreat_and_7_12_the_attacker_ad
     assert hex_of(game, "b-1") == "0704" and game.state.combat is None
 
 
+def test_7_9_7_12_the_retreat_and_the_advance_name_every_hex_from_where_they_began() -> None:
+    """The events name the hex a retreat began in (7.9) and an advance's whole path from its start (7.12): the page
+    draws the other side's moves from them."""
+    game = contact(dice=[5, 3])  # +1: die 5 = Dr
+    submit(game, "blue", ATTACK)
+    choose(game, "red", "retreat")
+    option = next(o for o in decision(game)["options"] if len(o["path"]) == 1)
+    retreat = next(e for e in choose(game, "red", option["id"]) if e["type"] == "retreat")
+    assert retreat["start"] == "0704" and retreat["path"] == option["path"] and retreat["rule"] == "7.9"
+    advance = next(e for e in choose(game, "blue", "0704") if e["type"] == "advance")
+    assert advance["path"] == ["0604", "0704"] and advance["rule"] == "7.12"
+
+
 def test_7_8_dr_disruption_instead_of_retreat() -> None:
     game = contact(dice=[5, 3])
     submit(game, "blue", ATTACK)

@@ -193,3 +193,21 @@ def test_19_8_D_a_leader_moving_alone_halts_in_sight_then_goes_on_with_the_mp_le
     assert d["units"] == ["b-ldr"] and d["ma"] == 10 and d["halted"]  # 10.1's 12 MP less the 2 spent
     game.submit("blue", {"type": "move", "units": ["b-ldr"], "path": ["0204", "0104"]})
     assert game.state.units["b-ldr"].hex == "0104"
+
+
+def test_19_8_D_an_hq_entering_halts_in_sight_then_goes_on_unflipped_S54() -> None:
+    """13.1 with S54: an HQ arriving as a reinforcement (17.4's Elbe Army HQ) needs no 12.1 flip to enter; halted at
+    the entry hex beside a marker, it goes on with its MP left, still without one (the continuation was refused, and
+    the random player's legal moves raised, before)."""
+    data = _data(markers=("0205", "0908"))
+    data["sides"]["blue"]["entry_hexes"] = ["0104", "0105"]
+    data["setup"] = [s for s in data["setup"] if s["unit"] != "b-hq"]
+    data["reinforcements"] = [{"unit": "b-hq", "turn": 1, "hex": "0105"}]
+    game = new_game(data)
+    game.submit("blue", {"type": "move", "units": ["b-hq"], "path": ["0105", "0104", "0103"]})
+    assert game.state.units["b-hq"].hex == "0105"  # beside the marker at 0205: halted on entering
+    _deploy(game, "0206")
+    d = game.state.extra["declared"]
+    assert d["units"] == ["b-hq"] and d["halted"]
+    game.submit("blue", {"type": "move", "units": ["b-hq"], "path": ["0105", "0104", "0103"]})
+    assert game.state.units["b-hq"].hex == "0103"

@@ -8,11 +8,11 @@ import json
 import random
 from typing import Any
 
-from server.rules import Game, IllegalCommand, filter_events, parse_scenario, scenario_json_for
-from server.rules.kernel.randomplayer import RandomPlayer
+from server.rules import Game, filter_events, parse_scenario, scenario_json_for
 from server.rules.kernel.state import STATUS_HIDDEN
 
 from .hidden_ground import BOXED, hidden_data
+from .leakcheck import markers_alike, random_play
 
 GAMES = 100
 COMMANDS = 70
@@ -31,38 +31,19 @@ def _leaks(game: Game, what: Any, secret: set[str]) -> list[str]:
     return out
 
 
-def _markers_alike(view: dict[str, Any]) -> list[str]:
-    by_box: dict[str, list[dict[str, Any]]] = {}
-    for m in view.get("hidden", {}).get("markers", []):
-        by_box.setdefault(m["box"], []).append({k: v for k, v in m.items() if k not in ("id", "hex", "moved")})
-    return [f"box {b}'s markers differ" for b, ms in by_box.items() if any(m != ms[0] for m in ms)]
-
-
 def play_and_check(seed: int, real_a: int, real_b: int) -> list[str]:
     game = Game.new(parse_scenario(hidden_data(real_a, real_b), "hm"), f"hidden-leak-seed-{seed:08d}")
     rng = random.Random(seed)
-    player = RandomPlayer(rng)
     problems: list[str] = []
     for reader in READERS:
         problems += _leaks(game, scenario_json_for(game.scenario, reader), _secret(game))
-    for _ in range(COMMANDS):
-        if game.is_over:
-            break
-        side = game.awaiting
-        assert side is not None
-        cmd = player.choose(game, side)
-        if rng.random() < 0.1 and game.can_undo(side):
-            cmd = {"type": "undo"}
-        try:
-            events = game.submit(side, cmd)
-        except IllegalCommand as e:
-            raise AssertionError(f"the random player's {cmd} was refused: {e}") from e
+    for _side, _cmd, events in random_play(game, rng, COMMANDS):
         secret = _secret(game)
         if game.is_over:  # everybody may know everything now
             break
         for reader in READERS:
             view = game.view(reader)
-            problems += [f"{reader} view: {p}" for p in _leaks(game, view, secret) + _markers_alike(view)]
+            problems += [f"{reader} view: {p}" for p in _leaks(game, view, secret) + markers_alike(view)]
             problems += [f"{reader} event: {p}" for p in _leaks(game, filter_events(events, reader), secret)]
     return problems
 

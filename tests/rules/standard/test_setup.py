@@ -397,3 +397,17 @@ def test_18_1_a_unit_set_up_in_a_tracked_hex_entered_it_once_its_set_up_is_revea
     assert "Austria" not in prussian_view.split("Last to enter")[1][:40]
     game.submit("austria", {"type": "end_phase"})
     assert game.state.extra["entered"][battery] == "austria"
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_17_2_17_3_area_of_is_the_area_in_play_of_each_unit(free: bool) -> None:
+    """17.2, 17.3: the one-unit look-up the placement checks use (a whole battle asks it per hex) gives the same area
+    as the whole map of areas in play, for units in areas, units set up on a hex and the pinned trains."""
+    from server.rules.standard.setup import area_of, areas_in_play
+
+    game = new(**({"free_setup": True} if free else {}))
+    sc, options = game.scenario, game.state.options
+    whole = areas_in_play(sc, options)
+    assert any(u not in whole for u in sc.units) and whole
+    for uid in sc.units:
+        assert area_of(sc, options, uid) is whole.get(uid), uid

@@ -4,42 +4,27 @@ service offers it in the lobby."""
 
 from __future__ import annotations
 
-import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from server.rules import parse_scenario
 from server.rules.kernel.state import UnitState
 from server.rules.standard.retreat import SAFE, retreat_lines
-from server.rules.standard.scenario import Kind, StandardScenario, parse_standard_scenario
+from server.rules.standard.scenario import Kind, StandardScenario
+
+from .shipped import generated, scenario_fixtures
 
 ROOT = Path(__file__).resolve().parents[3]
 PATH = ROOT / "scenarios" / "standard" / "standard-1866.json"
 COMBAT = (Kind.INFANTRY, Kind.BATTALION, Kind.CAVALRY, Kind.SQUADRON, Kind.ARTILLERY)
 
 
-@pytest.fixture(scope="module")
-def data() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(PATH.read_text("utf-8"))
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def sc(data: dict[str, Any]) -> StandardScenario:
-    return parse_standard_scenario(data, str(PATH))
+data, sc = scenario_fixtures(PATH)
 
 
 def test_the_file_is_the_generators_output(data: dict[str, Any]) -> None:
-    sys.path.insert(0, str(ROOT / "scenarios" / "tools"))
-    try:
-        import standard_1866
-    finally:
-        sys.path.pop(0)
-    assert standard_1866.build() == data, "stale: run scenarios/tools/build_scenarios.py"
+    assert generated("standard_1866") == data, "stale: run scenarios/tools/build_scenarios.py"
 
 
 def test_it_parses_by_the_standard_rules(data: dict[str, Any], sc: StandardScenario) -> None:

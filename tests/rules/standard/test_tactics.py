@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from server.rules import Game
-from server.rules.standard.crt import parse_cell
+from server.rules.standard.close_combat import tactic_preview
+from server.rules.standard.context import StdCtx
+from server.rules.standard.crt import crt_row, parse_cell
 from server.rules.standard.tactics import convert
 
 from .builder import unit
@@ -62,6 +64,48 @@ def test_7_13_the_defender_answers_with_the_attackers_choice_shown() -> None:
     assert d["kind"] == "tactic" and d["attack_tactic"] == "press" and "press forward" in d["text"]
     assert [o["id"] for o in d["options"]] == ["none", "disengage", "last_stand"]
     assert game.state.combat is not None and game.state.combat["tactic"] == "press"  # 7.13: never withdrawn
+
+
+def test_7_13_each_defending_tactic_carries_its_odds_as_the_combat_stands() -> None:
+    game = combat(ground(), [2, 1])
+    game.submit("blue", {**ATTACK, "tactic": "press"})
+    pv = {o["id"]: o["preview"] for o in decision(game)["options"]}
+    # 7.13(2): press forward adds two to the attack (6 + 2 - 5 = +3); 7.13(5): last stand three to the defence
+    assert (pv["none"]["attack"], pv["none"]["defense"], pv["none"]["differential"]) == (8, 5, 3)
+    assert (pv["last_stand"]["defense"], pv["last_stand"]["differential"]) == (8, 0)
+    for tactic, p in pv.items():
+        want = [str(convert(r, "press", tactic).result) for r in crt_row(p["differential"])]
+        assert p["results"] == want, tactic
+        assert abs(sum(p["odds"].values()) - 1) < 1e-9 and all(p["odds"][r] == want.count(r) / 6 for r in want)
+    # 7.13(4): disengaging, no result hurts the attacker: what would have becomes the defender's retreat
+    assert not any(r.startswith(("A", "Ex")) for r in pv["disengage"]["results"])
+
+
+def test_7_13_4_both_disengaging_the_odds_show_both_sides_retreating() -> None:
+    game = combat(ground(), [2, 1])
+    game.submit("blue", {**ATTACK, "tactic": "disengage"})
+    pv = {o["id"]: o["preview"] for o in decision(game)["options"]}
+    want = [str(r) if r.affects is None else "both retreat" for r in crt_row(pv["disengage"]["differential"])]
+    assert pv["disengage"]["results"] == want and "both retreat" in want
+    assert "both retreat" not in pv["none"]["results"]
+
+
+def test_7_13_the_odds_shown_for_a_tactic_are_the_ones_the_combat_is_resolved_with() -> None:
+    for die in range(1, 7):
+        for tactic in ("none", "disengage", "last_stand"):
+            game = combat(ground(), [die, 1])
+            game.submit("blue", ATTACK)
+            shown = next(o["preview"] for o in decision(game)["options"] if o["id"] == tactic)
+            events = answer(game, tactic)
+            assert combat_event(events)["result"] == shown["results"][die - 1], (die, tactic)
+
+
+def test_9_4_a_countercharge_against_infantry_shows_no_odds_it_becomes_the_defenders_charge() -> None:
+    game = combat(ground(), [2, 1])
+    game.submit("blue", ATTACK)
+    c = game.state.combat
+    assert c is not None
+    assert tactic_preview(StdCtx.of(game), c, "countercharge") is None
 
 
 def test_7_13_an_unknown_tactic_is_refused() -> None:

@@ -3,30 +3,21 @@ asks of it, and is read by `parse_scenario` now that the edition is playable (th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from server.rules import parse_scenario
 from server.rules.kernel.state import UnitState
 from server.rules.standard.retreat import SAFE, retreat_lines
-from server.rules.standard.scenario import Kind, StandardScenario, parse_standard_scenario
+from server.rules.standard.scenario import Kind, StandardScenario
+
+from .shipped import scenario_fixtures
 
 ROOT = Path(__file__).resolve().parents[3]
 PATH = ROOT / "scenarios" / "standard" / "standard-tutorial.json"
 
 
-@pytest.fixture(scope="module")
-def data() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(PATH.read_text("utf-8"))
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def sc(data: dict[str, Any]) -> StandardScenario:
-    return parse_standard_scenario(data, str(PATH))
+data, sc = scenario_fixtures(PATH)
 
 
 def test_it_validates_and_has_every_kind_of_counter(sc: StandardScenario) -> None:

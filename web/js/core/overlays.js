@@ -7,7 +7,7 @@ import { h, clear, $, OKABE } from "../ui/dom.js";
 import { rangeText } from "../ui/explain.js";
 import { hexInfo } from "../ui/tecinfo.js";
 import { S, page, currentView, myTurn, ruleOf } from "./store.js";
-import { optionHexes } from "./prompt.js";
+import { drawPromptChoices, promptChoiceTip, activeMapChoice } from "./prompt.js";
 import { chargeMoveTargets } from "./charges.js";
 import { offboardUnits } from "./offboard.js";
 
@@ -31,24 +31,7 @@ export function renderOverlays(hoverOption = null) {
   map.clearOverlays();
   const v = currentView();
   renderPhaseOverlays(v);
-  // prompt choices
-  const p = v.prompt;
-  if (p && !S.history && (p.options || []).length) {
-    const mine = S.role === "seat" && p.side === S.side;
-    const rings = [];
-    const highlightUnits = new Set();
-    for (const o of p.options) {
-      for (const hx of optionHexes(o)) rings.push({ hex: hx, colour: OKABE.purple, width: hoverOption === o ? 7 : 4, title: o.label || o.id, fill: hoverOption === o ? OKABE.purple : "none", cls: "choice" });
-      if (Array.isArray(o.path) && o.path.length > 1 && (hoverOption === o || p.options.length <= 3)) map.drawPath(o.path, { colour: OKABE.purple, width: 3, dash: "6 4" });
-      if (Array.isArray(o.units)) o.units.forEach((u) => highlightUnits.add(u));
-    }
-    if (mine || S.role !== "seat") map.ringHexes(rings);
-    map.highlightUnits = mine ? highlightUnits : new Set();
-    map.renderUnits();
-  } else if (map.highlightUnits && map.highlightUnits.size) {
-    map.highlightUnits = new Set();
-    map.renderUnits();
-  }
+  drawPromptChoices(hoverOption); // the pending decision's choices (core/prompt.js)
   const o = S.options;
   if (page.edition.overlays) page.edition.overlays(v);
   if (!o || !S.selected.length || S.history) return;
@@ -91,7 +74,7 @@ export function onHover(hex, e) {
   const tip = $("#tip");
   if (S.hoverHex !== hex) {
     S.hoverHex = hex;
-    if (S.options && !S.preview) renderOverlays();
+    if ((S.options && !S.preview) || activeMapChoice()) renderOverlays(); // a map choice draws the hovered hex's paths
   }
   if (!hex || !e || e.pointerType === "touch") {
     tip.hidden = true;
@@ -105,6 +88,8 @@ export function onHover(hex, e) {
   else if (look) tip.appendChild(h("div", { style: TIP_STYLE, text: look.tip }));
   else if (r && !S.chargeMode && r.cost === null && r.path) tip.appendChild(h("div", { style: TIP_STYLE, text: `Move here: ${r.path.length - 1} hex${r.path.length === 2 ? "" : "es"} within the MA` }));
   else if (r && !S.chargeMode) tip.appendChild(h("div", { style: TIP_STYLE, text: `Move here: ${r.cost ?? "?"} MP${r.ends ? " (ends move)" : ""}` }));
+  const choice = promptChoiceTip(hex);
+  if (choice) tip.appendChild(h("div.tip-choice", { style: "margin-top:4px;color:#e7a8d0;font-weight:700", text: choice }));
   tip.hidden = false;
   const pad = 16;
   const w = tip.offsetWidth;

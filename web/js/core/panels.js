@@ -16,6 +16,7 @@ import { renderOffboard } from "./offboard.js";
 import { renderOverlays } from "./overlays.js";
 import { renderTurnbar } from "./turnbar.js";
 import { renderHistory, renderLog } from "./history.js";
+import { renderTrail } from "./trail.js";
 
 export function renderAll() {
   const v = currentView();
@@ -34,6 +35,7 @@ export function renderAll() {
   renderLog();
   renderCombat();
   renderOverlays();
+  renderTrail();
   renderGameOver();
 }
 

@@ -8,7 +8,7 @@ import { normalizeOptions } from "../ui/options.js";
 import { toast, confirmDialog } from "../ui/chrome.js";
 import { S, page, defs, myTurn, activePrompt, showError } from "./store.js";
 import { send } from "./sync.js";
-import { promptOptionsAt, choose, renderPrompt } from "./prompt.js";
+import { promptOptionsAt, choose, renderPrompt, activeMapChoice } from "./prompt.js";
 import { chargeMoveTargets, chargeClick } from "./charges.js";
 import { startBuilder } from "./builder.js";
 import { waitingAt, entryOf, offboardUnits, renderOffboard } from "./offboard.js";
@@ -54,7 +54,12 @@ export function onUnitClick(unit, hex, evt, pointerHex = null) {
   if (S.history) return onHexClick(pointerHex || hex, evt);
   const d = defs()[unit];
   const prompt = activePrompt();
-  if (prompt) return onHexClick(hex, evt, unit);
+  if (prompt) {
+    // on a map choice a counter means the hex it stands on, or the outlined hex under the pointer it lies over
+    const mc = activeMapChoice();
+    if (mc) return onHexClick(pointerHex && mc.byHex.has(pointerHex) ? pointerHex : hex, evt);
+    return onHexClick(hex, evt, unit);
+  }
   if (!d || d.side !== S.side || !myTurn()) {
     // enemy or not my turn: maybe it is an attack / bombard target
     return onHexClick(hex, evt, unit);
@@ -88,8 +93,9 @@ export function onHexClick(hex, evt, unit = null) {
     const opts = promptOptionsAt(prompt, hex, unit);
     if (opts.length === 1) return choose(opts[0]);
     if (opts.length > 1) {
-      S.promptFilter = hex;
+      S.promptFilter = hex; // several paths lead there: the prompt asks which, the map draws them
       renderPrompt();
+      renderOverlays();
       return;
     }
     return;

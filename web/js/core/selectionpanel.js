@@ -68,7 +68,8 @@ export function renderSelection() {
   else if (S.preview) sec.appendChild(previewBox());
   if (o.commands.length) {
     const acts = h("div.actions.sel-commands", { style: "margin-top:6px" });
-    for (const c of o.commands) acts.appendChild(h("button.btn", { type: "button", text: c.label, title: c.rule ? `rule ${c.rule}` : null, "data-command": JSON.stringify(c.command), onclick: () => { send(c.command); cancel(); } }));
+    // an edition may say why a player would take a command (`why`: what it gives and costs), under its label
+    for (const c of o.commands) acts.appendChild(h(`button.btn${c.why ? ".cmd-why" : ""}`, { type: "button", title: [c.why, c.rule ? `rule ${c.rule}` : null].filter(Boolean).join(" — ") || null, "data-command": JSON.stringify(c.command), onclick: () => { send(c.command); cancel(); } }, [h("span", { text: c.label }), c.why ? h("span.why", { text: c.why }) : null]));
     sec.appendChild(acts);
   }
 }

@@ -26,6 +26,7 @@ export const S = {
   lastCombat: null,
   chargeMode: false, // the map shows charge targets instead of reachable hexes
   chargeHover: null, // a charge target hovered in the panel
+  trailCleared: -1, // the log seq up to which the player cleared the other side's trail (core/trail.js)
   selHexes: [], // every hex the selection takes units from (attacks combine several hexes)
   offSel: null, // the entry hex of selected units waiting off the map, else null
   optionsKey: "", // the selection key S.options answers (tests wait for it)

@@ -13,6 +13,7 @@ import { entryOf } from "./offboard.js";
 import { renderAll, renderCombat } from "./panels.js";
 import { renderConn } from "./turnbar.js";
 import { renderLog, renderHistory } from "./history.js";
+import { renderTrail } from "./trail.js";
 
 let asyncTimer = null;
 
@@ -118,6 +119,7 @@ export async function loadLog() {
       renderLog();
       renderCombat();
       renderHistory();
+      renderTrail();
     }
   } catch (_) {
     /* the websocket snapshot brings the log too */

@@ -63,6 +63,7 @@
 //   statusHint(view)          what to do now under "Your move" (null: the generic hint)
 //   promptGroups(prompt)      {action: heading} to group a decision's choices, or null
 //   optionText(option)        a decision's choice as its button says it
+//   optionNote(option, prompt) a sentence under a choice's button: what it does (a defending tactic's effect), or null
 //   optionHexes(option, view) more hexes a choice refers to (outlined on the map, clickable)
 //   charge                    {who, rule, title, help, targetText(t)}: charge mode's words (core/charges.js)
 //   builder                   the attack builder's part (core/builder.js): {rules, supportText, leaderText(l,

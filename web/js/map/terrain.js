@@ -313,6 +313,31 @@ export function drawLabels(mv) {
       svg("text", { x: c.x, y: c.y + g.h / 2 - 5, class: "maplabel", "text-anchor": "middle", text: lab.text }),
     );
   }
+  drawFarLabels(mv);
+}
+
+// The zoomed-out map's place names (map/lod.js): this many hexes (centre to corner) high, so that they read with
+// the whole field in view.
+const FAR_LABEL_HEXES = 0.75;
+
+/** The place names of the zoomed-out map, large, under the units' marks; the objectives' names first, and a name
+ *  that would run over one already placed is left out (the close zooms show every name). */
+function drawFarLabels(mv) {
+  const g = mv.grid;
+  const objs = new Set(((mv.scenario.victory && mv.scenario.victory.objectives) || []).map((o) => o.hex));
+  const labels = (mv.scenario.map.labels || []).filter((l) => g.contains(l.hex));
+  const ranked = [...labels.filter((l) => objs.has(l.hex)), ...labels.filter((l) => !objs.has(l.hex))];
+  const px = g.size * FAR_LABEL_HEXES;
+  const placed = [];
+  for (const lab of ranked) {
+    const c = g.center(lab.hex);
+    const w = String(lab.text).length * px * 0.56;
+    const y = c.y + g.h / 2 + px * 0.27;
+    const box = { x0: c.x - w / 2, x1: c.x + w / 2, y0: y - px, y1: y + px * 0.2 };
+    if (placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
+    placed.push(box);
+    mv.layers.labelsFar.appendChild(svg("text", { x: c.x, y, class: "maplabel-far", "text-anchor": "middle", style: `font-size:${px.toFixed(1)}px;stroke-width:${(px * 0.27).toFixed(1)}px`, text: lab.text }));
+  }
 }
 
 export function drawObjectives(mv, control = null) {
@@ -324,16 +349,26 @@ export function drawObjectives(mv, control = null) {
     const c = g.center(o.hex);
     const owner = control && o.hex in control ? control[o.hex] : o.owner || null;
     const colour = owner && mv.scenario.sides[owner] ? mv.scenario.sides[owner].color : "#ffffff";
-    // drawn above the counters, in the hex's upper-left corner, clear of the counter's name and factors
-    const x = c.x - g.size * 0.62;
-    const y = c.y - g.h * 0.36;
+    // drawn above the counters, at the top of the hex left of its number: clear of the top counter's name and
+    // factors and of the count badge of the stack up and to the left (counters.js: stackLayout)
+    const x = c.x - g.size * 0.44;
+    const y = c.y - g.h * 0.38;
     const ink = owner && mv.scenario.sides[owner] ? mv.scenario.sides[owner].text_color || "#fff" : "#111";
     const holder = owner && mv.scenario.sides[owner] ? mv.scenario.sides[owner].name : null;
     L.appendChild(
       svg("g", { class: "objective", "data-objective": o.hex, "data-holder": owner || "", "pointer-events": "none", transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` }, [
         svg("title", { text: `Objective ${o.name || o.hex}: ${o.points} VP${holder ? `, held by ${holder}` : ", held by nobody"}` }),
-        svg("path", { d: starPath(0, 0, 11.5, 6), fill: colour, stroke: "#1a1a1a", "stroke-width": 1.3, "stroke-linejoin": "round" }),
-        svg("text", { x: 0, y: 3.6, class: "objpts", "text-anchor": "middle", fill: ink, text: String(o.points) }),
+        svg("path", { d: starPath(0, 0, 9, 4.8), fill: colour, stroke: "#1a1a1a", "stroke-width": 1.2, "stroke-linejoin": "round" }),
+        svg("text", { x: 0, y: 3.2, class: "objpts", "text-anchor": "middle", fill: ink, text: String(o.points) }),
+      ]),
+    );
+    // the zoomed-out map's objective (map/lod.js): the hex ringed in the holder's colour, a star large enough to see
+    L.appendChild(
+      svg("g", { class: "objective-far", "data-objective": o.hex, "data-holder": owner || "", "pointer-events": "none" }, [
+        svg("polygon", { points: g.polygonPoints(o.hex, 0.9), fill: "none", stroke: "#1a1a1a", "stroke-width": 9 }),
+        svg("polygon", { points: g.polygonPoints(o.hex, 0.9), fill: "none", stroke: colour, "stroke-width": 5 }),
+        svg("path", { d: starPath(c.x - g.size * 0.55, c.y - g.h * 0.45, 21, 10), fill: colour, stroke: "#1a1a1a", "stroke-width": 2, "stroke-linejoin": "round" }),
+        svg("text", { x: c.x - g.size * 0.55, y: c.y - g.h * 0.45 + 5.5, class: "objpts-far", "text-anchor": "middle", fill: ink, text: String(o.points) }),
       ]),
     );
   }

@@ -1,8 +1,10 @@
-// Panning and zooming the map (wheel, drag, pinch, keyboard-driven centring) and turning pointer input into the
-// map's events (hexclick, unitclick, hexhover, contextmenu). MapView (map.js) extends it; the viewport needs only
-// the view's svg, viewport group, grid, hover layer and transform.
+// Panning and zooming the map (wheel, drag, pinch, keyboard-driven centring), the level of detail the zoom calls
+// for (map/lod.js), the opening view, and turning pointer input into the map's events (hexclick, unitclick,
+// hexhover, contextmenu). MapView (map.js) extends it; the viewport needs only the view's svg, viewport group,
+// grid, scenario, hover layer, transform and (to list a tapped stack) showStack and unitsIn.
 
 import { svg, clear } from "../ui/dom.js";
+import { lodFor, keyObjective } from "./lod.js";
 
 export class MapViewport {
   on(evt, fn) {
@@ -17,6 +19,26 @@ export class MapViewport {
   applyTransform() {
     const t = this.transform;
     this.viewport.setAttribute("transform", `translate(${t.x.toFixed(2)},${t.y.toFixed(2)}) scale(${t.k.toFixed(4)})`);
+    this.updateLod();
+  }
+
+  /** Screen pixels from a hex's centre to its corner at the current zoom. */
+  hexPx() {
+    return this.grid.size * this.fitScale() * this.transform.k;
+  }
+
+  /** Mark the <svg> with the level of detail the zoom calls for (data-lod: near, mid or far; map/lod.js). */
+  updateLod() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width) return; // not laid out yet: the resize observer sets it once it is
+    const lod = lodFor(this.hexPx());
+    if (this.svg.dataset.lod !== lod) this.svg.dataset.lod = lod;
+  }
+
+  /** Keep the level of detail right when the map's box changes size (a window resized, a phone's sheet moved). */
+  watchLod() {
+    this.updateLod();
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this.updateLod()).observe(this.svg);
   }
 
   /** client (screen) point -> svg root user units */
@@ -62,26 +84,60 @@ export class MapViewport {
     return Math.min(r.width / this.grid.width, r.height / this.grid.height);
   }
 
+  /** The part of the map's viewBox on screen at zoom 1 (preserveAspectRatio "meet" centres the map in its box). */
+  screenBox() {
+    const r = this.svg.getBoundingClientRect();
+    const s = this.fitScale();
+    const vw = r.width / s;
+    const vh = r.height / s;
+    return { x0: (this.grid.width - vw) / 2, y0: (this.grid.height - vh) / 2, vw, vh };
+  }
+
   /**
-   * Open the map over some hexes (a side's own units) at a readable counter size: zoom in until a counter is
-   * about `counterPx` screen pixels (never out past the whole map), centred on the hexes' middle.
-   * resetView() still shows the whole map.
+   * Open the map over some hexes (a side's own units) and the battle's key objective (the scenario's victory
+   * data, map/lod.js): zoomed in until a counter is about `counterPx` screen pixels, or out as far as `minPx` to
+   * take in the hexes and the objective, never out past the whole map. When they do not all fit, the objective
+   * and the hexes nearest it are shown. resetView() still shows the whole map.
    */
-  focusOn(hexes, { counterPx = null } = {}) {
-    const pts = (hexes || []).filter((x) => x && this.grid.contains(x)).map((x) => this.grid.center(x));
+  focusOn(hexes, { counterPx = null, minPx = null, objective = undefined } = {}) {
+    const g = this.grid;
+    const own = (hexes || []).filter((x) => x && g.contains(x)).map((x) => g.center(x));
+    const obj = objective === undefined ? keyObjective(this.scenario) : objective;
+    const goal = obj && g.contains(obj.hex) ? g.center(obj.hex) : null;
     const scale = this.fitScale();
+    const width = this.svg.getBoundingClientRect().width;
     // about 46 px on a desktop, smaller on a phone so that more of the map stays in view
-    if (counterPx === null) counterPx = Math.max(34, Math.min(46, this.svg.getBoundingClientRect().width / 12));
-    const counter = this.grid.size * 1.02 * scale;
-    const k = Math.min(6, Math.max(1, counterPx / Math.max(1, counter)));
-    if (k <= 1.3 || !pts.length) {
+    if (counterPx === null) counterPx = Math.max(34, Math.min(46, width / 12));
+    if (minPx === null) minPx = Math.max(30, counterPx - 6);
+    const counter = g.size * 1.02 * scale;
+    const kRead = Math.min(6, Math.max(1, counterPx / Math.max(1, counter)));
+    const kMin = Math.min(kRead, Math.max(1, minPx / Math.max(1, counter)));
+    const pts = goal ? [...own, goal] : own;
+    if (!pts.length) {
       this.resetView();
       return false;
     }
+    // the box to show, a hex's margin around the centres
+    const pad = g.size * 1.3;
     const xs = pts.map((p) => p.x);
     const ys = pts.map((p) => p.y);
-    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const box = { x0: Math.min(...xs) - pad, x1: Math.max(...xs) + pad, y0: Math.min(...ys) - pad, y1: Math.max(...ys) + pad };
+    const sb = this.screenBox();
+    const kFit = Math.min(sb.vw / (box.x1 - box.x0), sb.vh / (box.y1 - box.y0));
+    const k = Math.max(kMin, Math.min(kRead, kFit));
+    if (k <= 1.3) {
+      this.resetView();
+      return false;
+    }
+    let cx = (box.x0 + box.x1) / 2;
+    let cy = (box.y0 + box.y1) / 2;
+    if (goal) {
+      // the objective stays in view (a hex's margin inside the edge), the rest as much as fits
+      const hw = sb.vw / k / 2 - pad;
+      const hh = sb.vh / k / 2 - pad;
+      cx = Math.min(goal.x + hw, Math.max(goal.x - hw, cx));
+      cy = Math.min(goal.y + hh, Math.max(goal.y - hh, cy));
+    }
     this.transform = { k, x: 0, y: 0 };
     this.centerAt(cx, cy);
     return true;
@@ -108,13 +164,7 @@ export class MapViewport {
     const x = c.x * t.k + t.x;
     const y = c.y * t.k + t.y;
     const m = this.grid.size * 0.5 * t.k;
-    // the part of the viewBox actually on screen (preserveAspectRatio meet centres the map)
-    const r = this.svg.getBoundingClientRect();
-    const s = this.fitScale();
-    const vw = r.width / s;
-    const vh = r.height / s;
-    const x0 = (this.grid.width - vw) / 2;
-    const y0 = (this.grid.height - vh) / 2;
+    const { x0, y0, vw, vh } = this.screenBox();
     return x - m >= x0 && x + m <= x0 + vw && y - m >= y0 && y + m <= y0 + vh;
   }
 
@@ -224,10 +274,13 @@ export class MapViewport {
     const p = this.mapPoint(e.clientX, e.clientY);
     const hex = this.grid.hexAt(p.x, p.y);
     if (hex === this.hoverHex) {
-      this.emit("hexhover", hex, e);
+      // after a click the hover card stays away until the pointer leaves the clicked hex: it would sit over the
+      // hexes the selection may move to
+      if (hex !== this.quietHex) this.emit("hexhover", hex, e);
       return;
     }
     this.hoverHex = hex;
+    this.quietHex = null;
     clear(this.layers.hover);
     if (hex) this.layers.hover.appendChild(svg("polygon", { points: this.grid.polygonPoints(hex, 0.97), fill: "none", stroke: "#111", "stroke-width": 2.2, "pointer-events": "none" }));
     this.emit("hexhover", hex, e);
@@ -238,10 +291,15 @@ export class MapViewport {
     const p = this.mapPoint(e.clientX, e.clientY);
     const hex = this.grid.hexAt(p.x, p.y);
     if (unitEl) {
-      // the hex under the pointer too: an expanded stack's counters lie over neighbouring hexes
+      // the hex under the pointer too (a counter's own hex is its data-hex)
       this.emit("unitclick", unitEl.getAttribute("data-unit"), unitEl.getAttribute("data-hex"), e, hex);
-      return;
-    }
-    if (hex) this.emit("hexclick", hex, e);
+    } else if (hex) this.emit("hexclick", hex, e);
+    // the hover card goes (the page hides it on a null hover) until the pointer moves to another hex
+    this.hoverHex = hex;
+    this.quietHex = hex;
+    this.emit("hexhover", null, e);
+    // a tap on a stack lists its units (a phone has no hover card); elsewhere the list closes
+    const at = (unitEl && unitEl.getAttribute("data-hex")) || hex;
+    if (this.showStack && (!this.stackPop || this.stackPop.hex !== at)) this.showStack(at && this.unitsIn(at).length > 1 ? at : null);
   }
 }

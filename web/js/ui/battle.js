@@ -160,6 +160,12 @@ export function openingView(map, view, scenario, side) {
     if (side && (!d || d.side !== side)) continue;
     hexes.push(u.hex);
   }
+  // A side with nothing on the map yet (Königgrätz's Prussians, all arriving by 17.4) sees the whole field: where
+  // its armies will come on and what they march for, not one objective's hex at the map's edge.
+  if (side && !hexes.length) {
+    map.resetView();
+    return false;
+  }
   return map.focusOn(hexes);
 }
 

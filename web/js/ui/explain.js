@@ -188,7 +188,7 @@ export function optionOdds(o, words = null) {
     return h("span.option-odds", {
       "data-odds": "1",
       title: Object.keys(pv.odds).map((r) => `${displayCode(r)}${words && words.words ? `: ${words.words(r)}` : ""}`).join("\n"),
-      text: `attack ${pv.attack} vs defence ${pv.defense} (${signed(pv.differential)}, column ${pv.column_label}): ${parts}`,
+      text: `attack ${pv.attack} vs defence ${pv.defense} (${signed(pv.differential)}, column ${pv.column_label}): ${parts}${pv.note ? ` — ${pv.note}` : ""}`,
     });
   }
   const bits = o && words && words.optionFacts ? words.optionFacts(o) : [];

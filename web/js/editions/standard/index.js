@@ -18,6 +18,7 @@ import { results, resultKey } from "./results.js";
 import { setupOptions, setupClick, renderSetup, setupMarks } from "./setup.js";
 import { hiddenOverlays, hiddenClick, hiddenEscape, renderHidden } from "./hidden.js";
 import { hiddenSetupClick, hiddenSetupEscape } from "./hidden_setup.js";
+import { tacticNote } from "./why.js";
 
 /** The Standard section, placed where the page shell used to hold it (after the units off the map). */
 function mount() {
@@ -192,6 +193,7 @@ export const standard = {
   // 12.4: a fortune of war's many actions, grouped under their kind
   promptGroups: (p) => ((p.options || []).some((o) => o.action) ? FOW_GROUPS : null),
   optionText: (o) => `${o.label || o.text || String(o.id)}${o.rule && !String(o.label || "").includes(o.rule) ? ` (${o.rule})` : ""}`,
+  optionNote: tacticNote, // 7.13, 9.4: what each defending tactic does, and its odds in words (why.js)
   // the unit choices (second_step, ammo, bombard_unit, fortune): the unit's hex
   optionHexes(opt, v) {
     const u = typeof opt.unit === "string" && v && v.units[opt.unit];

@@ -5,6 +5,7 @@
 // (tests/web/standard.test.mjs). The server decides everything; this only reads it.
 
 import { distance, parseId, formatId } from "../../hexgeom.js";
+import { actionWhy } from "./why.js";
 
 /** The pseudo entry of units on the turn record track: they re-enter by placement (13.2), not at an entry hex. */
 export const TRT = "TRT";
@@ -70,13 +71,13 @@ export function standardOptions(raw, { mode = "normal", selected = [], selHexes 
   for (const c of o.actions || []) {
     if (!selected.includes(c.unit)) continue;
     if (c.type === "reenter") out.reach.set(c.hex, { cost: "", path: null, reenter: c });
-    else out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE[c.type] });
+    else out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE[c.type], why: actionWhy(c, defs, view) });
   }
   // 19.7 D: a line's long-range fire at each target the referee lists
-  for (const c of o.line_fire || []) if (selected.includes(c.unit)) out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE.line_fire });
+  for (const c of o.line_fire || []) if (selected.includes(c.unit)) out.commands.push({ label: actionLabel(c, defs, view), command: c, rule: ACTION_RULE.line_fire, why: actionWhy(c, defs, view) });
   // 9.5: squares, formed or removed before any unit of the side moves (the referee lists them when it can;
   // otherwise each selected infantry unit is offered its own, judged when sent)
-  for (const c of squareCommands(o, view, defs, side, selected)) out.commands.push({ label: squareLabel(c, defs, view), command: c, rule: "9.5" });
+  for (const c of squareCommands(o, view, defs, side, selected)) out.commands.push({ label: squareLabel(c, defs, view), command: c, rule: "9.5", why: actionWhy(c, defs, view) });
   if (declared && !mine) out.notes.push({ text: `First carry out the declared move of ${declared.units.map((u) => (defs[u] ? defs[u].name : u)).join(", ")}, or stay (S).`, rule: "4.4" });
   if (mv && mv.declare) {
     const word = (r) => (/^[0-9]+(\.[0-9]+)*$/.test(String(r)) ? `rule ${r}` : String(r));

@@ -8,6 +8,7 @@ import { counterIcon } from "../../counters.js";
 import { counter } from "./counter.js";
 import { ACTION_RULE, actionLabel } from "./options.js";
 import { victoryBox } from "./victory.js";
+import { ACTION_HEADS, actionHead, actionWhy } from "./why.js";
 
 function name(defs, u) {
   return defs[u] ? defs[u].name : u;
@@ -178,12 +179,22 @@ export function renderStandardActions(sec, { raw, view, defs, declared, onComman
     sec.appendChild(h("div.whose-sub", { text: "No flips, recoveries, replacements or re-entries are open now." }));
     return;
   }
-  const box = h("div.actions.std-actions#std-actions", { role: "group", "aria-label": "Flip, recover, replace, muster and re-enter" });
+  // each kind of action under a heading that says what it is for; each button's title says what it gives this unit
+  const box = h("div.std-actions#std-actions", { role: "group", "aria-label": "Flip, recover, replace, muster and re-enter" });
+  const groups = new Map();
+  const groupOf = (head) => {
+    if (!groups.has(head)) {
+      const row = h("div.actions");
+      box.append(h("div.option-group.std-action-head", { "data-head": head, text: ACTION_HEADS[head] || head }), row);
+      groups.set(head, row);
+    }
+    return groups.get(head);
+  };
   for (const c of plain) {
-    box.appendChild(h("button.btn.small.std-action", { type: "button", "data-command": JSON.stringify(c), title: `rule ${ACTION_RULE[c.type]}`, text: actionLabel(c, defs, view), onclick: () => onCommand(c) }));
+    groupOf(actionHead(c, defs)).appendChild(h("button.btn.small.std-action", { type: "button", "data-command": JSON.stringify(c), title: `${actionWhy(c, defs, view)} (rule ${ACTION_RULE[c.type]})`, text: actionLabel(c, defs, view), onclick: () => onCommand(c) }));
   }
   for (const [u, hexes] of reenter) {
-    box.appendChild(h("button.btn.small.std-reenter", { type: "button", "data-unit": u, title: "rule 13.2", text: `Re-enter ${name(defs, u)} (${hexes.length} hex${hexes.length > 1 ? "es" : ""})…`, onclick: () => onReenter(u) }));
+    groupOf("reenter").appendChild(h("button.btn.small.std-reenter", { type: "button", "data-unit": u, title: `${actionWhy({ type: "reenter", unit: u }, defs, view)} (rule 13.2)`, text: `Re-enter ${name(defs, u)} (${hexes.length} hex${hexes.length > 1 ? "es" : ""})…`, onclick: () => onReenter(u) }));
   }
   sec.appendChild(box);
 }
