@@ -1,15 +1,17 @@
 """What the page reads: the edition's part of the view (R16.19) and, for one side, what its units may do now and how
 one exact command would be judged (`preview`), without applying anything. The cards' view is the kernel's
-(kernel/cards.py through views.py): nothing here reads a hand."""
+(kernel/cards.py through views.py); the commands offered read the asking side's own hand only (legal.py)."""
 
 from __future__ import annotations
 
+import json
+import random
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
 from . import charges, firing, moves, rally
 from .context import HMCtx
-from .legal import move_candidates
+from .legal import END, aide_commands, charge_commands, fire_commands, general_moves, move_candidates, unit_moves
 from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, charge_need, is_long
 from .victory import lost, points
 
@@ -65,14 +67,55 @@ def fire_odds(ctx: HMCtx, uid: str, target: str) -> dict[str, Any]:
             "enfilade": enfilade, "saves": cover, "first_fire": firing.first_fire_applies(ctx, uid)}
 
 
+# every way, not a sample: the page offers each legal command of a selected unit (the seed only shuffles them)
+EVERY = 10_000
+
+
+def _in_order(cmds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(cmds, key=lambda c: json.dumps(c, sort_keys=True))
+
+
+def _commands_of(ctx: HMCtx, side: str, uid: str) -> list[dict[str, Any]]:
+    """R16.19: every command the selected unit or general may be given now, as the page's buttons (cards only from
+    the side's own hand: legal.py reads no other)."""
+    rng = random.Random(0)
+    step = ctx.step
+    if step == "rally":
+        return _in_order([c for c in rally.rallies(ctx, side) if uid in (c.get("general"), c.get("unit"))])
+    if step == "charges":
+        return _in_order([c for c in charge_commands(ctx, side) if c.get("unit") == uid and c["type"] == "charge"])
+    if step == "moves":
+        if ctx.is_general(uid):
+            return _in_order(general_moves(ctx, side, uid, rng, EVERY))
+        return _in_order(unit_moves(ctx, side, uid, rng, EVERY))
+    if step == "firing":
+        return _in_order([c for c in fire_commands(ctx, side) if c["unit"] == uid])
+    return []
+
+
+def _side_actions(ctx: HMCtx, side: str) -> list[dict[str, Any]]:
+    """The step's commands that need no selection: Aide-de-camp (command step), Steady Lads (after a failed charge
+    test), and ending the step (R16.10, R16.19, H2)."""
+    out: list[dict[str, Any]] = []
+    if ctx.step == "command":
+        out += aide_commands(ctx, side)
+    if ctx.step == "charges":
+        out += [c for c in charge_commands(ctx, side) if c["type"] == "play_card"]
+    return [*out, dict(END)]
+
+
 def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
-    """For each named unit of `side`: its legal moves, charges, fire (with odds) and rallies now."""
+    """For each named unit of `side`: its legal moves, charges, fire (with odds) and rallies now, and every command
+    it may be given (`commands`); `actions`: the step's commands that need no unit."""
     ctx = HMCtx.of(game)
     out: dict[str, Any] = {}
     if game.awaiting != side or game.state.decision is not None:
         return {"units": out}
     for uid in units:
-        if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid) or ctx.is_general(uid):
+        if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid):
+            continue
+        if ctx.is_general(uid):
+            out[uid] = {"commands": _commands_of(ctx, side, uid)}
             continue
         entry: dict[str, Any] = {}
         if ctx.step == "moves":
@@ -90,8 +133,9 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
             entry["fire"] = [fire_odds(ctx, uid, t) for t in firing.targets(ctx, uid)]
         if ctx.step == "rally":
             entry["rally"] = [c for c in rally.rallies(ctx, side) if c["unit"] == uid]
+        entry["commands"] = _commands_of(ctx, side, uid)
         out[uid] = entry
-    return {"units": out}
+    return {"units": out, "actions": _side_actions(ctx, side)}
 
 
 def preview(game: Game, side: str, command: Any) -> dict[str, Any]:

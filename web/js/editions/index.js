@@ -90,8 +90,9 @@
 
 import { quickplay } from "./quickplay/index.js";
 import { standard } from "./standard/index.js";
+import { horseAndMusket } from "./horse-and-musket/index.js";
 
-export const EDITIONS = { quickplay, standard };
+export const EDITIONS = { quickplay, standard, "horse-and-musket": horseAndMusket };
 
 export function editionFor(ruleset) {
   return EDITIONS[ruleset] || EDITIONS.quickplay;
