@@ -96,6 +96,15 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
     """The page action a command needs: a family of docs/commands.md, split where the page differs."""
     t = cmd["type"]
     st = game.state
+    if st.ruleset == "horse-and-musket":
+        # R16.10: a command with a card is its own page flow (the card's button); a decision by its kind (R16.13)
+        if t == "choose" and st.decision:
+            return f"choose:{st.decision['kind']}"
+        if t == "play_card" or cmd.get("card"):
+            return f"{t}:{cmd['card']}"
+        if t == "move" and cmd.get("formation"):
+            return "move:formation"
+        return str(t)
     if t == "move" and game.state.ruleset == "standard":
         first = st.units[cmd["units"][0]]
         if cmd.get("assist"):
@@ -171,8 +180,9 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
     """The random player's pick, but now and then a legal command of a kind not yet performed, so that
     every page action the battle offers is tried (seeded: the same game every run)."""
     everything = list(game.legal_commands(side, rng, limit=200))
-    can_end = any(c["type"] == "end_phase" for c in everything)
-    legal = [c for c in everything if c["type"] != "end_phase"]
+    ender = "end_step" if game.state.ruleset == "horse-and-musket" else "end_phase"  # H2: the step's own end
+    can_end = any(c["type"] == ender for c in everything)
+    legal = [c for c in everything if c["type"] != ender]
     kinds = [variety(game, c) for c in legal]
     offered.update(kinds)
     wanted = {k for k in kinds if k not in done}
@@ -197,7 +207,7 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
         return rng.choice(fresh[rng.choice(sorted(fresh))])
     if can_end and not (new_family and game.state.phase == "setup") and rng.random() < END_PHASE_CHANCE:
         # (a set-up is played once: its page actions, 17.2's and 19.8 B's, are all tried before it ends)
-        return {"type": "end_phase"}  # keeps a whole battle within the test budget (`make test` < 20 min)
+        return {"type": ender}  # keeps a whole battle within the test budget (`make test` < 20 min)
     moves = [c for c in legal if c["type"] == "move"]
     if moves and rng.random() < 0.5:
         # march toward the enemy now and then: random players rarely fight, and a battle's combat
@@ -207,7 +217,9 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
                  if u.hex and u.status == "map" and game.scenario.units[uid].side != side]
         if enemy:
             def gap(c: dict[str, Any]) -> int:
-                return min(grid.distance(c["path"][-1], e) for e in enemy)
+                # a Horse and Musket move is legs, not a path: the referee's preview says where it ends (H4)
+                dest = c["path"][-1] if "path" in c else game.ruleset.preview(game, side, c)["hex"]
+                return min(grid.distance(dest, e) for e in enemy)
             best = min(gap(c) for c in moves)
             return rng.choice([c for c in moves if gap(c) == best])
     return player.choose(game, side)

@@ -6,7 +6,7 @@
 import { h, clear } from "../../ui/dom.js";
 import { CARD_NAMES, CARD_RULES, STEP_WORDS, STEP_RULES, fireOddsText } from "./words.js";
 
-const RESULT_WORDS = { no_move: "no unit may move", half: "half may move", all: "all may move" };
+const RESULT_WORDS = { none: "no unit may move", half: "half may move", all: "all may move" };
 
 /** The side's hand: its own cards by name, and how many the other side holds (a count is public, R16.10). */
 function handBox(v, side, sideName) {
