@@ -94,23 +94,27 @@ def test_cards_facing_arcs_and_the_charge_prompt(open_page: Any, hm_server: Any,
             btn = pru.locator(f"#sec-selection .sel-commands button[data-command='{json.dumps(charge, separators=(',', ':'))}']")
             if btn.count():
                 btn.click()
-                pru.wait_for_function("() => window.vedette.S.pending.size === 0")
-                aus.wait_for_function("() => !!window.vedette.S.view && (window.vedette.S.view.decision || window.vedette.S.view.awaiting === 'prussian')", timeout=10000)
-                if view(aus).get("decision") and view(aus)["decision"]["kind"] == "charge_reaction":
+                wait_view(pru, "v['horse-and-musket'].charges.some((c) => c.unit === 'p-cuir')")
+                pru.wait_for_function("() => document.querySelectorAll('svg path.move-path').length > 0")  # drawn on the map
+                # R16.13: the charges come on, in declaration order, when the step ends (End step, a click)
+                pru.locator("#sec-phase #hm-end-step").click()
+                aus.wait_for_function("() => { const v = window.vedette.S.view; return !!v && ((v.prompt && v.prompt.kind === 'charge_reaction') || v.awaiting === 'prussian'); }", timeout=10000)
+                prompted = view(aus).get("prompt")
+                if prompted and prompted.get("kind") == "charge_reaction":
                     # 4.1.3, 4.1.4: the charged side's page asks, with what each answer does
                     prompt = aus.locator("#sec-prompt")
                     prompt.get_by_text("Hold").first.wait_for()
                     text = prompt.inner_text()
-                    assert "receives the charge" in text and "4.1.3" in text
+                    assert "receives the charge" in text and "Countercharge (4.1.4)" in text and "4.1.4, H9" in text
                     aus.screenshot(path=str(artifacts / "hm-charge-prompt.png"))
                     prompt.get_by_role("button", name="Hold").click()
-                    wait_view(aus, "!v.decision")
+                    wait_view(aus, "!v.prompt || v.prompt.kind !== 'charge_reaction'")
                     saw_prompt = True
                 continue
         if saw_hand and saw_prompt:
             break
         side = v["awaiting"]
-        if v.get("decision"):
+        if (v.get("prompt") or {}).get("kind") == "charge_reaction":
             break
         api_command(pages[side], game_id, {"type": "end_step"})
         wait_view(pages[side], f"v.awaiting !== '{side}' || v['horse-and-musket'].step !== '{hm['step']}' || v['horse-and-musket'].round !== {hm['round']}")

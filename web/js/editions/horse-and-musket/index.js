@@ -55,7 +55,12 @@ function flags(def, state) {
 
 export const horseAndMusket = {
   name: "horse-and-musket",
-  counter: { flags },
+  counter: {
+    flags,
+    // R16.1: a counter reads as its type and grade (CO close order, LI light infantry, HC, LC, art); no factors
+    factors: (def) => (def.type ? `${def.type.toUpperCase()}${def.grade ? ` ${def.grade[0].toUpperCase()}` : ""}` : undefined),
+    describe: (def) => (def.type ? `${def.type.toUpperCase()}, ${def.grade || ""}${def.weapon ? `, ${def.weapon}` : ""}`.replace(/, $/, "") : undefined),
+  },
   mount,
   renderPanels,
 
@@ -73,6 +78,7 @@ export const horseAndMusket = {
     return { ...v, units };
   },
   overlays: (v) => drawMarks(page.map, v, S.hoverHex, nameOf),
+  hoverOverlays: true, // R16.4: the hovered unit's fire arc
   turnPhases: ["recovery", "movement", "combat"],
   quietKinds: ["general", "leader"],
 

@@ -70,7 +70,6 @@ export function drawMarks(map, view, hoverHex, nameOf) {
   }
   // the charges declared this step (4.1)
   for (const ch of hm.charges || []) {
-    const from = (view.units[ch.unit] || {}).hex;
-    if (from) map.drawPath([from, ...ch.path], { colour: ch.passed === false ? "#888" : OKABE.blue, dash: "6 4", width: 4 });
+    if (ch.path && ch.path.length > 1) map.drawPath(ch.path, { colour: ch.passed === false ? "#888" : OKABE.blue, dash: "6 4", width: 4 });
   }
 }
