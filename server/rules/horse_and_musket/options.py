@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 from ..kernel.errors import IllegalCommand
 from . import charges, firing, moves, rally
 from .context import HMCtx
-from .legal import END, aide_commands, charge_commands, fire_commands, general_moves, move_candidates, unit_moves
+from .legal import (
+    END,
+    aide_commands,
+    charge_commands,
+    fire_commands,
+    general_moves,
+    move_candidates,
+    unit_moves,
+)
 from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, charge_need, is_long
 from .victory import lost, points
 
