@@ -1,5 +1,5 @@
 """Build scenarios/hougoumont.json, scenarios/salem-church.json, scenarios/standard/standard-1866.json and
-scenarios/standard/koniggratz.json.
+scenarios/standard/koniggratz.json and scenarios/horse-and-musket/hm-hochdorf.json.
 
     .venv/bin/python scenarios/tools/build_scenarios.py          # write every file
     .venv/bin/python scenarios/tools/build_scenarios.py --check  # fail if a file is stale
@@ -23,6 +23,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
+import hm_hochdorf
 import hougoumont
 import koniggratz
 import salem_church
@@ -33,6 +34,7 @@ OUTPUTS = {
     "salem-church.json": salem_church.build,
     "standard/standard-1866.json": standard_1866.build,
     "standard/koniggratz.json": koniggratz.build,
+    "horse-and-musket/hm-hochdorf.json": hm_hochdorf.build,
 }
 
 

@@ -9,7 +9,8 @@ Hidden, for a viewer that is not the owner (R11, 3.2, 11.4 and the scenario's `h
   * an enemy reinforcement not yet on the map: its id, its name, its schedule;
   * the fate of an enemy unit's step recovery (11.4): to the opponent a unit that will return, one that
     failed and one that never tried are all just "eliminated", and no event it may read names the unit in
-    the command that decided it.
+    the command that decided it;
+  * in Horse and Musket (hm-hochdorf), the cards in the other side's hand, and every card it draws (R16.19).
 
 The scenario is the tutorial with more replacement steps (so eliminated units try step recovery often) and
 unit names that carry their ids (so a name in a text is recognised). The suite prints how many messages it
@@ -88,13 +89,27 @@ S1866_ID = "leak-1866"
 S1866_GAMES = 2
 
 
-def standard_1866_leak_scenario() -> dict[str, Any]:
-    """The shipped battle standard-1866 (19.8 box A, 17.2 set-up areas, 17.4 arrivals), names carrying ids."""
-    data = json.loads((ROOT / "scenarios" / "standard" / "standard-1866.json").read_text("utf-8"))
-    data["id"], data["title"] = S1866_ID, "Leak suite (The Swiepwald, 1866)"
+def shipped_leak_scenario(path: str, ident: str, title: str) -> dict[str, Any]:
+    """A shipped battle (scenarios/`path`) under the suite's id and title, each unit's name carrying its id."""
+    data = json.loads((ROOT / "scenarios" / path).read_text("utf-8"))
+    data["id"], data["title"] = ident, title
     for unit in data["units"]:
         unit["name"] = f"{unit['name']} [{unit['id']}]"
     return data
+
+
+def standard_1866_leak_scenario() -> dict[str, Any]:
+    """The shipped battle standard-1866 (19.8 box A, 17.2 set-up areas, 17.4 arrivals), names carrying ids."""
+    return shipped_leak_scenario("standard/standard-1866.json", S1866_ID, "Leak suite (The Swiepwald, 1866)")
+
+
+HM_ID = "leak-hochdorf"
+HM_GAMES = 2
+
+
+def hochdorf_leak_scenario() -> dict[str, Any]:
+    """The shipped Horse and Musket battle hm-hochdorf (R16.22; each side's hand of cards its own, R16.19)."""
+    return shipped_leak_scenario("horse-and-musket/hm-hochdorf.json", HM_ID, "Leak suite (Hochdorf, Horse and Musket)")
 
 
 class Socket:
@@ -232,6 +247,11 @@ class Checker:
             elif shown is None or shown.get("status") != "eliminated" or shown.get("hex") is not None or \
                     any(k in shown for k in ("entry_turn", "entry_hex")):
                 self._leak(where, f"{status} {uid} shown as {shown} to {viewer} at {version}")
+        hands = (view.get("cards") or {}).get("hands") or {}
+        self.checked += bool(view.get("cards"))
+        for side in hands:
+            if side != viewer:  # R16.19: a hand is its owner's alone until the game is over
+                self._leak(where, f"{side}'s hand of cards shown to {viewer} at {version}")
         for uid, hex_ in self.truth.placements(viewer, version).items():
             shown = (view.get("units") or {}).get(uid) or {}
             if shown.get("hex") == hex_ or "facing" in shown or shown.get("provisional"):
@@ -249,6 +269,8 @@ class Checker:
                 only = event.get("visible_to")
                 if only is not None and only != viewer:
                     self._leak(where, f"an event for {only} reached {viewer}: {event}")
+                if event.get("type") == "card_drawn" and event.get("side") != viewer:
+                    self._leak(where, f"{viewer} reads {event.get('side')}'s drawn card at {seq}")
                 named = _named(event)
                 text = str(event.get("text", ""))
                 for uid in secret:
@@ -346,15 +368,17 @@ def _pick(game: Game, side: str, rng: random.Random) -> dict[str, Any]:
         enemy = [u.hex for uid, u in units.items() if u.hex and game.scenario.units[uid].side != side and u.status == "map"]
 
         def closeness(c: dict[str, Any]) -> int:
+            if "path" not in c:  # a move by legs (Horse and Musket): no hex to sort by
+                return 0
             end = c["path"][-1]
             return min((grid.distance(end, h) for h in enemy), default=0)
 
         moves.sort(key=closeness)
         return rng.choice(moves[:3])
-    others = [c for c in commands if c.get("type") != "end_phase"]
+    others = [c for c in commands if c.get("type") not in ("end_phase", "end_step")]
     if others and rng.random() < 0.3:
         return rng.choice(others)
-    ends = [c for c in commands if c.get("type") == "end_phase"]
+    ends = [c for c in commands if c.get("type") in ("end_phase", "end_step")]
     return ends[0] if ends else rng.choice(commands)
 
 
@@ -365,6 +389,7 @@ def leak_server(sqlite_template: Path, tmp_path: Path) -> Any:
     (scenarios / f"{SCENARIO_ID}.json").write_text(json.dumps(leak_scenario()), "utf-8")
     (scenarios / f"{HIDDEN_ID}.json").write_text(json.dumps(hidden_leak_scenario()), "utf-8")
     (scenarios / f"{S1866_ID}.json").write_text(json.dumps(standard_1866_leak_scenario()), "utf-8")
+    (scenarios / f"{HM_ID}.json").write_text(json.dumps(hochdorf_leak_scenario()), "utf-8")
     db = tmp_path / "vedette.db"
     shutil.copy(sqlite_template, db)
     settings = Settings(env="development", database_url=f"sqlite+aiosqlite:///{db}", scenarios_dir=scenarios,
@@ -496,6 +521,8 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
         totals["checked"] += check.checked
         totals["commands"] += final
         totals["revealed"] += len(engine.state.extra.get("hidden", {}).get("revealed", []))
+        totals["cards"] = totals.get("cards", 0) + sum(
+            len(p["discard"]) + len(p["hand"]) for p in engine.state.extra.get("cards", {}).get("sides", {}).values())
         leaks.extend(f"game {n}: {leak}" for leak in check.leaks)
         kinds.update(check.kinds)
     return totals, leaks, kinds
@@ -531,5 +558,16 @@ def test_standard_1866_no_channel_tells_prussia_or_a_spectator_box_a_or_austrias
           f"messages and events checked; set-up placements {totals['placed']}, boxes revealed {totals['revealed']}, "
           f"deployment answers {totals['deployed']}; leaks found: {sum(kinds.values())}")
     assert totals["checked"] > 500 and totals["placed"] and totals["revealed"], "set-up and a reveal (17.2, 19.8 D)"
+    examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
+    assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])
+
+
+def test_horse_and_musket_no_channel_shows_a_hand_of_cards_to_the_other_side(leak_server: Any) -> None:
+    """R16.19 on the shipped battle hm-hochdorf: no view, patch, history, record, answer, refusal, option list or mail
+    the other side or a spectator reads holds a hand but the reader's own, or names a card the other side drew."""
+    totals, leaks, kinds = run_games(leak_server, HM_ID, hochdorf_leak_scenario(), HM_GAMES, rest_every=4)
+    print(f"\nleak suite (hm-hochdorf): {HM_GAMES} games, {totals['commands']} commands, {totals['checked']} messages "
+          f"and events checked; cards drawn or played {totals.get('cards', 0)}; leaks found: {sum(kinds.values())}")
+    assert totals["checked"] > 500 and totals.get("cards", 0) > 4, "the games should draw and hold cards (R16.10)"
     examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
     assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])

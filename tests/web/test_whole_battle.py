@@ -48,7 +48,10 @@ FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recov
             "open_order",  # 19.10 (S52): a button among the phase's actions, like a flip
             "line", "line_fire",  # 19.7: buttons under Selected in … (form facing an apex, pivot, leave; fire)
             "hm_move", "hm_declare", "hm_reveal",  # 19.8: the markers on the map and the Hidden movement box
-            "hm_box", "hm_markers"}  # 19.8 B: the Set-up box's hidden movement boxes
+            "hm_box", "hm_markers",  # 19.8 B: the Set-up box's hidden movement boxes
+            # Horse and Musket (R16.19): the selected unit's or general's buttons, the step box's buttons
+            "end_step", "rally", "play_card", "general", "fire"}
+HM_UNIT_COMMANDS = {"rally": "general", "general": "general", "fire": "unit", "move": "unit", "charge": "unit"}
 STD_ACTIONS = {"flip", "recover", "replace", "muster", "open_order"}
 # a kind of command held back while a kind it would take away is offered and not yet performed: a reveal ends the
 # markers' moves (19.8), the printed set-up leaves nothing to place by hand (17.2), leaving line ends its pivots (19.7)
@@ -93,6 +96,15 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
     """The page action a command needs: a family of docs/commands.md, split where the page differs."""
     t = cmd["type"]
     st = game.state
+    if st.ruleset == "horse-and-musket":
+        # R16.10: a command with a card is its own page flow (the card's button); a decision by its kind (R16.13)
+        if t == "choose" and st.decision:
+            return f"choose:{st.decision['kind']}"
+        if t == "play_card" or cmd.get("card"):
+            return f"{t}:{cmd['card']}"
+        if t == "move" and cmd.get("formation"):
+            return "move:formation"
+        return str(t)
     if t == "move" and game.state.ruleset == "standard":
         first = st.units[cmd["units"][0]]
         if cmd.get("assist"):
@@ -168,8 +180,9 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
     """The random player's pick, but now and then a legal command of a kind not yet performed, so that
     every page action the battle offers is tried (seeded: the same game every run)."""
     everything = list(game.legal_commands(side, rng, limit=200))
-    can_end = any(c["type"] == "end_phase" for c in everything)
-    legal = [c for c in everything if c["type"] != "end_phase"]
+    ender = "end_step" if game.state.ruleset == "horse-and-musket" else "end_phase"  # H2: the step's own end
+    can_end = any(c["type"] == ender for c in everything)
+    legal = [c for c in everything if c["type"] != ender]
     kinds = [variety(game, c) for c in legal]
     offered.update(kinds)
     wanted = {k for k in kinds if k not in done}
@@ -194,7 +207,7 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
         return rng.choice(fresh[rng.choice(sorted(fresh))])
     if can_end and not (new_family and game.state.phase == "setup") and rng.random() < END_PHASE_CHANCE:
         # (a set-up is played once: its page actions, 17.2's and 19.8 B's, are all tried before it ends)
-        return {"type": "end_phase"}  # keeps a whole battle within the test budget (`make test` < 20 min)
+        return {"type": ender}  # keeps a whole battle within the test budget (`make test` < 20 min)
     moves = [c for c in legal if c["type"] == "move"]
     if moves and rng.random() < 0.5:
         # march toward the enemy now and then: random players rarely fight, and a battle's combat
@@ -204,7 +217,9 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
                  if u.hex and u.status == "map" and game.scenario.units[uid].side != side]
         if enemy:
             def gap(c: dict[str, Any]) -> int:
-                return min(grid.distance(c["path"][-1], e) for e in enemy)
+                # a Horse and Musket move is legs, not a path: the referee's preview says where it ends (H4)
+                dest = c["path"][-1] if "path" in c else game.ruleset.preview(game, side, c)["hex"]
+                return min(grid.distance(dest, e) for e in enemy)
             best = min(gap(c) for c in moves)
             return rng.choice([c for c in moves if gap(c) == best])
     return player.choose(game, side)
@@ -355,6 +370,22 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
     """Give `cmd` on the page, as a player would."""
     t = cmd["type"]
     assert t in FAMILIES, f"no page action for the command family {t!r}"
+    if game.state.ruleset == "horse-and-musket" and t in ("end_step", "play_card"):
+        # R16.10, R16.19: the step box's buttons (End step, Aide-de-camp, Steady Lads)
+        blur(page)
+        page.keyboard.press("Escape")
+        wait_phase_options(page)
+        click_matching(page, "#sec-phase .hm-action", "data-command", cmd)
+        return
+    if game.state.ruleset == "horse-and-musket" and t in HM_UNIT_COMMANDS:
+        # R16.19: select the unit's (or general's) hex, keep it alone, its command's button under Selected in …
+        who = cmd[HM_UNIT_COMMANDS[t]]
+        select_stack(page, unit_hex(game, who))
+        if selected(page) != [who]:
+            set_selection(page, [who])
+            wait_options(page)
+        click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+        return
     if t == "choose":
         # a button, or a decision answered on the map: its outlined hex (then its path's button, issue 39)
         choose_option(page, str(cmd["option"]), click_hex)
@@ -605,11 +636,13 @@ def create_in_lobby(page: Any, scenario_id: str, options: tuple[str, ...] = ()) 
     return invite.input_value(), str(side)
 
 
-# standard-1866's runs are test_whole_battle_1866.py's and Königgrätz's test_whole_battle_koniggratz.py's, so that
+# standard-1866's runs are test_whole_battle_1866.py's, Königgrätz's test_whole_battle_koniggratz.py's and Horse and
+# Musket's test_whole_battle_hm.py's, so that
 # `make test`'s two workers (--dist loadfile) play them beside these
 KONIGGRATZ = [s for s in SCENARIOS + VARIANTS if s.startswith("koniggratz")]
-HERE = [s for s in SCENARIOS if not s.startswith("standard-1866") and s not in KONIGGRATZ]
-ELSEWHERE = [s for s in SCENARIOS + VARIANTS if s not in HERE and s not in KONIGGRATZ]
+HM = [s for s in SCENARIOS if s.startswith("hm-")]
+HERE = [s for s in SCENARIOS if not s.startswith("standard-1866") and s not in KONIGGRATZ and s not in HM]
+ELSEWHERE = [s for s in SCENARIOS + VARIANTS if s not in HERE and s not in KONIGGRATZ and s not in HM]
 
 
 @pytest.mark.timeout(1500)

@@ -43,7 +43,7 @@ export function mergeUnitDefs(scenario, view) {
 
 // A unit's facing, as the view gives it (server/rules/kernel/facing.py): a hexside (SE, NE, N, NW, SW, S) or an
 // apex (E, NNE, NNW, W, SSW, SSE), each as its direction on the page in degrees clockwise from east (y down).
-const FACING_ANGLES = { SE: 30, NE: -30, N: -90, NW: -150, SW: 150, S: 90, E: 0, NNE: -60, NNW: -120, W: 180, SSW: 120, SSE: 60 };
+export const FACING_ANGLES = { SE: 30, NE: -30, N: -90, NW: -150, SW: 150, S: 90, E: 0, NNE: -60, NNW: -120, W: 180, SSW: 120, SSE: 60 };
 const APEXES = new Set(["E", "NNE", "NNW", "W", "SSW", "SSE"]);
 
 /** The wedge that marks a facing in a flat-topped hex of centre (cx, cy) and centre-to-corner `size`: three

@@ -5,7 +5,7 @@ the `Edition` interface with the registry of ruleset ids.  The kernel imports no
 
 Its modules are layered: each imports only modules of the layers before it (no import circles).
 
-1. `hexes`, `dice`, `errors`, `crt`, `state`: nothing of the kernel;
+1. `hexes`, `dice`, `errors`, `crt`, `state`, `cards` (hands of cards, R16.19): nothing of the kernel;
 2. `model`: the scenario interface and the victory conditions; `los`: line of sight over the hex geometry;
    `facing`: hexside and apex facings, turning and front/flank/rear arcs;
 3. `scenario`: the kernel's own scenario format and the parsers every edition's reader uses;

@@ -169,7 +169,7 @@ class Edition:
         """Who holds each of `bot_objectives`' hexes now (the last side to occupy it, as the engine keeps it)."""
         return dict(game.state.control)
 
-    def bot_loss_points(self, game: Any) -> dict[str, int] | None:
+    def bot_loss_points(self, game: Any) -> Mapping[str, float] | None:
         """Each side's victory points from enemy losses now, when the edition counts them its own way (None: the
         scenario's kernel schedule, as the bots have always counted them)."""
         return None

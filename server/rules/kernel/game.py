@@ -587,6 +587,8 @@ def verify_record(record: dict[str, Any], scenario: ScenarioModel) -> list[str]:
 
 def describe_command(scenario: ScenarioModel, cmd: dict[str, Any]) -> str:
     t = cmd.get("type")
+    if t == "move" and isinstance(cmd.get("unit"), str) and "path" not in cmd:  # a move of one unit by legs (R16.11)
+        return f"move {scenario.units[cmd['unit']].name if cmd['unit'] in scenario.units else cmd['unit']}"
     if t == "move":
         return f"move {', '.join(scenario.units[u].name for u in cmd.get('units', []) if u in scenario.units)} to {cmd.get('path', ['?'])[-1]}"
     if t == "place":

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import cards
 from .state import STATUS_HIDDEN, STATUS_MAP, GameState, UnitState
 
 KEY = "hidden"  # GameState.extra's key
@@ -224,8 +225,8 @@ def view(st: GameState, viewer: str, *, everything: bool) -> dict[str, Any] | No
 
 def redacted_extra(extra: Mapping[str, Any], viewer: str) -> dict[str, Any]:
     """The edition's bookkeeping as a non-owner may hold it (the bots' belief games): every box empty and its
-    first marker standing for the real one, whichever is."""
-    out = dict(extra)
+    first marker standing for the real one, whichever is; the other side's hand and deck of cards unknown (cards.py)."""
+    out = cards.redacted(extra, viewer)
     b = out.get(KEY)
     if not isinstance(b, dict) or b.get("owner") == viewer:
         return out

@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from .core import Context
-from .state import STATUS_CAPTURED, STATUS_DEAD, STATUS_ELIMINATED, STATUS_MAP, STATUS_RETURNING
+from .state import (
+    PHASE_OVER,
+    STATUS_CAPTURED,
+    STATUS_DEAD,
+    STATUS_ELIMINATED,
+    STATUS_MAP,
+    STATUS_RETURNING,
+)
 
 
 def update_control(ctx: Context) -> None:
@@ -93,3 +100,14 @@ def final_result(ctx: Context, returning_lost: bool = True, scored: dict[str, in
         return {"winner": None, "reason": f"the battle ends in a draw on points ({score})", "points": pts, "turn": ctx.st.turn}
     winner = a if lead > 0 else b
     return {"winner": winner, "reason": f"{ctx.sc.sides[winner].name} wins on points ({score})", "points": pts, "turn": ctx.st.turn}
+
+
+def game_over(ctx: Context, result: dict[str, Any], text: str, **data: Any) -> None:
+    """End the game with `result` (winner, reason, points, turn): no decision or task is left, and one public
+    `game_over` event tells it."""
+    st = ctx.st
+    st.result = result
+    st.phase = PHASE_OVER
+    st.decision = None
+    st.tasks = []
+    ctx.emit("game_over", text, **data)

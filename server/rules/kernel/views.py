@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from . import hidden
+from . import cards, hidden
 from .edition import Edition, EngineContext
 from .model import ScenarioModel
 from .state import (
@@ -231,6 +231,9 @@ def build_views(game: ViewedGame, viewers: list[str], *, share_units: bool = Fal
         markers = hidden.view(st, viewer, everything=sees_everything(viewer) or st.phase == PHASE_OVER)
         if markers is not None:
             view["hidden"] = markers  # both markers of a box alike to all but their owner
+        hands = cards.view(st.extra, viewer, everything=sees_everything(viewer) or st.phase == PHASE_OVER)
+        if hands is not None:
+            view["cards"] = hands  # a hand to its owner alone until the game is over (cards.py, R16.19)
         view.update(game.ruleset.view_extra(game, viewer))
         view["unit_defs"] = unit_defs_for(sc, view["units"])
         view["dice"] = dict(dice)

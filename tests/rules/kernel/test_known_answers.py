@@ -34,6 +34,10 @@ PINNED = [
     ("standard-tutorial", 1, 123, "ec4f8a3de6b67f97487a398e089bd29f9d8ed2928264462d090ca652f921ac33"),
     ("standard-tutorial", 2, 89, "407d57580cc99f9e406c74104f80258d9ef66edeaf475e2e1bd637fdabf9e301"),
     ("standard-tutorial", 3, 108, "674def9eac309776d09a70774ac1ec8faa154db4ec59952a3703a4f2aae63b62"),
+    # hm-hochdorf pinned on 2026-11-29 when Horse and Musket was first played (issue 42, R16)
+    ("hm-hochdorf", 1, 165, "0e38859e01cfe58afafcc9aad443277eda42af5f89c14315ecbc2338c0c18eee"),
+    ("hm-hochdorf", 2, 162, "cb33d14fa19bdc0e91a3b8ce01fd2aa7ef04583f2e11005b2788f73ad478923c"),
+    ("hm-hochdorf", 3, 184, "aff6f28bea6dc8c9e118b01c9499a21ee5f7f03f29253087f92e53cd39377013"),
 ]
 
 

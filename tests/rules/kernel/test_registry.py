@@ -1,6 +1,7 @@
 """Issue 13 (shape): the ruleset registry picks the edition package by the scenario's `ruleset`; only
-playable editions are registered (`quickplay`, `quickplay-2013`, `standard`), so an edition still being built cannot be
-chosen, and a game is played under another edition only where its scenario declares it (`also_rulesets`)."""
+playable editions are registered (`horse-and-musket`, `quickplay`, `quickplay-2013`, `standard`), so an edition still
+being built cannot be chosen, and a game is played under another edition only where its scenario declares it
+(`also_rulesets`)."""
 
 from __future__ import annotations
 
@@ -17,16 +18,18 @@ from server.rules import (
     known_rulesets,
     parse_scenario,
 )
+from server.rules.horse_and_musket import HorseAndMusket
 from server.rules.kernel.edition import register
 
 
 def test_only_playable_editions_are_known() -> None:
-    assert known_rulesets() == ("quickplay", "quickplay-2013", "standard")
+    assert known_rulesets() == ("horse-and-musket", "quickplay", "quickplay-2013", "standard")
     assert isinstance(find_ruleset("quickplay"), QuickPlay)
     assert isinstance(find_ruleset("standard"), Standard)
+    assert isinstance(find_ruleset("horse-and-musket"), HorseAndMusket)
 
 
-@pytest.mark.parametrize("name", ["horse-and-musket", ""])
+@pytest.mark.parametrize("name", ["musket-and-pike", ""])
 def test_an_unbuilt_edition_cannot_be_chosen(name: str) -> None:
     with pytest.raises(ValueError, match="not implemented yet"):
         find_ruleset(name)
@@ -38,8 +41,10 @@ def test_game_uses_the_edition_named_by_the_scenario(tutorial_data: dict[str, An
     assert game.view("spectator")["ruleset"] == "quickplay"
     with pytest.raises(ValueError, match="not written for ruleset 'standard'"):
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="standard")
-    with pytest.raises(ValueError, match="not implemented yet"):
+    with pytest.raises(ValueError, match="not written for ruleset 'horse-and-musket'"):
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="horse-and-musket")
+    with pytest.raises(ValueError, match="not implemented yet"):
+        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="musket-and-pike")
 
 
 def test_an_edition_registers_once_and_needs_an_id() -> None:
@@ -71,8 +76,8 @@ def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, 
     for name in ("chess",):
         with pytest.raises(ScenarioError) as e:
             parse_scenario({**tutorial_data, "ruleset": name}, "t")
-        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: quickplay, "
-                                                "quickplay-2013, standard)")]
+        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: "
+                                                "horse-and-musket, quickplay, quickplay-2013, standard)")]
     with pytest.raises(ScenarioError) as e:  # the Standard reader refuses Quick Play's fields, naming them
         parse_scenario({**tutorial_data, "ruleset": "standard"}, "t")
     assert any("Quick Play scenario field" in r for _, r in e.value.problems)

@@ -74,7 +74,8 @@ export function onHover(hex, e) {
   const tip = $("#tip");
   if (S.hoverHex !== hex) {
     S.hoverHex = hex;
-    if ((S.options && !S.preview) || activeMapChoice()) renderOverlays(); // a map choice draws the hovered hex's paths
+    // a map choice draws the hovered hex's paths; an edition may draw marks of the hovered hex (hoverOverlays)
+    if ((S.options && !S.preview) || activeMapChoice() || page.edition.hoverOverlays) renderOverlays();
   }
   if (!hex || !e || e.pointerType === "touch") {
     tip.hidden = true;

@@ -52,6 +52,7 @@
 //                             and the edition's own, which its counter.flags words)
 //   phaseOverlays(view, raw)  marks from the phase's own options (set-up areas...)
 //   overlays(view)            marks drawn whatever the selection (declared charges...)
+//   hoverOverlays             true: the overlays are redrawn whenever the hovered hex changes (a unit's arc on hover)
 //   selectionOverlays(view, o) → bool
 //                             the edition's marks for the selection (true: they replace the generic ones)
 //   reachLook(hex, reach) → {colour, title, tip} | null
@@ -90,8 +91,9 @@
 
 import { quickplay } from "./quickplay/index.js";
 import { standard } from "./standard/index.js";
+import { horseAndMusket } from "./horse-and-musket/index.js";
 
-export const EDITIONS = { quickplay, standard };
+export const EDITIONS = { quickplay, standard, "horse-and-musket": horseAndMusket };
 
 export function editionFor(ruleset) {
   return EDITIONS[ruleset] || EDITIONS.quickplay;

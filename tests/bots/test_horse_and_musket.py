@@ -1,0 +1,48 @@
+"""Issue 42: the computer opponent plays hm-hochdorf (Horse and Musket, R16) through its belief game, which holds the
+other side's hand and deck of cards as unknown cards (kernel/cards.py through `redacted_extra`), so nothing it
+thinks with tells it what the other side holds (R16.19); its commands are all legal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.bots import belief_game
+from server.bots.arena import arena
+from server.rules import Game
+from server.rules.kernel import cards as kcards
+from server.rules.kernel.randomplayer import RandomPlayer
+from server.rules_cli import find_scenario
+
+
+@pytest.fixture(scope="module")
+def hochdorf():
+    return find_scenario("hm-hochdorf")
+
+
+def _with_hands(hochdorf, seed: int) -> Game:
+    """A game played at random until both sides hold cards, at a point where a bot must choose."""
+    game = Game.new(hochdorf, f"bot-hands-seed-{seed:010d}")
+    player = RandomPlayer(random.Random(seed))
+    while not all(kcards.hand(game.state.extra, s) for s in hochdorf.side_order) or game.state.decision:
+        side = game.awaiting
+        game.submit(side, player.choose(game, side))
+    return game
+
+
+def test_r16_19_the_belief_game_holds_the_other_hand_unknown(hochdorf) -> None:
+    game = _with_hands(hochdorf, 3)
+    side = game.awaiting
+    other = hochdorf.opponent(side)
+    belief = belief_game(game, side, random.Random(1))
+    assert kcards.hand(belief.state.extra, side) == kcards.hand(game.state.extra, side)
+    assert kcards.hand(belief.state.extra, other) == [kcards.UNKNOWN] * len(kcards.hand(game.state.extra, other))
+    assert set(kcards.pile(belief.state.extra, other, "deck")) == {kcards.UNKNOWN}
+
+
+def test_issue_42_greedy_plays_hm_hochdorf_with_only_legal_commands(hochdorf) -> None:
+    report = arena(hochdorf, "greedy", "random", games=2, seed=5, iterations=1)
+    data = report.to_json()
+    assert data["games"] == 2 and data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
+    assert data["decision_time"]["greedy"]["decisions"] > 0

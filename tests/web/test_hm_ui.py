@@ -1,0 +1,123 @@
+"""Horse and Musket on the page (issue 42, R16.19): on Hochdorf with the Austrian dragoons brought within a charge of
+the Prussian cuirassiers, the counters carry their facing wedge and formation tags, hovering a unit shades its fire arc
+(R16.4), each side's panel lists its own hand of cards only (R16.10), the charge is declared by a click on its button
+(4.1) and the charged side's page asks fire, countercharge or hold with what each does (4.1.3, 4.1.4, R16.13),
+answered by a click."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_whole_battle import create_in_lobby
+from web_helpers import api_command, click_hex, hex_point, register, view, wait_view
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def crafted() -> dict[str, Any]:
+    data = json.loads((ROOT / "scenarios" / "horse-and-musket" / "hm-hochdorf.json").read_text())
+    data["id"] = "hm-ui"
+    data["title"] = "Hochdorf, a charge at once"
+    for s in data["setup"]:
+        if s["unit"] == "a-drag":
+            s["hex"] = "1710"  # two hexes ahead of p-cuir (1713 facing N): a charge by 1712, 1711
+    return data
+
+
+@pytest.fixture(scope="module")
+def hm_server() -> Iterator[Any]:
+    from liveserver import serving
+
+    with serving({"horse-and-musket/hm-ui.json": crafted()}, prefix="vedette-hm-") as srv:
+        yield srv
+
+
+def test_cards_facing_arcs_and_the_charge_prompt(open_page: Any, hm_server: Any, artifacts: Path) -> None:
+    base = hm_server.url
+    errors: list[str] = []
+    a = open_page(errors, "hm-a")
+    b = open_page(errors, "hm-b")
+    register(a, base, "hmalice")
+    register(b, base, "hmbob")
+    link, side_a = create_in_lobby(a, "hm-ui")
+    b.goto(link)
+    b.get_by_role("button", name="Join the game").click()
+    b.wait_for_url("**/games/*")
+    game_id = b.url.split("/games/")[1].split("?")[0]
+    a.goto(f"{base}/games/{game_id}")
+    pages = {side_a: a, ("austrian" if side_a == "prussian" else "prussian"): b}
+    pru, aus = pages["prussian"], pages["austrian"]
+    for p in pages.values():
+        p.locator("#conn[data-state=open]").wait_for()
+        wait_view(p, "!!v['horse-and-musket']")
+
+    # the kernel's facing wedge and the edition's formation tag on every counter (R16.4, R16.19)
+    pru.locator("svg polygon.facing[data-unit='p-gren']").wait_for()
+    assert pru.locator("svg .hm-tag[data-unit='p-fus'][data-formation='column']").count() == 1
+    assert pru.locator("svg .hm-tag[data-unit='p-gren'][data-formation='line']").count() == 1
+    # hover the grenadiers (1012 facing N): the fire arc shades hexes ahead (1011), none behind (1013)
+    x, y = hex_point(pru, "1012")
+    pru.mouse.move(x, y)
+    pru.locator("svg .hm-arc[data-hex='1011']").first.wait_for()
+    assert pru.locator("svg .hm-arc[data-hex='1013']").count() == 0
+    assert pru.locator("svg .hm-arc[data-hex='1010']").count() == 1
+    pru.screenshot(path=str(artifacts / "hm-arc.png"))
+    pru.mouse.move(5, 5)
+
+    saw_hand = saw_prompt = False
+    for _ in range(80):
+        v = view(pru)
+        hm = v["horse-and-musket"]
+        hand = ((v.get("cards") or {}).get("hands") or {}).get("prussian") or []
+        if hand and not saw_hand:
+            # R16.10: the Prussian panel names its own cards; the Austrian view and page hold none of them
+            pru.wait_for_function("(n) => document.querySelectorAll('#hm-hand .hm-card').length === n", arg=len(hand))
+            assert sorted(pru.locator("#hm-hand .hm-card").evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(hand)
+            av = view(aus)
+            assert "prussian" not in ((av.get("cards") or {}).get("hands") or {})
+            assert aus.locator("#hm-hand .hm-card[data-card]").count() == len(((av.get("cards") or {}).get("hands") or {}).get("austrian") or [])
+            count = aus.locator("#hm-hand .hm-count[data-side='prussian']").inner_text()  # a public count, no names
+            assert f"{len(hand)} card" in count and not any(c.replace("_", " ") in count.lower() for c in hand)
+            pru.screenshot(path=str(artifacts / "hm-hand.png"))
+            saw_hand = True
+        if v["awaiting"] == "prussian" and hm["step"] == "charges" and not saw_prompt:
+            pru.keyboard.press("Escape")
+            click_hex(pru, "1713")
+            pru.wait_for_function("() => window.vedette.S.selHex === '1713' && !!window.vedette.S.options")
+            charge = {"type": "charge", "unit": "p-cuir", "target": "a-drag", "path": ["1713", "1712", "1711"]}
+            btn = pru.locator(f"#sec-selection .sel-commands button[data-command='{json.dumps(charge, separators=(',', ':'))}']")
+            if btn.count():
+                btn.click()
+                wait_view(pru, "v['horse-and-musket'].charges.some((c) => c.unit === 'p-cuir')")
+                pru.wait_for_function("() => document.querySelectorAll('svg path.move-path').length > 0")  # drawn on the map
+                # R16.13: the charges come on, in declaration order, when the step ends (End step, a click)
+                pru.locator("#sec-phase #hm-end-step").click()
+                aus.wait_for_function("() => { const v = window.vedette.S.view; return !!v && ((v.prompt && v.prompt.kind === 'charge_reaction') || v.awaiting === 'prussian'); }", timeout=10000)
+                prompted = view(aus).get("prompt")
+                if prompted and prompted.get("kind") == "charge_reaction":
+                    # 4.1.3, 4.1.4: the charged side's page asks, with what each answer does
+                    prompt = aus.locator("#sec-prompt")
+                    prompt.get_by_text("Hold").first.wait_for()
+                    text = prompt.inner_text()
+                    assert "receives the charge" in text and "Countercharge (4.1.4)" in text and "4.1.4, H9" in text
+                    aus.screenshot(path=str(artifacts / "hm-charge-prompt.png"))
+                    prompt.get_by_role("button", name="Hold").click()
+                    wait_view(aus, "!v.prompt || v.prompt.kind !== 'charge_reaction'")
+                    saw_prompt = True
+                continue
+        if saw_hand and saw_prompt:
+            break
+        side = v["awaiting"]
+        if (v.get("prompt") or {}).get("kind") == "charge_reaction":
+            break
+        api_command(pages[side], game_id, {"type": "end_step"})
+        wait_view(pages[side], f"v.awaiting !== '{side}' || v['horse-and-musket'].step !== '{hm['step']}' || v['horse-and-musket'].round !== {hm['round']}")
+    assert saw_hand, "no Prussian card was drawn in the rounds played"
+    assert saw_prompt, "the charge reaction was never asked"
+    assert not errors, errors
