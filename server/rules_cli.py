@@ -29,22 +29,31 @@ def find_scenario(ident: str) -> Any:
     return load_scenario_file(path)
 
 
+def edition_of(scenario: Any, asked: str | None, command: str) -> str | None:
+    """The edition `vedette <command> --ruleset` plays: the scenario's own, or `asked` when the scenario declares it
+    (`also_rulesets`) and the rules core plays it; None (the reason printed) otherwise."""
+    ruleset = asked or scenario.ruleset
+    if not scenario.playable_under(ruleset):
+        declared = ", ".join((scenario.ruleset, *scenario.also_rulesets))
+        print(f"vedette {command}: scenario '{scenario.id}' is not written for ruleset '{ruleset}' (it declares: "
+              f"{declared})", file=sys.stderr)
+        return None
+    try:
+        find_ruleset(ruleset)
+    except ValueError as e:
+        print(f"vedette {command}: {e}", file=sys.stderr)
+        return None
+    return str(ruleset)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         scenario = find_scenario(args.scenario)
     except ScenarioError as e:
         print(e, file=sys.stderr)
         return 2
-    ruleset = args.ruleset or scenario.ruleset
-    if not scenario.playable_under(ruleset):
-        declared = ", ".join((scenario.ruleset, *scenario.also_rulesets))
-        print(f"vedette simulate: scenario '{scenario.id}' is not written for ruleset '{ruleset}' (it declares: "
-              f"{declared})", file=sys.stderr)
-        return 2
-    try:
-        find_ruleset(ruleset)
-    except ValueError as e:
-        print(f"vedette simulate: {e}", file=sys.stderr)
+    ruleset = edition_of(scenario, args.ruleset, "simulate")
+    if ruleset is None:
         return 2
     report = simulate(scenario, args.games, args.seed, check=not args.no_check, ruleset=ruleset)
     data = report.to_json()
@@ -79,16 +88,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("vedette arena: --games must be at least 1", file=sys.stderr)
         return 2
+    ruleset = edition_of(scenario, args.ruleset, "arena")
+    if ruleset is None:
+        return 2
 
     def progress(i: int, r: Any) -> None:
         print(f"game {i + 1}/{args.games}: {args.a} {r.a_wins}, {args.b} {r.b_wins}, draws {r.draws} "
               f"({r.seconds:.0f} s)", file=sys.stderr, flush=True)
 
-    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress, args.iterations)
+    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress, args.iterations, ruleset)
     data = report.to_json()
     lo, hi = data["a_share_ci95"]
     decisive = data["a_wins"] + data["b_wins"]
-    print(f"{scenario.title}: {data['games']} games of {args.a} (a) against {args.b} (b), seed {args.seed}, "
+    print(f"{scenario.title} ({ruleset}): {data['games']} games of {args.a} (a) against {args.b} (b), seed {args.seed}, "
           f"{data['seconds']} s")
     print(f"a wins {data['a_wins']}, b wins {data['b_wins']}, draws {data['draws']}; a won "
           f"{data['a_wins']}/{decisive} decisive games, 95% interval {lo:.1%} to {hi:.1%}")
@@ -169,6 +181,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--iterations", type=int, default=None,
                    help="search's budget in nodes per decision instead of the clock (reproducible; greedy then "
                         "runs to completion)")
+    p.add_argument("--ruleset", default=None,
+                   help="play under this edition, one the scenario declares (its `ruleset` or `also_rulesets`)")
     p.add_argument("--json", action="store_true", help="end with one JSON line")
     p.set_defaults(handler=cmd_arena)
     p = sub.add_parser("validate-scenario", help="check scenario files against the schema and the rules")
