@@ -100,6 +100,25 @@ const GENERIC_READING = {
   range: (def, f) => def.range ?? f.range ?? null,
 };
 
+/** The reading of counters that print four factors along their foot, attack-defence-morale-movement (an artillery
+ *  unit's range, one per unit, beside its symbol; a leader's reading the generic one): the editions whose counters
+ *  read so take it as their `counter` (editions/index.js). */
+export const FOUR_FACTOR_READING = {
+  factors(def, f) {
+    if (def.kind === "leader") return undefined;
+    return `${f.attack ?? "?"}-${f.defense ?? "?"}-${f.mr ?? "?"}-${f.ma ?? "?"}`;
+  },
+  describe(def, f) {
+    if (def.kind === "leader") return undefined;
+    let s = `attack ${f.attack}, defence ${f.defense}, morale ${f.mr}, movement ${f.ma}`;
+    const r = FOUR_FACTOR_READING.range(def, f);
+    if (r) s += `, range ${r}`;
+    if (f.charge) s += `, charge ${f.charge}`;
+    return s;
+  },
+  range: (def) => (def.kind === "artillery" && def.range ? def.range : null),
+};
+
 /** Ask the edition's reading (`reading`: the edition's `counter`, editions/index.js) what a counter shows, else the
  *  generic reading: an edition's hook answering undefined leaves the answer to the generic one (null: nothing). */
 export function readCounter(reading, what, def, f) {
@@ -166,7 +185,10 @@ function sizeMark(def) {
  *  The width is estimated from the characters (a bold digit is about 0.62 em, a hyphen or bracket about 0.4 em). */
 function fitText(text, fontPx, S) {
   const str = String(text ?? "");
-  return textEm(str) * fontPx > S - 4 ? { text: str, textLength: (S - 4).toFixed(1), lengthAdjust: "spacingAndGlyphs" } : { text: str };
+  // never below a unit's width: a long formation beside a name on a small counter (a lobby preview) leaves no room,
+  // and a negative textLength is invalid SVG (the browser reports it as an error)
+  const room = Math.max(S - 4, 1);
+  return textEm(str) * fontPx > room ? { text: str, textLength: room.toFixed(1), lengthAdjust: "spacingAndGlyphs" } : { text: str };
 }
 
 /** A bold text's estimated width in em. */

@@ -89,9 +89,10 @@
 //   onKey(key, event) → bool  the edition's own keys (true: handled)
 
 import { quickplay } from "./quickplay/index.js";
+import { quickplay2013 } from "./quickplay-2013/index.js";
 import { standard } from "./standard/index.js";
 
-export const EDITIONS = { quickplay, standard };
+export const EDITIONS = { quickplay, "quickplay-2013": quickplay2013, standard };
 
 export function editionFor(ruleset) {
   return EDITIONS[ruleset] || EDITIONS.quickplay;

@@ -2,17 +2,17 @@
 // Play is what the core already does (move, attack with the builder, bombard, charge mode); this adds its
 // options' extras (set-up placements, squares, the attack choices), the set-up and step-recovery boxes, the
 // declared cavalry charges made in the combat phase (9.2), its counters' reading (counter.js), its results in
-// words and the previews that explain them (results.js, previews.js), and its words and rule numbers.
+// words and the previews that explain them (results.js; ui/previewbox.js draws them with the rules below), and its words and rule numbers.
 // The hooks are described in editions/index.js.
 
 import { normalizeOptions } from "../../ui/options.js";
 import { results, resultKey } from "./results.js";
-import { previewBody, combatPreview } from "./previews.js";
+import { previewBody, combatPreview } from "../../ui/previewbox.js";
 import { counter, COUNTER_LEGEND } from "./counter.js";
 import { S, defs } from "../../core/store.js";
 import { chargeMoveTargets } from "../../core/charges.js";
 import { setupPlacements, renderPhasePanel, phaseOverlays } from "./phases.js";
-import { mountCharges, renderCharges, pendingCharges, noteRefusal, chargeOverlays } from "./charges.js";
+import { mountCharges, renderCharges, pendingCharges, noteRefusal, chargeOverlays } from "../../core/declaredcharges.js";
 
 /** The options endpoint's Quick Play answer: the generic shape, plus squares (9.3) as commands, the referee's
  *  attack choices, and the set-up placements (3.2). */
@@ -29,6 +29,16 @@ function readOptions(raw) {
   }
   return o;
 }
+
+/** The rules the previews cite (ui/previewbox.js): the differential and column (7.4), the defender's choice (7.2(1)),
+ *  a charge's reading (9.2) and the bombardment (8.3, 8.4). */
+const CITES = {
+  assumed: "7.2(1)", differential: "7.4", column: "7.4",
+  charge: ["any D result counts as Dm, any other as Am", "9.2"],
+  chargerMorale: ["it checks morale before charging", "9.2"],
+  artillery: "8.4", range: "8.3", bombardColumn: "8.4",
+  bombardNote: ["Each unit in the hex is resolved separately with its own dice; A and – results have no effect, and the guns are never hurt.", "8.4"],
+};
 
 export const quickplay = {
   name: "quickplay",
@@ -75,9 +85,9 @@ export const quickplay = {
     supportText: "supporting fire (8.4)",
     leaderText: (l, name, hex) => ` ${name} (${hex}) adds its factors (10.0; one leader per hex)`,
     primaryText: "Primary unit (its morale decides a lost combat, 7.2(1)): ",
-    preview: (pv, nameOf) => combatPreview(pv, nameOf),
+    preview: (pv, nameOf) => combatPreview(pv, nameOf, { results, cites: CITES }),
   },
-  previewBody,
+  previewBody: (kind, item, nameOf) => previewBody(kind, item, nameOf, { results, cites: CITES }),
   combatRules: "7.2–7.6",
   results,
   quietKinds: ["leader"],

@@ -1,17 +1,20 @@
-// Quick Play's declared cavalry charges (9.2): a charge move in the movement phase leaves the cavalry `charging`
-// its target, and the charge is made in the combat phase, which cannot end before every one is made. This is
+// Declared cavalry charges, for the editions whose charge move in the movement phase leaves the cavalry `charging`
+// its target and whose charge is made in the combat phase, which cannot end before every one is made. This is
 // the Charges section (each declared charge, its Charge! buttons with the referee's odds), the outline of a
-// hovered one on the map, and the referee's 9.2 refusal of end_phase kept in view.
+// hovered one on the map, and the referee's refusal of end_phase kept in view. The rule it cites is the edition's
+// (`charge.rule`), the odds are read in its results' words (`results`): editions/index.js.
 
-import { api } from "../../api.js";
-import { h, clear, $, OKABE } from "../../ui/dom.js";
-import { normalizeOptions } from "../../ui/options.js";
-import { optionOdds } from "../../ui/explain.js";
-import { results } from "./results.js";
-import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "../../core/store.js";
-import { send } from "../../core/sync.js";
-import { cancel } from "../../core/selection.js";
-import { renderOverlays } from "../../core/overlays.js";
+import { api } from "../api.js";
+import { h, clear, $, OKABE } from "../ui/dom.js";
+import { normalizeOptions } from "../ui/options.js";
+import { optionOdds } from "../ui/explain.js";
+import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "./store.js";
+import { send } from "./sync.js";
+import { cancel } from "./selection.js";
+import { renderOverlays } from "./overlays.js";
+
+/** The rule the edition's charges go by (its `charge.rule`), the one the section and the refusal cite. */
+const chargeRule = () => String((page.edition.charge && page.edition.charge.rule) || "");
 
 /** The Charges section, placed where the page shell used to hold it (before the combat result). */
 export function mountCharges() {
@@ -73,10 +76,11 @@ async function refreshChargeCmds() {
   renderCharges();
 }
 
-/** 9.2: the server refuses to end the combat phase while declared charges are unmade; keep its sentence in view. */
+/** The server refuses to end the combat phase while declared charges are unmade (the edition's charge rule); keep its
+ *  sentence in view. */
 export function noteRefusal(command, err) {
   const rule = err && (err.rule || (err.body && err.body.rule));
-  if (!command || command.type !== "end_phase" || !rule || !/^9\.2/.test(String(rule))) return;
+  if (!command || command.type !== "end_phase" || !rule || !chargeRule() || !String(rule).startsWith(chargeRule())) return;
   S.chargeRefusal = err.message || (err.body && err.body.message) || "Declared charges must be made first.";
   renderCharges();
 }
@@ -94,7 +98,7 @@ export function renderCharges() {
   const v = currentView();
   const d = defs();
   const canAct = !S.history && myTurn() && v.phase === "combat" && !activePrompt();
-  sec.appendChild(h("h3", {}, ["Charges", h("span.rule", { text: "rule 9.2" })]));
+  sec.appendChild(h("h3", {}, ["Charges", h("span.rule", { text: `rule ${chargeRule()}` })]));
   const ul = h("ul.charge-list#charge-list", { "aria-label": "Declared cavalry charges" });
   for (const g of groups) {
     const mine = S.role === "seat" && g.side === S.side;
@@ -123,7 +127,7 @@ export function renderCharges() {
             send(cmd);
           },
         }, `Charge!${who}${withL.length ? " with " + withL.join(", ") : ""}`));
-        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd)), results) || h("span"));
+        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd)), page.edition.results) || h("span"));
       }
     } else if (!open.length) li.appendChild(h("span.muted.charge-done", { text: "made" }));
     ul.appendChild(li);
@@ -135,7 +139,7 @@ export function renderCharges() {
   else if (mineOpen) note = "These charges were declared by the charge moves. They are made in your combat phase, which cannot end until every declared charge has been made.";
   else if (groups.some((g) => g.side !== S.side && g.units.some((u) => !u.made))) note = "Enemy cavalry has declared these charges; they are made in its combat phase.";
   if (note) sec.appendChild(h("div.whose-sub#charge-note", { text: note }));
-  if (S.chargeRefusal) sec.appendChild(h("div.form-error#charge-refusal", { role: "alert" }, [S.chargeRefusal, h("span.rule", { text: "rule 9.2", style: "margin-left:6px" })]));
+  if (S.chargeRefusal) sec.appendChild(h("div.form-error#charge-refusal", { role: "alert" }, [S.chargeRefusal, h("span.rule", { text: `rule ${chargeRule()}`, style: "margin-left:6px" })]));
   if (canAct && mineOpen) refreshChargeCmds();
 }
 
