@@ -29,10 +29,15 @@ def find_scenario(ident: str) -> Any:
     return load_scenario_file(path)
 
 
-def edition_of(scenario: Any, asked: str | None, command: str) -> str | None:
-    """The edition `vedette <command> --ruleset` plays: the scenario's own, or `asked` when the scenario declares it
-    (`also_rulesets`) and the rules core plays it; None (the reason printed) otherwise."""
-    ruleset = asked or scenario.ruleset
+def scenario_and_edition(args: argparse.Namespace, command: str) -> tuple[Any, str] | None:
+    """The scenario `vedette <command> --scenario` names and the edition it is played under: its own, or `--ruleset`
+    when the scenario declares it (`also_rulesets`) and the rules core plays it; None (the reason printed) otherwise."""
+    try:
+        scenario = find_scenario(args.scenario)
+    except ScenarioError as e:
+        print(e, file=sys.stderr)
+        return None
+    ruleset = args.ruleset or scenario.ruleset
     if not scenario.playable_under(ruleset):
         declared = ", ".join((scenario.ruleset, *scenario.also_rulesets))
         print(f"vedette {command}: scenario '{scenario.id}' is not written for ruleset '{ruleset}' (it declares: "
@@ -43,18 +48,14 @@ def edition_of(scenario: Any, asked: str | None, command: str) -> str | None:
     except ValueError as e:
         print(f"vedette {command}: {e}", file=sys.stderr)
         return None
-    return str(ruleset)
+    return scenario, str(ruleset)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    try:
-        scenario = find_scenario(args.scenario)
-    except ScenarioError as e:
-        print(e, file=sys.stderr)
+    played = scenario_and_edition(args, "simulate")
+    if played is None:
         return 2
-    ruleset = edition_of(scenario, args.ruleset, "simulate")
-    if ruleset is None:
-        return 2
+    scenario, ruleset = played
     report = simulate(scenario, args.games, args.seed, check=not args.no_check, ruleset=ruleset)
     data = report.to_json()
     data["scenario"] = scenario.id
@@ -76,20 +77,16 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from .bots import LEVELS
     from .bots.arena import arena
 
-    try:
-        scenario = find_scenario(args.scenario)
-    except ScenarioError as e:
-        print(e, file=sys.stderr)
+    played = scenario_and_edition(args, "arena")
+    if played is None:
         return 2
+    scenario, ruleset = played
     for level in (args.a, args.b):
         if level not in LEVELS:
             print(f"vedette arena: unknown bot level '{level}' (levels: {', '.join(LEVELS)})", file=sys.stderr)
             return 2
     if args.games < 1:
         print("vedette arena: --games must be at least 1", file=sys.stderr)
-        return 2
-    ruleset = edition_of(scenario, args.ruleset, "arena")
-    if ruleset is None:
         return 2
 
     def progress(i: int, r: Any) -> None:

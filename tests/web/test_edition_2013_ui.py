@@ -7,10 +7,11 @@ refusal the page shows cite the same rules."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
-from web_helpers import click_hex, end_phase, register, wait_view
+from web_helpers import choose_option, click_hex, computer_game, end_phase, register, wait_view
 
 EDITION = "quickplay-2013"
 STACK = "0305"  # 1st Brigade's hex; the battery, the Jäger and the dragoons can reach it on turn 1
@@ -134,4 +135,31 @@ def test_the_lobby_picks_the_2013_edition_and_its_page_cites_seed_001(open_page:
     toast.wait_for()
     assert "already rolled" in toast.inner_text() and "rule 11.1(2)" in toast.inner_text()
     a.screenshot(path=str(artifacts / "edition-2013-refusal.png"))
+    assert not errors, errors
+
+
+def test_the_computer_takes_the_other_seat_of_a_2013_game_and_plays_it(open_page: Any, live_server: Any) -> None:
+    """The lobby's Opponent choice with the Rules select on 2013: the computer (greedy) seats itself, and its belief of
+    the game is the 2013 edition's, so each command it sends is one the 2013 referee accepts."""
+    errors: list[str] = []
+    page = open_page(errors, "edition-solo")
+    game_id = computer_game(page, live_server.url, "ed2013-solo", opponent="greedy", ruleset=EDITION)
+    wait_view(page, "v.ruleset === 'quickplay-2013' && v.game.status === 'active' && v.seats.red === 'computer-greedy'")
+    for _ in range(20):  # Blue ends each phase at once and takes a decision's first choice; the computer plays Red
+        wait_view(page, "v.phase === 'over' || v.awaiting === 'blue'", timeout=60000)
+        view = page.evaluate("() => ({...window.vedette.S.view, version: window.vedette.S.version})")
+        if view["turn"] >= 3 or view["phase"] == "over":
+            break
+        options = (view.get("prompt") or {}).get("options") or []
+        if options:  # e.g. a retreat or a counterattack after the computer's attack
+            choose_option(page, options[0]["id"])
+        else:
+            end_phase(page)
+        wait_view(page, f"v.version > {view['version']}", timeout=30000)
+    with sqlite3.connect(f"{live_server.db_dir}/vedette.db") as c:
+        red = [json_command for (json_command,) in c.execute(
+            "SELECT command FROM game_commands WHERE game_id = ? AND side = 'red'", (game_id,))]
+        (edition,) = c.execute("SELECT ruleset FROM games WHERE id = ?", (game_id,)).fetchone()
+    assert edition == EDITION
+    assert any('"move"' in cmd for cmd in red), f"the computer never moved: {red}"
     assert not errors, errors

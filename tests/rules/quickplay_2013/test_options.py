@@ -6,6 +6,7 @@ disrupted unit's roll of its allowance before its reachable hexes (11.1(2))."""
 from __future__ import annotations
 
 from .conftest import Position2013
+from .play import attack, choose, decision, options
 
 
 def test_7_1_8_2_10_0_each_target_lists_its_attackers_supporting_guns_leaders_and_refusals(pos: Position2013) -> None:
@@ -35,10 +36,9 @@ def test_7_3_a_unit_that_already_attacked_is_refused_with_its_rule(pos: Position
     pos.unit("r1", "red", hex="0504")
     pos.unit("r2", "red", hex="0506")
     game = pos.game("combat", dice=[3, 3])
-    game.submit("blue", {"type": "attack", "target": "0506", "attackers": ["b2"]})
-    while game.state.decision is not None:
-        d = game.state.decision
-        game.submit(d["side"], {"type": "choose", "option": d["options"][0]["id"]})
+    attack(game, "0506", ["b2"])
+    while decision(game):
+        choose(game, options(game)[0])
     att = next(a for a in game.options("blue", ["b1", "b2"])["attacks"] if a["target"] == "0504")
     assert att["choices"]["attackers"] == ["b1"]
     assert [(r["unit"], r["rule"]) for r in att["choices"]["refused"]] == [("b2", "7.3")]

@@ -12,12 +12,13 @@ import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "./st
 import { send } from "./sync.js";
 import { cancel } from "./selection.js";
 import { renderOverlays } from "./overlays.js";
+import { chargeMoveTargets } from "./charges.js";
 
 /** The rule the edition's charges go by (its `charge.rule`), the one the section and the refusal cite. */
 const chargeRule = () => String((page.edition.charge && page.edition.charge.rule) || "");
 
 /** The Charges section, placed where the page shell used to hold it (before the combat result). */
-export function mountCharges() {
+function mountCharges() {
   const sec = h("section.panel-section.charges-box#sec-charges", { "aria-live": "polite", "aria-label": "Cavalry charges", hidden: true });
   const before = $("#sec-combat");
   before.parentNode.insertBefore(sec, before);
@@ -38,7 +39,7 @@ function declaredCharges() {
 }
 
 /** My declared charges still to be made. */
-export function pendingCharges() {
+function pendingCharges() {
   if (S.role !== "seat" || !S.view) return [];
   return declaredCharges().filter((g) => g.side === S.side && g.units.some((u) => !u.made));
 }
@@ -78,14 +79,14 @@ async function refreshChargeCmds() {
 
 /** The server refuses to end the combat phase while declared charges are unmade (the edition's charge rule); keep its
  *  sentence in view. */
-export function noteRefusal(command, err) {
+function noteRefusal(command, err) {
   const rule = err && (err.rule || (err.body && err.body.rule));
   if (!command || command.type !== "end_phase" || !rule || !chargeRule() || !String(rule).startsWith(chargeRule())) return;
   S.chargeRefusal = err.message || (err.body && err.body.message) || "Declared charges must be made first.";
   renderCharges();
 }
 
-export function renderCharges() {
+function renderCharges() {
   const sec = $("#sec-charges");
   if (!sec) return;
   const groups = declaredCharges();
@@ -144,7 +145,7 @@ export function renderCharges() {
 }
 
 /** A declared charge hovered in the Charges section: outline its target from its chargers. */
-export function chargeOverlays() {
+function chargeOverlays() {
   if (!S.chargeHover || S.chargeMode || S.history) return;
   const map = page.map;
   const g = declaredCharges().find((x) => x.target === S.chargeHover && x.side === S.side);
@@ -153,3 +154,22 @@ export function chargeOverlays() {
     for (const u of g.units) if (u.hex && !u.made) map.drawLine(u.hex, g.target, { colour: OKABE.blue, dash: null, width: 4 });
   }
 }
+
+/** The hooks (editions/index.js) of an edition whose cavalry declares its charges this way: its state, the Charges
+ *  section, the refusal kept in view, charge mode left when no charge move is offered, the hovered charge's outline. */
+export const DECLARED_CHARGE_HOOKS = {
+  initState(s) {
+    s.chargeCmds = null; // {key, list}: the combat phase's legal charge commands from the options endpoint
+    s.chargeRefusal = null; // the refusal of end_phase while declared charges are unmade, shown in the Charges section
+  },
+  mount: mountCharges,
+  renderPanels: renderCharges,
+  viewChanged() {
+    if (!pendingCharges().length) S.chargeRefusal = null;
+  },
+  onRefusal: noteRefusal,
+  optionsArrived() {
+    if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
+  },
+  overlays: chargeOverlays,
+};

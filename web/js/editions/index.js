@@ -65,7 +65,8 @@
 //   optionText(option)        a decision's choice as its button says it
 //   optionNote(option, prompt) a sentence under a choice's button: what it does (a defending tactic's effect), or null
 //   optionHexes(option, view) more hexes a choice refers to (outlined on the map, clickable)
-//   charge                    {who, rule, title, help, targetText(t)}: charge mode's words (core/charges.js)
+//   charge                    {who, rule, title, help, targetText(t)}: charge mode's words (core/charges.js;
+//                             targetText by default: the target, and the path's last hex when several lead there)
 //   builder                   the attack builder's part (core/builder.js): {rules, supportText, leaderText(l,
 //                             name, hex), primaryText, start(b, cmd), command(cmd, b), changed(b),
 //                             rows(box, b, nameOf), preview(pv, nameOf), confirmText(cmd)}

@@ -23,3 +23,16 @@ export function readCell(head, pass, table) {
   const passed = pass ? (pass === "NE" ? "no effect" : `as ${pass}`) : "no effect";
   return table[letter](side, passed, pass);
 }
+
+/** The notations of a parsed cell in words, each after its name ("Leader: each leader …"): `notations` maps a name to
+ *  [its sentence, its few words]. */
+export function notationWords(cell, notations) {
+  return cell.notes.map((n) => `${n}: ${notations[n][0][0].toLowerCase()}${notations[n][0].slice(1)}`);
+}
+
+/** A cell in a few words, for a row of an odds table: the result's (`short`, a table as readCell's) and each
+ *  notation's. */
+export function cellShort(code, short, notations) {
+  const r = parseCell(code, notations);
+  return [readCell(r.head, r.pass, short) || "", ...r.notes.map((n) => notations[n][1])].filter(Boolean).join("; ");
+}

@@ -11,8 +11,7 @@ import { OKABE } from "../../ui/dom.js";
 import { previewBody, combatPreview } from "../../ui/previewbox.js";
 import { FOUR_FACTOR_READING } from "../../counters.js";
 import { S, defs } from "../../core/store.js";
-import { chargeMoveTargets } from "../../core/charges.js";
-import { mountCharges, renderCharges, pendingCharges, noteRefusal, chargeOverlays } from "../../core/declaredcharges.js";
+import { DECLARED_CHARGE_HOOKS } from "../../core/declaredcharges.js";
 import { results, resultKey } from "./results.js";
 import { renderPhasePanel, setupPlacements, phaseOverlays } from "./phases.js";
 
@@ -57,21 +56,9 @@ export const quickplay2013 = {
   name: "quickplay-2013",
   counter: FOUR_FACTOR_READING,
 
-  initState(s) {
-    s.chargeCmds = null; // {key, list}: the combat phase's legal charge commands from the options endpoint
-    s.chargeRefusal = null; // the rule 9.2 refusal of end_phase, shown in the Charges section
-  },
-  mount: mountCharges,
-  renderPanels: renderCharges,
-  viewChanged() {
-    if (!pendingCharges().length) S.chargeRefusal = null;
-  },
-  onRefusal: noteRefusal,
+  ...DECLARED_CHARGE_HOOKS, // 9.2: charges declared by a charge move, made in the combat phase
 
   readOptions,
-  optionsArrived() {
-    if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
-  },
   reachSummary(o) {
     const march = [...o.reach.values()].filter((r) => r.march).length;
     const ma = o.ma !== undefined ? ` with ${o.ma} MP` : "";
@@ -86,7 +73,6 @@ export const quickplay2013 = {
   },
 
   phaseOverlays,
-  overlays: chargeOverlays,
   turnPhases: ["movement", "combat"], // 3.3: five phases, recovery at the end of movement
 
   statusHint(v) {
@@ -100,7 +86,6 @@ export const quickplay2013 = {
     rule: "9.2",
     title: "rule 9.2",
     help: "Charge mode: click an enemy hex outlined in dashed blue to move one or two hexes to it through clear terrain and declare a charge (9.2 step 1). The charge itself is made in your combat phase. Esc leaves charge mode.",
-    targetText: (t) => (t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`),
   },
   builder: {
     rules: "rules 5.0, 7.1, 7.3, 8.2, 10.0",

@@ -5,7 +5,7 @@
 // them, ui/crtcells.js reads the cells.
 
 import { resultKeyBox } from "../../ui/explain.js";
-import { parseCell, readCell } from "../../ui/crtcells.js";
+import { parseCell, readCell, notationWords, cellShort } from "../../ui/crtcells.js";
 
 const OTHER = { attacker: "Ar", defender: "Dr" };
 
@@ -52,9 +52,7 @@ export function parseResult(code) {
 /** A result in plain words (`bombard`: read against the one bombarded unit, 8.2). */
 export function resultWords(code, { bombard = false } = {}) {
   const r = parseResult(code);
-  const base = readCell(r.head, r.pass, WORDS) || String(code);
-  const extra = r.notes.map((n) => `${n}: ${NOTATIONS[n][0][0].toLowerCase()}${NOTATIONS[n][0].slice(1)}`);
-  if (!bombard) return [base, ...extra].join(" ");
+  if (!bombard) return [readCell(r.head, r.pass, WORDS) || String(code), ...notationWords(r, NOTATIONS)].join(" ");
   if (r.head === "Ex") return "Against the bombarded unit: it loses a step; bombarding artillery is not affected by any result (8.2).";
   if (r.head[0] !== "D") return "No effect: bombarding artillery is not affected by any combat result, and an A or NE result does nothing to the target (8.2).";
   return `Against the bombarded unit alone (8.2): ${readCell(r.head, r.pass, BOMBARD_WORDS)}`;
@@ -62,30 +60,24 @@ export function resultWords(code, { bombard = false } = {}) {
 
 /** A few words for a result, for a row of an odds table. */
 export function resultShort(code, { bombard = false } = {}) {
-  const r = parseResult(code);
-  if (bombard && r.head !== "Ex" && r.head[0] !== "D") return "no effect";
-  const base = readCell(r.head, r.pass, SHORT) || "";
-  return [base, ...r.notes.map((n) => NOTATIONS[n][1])].filter(Boolean).join("; ");
+  const head = parseResult(code).head;
+  return bombard && head !== "Ex" && head[0] !== "D" ? "no effect" : cellShort(code, SHORT, NOTATIONS);
 }
 
-/** The outcome of one of the edition's events in plain words, for the result panel and the log (null: its text says
- *  it). */
+/** The outcome of each of the edition's events that its text leaves unsaid, in plain words (2.3, 7.5, 8.2, 10.0). */
+const OUTCOMES = {
+  combat_result: (ev) => `${ev.result}: ${resultWords(ev.result)}`,
+  bombard_result: (ev) => `${ev.result}: ${resultWords(ev.result, { bombard: true })}`,
+  morale: (ev, nameOf) => (ev.passed === undefined ? null
+    : `${nameOf(ev.unit)} ${ev.passed ? "passes" : "fails"} its morale check (rolled ${ev.die}, needed ${ev.rating} or less; 1 always passes, 6 always fails, 2.3).`),
+  leader_killed: (ev, nameOf) => `${nameOf(ev.unit)} is killed: the casualty die rolled 5 or 6 (10.0).`,
+  leader_safe: (ev, nameOf) => `${nameOf(ev.unit)} comes through: the casualty die rolled ${ev.die} (only 5 or 6 kills, 10.0).`,
+};
+
+/** An event's outcome in plain words, for the result panel and the log (null: its text says it). */
 export function eventOutcome(ev, nameOf) {
-  switch (ev.type) {
-    case "combat_result":
-      return `${ev.result}: ${resultWords(ev.result)}`;
-    case "bombard_result":
-      return `${ev.result}: ${resultWords(ev.result, { bombard: true })}`;
-    case "morale":
-      if (ev.passed === undefined) return null;
-      return `${nameOf(ev.unit)} ${ev.passed ? "passes" : "fails"} its morale check (rolled ${ev.die}, needed ${ev.rating} or less; 1 always passes, 6 always fails, 2.3).`;
-    case "leader_killed":
-      return `${nameOf(ev.unit)} is killed: the casualty die rolled 5 or 6 (10.0).`;
-    case "leader_safe":
-      return `${nameOf(ev.unit)} comes through: the casualty die rolled ${ev.die} (only 5 or 6 kills, 10.0).`;
-    default:
-      return null;
-  }
+  const words = OUTCOMES[ev.type];
+  return words ? words(ev, nameOf) : null;
 }
 
 /** A retreat path's facts in words (7.6), under the decision's choice. */

@@ -10,9 +10,8 @@ import { results, resultKey } from "./results.js";
 import { previewBody, combatPreview } from "../../ui/previewbox.js";
 import { counter, COUNTER_LEGEND } from "./counter.js";
 import { S, defs } from "../../core/store.js";
-import { chargeMoveTargets } from "../../core/charges.js";
 import { setupPlacements, renderPhasePanel, phaseOverlays } from "./phases.js";
-import { mountCharges, renderCharges, pendingCharges, noteRefusal, chargeOverlays } from "../../core/declaredcharges.js";
+import { DECLARED_CHARGE_HOOKS } from "../../core/declaredcharges.js";
 
 /** The options endpoint's Quick Play answer: the generic shape, plus squares (9.3) as commands, the referee's
  *  attack choices, and the set-up placements (3.2). */
@@ -44,21 +43,9 @@ export const quickplay = {
   name: "quickplay",
   counter,
 
-  initState(s) {
-    s.chargeCmds = null; // {key, list}: the combat phase's legal charge commands from the options endpoint
-    s.chargeRefusal = null; // the rule 9.2 refusal of end_phase, shown in the Charges section
-  },
-  mount: mountCharges,
-  renderPanels: renderCharges,
-  viewChanged() {
-    if (!pendingCharges().length) S.chargeRefusal = null;
-  },
-  onRefusal: noteRefusal,
+  ...DECLARED_CHARGE_HOOKS, // 9.2: charges declared by a charge move, made in the combat phase
 
   readOptions,
-  optionsArrived() {
-    if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
-  },
   phaseOptions: ["setup", "recovery"],
   renderPhasePanel,
   offboard: {
@@ -67,7 +54,6 @@ export const quickplay = {
   },
 
   phaseOverlays,
-  overlays: chargeOverlays,
   turnPhases: ["movement", "recovery", "combat"],
 
   statusHint(v) {
@@ -78,7 +64,6 @@ export const quickplay = {
     rule: "9.2",
     title: "rule 9.2",
     help: "Charge mode: click an enemy hex outlined in dashed blue to move up to two hexes next to it and declare a charge. The charge itself is made in your combat phase. Esc leaves charge mode.",
-    targetText: (t) => (t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`),
   },
   builder: {
     rules: "rules 7.1–7.2, 8.4, 10.0",
