@@ -88,6 +88,7 @@ def test_the_lobby_picks_the_2013_edition_and_its_page_cites_seed_001(open_page:
     hint = _text(a, "body")
     assert "roll their allowance first (11.1(2))" in hint and "only on a march, 4.3" in hint
     assert a.locator("#sec-offboard .rule").first.text_content() == "rules 4.6, 11.2"
+    assert a.locator("#sec-battle h3 .rule").text_content() == "3.4"  # the victory conditions: seed 001 has no 14.0
     key = a.locator("#result-key")
     assert "7.5: NE, r, c, x, m, Ex, Leader" in key.locator("summary").inner_text()
     codes = key.locator("dt").evaluate_all("ds => ds.map(d => d.dataset.code)")

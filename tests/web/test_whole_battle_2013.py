@@ -15,7 +15,7 @@ from test_whole_battle import play_whole_battle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 
-RUNS = ["tutorial@quickplay-2013"]
+RUNS = ["tutorial@quickplay-2013", "salem-church@quickplay-2013"]
 
 
 @pytest.mark.timeout(1500)

@@ -80,8 +80,9 @@
 //                             declared: [event types that open a combat: the result panel spans from one to the next],
 //                             optionFacts(option) → [string] (a choice's facts: a retreat path's)}
 //   keyHelp                   {chargers, more}: the key help's words (ui/battle.js keyHelp)
-//   rules                     {enter, combine, attackers, primary}: the rule numbers the shared panels cite
-//                             (units coming on, attacks from several hexes, the attackers, the primary unit); an
+//   rules                     {enter, combine, attackers, primary, victory}: the rule numbers the shared panels cite
+//                             (units coming on, attacks from several hexes, the attackers, the primary unit, the
+//                             victory conditions in the Battle box); an
 //                             entry may be a function of what it is cited for (enter: the entry, core/store.js ruleOf)
 //   legend                    {charge, counter, marks}: the legend's line for a charge target, its reading of a
 //                             counter, and its words for the map's marks (mapMarks)

@@ -99,7 +99,7 @@ export const quickplay2013 = {
   results,
   quietKinds: ["leader"],
   keyHelp: { chargers: "cavalry" },
-  rules: { enter: "4.6", combine: "7.3", attackers: "7.3", primary: "7.1(1)" },
+  rules: { enter: "4.6", combine: "7.3", attackers: "7.3", primary: "7.1(1)", victory: "3.4" },
   legend: {
     charge: "Charge target (cavalry, rule 9.2)",
     counter: "Counter: attack-defence-morale-movement; (n) artillery range; cN charge; pale = ineffective (artillery, cavalry, 8.1, 9.1); white band = reduced; ★ leader; black dot on the right edge = moved this turn.",

@@ -77,7 +77,7 @@ export const quickplay = {
   results,
   quietKinds: ["leader"],
   keyHelp: { chargers: "cavalry" },
-  rules: { enter: "4.5", combine: "7.1", attackers: "7.1", primary: "7.2(1)" },
+  rules: { enter: "4.5", combine: "7.1", attackers: "7.1", primary: "7.2(1)", victory: "3.4, 14.0" },
   legend: {
     charge: "Charge target (cavalry, rule 9.2)",
     counter: COUNTER_LEGEND,
