@@ -94,6 +94,8 @@ games_table = Table(
     Base.metadata,
     Column("id", String(32), primary_key=True),
     Column("scenario_id", String(64), nullable=False),
+    # The edition the game is played under, one its scenario declares (migration 0008; the snapshot names it too).
+    Column("ruleset", String(32), nullable=False, server_default="quickplay"),
     Column("created_by", Integer, ForeignKey("users.id"), nullable=False),
     Column("visibility", String(16), nullable=False),  # "private" | "open"
     Column("status", String(16), nullable=False, index=True),  # "waiting" | "active" | "over"
@@ -136,6 +138,7 @@ class Game(Base):
 
     id: Mapped[str] = column_property(games_table.c.id, game_states_table.c.game_id)
     scenario_id: Mapped[str]
+    ruleset: Mapped[str]
     scenario_json: Mapped[dict[str, Any]]
     created_by: Mapped[int]
     visibility: Mapped[str]

@@ -29,23 +29,33 @@ def find_scenario(ident: str) -> Any:
     return load_scenario_file(path)
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
+def scenario_and_edition(args: argparse.Namespace, command: str) -> tuple[Any, str] | None:
+    """The scenario `vedette <command> --scenario` names and the edition it is played under: its own, or `--ruleset`
+    when the scenario declares it (`also_rulesets`) and the rules core plays it; None (the reason printed) otherwise."""
     try:
         scenario = find_scenario(args.scenario)
     except ScenarioError as e:
         print(e, file=sys.stderr)
-        return 2
+        return None
     ruleset = args.ruleset or scenario.ruleset
     if not scenario.playable_under(ruleset):
         declared = ", ".join((scenario.ruleset, *scenario.also_rulesets))
-        print(f"vedette simulate: scenario '{scenario.id}' is not written for ruleset '{ruleset}' (it declares: "
+        print(f"vedette {command}: scenario '{scenario.id}' is not written for ruleset '{ruleset}' (it declares: "
               f"{declared})", file=sys.stderr)
-        return 2
+        return None
     try:
         find_ruleset(ruleset)
     except ValueError as e:
-        print(f"vedette simulate: {e}", file=sys.stderr)
+        print(f"vedette {command}: {e}", file=sys.stderr)
+        return None
+    return scenario, str(ruleset)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    played = scenario_and_edition(args, "simulate")
+    if played is None:
         return 2
+    scenario, ruleset = played
     report = simulate(scenario, args.games, args.seed, check=not args.no_check, ruleset=ruleset)
     data = report.to_json()
     data["scenario"] = scenario.id
@@ -67,11 +77,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from .bots import LEVELS
     from .bots.arena import arena
 
-    try:
-        scenario = find_scenario(args.scenario)
-    except ScenarioError as e:
-        print(e, file=sys.stderr)
+    played = scenario_and_edition(args, "arena")
+    if played is None:
         return 2
+    scenario, ruleset = played
     for level in (args.a, args.b):
         if level not in LEVELS:
             print(f"vedette arena: unknown bot level '{level}' (levels: {', '.join(LEVELS)})", file=sys.stderr)
@@ -84,11 +93,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(f"game {i + 1}/{args.games}: {args.a} {r.a_wins}, {args.b} {r.b_wins}, draws {r.draws} "
               f"({r.seconds:.0f} s)", file=sys.stderr, flush=True)
 
-    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress, args.iterations)
+    report = arena(scenario, args.a, args.b, args.games, args.seed, args.budget, progress, args.iterations, ruleset)
     data = report.to_json()
     lo, hi = data["a_share_ci95"]
     decisive = data["a_wins"] + data["b_wins"]
-    print(f"{scenario.title}: {data['games']} games of {args.a} (a) against {args.b} (b), seed {args.seed}, "
+    print(f"{scenario.title} ({ruleset}): {data['games']} games of {args.a} (a) against {args.b} (b), seed {args.seed}, "
           f"{data['seconds']} s")
     print(f"a wins {data['a_wins']}, b wins {data['b_wins']}, draws {data['draws']}; a won "
           f"{data['a_wins']}/{decisive} decisive games, 95% interval {lo:.1%} to {hi:.1%}")
@@ -169,6 +178,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--iterations", type=int, default=None,
                    help="search's budget in nodes per decision instead of the clock (reproducible; greedy then "
                         "runs to completion)")
+    p.add_argument("--ruleset", default=None,
+                   help="play under this edition, one the scenario declares (its `ruleset` or `also_rulesets`)")
     p.add_argument("--json", action="store_true", help="end with one JSON line")
     p.set_defaults(handler=cmd_arena)
     p = sub.add_parser("validate-scenario", help="check scenario files against the schema and the rules")

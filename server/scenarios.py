@@ -45,12 +45,23 @@ class ScenarioEntry:
             "ruleset": self.ruleset,
             "ruleset_title": _ruleset_title(self.ruleset),
             "options": _game_options(self.ruleset, self.scenario),
+            "rulesets": [
+                {"ruleset": r, "title": _ruleset_title(r), "options": _game_options(r, self.scenario)}
+                for r in self.rulesets
+            ],
         }
 
     @property
     def ruleset(self) -> str:
         """The edition of the rules a game of this scenario is played by (`quickplay`, `standard`)."""
         return str(getattr(self.scenario, "ruleset", None) or self.raw.get("ruleset") or "quickplay")
+
+    @property
+    def rulesets(self) -> list[str]:
+        """The editions a game of this scenario may be created under: its own first, then each further one it
+        declares (`also_rulesets`) that the rules core plays (issue 41)."""
+        declared = [self.ruleset, *getattr(self.scenario, "also_rulesets", ())]
+        return [r for r in dict.fromkeys(declared) if r == self.ruleset or _playable(r)]
 
 
 def _game_options(ruleset: str, scenario: Any) -> dict[str, Any]:
@@ -59,6 +70,14 @@ def _game_options(ruleset: str, scenario: Any) -> dict[str, Any]:
         return dict(rules().find_ruleset(ruleset).game_options(scenario))
     except (AttributeError, ValueError):
         return {}
+
+
+def _playable(ruleset: str) -> bool:
+    try:
+        rules().find_ruleset(ruleset)
+    except ValueError:
+        return False
+    return True
 
 
 def _ruleset_title(ruleset: str) -> str:

@@ -69,6 +69,11 @@ class GameCreate(StrictModel):
         description="The game's options, each one the scenario offers (its listing's `options`), e.g. "
                     "{\"free_setup\": true} (Standard 17.3); kept with the game and in its record",
     )
+    ruleset: str | None = Field(
+        default=None, min_length=1, max_length=32,
+        description="The edition of the rules to play, one of the scenario's listed `rulesets` (e.g. "
+                    "`quickplay-2013`); none: the scenario's own `ruleset`",
+    )
 
 
 DICE_CONTRIBUTION_PATTERN = r"^[0-9a-f]{64}$"

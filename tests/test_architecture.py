@@ -89,7 +89,7 @@ def test_the_import_contracts_fail_on_a_planted_violation(tmp_path: Path, edits:
     assert "BROKEN" in broken.stdout
 
 
-# The lobby's catalogue of edition titles names editions that have no page module yet (quickplay-2013).
+# The lobby's catalogue of edition titles names each edition, the lobby's lists being no edition's module.
 EDITION_CATALOGUE = {WEB_JS / "ui" / "lobbylists.js"}
 
 

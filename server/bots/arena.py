@@ -36,6 +36,7 @@ class ArenaReport:
     b: str
     seed: int
     iterations: int | None = None
+    ruleset: str | None = None  # the edition played (None: the scenario's own)
     games: int = 0
     a_wins: int = 0
     b_wins: int = 0
@@ -57,7 +58,7 @@ class ArenaReport:
                 dec[label] = {"decisions": len(ts), "median_ms": round(statistics.median(ts) * 1000, 2),
                               "max_ms": round(max(ts) * 1000, 1), "mean_ms": round(sum(ts) / len(ts) * 1000, 2)}
         return {
-            "scenario": self.scenario, "a": self.a, "b": self.b, "seed": self.seed, "iterations": self.iterations,
+            "scenario": self.scenario, "ruleset": self.ruleset, "a": self.a, "b": self.b, "seed": self.seed, "iterations": self.iterations,
             "games": self.games,
             "a_wins": self.a_wins, "b_wins": self.b_wins, "draws": self.draws,
             "a_share_of_decisive": round(self.a_wins / decisive, 4) if decisive else None,
@@ -70,9 +71,10 @@ class ArenaReport:
 
 def play_game(scenario: Scenario, bots: dict[str, Bot], labels: dict[str, str], game_seed: str,
               rngs: dict[str, random.Random], budget_s: float, report: ArenaReport,
-              max_commands: int = 20000) -> Game:
-    """One game; each side's bot sees only its belief game. Invariants checked after every command."""
-    game = Game.new(scenario, game_seed)
+              max_commands: int = 20000, ruleset: str | None = None) -> Game:
+    """One game (under `ruleset`, one the scenario declares; None: its own); each side's bot sees only its belief
+    game. Invariants checked after every command."""
+    game = Game.new(scenario, game_seed, ruleset)
     n = 0
     while not game.is_over:
         side = game.awaiting
@@ -105,10 +107,12 @@ def play_game(scenario: Scenario, bots: dict[str, Bot], labels: dict[str, str], 
 
 
 def arena(scenario: Scenario, a: str, b: str, games: int, seed: int = 1, budget_s: float = 1.0,
-          progress: Callable[[int, ArenaReport], None] | None = None, iterations: int | None = None) -> ArenaReport:
-    """`games` games of level `a` against level `b`, `a` taking the first side in even games.
-    `iterations`: the search level's budget in nodes per decision instead of the clock (reproducible)."""
-    report = ArenaReport(scenario.id, a, b, seed, iterations=iterations)
+          progress: Callable[[int, ArenaReport], None] | None = None, iterations: int | None = None,
+          ruleset: str | None = None) -> ArenaReport:
+    """`games` games of level `a` against level `b`, `a` taking the first side in even games, under `ruleset` (one
+    the scenario declares; None: its own). `iterations`: the search level's budget in nodes per decision instead of
+    the clock (reproducible)."""
+    report = ArenaReport(scenario.id, a, b, seed, iterations=iterations, ruleset=ruleset or scenario.ruleset)
     first, second = scenario.side_order
     for s in scenario.side_order:
         report.by_side[s] = {"a": 0, "b": 0, "draw": 0}
@@ -122,7 +126,8 @@ def arena(scenario: Scenario, a: str, b: str, games: int, seed: int = 1, budget_
         rngs = {s: random.Random(f"arena:{seed}:{i}:{s}") for s in scenario.side_order}
         # with a node budget nobody reads the clock: greedy runs to completion, search counts nodes
         budget = NO_CLOCK if iterations is not None else budget_s
-        game = play_game(scenario, bots, labels, f"arena-game-seed-{seed}-{i:08d}", rngs, budget, report)
+        game = play_game(scenario, bots, labels, f"arena-game-seed-{seed}-{i:08d}", rngs, budget, report,
+                         ruleset=ruleset)
         winner = (game.result or {}).get("winner")
         report.games += 1
         if winner is None:

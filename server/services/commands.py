@@ -289,7 +289,7 @@ class CommandService:
         # Built whole rather than by dataclasses.replace, which reads the class's fields on every call.
         self.store.recent.put(GameMeta(
             id=meta.id, version=new_version, status=write.status, visibility=meta.visibility,
-            awaiting_since=since, result=write.result if over else meta.result,
+            awaiting_since=since, result=write.result if over else meta.result, ruleset=meta.ruleset,
             seat_names=meta.seat_names, seat_ids=meta.seat_ids,
         ), entry)
         if mail_owed:

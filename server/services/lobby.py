@@ -67,9 +67,10 @@ class Lobby:
     async def create_game(
         self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str,
         decision_hours: int | None = None, options: dict[str, bool] | None = None,
-        quota: Callable[[AsyncSession], Awaitable[None]] | None = None,
+        quota: Callable[[AsyncSession], Awaitable[None]] | None = None, ruleset: str | None = None,
     ) -> Game:
-        """`quota` (the account's game quotas) is checked inside the write transaction that inserts the game,
+        """`ruleset`: the edition to play, one the scenario declares (its own when None; issue 41).
+        `quota` (the account's game quotas) is checked inside the write transaction that inserts the game,
         after taking the account's row lock, so simultaneous creations are counted one after another and a
         burst never makes more games than the quota (issue 38)."""
         entry = self.registry.get(scenario_id)
@@ -85,12 +86,20 @@ class Lobby:
             raise ApiError(
                 422, "unknown_side", f"Scenario '{scenario_id}' has no side '{side}'.", sides=sides
             )
+        ruleset = ruleset or entry.ruleset
+        editions = entry.rulesets
+        if ruleset not in editions:
+            raise ApiError(
+                422, "unknown_ruleset",
+                f"Scenario '{scenario_id}' is not played under the ruleset '{ruleset}': it declares "
+                f"{', '.join(editions)}.", rulesets=editions,
+            )
         # The dice (R11, docs/dice.md): the server commits to its seed now (the seed hash in every view);
         # each seat adds its own contribution after seeing it: the creator with `contribute`, the joiner
         # when joining. No die is rolled before both are in.
         try:  # the game's options (Standard 17.3's free set-up): each one the scenario offers
-            engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32), contributions={},
-                                           options=options or None)
+            engine_game = rules().Game.new(entry.scenario, self._fixed_seed or secrets.token_hex(32), ruleset,
+                                           contributions={}, options=options or None)
         except ValueError as e:
             raise ApiError(422, "bad_game_option", str(e)) from e
         snapshot = engine_game.to_json(include_log=False)
@@ -98,6 +107,7 @@ class Lobby:
         row = Game(
             id=secrets.token_urlsafe(9),
             scenario_id=scenario_id,
+            ruleset=engine_game.ruleset.name,
             scenario_json=dict(entry.raw),
             created_by=user.id,
             visibility=visibility,

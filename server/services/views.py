@@ -31,6 +31,7 @@ class GameMeta:
     visibility: str
     awaiting_since: datetime | None
     result: dict[str, Any] | None
+    ruleset: str  # the edition the game is played under (its row's, migration 0008)
     seat_names: tuple[tuple[str, str], ...]  # (side, username) of every taken seat
     seat_ids: tuple[tuple[str, int], ...] = ()  # (side, user id) of every taken seat
 
@@ -43,6 +44,7 @@ class GameMeta:
             visibility=game_row.visibility,
             awaiting_since=game_row.awaiting_since,
             result=game_row.result,
+            ruleset=game_row.ruleset,
             seat_names=tuple((seat.side, seat.user.username) for seat in game_row.seats),
             seat_ids=tuple((seat.side, seat.user_id) for seat in game_row.seats),
         )
@@ -136,8 +138,8 @@ def build_log_entries(
     filter_events = rules().filter_events
     # The edition names the commands that are a side's secret (a set-up placement, a hidden box's filling): to the
     # other side even their type is hidden (19.8, 17.2), so the log does not show that one was given.
-    ruleset = getattr(scenario, "ruleset", None)
-    edition = rules().find_ruleset(ruleset) if isinstance(ruleset, str) else None
+    # The game's edition, which may be another than the scenario's own (`also_rulesets`, issue 41).
+    edition = rules().find_ruleset(game_row.ruleset)
     out = []
     for row in rows:
         entry: dict[str, Any] = {
@@ -148,7 +150,7 @@ def build_log_entries(
         }
         if over or viewer.role == "admin" or viewer.side == row.side:
             entry["command"] = row.command
-        elif edition is not None and _secret_to(edition, scenario, row.side, row.command, viewer):
+        elif _secret_to(edition, scenario, row.side, row.command, viewer):
             entry["command"] = {"type": "secret"}
         else:
             entry["command"] = {"type": row.command.get("type")}
@@ -225,7 +227,7 @@ def build_summary(game_row: Game, viewer_user_id: int | None) -> dict[str, Any]:
         # Tokens are for the players to pass on; nobody else gets them.
         "invite_token": game_row.invite_token if your_side else None,
         "watch_token": game_row.watch_token if your_side else None,
-        "ruleset": (game_row.scenario_json or {}).get("ruleset"),
+        "ruleset": game_row.ruleset,
     }
 
 

@@ -4,10 +4,12 @@ invariant checker (server/rules/invariants.py) and an exact replay of its log (R
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from server.bots.arena import arena, wilson
+from server.bots import make_bot
+from server.bots.arena import NO_CLOCK, ArenaReport, arena, play_game, wilson
 from server.cli import main
 from server.rules_cli import find_scenario
 
@@ -64,3 +66,24 @@ def test_standard_rules_arena_greedy_beats_random_with_only_legal_commands():
     assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
     assert data["a_wins"] == 2, data
     assert data["decision_time"]["greedy"]["decisions"] > 0
+
+
+def test_quickplay_2013_arena_greedy_beats_random_under_the_chosen_edition(capsys):
+    """Issue 41: `vedette arena --ruleset quickplay-2013` plays the tutorial under the 2013 edition it declares
+    (`also_rulesets`): greedy wins every game with only legal commands, and an edition the scenario does not declare
+    is refused."""
+    rc = main(["arena", "--scenario", "tutorial", "--ruleset", "quickplay-2013", "--a", "greedy", "--b", "random",
+               "--games", "4", "--seed", "7", "--iterations", "1", "--json"])
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rc == 0 and data["ruleset"] == "quickplay-2013"
+    assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
+    assert data["a_wins"] == 4, data
+    # the games are played by the 2013 edition's engine, and the record names it for `vedette replay`
+    report = ArenaReport("tutorial", "greedy", "random", 7)
+    game = play_game(find_scenario("tutorial"), {"blue": make_bot("greedy"), "red": make_bot("random")},
+                     {"blue": "greedy", "red": "random"}, "arena-2013-seed-00000001",
+                     {s: random.Random(s) for s in ("blue", "red")}, NO_CLOCK, report, ruleset="quickplay-2013")
+    assert game.is_over and game.ruleset.name == "quickplay-2013" and report.violations == 0
+    assert game.record()["ruleset"] == "quickplay-2013" and game.result["winner"] == "blue"
+    assert main(["arena", "--scenario", "tutorial", "--ruleset", "standard", "--games", "1"]) == 2
+    assert "not written for ruleset 'standard'" in capsys.readouterr().err

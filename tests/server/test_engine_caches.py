@@ -16,7 +16,7 @@ class Entry:
 
 def meta(version: int, game_id: str = "g1") -> GameMeta:
     return GameMeta(id=game_id, version=version, status="active", visibility="private",
-                    awaiting_since=None, result=None, seat_names=(("blue", "ann"), ("red", "bob")))
+                    awaiting_since=None, result=None, ruleset="quickplay", seat_names=(("blue", "ann"), ("red", "bob")))
 
 
 def test_recent_cache_serves_the_rows_a_viewer_lacks() -> None:
@@ -91,7 +91,7 @@ def test_a_seat_of_a_live_game_is_known_without_a_read_and_nobody_else_is() -> N
 
     service = GameServices.build(scenario_registry=None).commands
     service.store.recent.seed(GameMeta(id="g1", version=3, status="active", visibility="private", awaiting_since=None,
-                                       result=None, seat_names=(("blue", "ann"), ("red", "bob")),
+                                       result=None, ruleset="quickplay", seat_names=(("blue", "ann"), ("red", "bob")),
                                        seat_ids=(("blue", 1), ("red", 2))))
     bob = User(id=2, username="bob", is_admin=False)
     assert service.live_seat("g1", bob) == Viewer("seat", "red", 2)

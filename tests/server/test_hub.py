@@ -14,6 +14,7 @@ from typing import Any
 from server.realtime.hub import GameHub, SendBacklog, ViewerConnection, let_senders_run, plain
 from server.services.access import Viewer
 from server.services.engine import EngineCache, RecentCache, ScenarioCache
+from server.rules_cli import find_scenario
 from server.services.views import GameMeta, build_view
 
 GAME = "g1"
@@ -44,7 +45,7 @@ class Row:
 
 def meta(version: int) -> GameMeta:
     return GameMeta(id=GAME, version=version, status="active", visibility="private",
-                    awaiting_since=None, result=None, seat_names=(("blue", "ann"), ("red", "bob")))
+                    awaiting_since=None, result=None, ruleset="quickplay", seat_names=(("blue", "ann"), ("red", "bob")))
 
 
 class FakeService:
@@ -56,13 +57,14 @@ class FakeService:
         self.recent = RecentCache()
         self.engines = EngineCache()
         self.scenarios = ScenarioCache()
-        self.scenarios._by_game[GAME] = SimpleNamespace(side_order=("blue", "red"))
+        # a real scenario: the log's filter asks the game's edition whether a command is a side's secret
+        self.scenarios._by_game[GAME] = find_scenario("tutorial")
 
     async def load_for_views(self, _session: Any, _game_id: str) -> Any:
         self.reads += 1
         row = SimpleNamespace(
             id=GAME, version=self.db_version, status="active", visibility="private",
-            awaiting_since=None, result=None,
+            awaiting_since=None, result=None, ruleset="quickplay",
             seats=[SimpleNamespace(side="blue", user_id=1, user=SimpleNamespace(username="ann")),
                    SimpleNamespace(side="red", user_id=2, user=SimpleNamespace(username="bob"))],
         )

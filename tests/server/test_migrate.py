@@ -93,3 +93,33 @@ def test_migration_0007_moves_the_documents_to_game_states_and_back_keeping_seat
     assert _counts(database) == (1, 1)
     upgrade_head(settings)
     assert _counts(database) == (1, 1)
+
+
+def test_migration_0008_names_each_games_edition_from_its_snapshot_and_steps_back(tmp_path: Path) -> None:
+    database = tmp_path / "migrate.db"
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{database}")
+    command.upgrade(alembic_config(settings), "0007")
+    with sqlite3.connect(database) as conn:
+        conn.execute("INSERT INTO users (id, username, email, password_hash, is_admin, created_at) "
+                     "VALUES (1, 'mover', 'm@example.org', 'x', 0, '2026-11-27 00:00:00.000000')")
+        for game_id, snapshot in (("g13", '{"ruleset": "quickplay-2013"}'), ("gstd", '{"ruleset": "standard"}'),
+                                  ("gold", '{"at": 0}')):
+            conn.execute(
+                "INSERT INTO games (id, scenario_id, created_by, visibility, status, invite_token, watch_token,"
+                " version, created_at, updated_at) VALUES (?, 'tutorial', 1, 'open', 'active', ?, ?, 0,"
+                " '2026-11-27 00:00:00.000000', '2026-11-27 00:00:00.000000')", (game_id, f"i{game_id}", f"w{game_id}"))
+            conn.execute("INSERT INTO game_states (game_id, scenario_json, snapshot, snapshot_version, initial_snapshot)"
+                         " VALUES (?, '{\"ruleset\": \"quickplay\"}', ?, 0, ?)", (game_id, snapshot, snapshot))
+            conn.execute("INSERT INTO game_seats (game_id, side, user_id, joined_at)"
+                         " VALUES (?, 'blue', 1, '2026-11-27 00:00:00.000000')", (game_id,))
+
+    upgrade_head(settings)
+    with sqlite3.connect(database) as conn:
+        editions = dict(conn.execute("SELECT id, ruleset FROM games").fetchall())
+    # the snapshot names the edition the engine plays (not the scenario's own); a snapshot naming none is Quick Play's
+    assert editions == {"g13": "quickplay-2013", "gstd": "standard", "gold": "quickplay"}
+    assert _counts(database)[0] == 3  # added in place: no table copy cascading to the seats
+
+    command.downgrade(alembic_config(settings), "0007")
+    assert "ruleset" not in _columns(database, "games")
+    assert _counts(database)[0] == 3

@@ -42,6 +42,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 # Every command family of docs/commands.md; the test fails on a family it has no page action for.
 FAMILIES = {"end_phase", "place", "move", "form_square", "remove_square", "recover", "attack", "bombard",
             "charge", "choose", "undo",
+            "roll_ma",  # Quick Play 2013's 11.1(2): the button under Selected in … before a disrupted unit moves
             # the Standard rules (docs/engine-contract.md); the set-up's shortcut (17.2)
             "place_printed",
             "flip", "declare", "stay", "replace", "muster", "reenter", "square",
@@ -118,7 +119,7 @@ def variety(game: Game, cmd: dict[str, Any]) -> str:
         return "move:march" if cmd.get("march") else "move:stack" if len(cmd["units"]) > 1 else "move"
     if t == "declare":
         return "declare:march" if cmd.get("march") else "declare:assist" if cmd.get("assist") else "declare"
-    if t == "choose" and game.state.ruleset == "standard" and st.decision:
+    if t == "choose" and game.state.ruleset in ("standard", "quickplay-2013") and st.decision:
         return f"choose:{st.decision['kind']}"  # which decisions the battle answered on the page
     if t == "square":
         return "square:remove" if cmd.get("form") is False else "square"
@@ -194,9 +195,10 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
         k = variety(game, c)
         if k not in done:
             fresh.setdefault(k, []).append(c)
-    # a family never performed first (a battle is short and the Standard rules offer many kinds of attack)
+    # a family never performed first (a battle is short, the Standard rules offer many kinds of attack, and a 2013
+    # tutorial may end in a few turns)
     new_family = {k: v for k, v in fresh.items() if k.split(":")[0] not in {d.split(":")[0] for d in done}}
-    if new_family and game.state.ruleset == "standard" and rng.random() < 0.9:
+    if new_family and game.state.ruleset in ("standard", "quickplay-2013") and rng.random() < 0.9:
         return rng.choice(new_family[rng.choice(sorted(new_family))])
     if fresh and game.state.ruleset == "standard" and rng.random() < 0.4:
         # the richest page flows first now and then: an attack combined, with leaders, a coordinator and a tactic
@@ -519,6 +521,10 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
     elif t in ("form_square", "remove_square"):
         select_stack(page, cmd["hex"])
         click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+    elif t == "roll_ma":
+        # 11.1(2) (2013): select the disrupted or ineffective units; their roll is a button under Selected in …
+        select_units(page, game, list(cmd["units"]))
+        click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
     elif t == "recover":
         if cmd.get("leader"):
             page.locator(f"select.recover-leader[data-unit='{cmd['unit']}']").select_option(cmd["leader"])
@@ -621,11 +627,15 @@ def last_toast(page: Any) -> str:
 # ------------------------------------------------------------------ lobby
 
 
-def create_in_lobby(page: Any, scenario_id: str, options: tuple[str, ...] = ()) -> tuple[str, str]:
-    """Create a private game of `scenario_id` on its first side, ticking the game `options` the scenario
-    offers (the lobby's checkboxes); (invite link, creator's side)."""
+def create_in_lobby(page: Any, scenario_id: str, options: tuple[str, ...] = (), ruleset: str | None = None
+                    ) -> tuple[str, str]:
+    """Create a private game of `scenario_id` on its first side, under the edition `ruleset` picked in the card's
+    Rules select (None: the scenario's own, no pick), ticking the game `options` the scenario offers (the lobby's
+    checkboxes); (invite link, creator's side)."""
     card = page.locator(f".scenario[data-scenario='{scenario_id}']")
     card.locator(".preview svg").wait_for()
+    if ruleset is not None:
+        card.locator("select[name=ruleset]").select_option(ruleset)
     for name in options:
         card.locator(f"input[data-option='{name}']").check()
     side = card.locator("select[name=side] option:not([value=random])").first.get_attribute("value")
@@ -652,16 +662,18 @@ def test_whole_battle_through_the_page(run_id: str, open_page: Any, live_server:
 
 
 def play_whole_battle(run_id: str, open_page: Any, live_server: Any, artifacts: Path) -> None:
-    """One battle from the lobby to game over by clicks alone (`run_id`: a scenario id, '+option' for a variant)."""
-    scenario_id, *options = run_id.split("+")
-    run_id = run_id.replace("+", "-")
+    """One battle from the lobby to game over by clicks alone (`run_id`: a scenario id, '@ruleset' for another
+    edition it declares, '+option' for a variant)."""
+    played, *options = run_id.split("+")
+    scenario_id, _, ruleset = played.partition("@")
+    run_id = run_id.replace("+", "-").replace("@", "-")
     base = live_server.url
     errors: list[str] = []
     a = open_page(errors, f"{run_id}-a")
     b = open_page(errors, f"{run_id}-b")
     register(a, base, f"wa-{run_id}"[:32])
     register(b, base, f"wb-{run_id}"[:32])
-    link, side_a = create_in_lobby(a, scenario_id, tuple(options))
+    link, side_a = create_in_lobby(a, scenario_id, tuple(options), ruleset or None)
     b.goto(link)
     b.get_by_role("button", name="Join the game").click()
     b.wait_for_url("**/games/*")
@@ -670,6 +682,7 @@ def play_whole_battle(run_id: str, open_page: Any, live_server: Any, artifacts: 
     oracle = Oracle(f"{live_server.db_dir}/vedette.db", game_id)
     game = oracle.game()
     assert {k for k, v in game.state.options.items() if v} == set(options), game.state.options
+    assert game.ruleset.name == (ruleset or game.scenario.ruleset), game.ruleset.name
     side_b = next(s for s in game.scenario.side_order if s != side_a)
     pages = {side_a: a, side_b: b}
     for p in pages.values():

@@ -53,12 +53,15 @@ def seated_game(a: Page, b: Page, base: str, names: tuple[str, str], scenario: s
 
 
 def computer_game(page: Page, base: str, username: str, side: str = "blue", opponent: str = "random",
-                  scenario: str = "tutorial") -> str:
-    """A new account creates a game of `scenario` on `side` against the computer (`opponent`: the lobby's choice) and
-    lands on its page; the game's id."""
+                  scenario: str = "tutorial", ruleset: str | None = None) -> str:
+    """A new account creates a game of `scenario` on `side` against the computer (`opponent`: the lobby's choice),
+    under the edition `ruleset` picked in the card's Rules select (None: the scenario's own), and lands on its page;
+    the game's id."""
     register(page, base, username)
     card = page.locator(f".scenario[data-scenario='{scenario}']")
     card.locator(".preview svg").wait_for()
+    if ruleset is not None:
+        card.locator("select[name=ruleset]").select_option(ruleset)
     card.locator("select[name=side]").select_option(side)
     card.locator("select[name=opponent]").select_option(opponent)
     card.locator("button.btn.primary").click()

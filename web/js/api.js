@@ -71,9 +71,11 @@ export const api = {
   scenario: (id, game = null, access = accessParams()) => request("GET", `/api/scenarios/${encodeURIComponent(id)}`, undefined, { query: game ? { game, ...access } : undefined }),
   // computer_level: null for a person (invite link), else "random" | "greedy" | "search" (the computer takes the other seat)
   // options: the game's options the scenario offers (its listing's `options`, e.g. {free_setup: true})
-  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null, options = null) =>
+  // ruleset: one of the scenario's listed editions (`rulesets`); null: the scenario's own
+  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null, options = null, ruleset = null) =>
     request("POST", "/api/games", {
       scenario, side, visibility,
+      ...(ruleset ? { ruleset } : {}),
       ...(decision_hours ? { decision_hours } : {}),
       ...(computer_level ? { opponent: "computer", computer_level } : {}),
       ...(options && Object.keys(options).length ? { options } : {}),

@@ -100,6 +100,25 @@ const GENERIC_READING = {
   range: (def, f) => def.range ?? f.range ?? null,
 };
 
+/** The reading of counters that print four factors along their foot, attack-defence-morale-movement (an artillery
+ *  unit's range, one per unit, beside its symbol; a leader's reading the generic one): the editions whose counters
+ *  read so take it as their `counter` (editions/index.js). */
+export const FOUR_FACTOR_READING = {
+  factors(def, f) {
+    if (def.kind === "leader") return undefined;
+    return `${f.attack ?? "?"}-${f.defense ?? "?"}-${f.mr ?? "?"}-${f.ma ?? "?"}`;
+  },
+  describe(def, f) {
+    if (def.kind === "leader") return undefined;
+    let s = `attack ${f.attack}, defence ${f.defense}, morale ${f.mr}, movement ${f.ma}`;
+    const r = FOUR_FACTOR_READING.range(def, f);
+    if (r) s += `, range ${r}`;
+    if (f.charge) s += `, charge ${f.charge}`;
+    return s;
+  },
+  range: (def) => (def.kind === "artillery" && def.range ? def.range : null),
+};
+
 /** Ask the edition's reading (`reading`: the edition's `counter`, editions/index.js) what a counter shows, else the
  *  generic reading: an edition's hook answering undefined leaves the answer to the generic one (null: nothing). */
 export function readCounter(reading, what, def, f) {

@@ -378,16 +378,36 @@ function fillScenario(info, s, full, me) {
     h("option", { value: "search", text: "The computer (searching ahead)" }),
     h("option", { value: "random", text: "The computer (random moves)" }),
   ]);
-  // the game options this scenario offers (e.g. 17.3's free set-up): a checkbox each, only when offered
-  const optionBoxes = Object.entries(s.options || {}).map(([name, o]) => h("input", { type: "checkbox", name: `option-${name}`, "data-option": name, "aria-label": `${o.label} (rule ${o.rule})` }));
-  const optionFields = Object.entries(s.options || {}).map(([name, o], i) => h("label.field.game-option", { title: o.text || "" }, [optionBoxes[i], ` ${o.label} (rule ${o.rule})`]));
+  // the editions a game of it may be played under (issue 41): its own first, then those it also declares; a select
+  // only when there is a choice. The game options (e.g. 17.3's free set-up) are the chosen edition's: a checkbox each.
+  const ruleset = s.ruleset || editionFor(s.ruleset).name; // a scenario naming none is played by the default edition
+  const editions = s.rulesets && s.rulesets.length ? s.rulesets : [{ ruleset, title: editionTitle(s), options: s.options || {} }];
+  const editionSelect = editions.length > 1
+    ? h("select", { name: "ruleset", "aria-label": `Rules edition for ${s.title}` }, editions.map((e) => h("option", { value: e.ruleset, text: e.title })))
+    : null;
+  const chosenEdition = () => editions.find((e) => e.ruleset === (editionSelect ? editionSelect.value : ruleset)) || editions[0];
+  const optionHost = h("span.game-options", { style: "display:contents" });
+  const editionChip = h(`span.edition.edition-${ruleset}`, { "data-ruleset": ruleset, text: editionTitle(s) });
+  const showEdition = () => {
+    const e = chosenEdition();
+    editionChip.className = `edition edition-${e.ruleset}`;
+    editionChip.dataset.ruleset = e.ruleset;
+    editionChip.textContent = e.title;
+    add(clear(optionHost), ...Object.entries(e.options || {}).map(([name, o]) => h("label.field.game-option", { title: o.text || "" }, [
+      h("input", { type: "checkbox", name: `option-${name}`, "data-option": name, "aria-label": `${o.label} (rule ${o.rule})` }),
+      ` ${o.label} (rule ${o.rule})`,
+    ])));
+  };
+  if (editionSelect) editionSelect.addEventListener("change", showEdition);
+  showEdition();
   const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
   createBtn.addEventListener("click", async () => {
     createBtn.disabled = true;
     try {
       const computer = opponentSelect.value || null;
-      const options = Object.fromEntries(optionBoxes.filter((b) => b.checked).map((b) => [b.dataset.option, true]));
-      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer, options);
+      const options = Object.fromEntries([...optionHost.querySelectorAll("input[data-option]")].filter((b) => b.checked).map((b) => [b.dataset.option, true]));
+      const edition = editionSelect ? editionSelect.value : null;
+      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer, options, edition);
       if (computer) {
         // The computer joined at once: the game has started; go and play it.
         location.href = `/games/${encodeURIComponent(g.id)}`;
@@ -407,7 +427,6 @@ function fillScenario(info, s, full, me) {
     h("summary", { text: "Side briefings" }),
     ...Object.entries(sides).map(([id, sd]) => (briefing[id] ? h("p.briefing", {}, [h("b", { text: `${sd.name || id}: ` }), briefing[id]]) : null)),
   ]);
-  const ruleset = s.ruleset || editionFor(s.ruleset).name; // a scenario naming none is played by the default edition
   add(clear(info),
     s.learning ? h("div.scenario-kind", { text: `Learning battle — ${editionTitle(s)}` }) : null,
     h(`h3#sc-${s.id}`, { text: s.title }),
@@ -421,9 +440,9 @@ function fillScenario(info, s, full, me) {
     Object.keys(briefing).length > 1 ? details : null,
     h("div.muted.scenario-terms", { style: "font-size:13px" }, [
       `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
-      h(`span.edition.edition-${ruleset}`, { "data-ruleset": ruleset, text: editionTitle(s) }),
+      editionChip,
     ]),
-    h("div.create-row", {}, [h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), ...optionFields, createBtn]),
+    h("div.create-row", {}, [editionSelect ? h("label.field", {}, ["Rules", editionSelect]) : null, h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), optionHost, createBtn]),
   );
 }
 

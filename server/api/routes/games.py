@@ -81,7 +81,7 @@ async def create_game(
 
     row = await lobby.create_game(
         session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours,
-        options=body.options, quota=quota,
+        options=body.options, quota=quota, ruleset=body.ruleset,
     )
     if body.opponent == "computer":
         runner = request.app.state.bots

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from ...errors import not_found
 from ...schemas import ScenarioSummary
@@ -12,6 +12,15 @@ from ...services.views import build_scenario
 from ..deps import InviteToken, OptionalUser, RegistryDep, SessionDep, StoreDep, WatchToken
 
 router = APIRouter(prefix="/api/scenarios", tags=["scenarios"])
+
+
+class EditionChoice(BaseModel):
+    """One edition of the rules a game of the scenario may be created under (`GameCreate.ruleset`)."""
+
+    ruleset: str = Field(description="the edition's ruleset id, e.g. `quickplay`, `quickplay-2013`, `standard`")
+    title: str = Field(description="the edition's name, for the lobby")
+    options: dict[str, dict[str, Any]] = Field(default_factory=dict, description="the options a game of it under "
+                                               "this edition may be created with (as `options` above)")
 
 
 class ScenarioListing(ScenarioSummary):
@@ -24,6 +33,9 @@ class ScenarioListing(ScenarioSummary):
     options: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="the options a game of it may be created with (`GameCreate.options`): "
         "name -> {label, rule, text}; e.g. `free_setup` (Standard 17.3)")
+    rulesets: list[EditionChoice] = Field(
+        default_factory=list, description="every edition a game of it may be created under, its own `ruleset` "
+        "first, then each further one the scenario declares (`also_rulesets`): the lobby's edition select")
 
 
 @router.get("", response_model=list[ScenarioListing])

@@ -162,6 +162,36 @@ def attack_total(ctx: Ctx, c: dict[str, Any],
     return total, parts
 
 
+def attack_choices(ctx: Ctx, side: str, units: list[str], target: str,
+                   check_attacker: Callable[[Ctx, str, str, str], None],
+                   bombard_problem: Callable[[Ctx, str, str, str], tuple[str, str] | None]) -> dict[str, Any]:
+    """For the page's attack builder: which of the selected `units` may attack `target` (the edition's
+    `check_attacker` raises the rule that forbids it), which guns may support it with fire (its `bombard_problem`),
+    which leaders stand with the attackers to lend their factors (not ineffective); the refusals of the others."""
+    attackers: list[str] = []
+    support: list[str] = []
+    refused: list[dict[str, str]] = []
+    for u in units:
+        if ctx.is_leader(u):
+            continue
+        ok = False
+        why: IllegalCommand | None = None
+        try:
+            check_attacker(ctx, side, u, target)
+            attackers.append(u)
+            ok = True
+        except IllegalCommand as e:
+            why = e
+        if ctx.kind(u) is UnitKind.ARTILLERY and bombard_problem(ctx, side, u, target) is None:
+            support.append(u)
+            ok = True
+        if not ok and why is not None:
+            refused.append({"unit": u, "rule": why.rule, "message": why.message})
+    hexes = {ctx.u(u).hex for u in attackers}
+    leaders = [u for u in units if ctx.is_leader(u) and ctx.u(u).hex in hexes and not ctx.u(u).ineffective]
+    return {"attackers": attackers, "support": support, "leaders": leaders, "refused": refused}
+
+
 def commit_attack(ctx: Ctx, c: dict[str, Any], attacked: bool) -> None:
     """An attack declared: its units have attacked, each attacking hex has its one target, the target hex has been
     attacked (`attacked`), and the defender's choice, then the resolution, are queued."""

@@ -19,8 +19,9 @@ from .state import (
 )
 
 
-def update_control(ctx: Context) -> None:
-    """The last side to occupy an objective with a combat unit controls it."""
+def update_control(ctx: Context, rule: str = "14.0") -> None:
+    """The last side to occupy an objective with a combat unit controls it (`rule`: the edition's number for the
+    scenario's victory conditions, which the event cites)."""
     for obj in ctx.sc.victory.objectives:
         units = ctx.combat_units_at(obj.hex)
         sides = {ctx.side_of(u) for u in units}
@@ -28,7 +29,8 @@ def update_control(ctx: Context) -> None:
             (side,) = sides
             if ctx.st.control.get(obj.hex) != side:
                 ctx.st.control[obj.hex] = side
-                ctx.emit("control", f"14.0: {ctx.sc.sides[side].name} takes {obj.name}", hex=obj.hex, side=side)
+                ctx.emit("control", f"{rule}: {ctx.sc.sides[side].name} takes {obj.name}", hex=obj.hex, side=side,
+                         rule=rule)
 
 
 _LOST = frozenset({STATUS_ELIMINATED, STATUS_DEAD})

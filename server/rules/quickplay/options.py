@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import attack_choices as kernel_attack_choices
 from ..kernel.scenario import UnitKind
 from ..kernel.state import (
     PHASE_COMBAT,
@@ -141,28 +142,7 @@ def attack_previews(game: Game, ctx: Ctx, side: str, units: list[str]) -> list[d
 def attack_choices(ctx: Ctx, side: str, units: list[str], target: str) -> dict[str, Any]:
     """Which selected units may attack `target` (7.1), support it with artillery fire (8.4) or lend
     it a leader (10.0); the refusals of the others, with their rule."""
-    attackers: list[str] = []
-    support: list[str] = []
-    refused: list[dict[str, str]] = []
-    for u in units:
-        if ctx.is_leader(u):
-            continue
-        ok = False
-        why: IllegalCommand | None = None
-        try:
-            combat.check_attacker(ctx, side, u, target)
-            attackers.append(u)
-            ok = True
-        except IllegalCommand as e:
-            why = e
-        if ctx.kind(u) is UnitKind.ARTILLERY and artillery.bombard_problem(ctx, side, u, target) is None:
-            support.append(u)
-            ok = True
-        if not ok and why is not None:
-            refused.append({"unit": u, "rule": why.rule, "message": why.message})
-    hexes = {ctx.u(u).hex for u in attackers}
-    leaders = [u for u in units if ctx.is_leader(u) and ctx.u(u).hex in hexes and not ctx.u(u).ineffective]
-    return {"attackers": attackers, "support": support, "leaders": leaders, "refused": refused}
+    return kernel_attack_choices(ctx, side, units, target, combat.check_attacker, artillery.bombard_problem)
 
 
 def default_attack(ctx: Ctx, side: str, choices: dict[str, Any], target: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
+from ..kernel.procedures import attack_choices
 from ..kernel.scenario import UnitKind
 from ..kernel.setup import placement_hexes
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_SETUP
@@ -67,48 +68,50 @@ def movement_options(ctx: Ctx, side: str, units: list[str], out: dict[str, Any])
 
 
 def attack_previews(ctx: Ctx, side: str, units: list[str]) -> list[dict[str, Any]]:
-    """For each enemy hex next to a selected unit: the attack the page proposes (the largest legal set from each
-    hex, 5.0; one leader per hex; every gun that may bombard in support, 8.2) with its odds, or its refusal."""
+    """For each enemy hex next to a selected unit: the choices the selection offers against it (who may attack, 7.1,
+    7.3; which guns may add their factor, 8.2; which leaders may lend theirs, 10.0), the attack the page proposes
+    (the largest legal set from each hex, 5.0; one leader per hex; every gun that may bombard in support) with its
+    odds, or its refusal."""
     enemy = ctx.enemy(side)
     targets = sorted({n for u in units if not ctx.is_leader(u) and (h := ctx.u(u).hex) is not None
                       for n in ctx.sc.grid.neighbors(h) if ctx.combat_units_at(n, enemy)})
     previews = []
     for t in targets:
-        cmd = default_attack(ctx, side, units, t)
+        choices = attack_choices(ctx, side, units, t, combat.check_attacker, artillery.bombard_problem)
+        cmd = default_attack(ctx, side, choices, t)
         try:
             c = combat.parse_attack(ctx, side, cmd)
         except IllegalCommand as e:
-            previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd})
+            previews.append({"target": t, "legal": False, "rule": e.rule, "message": e.message, "command": cmd,
+                             "choices": choices})
             continue
-        previews.append({"target": t, "legal": True, "command": cmd, **combat.preview(ctx, c)})
+        previews.append({"target": t, "legal": True, "command": cmd, "choices": choices, **combat.preview(ctx, c)})
     return previews
 
 
-def default_attack(ctx: Ctx, side: str, units: list[str], target: str) -> dict[str, Any]:
+def default_attack(ctx: Ctx, side: str, choices: dict[str, Any], target: str) -> dict[str, Any]:
+    """The attack the page proposes first: from each hex that may still attack `target` its largest legal set of
+    participants (5.0), a non-artillery primary where there is one, one leader per hex (10.0), and every gun that
+    may bombard in support but does not attack (8.2)."""
     by_hex: dict[str, list[str]] = {}
-    support = []
-    for u in units:
-        if ctx.is_leader(u):
-            continue
-        try:
-            combat.check_attacker(ctx, side, u, target)
-        except IllegalCommand:
-            if ctx.kind(u) is UnitKind.ARTILLERY and artillery.bombard_problem(ctx, side, u, target) is None:
-                support.append(u)
-            continue
+    for u in choices["attackers"]:
         by_hex.setdefault(ctx.u(u).hex or "", []).append(u)
     chosen: list[str] = []
     leaders: list[str] = []
     for hex_, uids in sorted(by_hex.items()):
+        if ctx.st.attack_from.get(hex_, target) != target:
+            continue
         sets = participant_sets(ctx, hex_, uids)
         if sets:
             chosen.extend(sets[0])
-            leaders.extend(combat.eligible_leaders(ctx, hex_, side, sets[0])[:1])
+            leaders.extend(l for l in combat.eligible_leaders(ctx, hex_, side, sets[0])[:1] if l in choices["leaders"])
     primary = next((u for u in chosen if ctx.kind(u) is not UnitKind.ARTILLERY), chosen[0] if chosen else None)
-    cmd: dict[str, Any] = {"type": "attack", "target": target, "attackers": chosen or [u for u in units if not ctx.is_leader(u)],
-                           "primary": primary}
+    # with nobody able to take part, the units that cannot: the referee's refusal then says why
+    cmd: dict[str, Any] = {"type": "attack", "target": target, "primary": primary,
+                           "attackers": chosen or list(choices["attackers"]) or [r["unit"] for r in choices["refused"]]}
     if leaders:
         cmd["leaders"] = leaders
+    support = [g for g in choices["support"] if g not in chosen]
     if support:
         cmd["support"] = support
     return cmd

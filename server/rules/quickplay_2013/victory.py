@@ -10,7 +10,8 @@ from typing import Any
 from ..kernel.core import Context
 from ..kernel.state import STATUS_CAPTURED, STATUS_DEAD, STATUS_ELIMINATED
 from ..kernel.victory import final_result as kernel_final_result
-from ..kernel.victory import objective_points, update_control
+from ..kernel.victory import objective_points
+from ..kernel.victory import update_control as kernel_update_control
 from ..kernel.victory import points as scenario_points
 from ..kernel.victory import sudden_death as kernel_sudden_death
 
@@ -18,6 +19,12 @@ __all__ = ["final_result", "points", "sudden_death", "update_control"]
 
 ELIMINATED_VP = 1  # 3.4
 CAPTURED_VP = 2  # 3.4
+
+
+def update_control(ctx: Context) -> None:
+    """The last side to occupy an objective with a combat unit controls it: the scenario's victory conditions, which
+    seed 001 places under 3.4 (it has no 14.0)."""
+    kernel_update_control(ctx, "3.4")
 
 
 def points(ctx: Context) -> dict[str, int]:

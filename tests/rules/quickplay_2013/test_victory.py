@@ -30,3 +30,14 @@ def test_t2_the_scenarios_own_schedule_stands_when_it_gives_one(pos: Position201
     game = pos.game()
     game.state.units["b1"].status, game.state.units["b1"].hex = "eliminated", None
     assert points(Ctx.of(game)) == {"blue": 1, "red": 2}  # per step, as the scenario says
+
+
+def test_3_4_taking_an_objective_cites_seed_001s_victory_rule(pos: Position2013) -> None:
+    """The objective's capture is the scenario's victory conditions, 3.4 in seed 001 (the revised seed's 14.0 is not
+    one of its rules)."""
+    pos.unit("b1", "blue", hex="0404")
+    pos.objective("0505", 3, owner="red")
+    game = pos.game()
+    events = game.submit("blue", {"type": "move", "units": ["b1"], "path": ["0404", "0505"]})
+    (taken,) = [e for e in events if e["type"] == "control"]
+    assert taken["rule"] == "3.4" and taken["text"].startswith("3.4: ") and game.state.control["0505"] == "blue"

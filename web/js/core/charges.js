@@ -88,7 +88,7 @@ export function chargeBar(sec) {
       "data-target": t.target,
       "data-path": t.path.join(","),
       "aria-label": `Charge ${t.target}: move by ${t.path.slice(1).join(", ")} and declare a charge`,
-      text: w.targetText ? w.targetText(t) : `Charge ${t.target}`,
+      text: w.targetText ? w.targetText(t) : t.many ? `Charge ${t.target} from ${t.path[t.path.length - 1]}` : `Charge ${t.target}`,
       onmouseenter: () => { S.chargeHover = t.target; renderOverlays(); },
       onmouseleave: () => { S.chargeHover = null; renderOverlays(); },
       onfocus: () => { S.chargeHover = t.target; renderOverlays(); },

@@ -8,7 +8,7 @@ import { toast, confirmDialog } from "../ui/chrome.js";
 import { combatPanel, lastCombatEvents } from "../ui/explain.js";
 import { renderBattle, watchLinkControl, keyHelp } from "../ui/battle.js";
 import { fairnessSection } from "../ui/fairness.js";
-import { S, page, defs, currentView, gameStatus, myTurn, activePrompt, sideName, playerName, showError } from "./store.js";
+import { S, page, defs, currentView, gameStatus, myTurn, activePrompt, sideName, playerName, showError, ruleOf } from "./store.js";
 import { endPhase, undo, cycleUnits, refreshPhaseOptions } from "./selection.js";
 import { renderPrompt } from "./prompt.js";
 import { renderSelection } from "./selectionpanel.js";
@@ -23,7 +23,7 @@ export function renderAll() {
   page.map.setView(page.edition.mapView ? page.edition.mapView(v) : v);
   renderTurnbar();
   renderStatus();
-  renderBattle($("#sec-battle"), { scenario: S.scenario, view: v, side: S.side });
+  renderBattle($("#sec-battle"), { scenario: S.scenario, view: v, side: S.side, rule: ruleOf("victory") });
   renderPrompt();
   renderSelection();
   renderOffboard();

@@ -56,7 +56,9 @@ export function renderSelection() {
   if (o.bombards.length) bits.push(`${o.bombards.length} bombardment target${o.bombards.length > 1 ? "s" : ""}`);
   const nCharge = new Set(o.charges.map((c) => c.target)).size;
   if (nCharge) bits.push(`${nCharge} charge target${nCharge > 1 ? "s" : ""}`);
-  sec.appendChild(h("div.whose-sub#sel-summary", { text: bits.length ? bits.join("; ") + "." : "These units have nothing to do now." }));
+  // with nowhere to go and nothing to attack, the commands below may still be theirs (a square, a roll for movement)
+  const idle = o.commands.length ? "Nothing to move or attack now: see the actions below." : "These units have nothing to do now.";
+  sec.appendChild(h("div.whose-sub#sel-summary", { text: bits.length ? bits.join("; ") + "." : idle }));
   for (const n of [].concat(o.notes || [])) sec.appendChild(h("div.whose-sub", {}, [typeof n === "string" ? n : n.text || JSON.stringify(n), n.rule ? h("span.rule", { text: `rule ${n.rule}`, style: "margin-left:6px" }) : null]));
   if (page.edition.selectionTools) {
     const tools = page.edition.selectionTools(o);

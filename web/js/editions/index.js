@@ -66,7 +66,8 @@
 //   optionText(option)        a decision's choice as its button says it
 //   optionNote(option, prompt) a sentence under a choice's button: what it does (a defending tactic's effect), or null
 //   optionHexes(option, view) more hexes a choice refers to (outlined on the map, clickable)
-//   charge                    {who, rule, title, help, targetText(t)}: charge mode's words (core/charges.js)
+//   charge                    {who, rule, title, help, targetText(t)}: charge mode's words (core/charges.js;
+//                             targetText by default: the target, and the path's last hex when several lead there)
 //   builder                   the attack builder's part (core/builder.js): {rules, supportText, leaderText(l,
 //                             name, hex), primaryText, start(b, cmd), command(cmd, b), changed(b),
 //                             rows(box, b, nameOf), preview(pv, nameOf), confirmText(cmd)}
@@ -80,8 +81,9 @@
 //                             declared: [event types that open a combat: the result panel spans from one to the next],
 //                             optionFacts(option) → [string] (a choice's facts: a retreat path's)}
 //   keyHelp                   {chargers, more}: the key help's words (ui/battle.js keyHelp)
-//   rules                     {enter, combine, attackers, primary}: the rule numbers the shared panels cite
-//                             (units coming on, attacks from several hexes, the attackers, the primary unit); an
+//   rules                     {enter, combine, attackers, primary, victory}: the rule numbers the shared panels cite
+//                             (units coming on, attacks from several hexes, the attackers, the primary unit, the
+//                             victory conditions in the Battle box); an
 //                             entry may be a function of what it is cited for (enter: the entry, core/store.js ruleOf)
 //   legend                    {charge, counter, marks}: the legend's line for a charge target, its reading of a
 //                             counter, and its words for the map's marks (mapMarks)
@@ -90,10 +92,11 @@
 //   onKey(key, event) → bool  the edition's own keys (true: handled)
 
 import { quickplay } from "./quickplay/index.js";
+import { quickplay2013 } from "./quickplay-2013/index.js";
 import { standard } from "./standard/index.js";
 import { horseAndMusket } from "./horse-and-musket/index.js";
 
-export const EDITIONS = { quickplay, standard, "horse-and-musket": horseAndMusket };
+export const EDITIONS = { quickplay, "quickplay-2013": quickplay2013, standard, "horse-and-musket": horseAndMusket };
 
 export function editionFor(ruleset) {
   return EDITIONS[ruleset] || EDITIONS.quickplay;

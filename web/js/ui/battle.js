@@ -49,8 +49,9 @@ export function victoryWords(sc) {
   return out;
 }
 
-/** Fill the Battle section. ctx: {scenario, view, side (mine or null)}. */
-export function renderBattle(sec, { scenario: sc, view: v, side }) {
+/** Fill the Battle section. ctx: {scenario, view, side (mine or null), rule: the edition's rules for the victory
+ *  conditions, cited in the heading (none: no chip)}. */
+export function renderBattle(sec, { scenario: sc, view: v, side, rule = null }) {
   if (!sec || !sc || !v) return;
   const open = sec.querySelector("details.battle-details") ? sec.querySelector("details.battle-details").open : false;
   clear(sec);
@@ -59,7 +60,7 @@ export function renderBattle(sec, { scenario: sc, view: v, side }) {
   const control = v.control || {};
   const objs = (sc.victory && sc.victory.objectives) || [];
   const order = sc.side_order || Object.keys(sc.sides);
-  sec.appendChild(h("h3", {}, ["Battle", h("span.rule", { text: "3.4, 14.0" })]));
+  sec.appendChild(h("h3", {}, ["Battle", rule ? h("span.rule", { text: rule }) : null]));
   sec.appendChild(
     h("div.battle-turn#battle-turn", { text: `Turn ${v.turn} of ${turns}${v.turn_label ? " (" + v.turn_label + ")" : ""}${v.phase === "over" ? ": the battle is over" : ""}` }),
   );

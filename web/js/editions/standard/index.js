@@ -214,7 +214,7 @@ export const standard = {
   onKey,
   // the shared panels' citations: reinforcements enter (13.1), units of the turn record track re-enter (13.2); a hex
   // is attacked from as many adjacent hexes as can be brought to bear, one primary attacker chosen among them (7.5)
-  rules: { enter: (entry) => (entry === TRT ? "13.2" : "13.1"), combine: "7.5", attackers: "7.5", primary: "7.5" },
+  rules: { enter: (entry) => (entry === TRT ? "13.2" : "13.1"), combine: "7.5", attackers: "7.5", primary: "7.5", victory: "3.1, 18.0" },
   legend: {
     charge: "Charge target (infantry 7.13(3), cavalry 9.3)",
     counter: COUNTER_LEGEND,

@@ -5,8 +5,7 @@
 // `results` and `resultKey` (editions/index.js); ui/explain.js draws them.
 
 import { resultKeyBox } from "../../ui/explain.js";
-
-const SIDE = { A: "attacker", D: "defender" };
+import { parseCell, readCell, notationWords, cellShort } from "../../ui/crtcells.js";
 
 /** 7.12: victorious attackers may advance into a hex the defenders retreat from. */
 const ADVANCE = { attacker: "", defender: " If they retreat, the attackers may advance (7.12)." };
@@ -38,35 +37,21 @@ const NOTATIONS = {
 
 /** "Dm(Dx) Leader" -> {head: "Dm", pass: "Dx", notes: ["Leader"]}; "–" and "-" read as NE. */
 export function parseResult(code) {
-  const [cell = "NE", ...notes] = String(code ?? "NE").trim().split(/\s+/);
-  const m = cell.match(/^([A-Za-z]+)(?:\(([A-Za-z]+)\))?$/);
-  const head = !m || cell === "-" || cell === "–" ? "NE" : m[1];
-  return { head, pass: m ? m[2] || null : null, notes: notes.filter((n) => n in NOTATIONS) };
-}
-
-function reading(head, pass, table) {
-  if (head === "NE" || head === "Ex") return table[head]();
-  const side = SIDE[head[0]];
-  const letter = head.slice(1);
-  if (!side || !table[letter]) return null;
-  const passed = pass ? (pass === "NE" ? "no effect" : `as ${pass}`) : "no effect";
-  return table[letter](side, passed);
+  return parseCell(code, NOTATIONS);
 }
 
 /** A result in plain words (`bombard`: read against the one bombarded unit, 8.5). */
 export function resultWords(code, { bombard = false } = {}) {
   const r = parseResult(code);
-  const base = reading(r.head, r.pass, WORDS) || String(code);
-  const extra = r.notes.map((n) => `${n}: ${NOTATIONS[n][0][0].toLowerCase()}${NOTATIONS[n][0].slice(1)}`);
+  const base = readCell(r.head, r.pass, WORDS) || String(code);
+  const extra = notationWords(r, NOTATIONS);
   const lead = bombard ? (r.head === "Ex" ? "Against the bombarded unit: it loses a step; the guns are unaffected (8.5, R12)." : r.head === "NE" ? "No effect on the bombarded unit (an A or bracketed result counts as none, 8.5)." : `Against the bombarded unit (8.5): ${base}`) : base;
   return [lead, ...extra].join(" ");
 }
 
 /** A few words for a result, for a row of an odds table. */
 export function resultShort(code) {
-  const r = parseResult(code);
-  const base = reading(r.head, r.pass, SHORT) || "";
-  return [base, ...r.notes.map((n) => NOTATIONS[n][1])].filter(Boolean).join("; ");
+  return cellShort(code, SHORT, NOTATIONS);
 }
 
 /** The outcome of a combat or bombardment (its `combat` event, 7.8, 8.5) in plain words; other events say it. */

@@ -1,20 +1,24 @@
-// Quick Play's declared cavalry charges (9.2): a charge move in the movement phase leaves the cavalry `charging`
-// its target, and the charge is made in the combat phase, which cannot end before every one is made. This is
+// Declared cavalry charges, for the editions whose charge move in the movement phase leaves the cavalry `charging`
+// its target and whose charge is made in the combat phase, which cannot end before every one is made. This is
 // the Charges section (each declared charge, its Charge! buttons with the referee's odds), the outline of a
-// hovered one on the map, and the referee's 9.2 refusal of end_phase kept in view.
+// hovered one on the map, and the referee's refusal of end_phase kept in view. The rule it cites is the edition's
+// (`charge.rule`), the odds are read in its results' words (`results`): editions/index.js.
 
-import { api } from "../../api.js";
-import { h, clear, $, OKABE } from "../../ui/dom.js";
-import { normalizeOptions } from "../../ui/options.js";
-import { optionOdds } from "../../ui/explain.js";
-import { results } from "./results.js";
-import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "../../core/store.js";
-import { send } from "../../core/sync.js";
-import { cancel } from "../../core/selection.js";
-import { renderOverlays } from "../../core/overlays.js";
+import { api } from "../api.js";
+import { h, clear, $, OKABE } from "../ui/dom.js";
+import { normalizeOptions } from "../ui/options.js";
+import { optionOdds } from "../ui/explain.js";
+import { S, page, defs, currentView, myTurn, activePrompt, sideName } from "./store.js";
+import { send } from "./sync.js";
+import { cancel } from "./selection.js";
+import { renderOverlays } from "./overlays.js";
+import { chargeMoveTargets } from "./charges.js";
+
+/** The rule the edition's charges go by (its `charge.rule`), the one the section and the refusal cite. */
+const chargeRule = () => String((page.edition.charge && page.edition.charge.rule) || "");
 
 /** The Charges section, placed where the page shell used to hold it (before the combat result). */
-export function mountCharges() {
+function mountCharges() {
   const sec = h("section.panel-section.charges-box#sec-charges", { "aria-live": "polite", "aria-label": "Cavalry charges", hidden: true });
   const before = $("#sec-combat");
   before.parentNode.insertBefore(sec, before);
@@ -35,7 +39,7 @@ function declaredCharges() {
 }
 
 /** My declared charges still to be made. */
-export function pendingCharges() {
+function pendingCharges() {
   if (S.role !== "seat" || !S.view) return [];
   return declaredCharges().filter((g) => g.side === S.side && g.units.some((u) => !u.made));
 }
@@ -73,15 +77,16 @@ async function refreshChargeCmds() {
   renderCharges();
 }
 
-/** 9.2: the server refuses to end the combat phase while declared charges are unmade; keep its sentence in view. */
-export function noteRefusal(command, err) {
+/** The server refuses to end the combat phase while declared charges are unmade (the edition's charge rule); keep its
+ *  sentence in view. */
+function noteRefusal(command, err) {
   const rule = err && (err.rule || (err.body && err.body.rule));
-  if (!command || command.type !== "end_phase" || !rule || !/^9\.2/.test(String(rule))) return;
+  if (!command || command.type !== "end_phase" || !rule || !chargeRule() || !String(rule).startsWith(chargeRule())) return;
   S.chargeRefusal = err.message || (err.body && err.body.message) || "Declared charges must be made first.";
   renderCharges();
 }
 
-export function renderCharges() {
+function renderCharges() {
   const sec = $("#sec-charges");
   if (!sec) return;
   const groups = declaredCharges();
@@ -94,7 +99,7 @@ export function renderCharges() {
   const v = currentView();
   const d = defs();
   const canAct = !S.history && myTurn() && v.phase === "combat" && !activePrompt();
-  sec.appendChild(h("h3", {}, ["Charges", h("span.rule", { text: "rule 9.2" })]));
+  sec.appendChild(h("h3", {}, ["Charges", h("span.rule", { text: `rule ${chargeRule()}` })]));
   const ul = h("ul.charge-list#charge-list", { "aria-label": "Declared cavalry charges" });
   for (const g of groups) {
     const mine = S.role === "seat" && g.side === S.side;
@@ -123,7 +128,7 @@ export function renderCharges() {
             send(cmd);
           },
         }, `Charge!${who}${withL.length ? " with " + withL.join(", ") : ""}`));
-        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd)), results) || h("span"));
+        li.appendChild(optionOdds(((S.chargeCmds && S.chargeCmds.list) || []).find((c) => c.command && JSON.stringify(c.command) === JSON.stringify(cmd)), page.edition.results) || h("span"));
       }
     } else if (!open.length) li.appendChild(h("span.muted.charge-done", { text: "made" }));
     ul.appendChild(li);
@@ -135,12 +140,12 @@ export function renderCharges() {
   else if (mineOpen) note = "These charges were declared by the charge moves. They are made in your combat phase, which cannot end until every declared charge has been made.";
   else if (groups.some((g) => g.side !== S.side && g.units.some((u) => !u.made))) note = "Enemy cavalry has declared these charges; they are made in its combat phase.";
   if (note) sec.appendChild(h("div.whose-sub#charge-note", { text: note }));
-  if (S.chargeRefusal) sec.appendChild(h("div.form-error#charge-refusal", { role: "alert" }, [S.chargeRefusal, h("span.rule", { text: "rule 9.2", style: "margin-left:6px" })]));
+  if (S.chargeRefusal) sec.appendChild(h("div.form-error#charge-refusal", { role: "alert" }, [S.chargeRefusal, h("span.rule", { text: `rule ${chargeRule()}`, style: "margin-left:6px" })]));
   if (canAct && mineOpen) refreshChargeCmds();
 }
 
 /** A declared charge hovered in the Charges section: outline its target from its chargers. */
-export function chargeOverlays() {
+function chargeOverlays() {
   if (!S.chargeHover || S.chargeMode || S.history) return;
   const map = page.map;
   const g = declaredCharges().find((x) => x.target === S.chargeHover && x.side === S.side);
@@ -149,3 +154,22 @@ export function chargeOverlays() {
     for (const u of g.units) if (u.hex && !u.made) map.drawLine(u.hex, g.target, { colour: OKABE.blue, dash: null, width: 4 });
   }
 }
+
+/** The hooks (editions/index.js) of an edition whose cavalry declares its charges this way: its state, the Charges
+ *  section, the refusal kept in view, charge mode left when no charge move is offered, the hovered charge's outline. */
+export const DECLARED_CHARGE_HOOKS = {
+  initState(s) {
+    s.chargeCmds = null; // {key, list}: the combat phase's legal charge commands from the options endpoint
+    s.chargeRefusal = null; // the refusal of end_phase while declared charges are unmade, shown in the Charges section
+  },
+  mount: mountCharges,
+  renderPanels: renderCharges,
+  viewChanged() {
+    if (!pendingCharges().length) S.chargeRefusal = null;
+  },
+  onRefusal: noteRefusal,
+  optionsArrived() {
+    if (S.chargeMode && !chargeMoveTargets().size) S.chargeMode = false;
+  },
+  overlays: chargeOverlays,
+};
