@@ -294,6 +294,11 @@ class Checker:
     def mail(self, viewer: str, body: str, last_version: int) -> None:
         """A mail: its digest blocks "[seq] Side:" carry the texts of the events of command seq."""
         self.checked += 1
+        blocks = [int(x.strip()[1:x.strip().index("]")]) for x in body.splitlines()
+                  if x.strip().startswith("[") and "]" in x.strip() and x.strip()[1:x.strip().index("]")].isdigit()]
+        # A line before the digest's blocks (its "Now:" line quotes the decision awaited) speaks of the state the
+        # mail was written at: after its last block's command.
+        now = max(blocks, default=last_version)
         seq = 0
         for line in body.splitlines():
             stripped = line.strip()
@@ -304,7 +309,7 @@ class Checker:
                 continue
             if SEED in line:
                 self._leak("mail", f"the seed in {viewer}'s mail")
-            for uid in self.truth.secret_units(viewer, seq):
+            for uid in self.truth.secret_units(viewer, seq or now):
                 if f"[{uid}]" in line:
                     self._leak("mail", f"{viewer}'s mail names secret {uid} at {seq}: {stripped}")
 
