@@ -15,7 +15,9 @@ from test_whole_battle import play_whole_battle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.whole_battle]
 
-RUNS = ["tutorial@quickplay-2013", "salem-church@quickplay-2013"]
+# Salem Church under 2013 played through the page too when this was written (241 commands, its record verified), in
+# 4.5 more minutes; `make test` plays the tutorial alone to stay within its 20-minute budget
+RUNS = ["tutorial@quickplay-2013"]
 
 
 @pytest.mark.timeout(1500)
