@@ -252,6 +252,14 @@ async def close_pools() -> None:
         await _PG_POOLS.pop(key)[1].close()
 
 
+async def close_engine(engine: Any) -> None:
+    """Close an engine together with the command path's driver pools of the running event loop. An engine
+    disposed alone leaves those pools' connections open after its loop ends (a script or test that runs
+    `asyncio.run` per step would hold a pool of backends per step until Postgres runs out of connections)."""
+    await close_pools()
+    await engine.dispose()
+
+
 # ------------------------------------------------------------------------------------------ SQLite
 
 _SQLITE: dict[str, sqlite3.Connection] = {}

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from server.db import create_engine, create_sessionmaker
 from server.notify.models import OutboxMail
+from server.services.commandlog import close_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
@@ -61,7 +62,7 @@ async def _outbox(settings: Any) -> list[OutboxMail]:
         async with create_sessionmaker(engine)() as session:
             return list((await session.scalars(select(OutboxMail).order_by(OutboxMail.id))).all())
     finally:
-        await engine.dispose()
+        await close_engine(engine)
 
 
 def test_sigkill_mid_smtp_and_before_send_delivers_each_mail_once(postgres_settings, tmp_path):

@@ -18,6 +18,7 @@ from server.notify.mailer import Mail, SmtpMailer, TransientMailError
 from server.notify.models import FAILED, PENDING, SENDING, SENT, OutboxMail
 from server.notify.outbox import OutboxWorker, enqueue
 from server.notify.tokens import read_unsubscribe_token, unsubscribe_token
+from server.services.commandlog import close_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +95,7 @@ async def _with_db(settings, fn):
     try:
         return await fn(create_sessionmaker(engine))
     finally:
-        await engine.dispose()
+        await close_engine(engine)
 
 
 async def _user(sm, name: str) -> User:

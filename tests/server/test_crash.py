@@ -21,6 +21,7 @@ import pytest
 from server_process import ServerProcess
 
 from server.db import create_engine, create_sessionmaker
+from server.services.commandlog import close_engine
 from server.services.engine import rules
 from server.services.store import GameStore
 
@@ -51,7 +52,7 @@ async def _db_state(settings, game_id):
             stored = (await store.private_engine(session, row)).to_json(include_log=False)
             return row, rows, replayed, stored, store.scenario_of(row)
     finally:
-        await engine.dispose()
+        await close_engine(engine)
 
 
 def test_sigkill_mid_stream_loses_no_acknowledged_command(settings, tmp_path):

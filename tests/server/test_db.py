@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from server import db
 from server.config import Settings
+from server.services.commandlog import close_engine
 
 pytestmark = pytest.mark.postgres
 
@@ -44,7 +45,7 @@ def test_a_connection_killed_while_idle_is_replaced_before_use(
             second = await _backend_pid(engine)
             return first, second
         finally:
-            await engine.dispose()
+            await close_engine(engine)
 
     first, second = _run(scenario())
     assert second != first
@@ -69,7 +70,7 @@ def test_a_connection_in_steady_use_is_not_pinged(
             pids = {await _backend_pid(engine) for _ in range(5)}
             return len(pids)
         finally:
-            await engine.dispose()
+            await close_engine(engine)
 
     assert _run(scenario()) == 1
     assert pings == []
@@ -93,7 +94,7 @@ def test_the_command_paths_commit_waits_for_the_disk_unless_configured_otherwise
             return orm, command_path
         finally:
             await commandlog.close_pools()
-            await engine.dispose()
+            await close_engine(engine)
 
     orm, command_path = _run(scenario())
     assert orm == "on"  # accounts, lobby and mails: always durable
@@ -144,7 +145,7 @@ async def test_the_services_sqlite_connections_leave_checkpoints_to_the_checkpoi
         assert plain.execute("SELECT count(*) FROM t").fetchone()[0] == 1501
     finally:
         commandlog.close_sqlite_connections()
-        await engine.dispose()
+        await close_engine(engine)
 
 
 async def test_under_steady_writes_the_checkpointer_has_the_log_start_over_instead_of_growing(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -192,4 +193,4 @@ async def test_under_steady_writes_the_checkpointer_has_the_log_start_over_inste
     finally:
         await checkpointer.stop()
         commandlog.close_sqlite_connections()
-        await engine.dispose()
+        await close_engine(engine)

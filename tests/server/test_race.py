@@ -17,6 +17,7 @@ from server.errors import ApiError
 from server.models import Game, GameCommand
 from server.scenarios import load_scenarios
 from server.services import accounts
+from server.services.commandlog import close_engine
 from server.services.wiring import GameServices
 
 ROUNDS = 100
@@ -85,7 +86,7 @@ async def test_conflicting_commands_exactly_one_applies(settings):
         assert applied_total >= ROUNDS * 0.9
     finally:
         for engine in engines:
-            await engine.dispose()
+            await close_engine(engine)
 
 
 @pytest.mark.postgres
@@ -109,7 +110,7 @@ async def test_same_command_id_from_two_connections_applies_once(postgres_settin
             assert a == b and a_new != b_new
     finally:
         for engine in engines:
-            await engine.dispose()
+            await close_engine(engine)
 
 
 class _ContributeWhileJoining:
@@ -152,7 +153,7 @@ async def test_a_contribution_sent_while_the_joiner_reads_the_game_is_kept(setti
             assert stored.initial_snapshot["dice"]["contributions"] == {"blue": mine, "red": theirs}
     finally:
         for engine in engines:
-            await engine.dispose()
+            await close_engine(engine)
 
 
 async def test_two_players_joining_one_seat_at_once_one_sits(settings):
@@ -180,4 +181,4 @@ async def test_two_players_joining_one_seat_at_once_one_sits(settings):
             assert stored.status == "active" and len(stored.seats) == 2
     finally:
         for engine in engines:
-            await engine.dispose()
+            await close_engine(engine)

@@ -10,6 +10,7 @@ from server_helpers import PASSWORD
 
 from server import service_cli
 from server.config import Settings
+from server.services.commandlog import close_engine
 
 
 def test_default_secret_refused_outside_development():
@@ -92,7 +93,7 @@ def test_session_tokens_stored_only_as_hashes(client, settings):
             async with create_sessionmaker(engine)() as session:
                 return list((await session.scalars(select(UserSession.token_hash))).all())
         finally:
-            await engine.dispose()
+            await close_engine(engine)
 
     hashes = asyncio.run(stored())
     assert hashes and player.token not in hashes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import subprocess
@@ -13,6 +14,17 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Every server started, so none outlives the test run however its test ended (an orphaned server keeps its
+# Postgres connections, and the suite's other workers then run out of them).
+_STARTED: list["ServerProcess"] = []
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    for server in _STARTED:
+        if server.proc.poll() is None:
+            server.proc.kill()
 
 
 class ServerProcess:
@@ -38,6 +50,7 @@ class ServerProcess:
              "--ws-max-size", str(getattr(settings, "max_ws_frame_bytes", 16384))],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
+        _STARTED.append(self)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -46,8 +59,10 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None:
+                self.log.close()
                 raise RuntimeError(f"server exited with {self.proc.returncode}; see {log_path}")
             time.sleep(0.1)
+        self.kill()  # a server that never answered must not outlive the test (it holds Postgres connections)
         raise RuntimeError("server did not come up")
 
     def kill(self) -> None:

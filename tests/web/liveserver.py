@@ -152,6 +152,7 @@ class LiveServer:
         """Create an administrator straight in the database (like `vedette create-admin`)."""
         from server.db import create_engine, create_sessionmaker
         from server.services.accounts import create_user
+        from server.services.commandlog import close_engine
 
         async def run() -> None:
             engine = create_engine(self.settings())
@@ -160,7 +161,7 @@ class LiveServer:
                     await create_user(session, username, password, f"{username}@localhost", is_admin=True)
                     await session.commit()
             finally:
-                await engine.dispose()
+                await close_engine(engine)
 
         _in_thread(lambda: asyncio.run(run()))
 
