@@ -39,18 +39,20 @@ FOLLOW_UP_LIMIT = 12
 class ScriptedDice:
     """Dice for a branch being imagined: the given values first, then imagined ones from an RNG."""
 
-    def __init__(self, values: list[int], count: int, rng: random.Random) -> None:
+    def __init__(self, values: list[int], count: int, rng: random.Random, faces: int = 6) -> None:
         self._values = list(values)
         self._start = count
         self.count = count
         self._rng = rng
+        self._low = 0 if faces == 10 else 1  # a d10 shows 0..9 (R17.1), a d6 1..6
+        self._high = self._low + faces - 1
 
     def roll(self) -> int:
         i = self.count - self._start
         self.count += 1
         if 0 <= i < len(self._values):
             return self._values[i]
-        return self._rng.randint(1, 6)
+        return self._rng.randint(self._low, self._high)
 
 
 class GreedyBot:
@@ -245,7 +247,8 @@ class GreedyBot:
         """The evaluation after `cmd` rolled with `dice` first (then imagined dice seeded by `fallback`),
         follow-up decisions taken by their first option (the defender's: the strongest defence), and the
         morale rating the first morale check was made against (None when there was none)."""
-        g = copy_game(game, dice=ScriptedDice(dice, game.state.dice_count, random.Random(fallback)))
+        g = copy_game(game, dice=ScriptedDice(dice, game.state.dice_count, random.Random(fallback),
+                                                   game.ruleset.die_faces))
         try:
             events = g.submit(side, cmd)
             rating = None
@@ -270,7 +273,8 @@ class GreedyBot:
         total = 0.0
         n = 0
         for i in range(samples):
-            g = copy_game(game, dice=ScriptedDice([], game.state.dice_count, random.Random(rng.random())))
+            g = copy_game(game, dice=ScriptedDice([], game.state.dice_count, random.Random(rng.random()),
+                                                        game.ruleset.die_faces))
             try:
                 g.submit(side, cmd)
                 for _ in range(FOLLOW_UP_LIMIT):

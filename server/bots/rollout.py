@@ -110,7 +110,7 @@ def rollout(game: Game, side: str, cmd: dict[str, Any], seed: int, budget: Budge
     raises answered): the position's value for `side` then."""
     rs = random.Random(seed)
     g = copy_game(
-        game, dice=ScriptedDice([], game.state.dice_count, random.Random(rs.getrandbits(64)))
+        game, dice=ScriptedDice([], game.state.dice_count, random.Random(rs.getrandbits(64)), game.ruleset.die_faces)
     )
     start = (g.state.turn, g.state.phase, g.state.active)
     budget.spend()
@@ -150,7 +150,7 @@ def _answer(g: Game, rs: random.Random, budget: Budget) -> None:
         for o in opts:
             budget.spend()
             trial = copy_game(
-                g, dice=ScriptedDice([], g.state.dice_count, random.Random(rs.getrandbits(64)))
+                g, dice=ScriptedDice([], g.state.dice_count, random.Random(rs.getrandbits(64)), g.ruleset.die_faces)
             )
             try:
                 trial.submit(who, {"type": "choose", "option": o["id"]})

@@ -533,7 +533,7 @@ class SearchBot(GreedyBot):
     def _play_out(self, game: Game, side: str, moves: list[dict[str, Any]], seed: int) -> float:
         """Make the moves on a determinised copy (dropping any the engine refuses), end the phase and
         play the coming combat phase with a quick policy and imagined dice; score the result."""
-        g = copy_game(game, dice=ScriptedDice([], game.state.dice_count, random.Random(seed)))
+        g = copy_game(game, dice=ScriptedDice([], game.state.dice_count, random.Random(seed), game.ruleset.die_faces))
         for cmd in moves:
             try:
                 g.submit(side, cmd)

@@ -13,6 +13,10 @@ likely (no modulo bias). The server commits to the seed by publishing SHA-256(se
 contributes and publishes the seed when the game ends.
 
 Scheme "vedette-dice-1" (games created before): the same per-die step with the seed itself as the key.
+
+A ten-sided die (R17.1, Musket & Pike: an edition whose `Edition.die_faces` is 10) is made the same way with 250
+for 252 and 10 for 6: die n = the first byte b < 250 of the same blocks, showing b % 10, i.e. 0..9 (250 = 10 * 25,
+so the ten faces are exactly equally likely). A game rolls one kind of die throughout: its edition's.
 """
 
 from __future__ import annotations
@@ -58,34 +62,50 @@ def dice_key(seed: str, contributions: Mapping[str, str], scheme: str = SCHEME) 
     return hmac.new(seed.encode("utf-8"), message.encode("utf-8"), hashlib.sha256).digest()
 
 
-def die_from_key(key: bytes, index: int) -> int:
-    """The index-th die (counting from 0), uniform on 1..6 (rejection sampling on bytes)."""
+# The dice a game may roll: faces -> (the first byte value rejected, the lowest face). The d6 shows 1..6 (R11),
+# the d10 0..9 (R17.1: "0-8 No Effect / 9 Leader removed"); each limit is the largest multiple of the faces
+# below 256, so no face is favoured.
+FACES: dict[int, tuple[int, int]] = {6: (252, 1), 10: (250, 0)}
+
+
+def faces_range(faces: int) -> range:
+    """The values a die of `faces` faces shows (1..6, or 0..9 for the d10)."""
+    _, low = FACES[faces]
+    return range(low, low + faces)
+
+
+def die_from_key(key: bytes, index: int, faces: int = 6) -> int:
+    """The index-th die (counting from 0), uniform on 1..6 (a d10: 0..9, R17.1) by rejection sampling on bytes."""
+    limit, low = FACES[faces]
     counter = 0
     while True:
         digest = hmac.new(key, f"{index}:{counter}".encode(), hashlib.sha256).digest()
         for byte in digest:
-            if byte < 252:  # 252 = 6 * 42: keeps the six faces exactly equally likely
-                return byte % 6 + 1
+            if byte < limit:  # 252 = 6 * 42, 250 = 10 * 25: keeps every face exactly equally likely
+                return byte % faces + low
         counter += 1
 
 
 def die_from_seed(seed: str, index: int, contributions: Mapping[str, str] | None = None,
-                  scheme: str = SCHEME) -> int:
+                  scheme: str = SCHEME, faces: int = 6) -> int:
     """The index-th die of a game with this seed and these contributions (none: every seat "")."""
-    return die_from_key(dice_key(seed, contributions or {}, scheme), index)
+    return die_from_key(dice_key(seed, contributions or {}, scheme), index, faces)
 
 
 class SeededDice:
     """The only dice a real game uses. Without a key (a seat's contribution is still awaited) it refuses to roll."""
 
-    def __init__(self, key: bytes | str | None, count: int = 0) -> None:
+    def __init__(self, key: bytes | str | None, count: int = 0, faces: int = 6) -> None:
+        if faces not in FACES:
+            raise ValueError(f"a die has {' or '.join(map(str, FACES))} faces, not {faces}")
         self._key = key.encode("utf-8") if isinstance(key, str) else key
         self.count = count
+        self.faces = faces
 
     def roll(self) -> int:
         if self._key is None:
             raise RuntimeError("R11: no die is rolled before both seats' dice contributions are in")
-        value = die_from_key(self._key, self.count)  # looked up at call time: tests may patch it
+        value = die_from_key(self._key, self.count, self.faces)  # looked up at call time: tests may patch it
         self.count += 1
         return value
 
@@ -93,11 +113,13 @@ class SeededDice:
 class LoadedDice:
     """Dice with fixed results, for tests only; the game API never accepts them."""
 
-    def __init__(self, values: list[int]) -> None:
+    def __init__(self, values: list[int], faces: int = 6) -> None:
+        shows = faces_range(faces)
         for v in values:
-            if not 1 <= v <= 6:
-                raise ValueError(f"a die shows 1 to 6, not {v}")
+            if v not in shows:
+                raise ValueError(f"a die shows {shows[0]} to {shows[-1]}, not {v}")
         self._values = list(values)
+        self.faces = faces
         self.count = 0
 
     def roll(self) -> int:

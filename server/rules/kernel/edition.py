@@ -62,6 +62,8 @@ class Edition:
     # hexes, `attacks` with their `legal` flag); an edition without it is played by the bots' generic search
     # over `legal_commands` (docs/bots.md). A property of the edition's answers, so no bot names an edition.
     planner_options: ClassVar[bool] = False
+    # The die every table of the edition rolls (kernel/dice.py, docs/dice.md): 6 (1..6, R11) or 10 (0..9, R17.1).
+    die_faces: ClassVar[int] = 6
 
     # --- the scenario, the state, the context ----------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:

@@ -52,7 +52,7 @@ class Game:
             {s: "" for s in scenario.side_order} if contributions is None
             else {s: check_contribution(v) for s, v in contributions.items() if s in scenario.sides})
         self._dice_ready = self._all_contributed()  # asked before every command and view: kept, not recounted
-        self._dice: Dice = dice or SeededDice(self._dice_key(), state.dice_count)
+        self._dice: Dice = dice or SeededDice(self._dice_key(), state.dice_count, self.ruleset.die_faces)
         # Undo goes back at most to the last checkpoint (a die roll, a reveal, an opponent's action or a new
         # phase), so only the state there and the own commands since are kept.
         self._stack: list[dict[str, Any]] = []
@@ -127,18 +127,29 @@ class Game:
         self._contributions[side] = check_contribution(value)
         self._dice_ready = self._all_contributed()
         if self.dice_ready and isinstance(self._dice, SeededDice):
-            self._dice = SeededDice(self._dice_key(), self.state.dice_count)
+            self._dice = SeededDice(self._dice_key(), self.state.dice_count, self.ruleset.die_faces)
 
     def dice_public(self) -> dict[str, Any]:
         """What anyone may know of the dice inputs during the game (the seed hash is in the view too)."""
-        return {"scheme": self._dice_scheme, "ready": self.dice_ready,
-                "contributed": {s: bool(self._contributions.get(s)) for s in self.scenario.side_order}}
+        out = {"scheme": self._dice_scheme, "ready": self.dice_ready,
+               "contributed": {s: bool(self._contributions.get(s)) for s in self.scenario.side_order}}
+        if self.ruleset.die_faces != 6:
+            out["faces"] = self.ruleset.die_faces
+        return out
+
+    def _dice_record(self) -> dict[str, Any]:
+        """The record's dice block: the scheme, the contributions and, for a d10 edition (R17.1), its faces (a
+        record without `faces` rolled d6s, as every record did before)."""
+        out: dict[str, Any] = {"scheme": self._dice_scheme, "contributions": dict(self._contributions)}
+        if self.ruleset.die_faces != 6:
+            out["faces"] = self.ruleset.die_faces
+        return out
 
     @classmethod
     def for_test(cls, scenario: ScenarioModel, state: GameState, dice: list[int] | None = None) -> "Game":
         """A game on a hand-made position with loaded dice. Tests only: the service never calls this."""
         rs = find_ruleset(state.ruleset)
-        game = cls(scenario, "test-seed-not-secret", state, [], rs, LoadedDice(dice or []))
+        game = cls(scenario, "test-seed-not-secret", state, [], rs, LoadedDice(dice or [], rs.die_faces))
         game._checkpoint = state.to_json()  # like Game.new: undo may go back to the starting position
         return game
 
@@ -449,7 +460,7 @@ class Game:
         rec: dict[str, Any] = {
             "format": 1, "scenario": self.scenario.id, "ruleset": self.ruleset.name,
             "seed_hash": self.seed_hash, "commands": self.log, "result": self.state.result,
-            "dice": {"scheme": self._dice_scheme, "contributions": dict(self._contributions)},
+            "dice": self._dice_record(),
         }
         if self.state.options:
             rec["options"] = dict(self.state.options)
@@ -571,6 +582,10 @@ def verify_record(record: dict[str, Any], scenario: ScenarioModel) -> list[str]:
                         dice["scheme"], record.get("options"))
     except ValueError as e:
         return problems + [str(e)]
+    faces = dice.get("faces", 6)
+    if faces != game.ruleset.die_faces:
+        return problems + [f"the record says its dice have {faces} faces, but {game.ruleset.name} rolls "
+                           f"d{game.ruleset.die_faces}s"]
     for i, entry in enumerate(record.get("commands", [])):
         try:
             _replay_entry(game, entry)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .game import Game
+from .dice import faces_range
 from .state import STATUS_MAP, Status
 
 
@@ -35,10 +36,11 @@ def check_invariants(game: Game, events: list[dict[str, Any]], phase_before: tup
     for hex_, uids in occupied.items():
         if len({sc.units[u].side for u in uids}) > 1:
             problems.append(f"{hex_}: units of both sides in one hex: {uids}")
+    shows = faces_range(game.ruleset.die_faces)  # 1..6, or 0..9 for a d10 edition (R17.1)
     for e in events:
         if e.get("type") == "dice":
             for v in e["dice"]:
-                if not (isinstance(v, int) and 1 <= v <= 6):
+                if not (isinstance(v, int) and v in shows):
                     problems.append(f"a die showed {v}")
     if st.decision is not None and not st.decision.get("options"):
         problems.append("a decision with no options is pending")

@@ -272,3 +272,51 @@ def test_r11_a_record_of_the_old_scheme_still_verifies(tutorial) -> None:
     rec = json.loads(json.dumps(game.record()))
     del rec["dice"]  # records published before the contributions carry no "dice"
     assert verify_record(rec, tutorial) == []
+
+
+# --- the ten-sided die (R17.1: Musket & Pike rolls d10s read 0-9, made as R11's d6) -------------------------------
+def test_r17_1_the_d10_takes_the_first_byte_below_250_modulo_ten() -> None:
+    """R17.1: bytes < 250, byte % 10, over the same HMAC blocks as the d6 (docs/dice.md)."""
+    import hashlib
+    import hmac
+
+    key = dice_key(KNOWN_SEED, KNOWN_CONTRIBUTIONS)
+    for n in range(30):
+        k = 0
+        want = None
+        while want is None:
+            block = hmac.new(key, f"{n}:{k}".encode(), hashlib.sha256).digest()
+            want = next((b % 10 for b in block if b < 250), None)
+            k += 1
+        assert die_from_key(key, n, faces=10) == want
+    assert [die_from_key(key, n, 10) for n in range(20)] == KNOWN_D10
+
+
+# pinned in docs/dice.md too (the page's fairness.js recomputes the same values)
+KNOWN_D10 = [9, 7, 8, 0, 4, 5, 7, 9, 3, 3, 0, 1, 1, 9, 2, 2, 8, 3, 7, 5]
+
+
+def test_r17_1_the_d10_is_uniform_over_zero_to_nine() -> None:
+    n = 50000
+    counts = Counter(die_from_seed("chi-square-fixed-seed-d10", i, faces=10) for i in range(n))
+    assert set(counts) == set(range(10))
+    expected = n / 10
+    chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(10))
+    assert chi2 < 27.877, counts  # 9 degrees of freedom, p = 0.001
+
+
+def test_r17_1_seeded_d10s_resume_at_their_count() -> None:
+    c = {"blue": "ab" * 32, "red": ""}
+    d = SeededDice(dice_key("some-seed-0123456789", c), faces=10)
+    rolls = [d.roll() for _ in range(200)]
+    assert set(rolls) == set(range(10))
+    resumed = SeededDice(dice_key("some-seed-0123456789", c), count=10, faces=10)
+    assert [resumed.roll() for _ in range(190)] == rolls[10:]
+
+
+def test_r17_1_loaded_test_d10s_accept_zero_to_nine_only() -> None:
+    assert LoadedDice([0, 9], faces=10).roll() == 0
+    with pytest.raises(ValueError):
+        LoadedDice([10], faces=10)
+    with pytest.raises(ValueError):
+        SeededDice(None, faces=8)

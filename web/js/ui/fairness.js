@@ -57,12 +57,17 @@ export async function diceKey(seed, contributions, scheme = SCHEME) {
   return hmac(enc.encode(seed), message);
 }
 
-/** Die number n (from 0): the first byte below 252 of HMAC-SHA256(key, "n:k"), k = 0, 1, ...; shows byte % 6 + 1. */
-export async function dieFromKey(keyBytes, n) {
+// faces -> [first byte rejected, lowest face]: the d6 shows 1..6 (R11), the d10 0..9 (R17.1, Musket & Pike).
+const FACES = { 6: [252, 1], 10: [250, 0] };
+
+/** Die number n (from 0): the first byte below 252 of HMAC-SHA256(key, "n:k"), k = 0, 1, ...; shows byte % 6 + 1.
+ *  A d10 (a record whose dice say `faces: 10`): the first byte below 250, showing byte % 10. */
+export async function dieFromKey(keyBytes, n, faces = 6) {
+  const [limit, low] = FACES[faces];
   const key = await crypto.subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   for (let k = 0; ; k++) {
     const block = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${n}:${k}`)));
-    for (const b of block) if (b < 252) return (b % 6) + 1;
+    for (const b of block) if (b < limit) return (b % faces) + low;
   }
 }
 
@@ -96,9 +101,11 @@ export async function checkRecord(record, { seedHash = null, mine = null } = {})
   const rolled = [];
   for (const entry of record.commands || []) for (const d of entry.dice || []) rolled.push(d);
   const raw = await diceKey(seed, contributions, dice.scheme);
+  const faces = dice.faces || 6;
+  if (!FACES[faces]) return { ok: false, lines: [...lines, `✗ The record's dice have ${faces} faces: no such die.`] };
   let bad = -1;
   for (let n = 0; n < rolled.length; n++) {
-    if ((await dieFromKey(raw, n)) !== rolled[n]) {
+    if ((await dieFromKey(raw, n, faces)) !== rolled[n]) {
       bad = n;
       break;
     }
