@@ -4,13 +4,14 @@ No I/O, no web framework, no database, no asyncio: a scenario, a seed and a
 list of commands always lead to the same state.
 
 `kernel/` is what every edition shares; each edition is its own package beside it
-(`horse_and_musket/`, `quickplay/`, `quickplay_2013/`, `standard/`), registered by ruleset id when imported here (docs/engine-contract.md).
+(`horse_and_musket/`, `musket_and_pike/`, `quickplay/`, `quickplay_2013/`, `standard/`), registered by ruleset id when imported here (docs/engine-contract.md).
 """
 
 from . import quickplay  # noqa: F401  (registers the `quickplay` edition)
 from . import quickplay_2013  # noqa: F401  (registers the `quickplay-2013` edition)
 from . import standard  # noqa: F401  (registers the `standard` edition)
 from . import horse_and_musket  # noqa: F401  (registers the `horse-and-musket` edition)
+from . import musket_and_pike  # noqa: F401  (registers the `musket-and-pike` edition)
 from .kernel.dice import seed_hash
 from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
