@@ -82,8 +82,6 @@ def cmd_move(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
     ctx.emit("move", f"R17.40: {ctx.says(uid)} moves {start} → {w.hex} ({w.spent} MP)"
                      + (f", facing {facing}" if facing else ""), unit=uid, path=path[1:], spent=w.spent,
              facing=ctx.facing(uid), rule="R17.40", hexes=path)
-    for p in w.passed:
-        _ = p
     for _h in w.hits:
         formation_hit(ctx, uid, "R17.42", terrain=True)
     ctx.st.tasks.append({"t": "mp_react", "mover": uid})
@@ -253,6 +251,7 @@ def cmd_rally(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
             info["morale"], info["cond"] = Morale.SHAKEN.value, Condition.BROKEN.value
         else:
             info["morale"] = Morale.NORMAL.value
+        ctx.dirty()
         ctx.emit("rally", f"R17.76: {ctx.says(uid)} rallies: Morale {Morale(info['morale']).value.title()}", unit=uid,
                  morale=info["morale"], rule="R17.76")
 

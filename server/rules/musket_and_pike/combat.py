@@ -309,7 +309,7 @@ def retreat_paths(ctx: MPCtx, uid: str, n: int, enemies: list[str]) -> list[list
         if len(path) - 1 >= n:
             return
         for nb in ctx.sc.grid.neighbors(path[-1]):
-            if nb in path or ctx.enemy_units_in(nb, side) or not far(path[-1], nb):
+            if nb in path or ctx.enemy_in(nb, side) or not far(path[-1], nb):
                 continue
             if step_cost(ctx, uid, path[-1], nb) is None and ctx.kind(uid) is not Kind.LEADER:
                 # NA terrain (R17.85); a `#` without a road is a movement rule, not a retreat one: allow it
@@ -386,6 +386,7 @@ def task_unable(ctx: MPCtx, task: dict[str, Any]) -> None:
              total=die + mods, stands=stands, table="Unable to Retreat Table (11.4.5)", rule="11.4.5")
     if stands:
         ctx.info(uid)["morale"] = Morale.SHAKEN.value
+        ctx.dirty()
         ctx.info(uid)["cond"] = Condition.BROKEN.value
     else:
         eliminate(ctx, uid, "11.4.5")
@@ -397,7 +398,7 @@ def _may_enter(ctx: MPCtx, uid: str, hex_: str) -> bool:
         return False
     if ctx.broken(uid) or ctx.units_in(hex_) and not stacking_ok(ctx, uid, hex_):
         return False
-    if ctx.enemy_units_in(hex_, ctx.side_of(uid)):
+    if ctx.enemy_in(hex_, ctx.side_of(uid)):
         return False
     t = ctx.sc.terrain(hex_)
     return {"hi": t.hi, "cav": t.cav, "li": t.li}[ctx.d(uid).column] is not None

@@ -41,6 +41,24 @@ class MPCtx(Context):
 
     def __init__(self, scenario: MPScenario, state: GameState, ruleset: Edition, dice: Dice) -> None:
         super().__init__(scenario, state, ruleset, dice)
+        self._near: dict[tuple[str, bool], frozenset[str]] = {}
+        self._live: dict[str, list[str]] = {}
+
+    def dirty(self) -> None:
+        """Positions or morale changed: the cached occupancy, enemy adjacency and live enemies go."""
+        super().dirty()
+        self._near = {}
+        self._live = {}
+
+    def enemy_adjacent_hexes(self, side: str, live: bool) -> frozenset[str]:
+        """Every hex next to an enemy unit of `side` (live: not Morale Broken, R17.74)."""
+        key = (side, live)
+        got = self._near.get(key)
+        if got is None:
+            enemies = self.live_enemies(side) if live else self.units_of(self.enemy(side))
+            got = frozenset(n for e in enemies for n in self.sc.grid.neighbors(self.hex_of(e)))
+            self._near[key] = got
+        return got
 
     @staticmethod
     def of(game: Game) -> MPCtx:
@@ -154,6 +172,10 @@ class MPCtx(Context):
     def enemy_units_in(self, hex_: str, side: str) -> list[str]:
         return [u for u in self.units_in(hex_) if self.side_of(u) != side]
 
+    def enemy_in(self, hex_: str, side: str) -> bool:
+        """Any enemy counter in the hex, a leader included: no unit or leader enters it (designed, M3)."""
+        return any(self.side_of(u) != side for u in self.units_at(hex_))
+
     def rating(self, lid: str) -> int:
         return int(self.x["leaders"][lid]["rating"])
 
@@ -177,14 +199,14 @@ class MPCtx(Context):
     def live_enemies(self, side: str) -> list[str]:
         """R17.74: enemy units that count as enemy units for notes 1-3, the adjacency lines, R17.40's stop and
         interception (not Morale Broken)."""
-        return [u for u in self.units_of(self.enemy(side)) if not self.broken(u)]
+        got = self._live.get(side)
+        if got is None:
+            got = [u for u in self.units_of(self.enemy(side)) if not self.broken(u)]
+            self._live[side] = got
+        return got
 
     def adjacent_enemy(self, hex_: str, side: str, live: bool = True) -> bool:
-        for n in self.sc.grid.neighbors(hex_):
-            for u in self.enemy_units_in(n, side):
-                if not live or not self.broken(u):
-                    return True
-        return False
+        return hex_ in self.enemy_adjacent_hexes(side, live)
 
     def arc(self, uid: str, target_hex: str) -> Arc:
         """R17.16: the arc `target_hex` lies in for `uid` (Hedgehog: all front)."""

@@ -101,6 +101,7 @@ def worsen_morale(ctx: MPCtx, uid: str, rule: str, to: Morale | None = None) -> 
         return
     info = ctx.info(uid)
     info["morale"] = to.value
+    ctx.dirty()  # a Morale Broken unit no longer counts as an enemy unit (R17.74)
     if to is Morale.BROKEN:
         info["mode"] = Mode.LINE.value
     ctx.emit("morale", f"{rule}: {ctx.says(uid)} is Morale {to.value.title()}", unit=uid, morale=to.value, rule=rule)

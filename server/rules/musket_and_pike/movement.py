@@ -111,7 +111,22 @@ class Walk:
     hits: list[str] = field(default_factory=list)  # the hexes where it took a Formation Hit
     gentle: int = 0
     passed: list[str] = field(default_factory=list)  # friendly-occupied hexes passed through (R17.18)
-    stopped: bool = False  # R17.40: entered a hex adjacent to an enemy unit
+    stopped: bool = False  # R17.40: entered a hex adjacent to an enemy unit, or became Formation Broken (R17.42)
+    limit: int = 0
+    entered: tuple[str, ...] = ()
+
+    def copy(self) -> Walk:
+        return Walk(self.hex, self.spent, self.cond, list(self.hits), self.gentle, list(self.passed), self.stopped,
+                    self.limit, self.entered)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    side: str
+    order: Order
+    d0: int | None
+    intercept: bool
+    terrain_exempt: bool
 
 
 def _limit(ctx: MPCtx, uid: str, cond: Condition) -> int:
@@ -119,82 +134,91 @@ def _limit(ctx: MPCtx, uid: str, cond: Condition) -> int:
     return movement_allowance(d.ma, ctx.mode(uid), cond, ctx.morale(uid))
 
 
-def walk(ctx: MPCtx, uid: str, path: list[str], check_end: bool = True, intercept: bool = False) -> Walk:
-    """Judge a path (the start hex first) for the active wing's unit; IllegalCommand names the rule broken.
-    `check_end` False: a prefix of a longer path (its end may be a friend's hex it passes through, R17.18);
-    `intercept`: an interceptor's move (R17.50: within half its MA, not the active wing's, so 5.6 does not apply)."""
-    sc = ctx.sc
+def _start(ctx: MPCtx, uid: str, intercept: bool) -> tuple[Walk, _Rules]:
     side = ctx.side_of(uid)
     order = ctx.order(ctx.unit_wing(uid))
     start = ctx.hex_of(uid)
-    if not path or path[0] != start:
-        raise IllegalCommand("R17.40", f"a path starts at the unit's hex {start}")
-    if len(path) < 2:
-        raise IllegalCommand("R17.40", "a move enters at least one hex (to turn in place, use face)")
     ma = allowance(ctx, uid)
     if intercept:
         order, ma = Order.MAKE_READY, ma // 2
     if ma <= 0:
         raise IllegalCommand("6.3", f"{ctx.says(uid)} cannot move: "
                                     f"{_why_still(ctx, uid)} (Formation Effects on Movement Chart)")
-    if not intercept and ORC_MOVE[order] == ONE_HEX and len(path) > 2:
+    rules = _Rules(side, order, nearest_live_enemy_distance(ctx, side, start), intercept,
+                   ctx.mode(uid) in (Mode.OPEN_ORDER, Mode.COLUMN) or ctx.kind(uid) in (Kind.LI, Kind.ARTILLERY))
+    w = Walk(start, cond=ctx.cond(uid), gentle=int(ctx.act.get("gentle", {}).get(uid, 0)), limit=ma,
+             entered=(start,))
+    return w, rules
+
+
+def _step(ctx: MPCtx, uid: str, w: Walk, to: str, r: _Rules) -> None:
+    """One hex entered: every check of R17.40-R17.43 and 5.6's notes 2-3 (note 1 is judged at the end)."""
+    sc = ctx.sc
+    frm = w.hex
+    order = r.order
+    if w.stopped:
+        raise IllegalCommand("R17.40", f"the move ended at {frm} (next to an enemy unit, or Formation Broken)")
+    if to not in sc.grid or not sc.grid.is_adjacent(frm, to):
+        raise IllegalCommand("R17.40", f"{to} is not next to {frm}")
+    if to in w.entered:
+        raise IllegalCommand("R17.40", "a path does not enter a hex twice")
+    if not r.intercept and ORC_MOVE[order] == ONE_HEX and len(w.entered) > 1:
         raise IllegalCommand("5.6", "under Receive Charge a unit moves 1 hex (Orders Restriction Chart, R17.33)")
-    charging = order is Order.CHARGE
-    d0 = nearest_live_enemy_distance(ctx, side, start)
-    w = Walk(start, cond=ctx.cond(uid), gentle=int(ctx.act.get("gentle", {}).get(uid, 0)))
-    limit = ma
-    for i, to in enumerate(path[1:], 1):
-        frm = path[i - 1]
-        if w.stopped:
-            raise IllegalCommand("R17.40", f"entering {frm}, next to an enemy unit, ended the move")
-        if to not in sc.grid or not sc.grid.is_adjacent(frm, to):
-            raise IllegalCommand("R17.40", f"{to} is not next to {frm}")
-        if to in path[:i]:
-            raise IllegalCommand("R17.40", "a path does not enter a hex twice")
-        if ctx.enemy_units_in(to, side):
-            raise IllegalCommand("R17.40", f"{to} holds an enemy unit")
-        got = step_cost(ctx, uid, frm, to)
-        if got is None:
-            raise IllegalCommand("R17.41", f"{ctx.says(uid)} may not enter {to} from {frm} (TEC: NA, or `#` without "
-                                           "a road)")
-        cost, star = got
-        friends = [u for u in ctx.units_in(to) if u != uid]
-        if friends:
-            if charging:
-                raise IllegalCommand("5.6", "units of a wing under Charge may not Pass (note 1, R17.32)")
-            cost += 1  # R17.18
-            w.passed.append(to)
-        if not intercept and order in (Order.MAKE_READY, Order.RECEIVE_CHARGE) and \
-                ctx.adjacent_enemy(to, side, live=False):
-            raise IllegalCommand("5.6", f"under {order.label} no hex entered may be next to an enemy unit "
-                                        "(note 2, R17.33)")
-        if order is Order.RALLY and d0 is not None:
-            dn = nearest_live_enemy_distance(ctx, side, to)
-            if dn is not None and dn < d0:
-                raise IllegalCommand("5.6", "under Rally a unit may not move closer to an enemy unit (note 3, R17.33)")
-        if ORC_MOVE[order] == ONE_HEX and not intercept:
-            if cost > limit:
-                raise IllegalCommand("R17.33", f"{to} costs {cost} MP, more than the unit's {limit}")
-        elif w.spent + cost > limit:
-            raise IllegalCommand("R17.40", f"{to} costs {cost} MP and {ctx.says(uid)} has {limit - w.spent} left")
-        w.spent += cost
-        w.hex = to
-        side_t = sc.side_feature(frm, to)
-        if side_t == GENTLE:
-            w.gentle += 1
-            if w.gentle == 2:
-                star = True  # R17.43: the second Gentle Slope crossing of the activation
-        terrain_exempt = ctx.mode(uid) in (Mode.OPEN_ORDER, Mode.COLUMN) or ctx.kind(uid) is Kind.LI
-        if star and not terrain_exempt and ctx.kind(uid) is not Kind.ARTILLERY:
-            w.hits.append(to)
-            w.cond = Condition.SHAKEN if w.cond is Condition.NORMAL else Condition.BROKEN
-            if w.cond is Condition.BROKEN:
-                if i != len(path) - 1:
-                    raise IllegalCommand("R17.42", f"{ctx.says(uid)} becomes Formation Broken at {to} and stops there")
-            elif not intercept:
-                limit = max(1, _limit(ctx, uid, Condition.SHAKEN))  # R17.42: half its MA less what it spent
-        if ctx.adjacent_enemy(to, side):
-            w.stopped = True
+    if ctx.enemy_in(to, r.side):
+        raise IllegalCommand("R17.40", f"{to} holds an enemy unit or leader")
+    got = step_cost(ctx, uid, frm, to)
+    if got is None:
+        raise IllegalCommand("R17.41", f"{ctx.says(uid)} may not enter {to} from {frm} (TEC: NA, or `#` without "
+                                       "a road)")
+    cost, star = got
+    if any(u != uid for u in ctx.units_in(to)):
+        if order is Order.CHARGE and not r.intercept:
+            raise IllegalCommand("5.6", "units of a wing under Charge may not Pass (note 1, R17.32)")
+        cost += 1  # R17.18
+        w.passed.append(to)
+    if not r.intercept and order in (Order.MAKE_READY, Order.RECEIVE_CHARGE) and \
+            to in ctx.enemy_adjacent_hexes(r.side, live=False):
+        raise IllegalCommand("5.6", f"under {order.label} no hex entered may be next to an enemy unit "
+                                    "(note 2, R17.33)")
+    if order is Order.RALLY and r.d0 is not None and not r.intercept:
+        dn = nearest_live_enemy_distance(ctx, r.side, to)
+        if dn is not None and dn < r.d0:
+            raise IllegalCommand("5.6", "under Rally a unit may not move closer to an enemy unit (note 3, R17.33)")
+    if ORC_MOVE[order] == ONE_HEX and not r.intercept:
+        if cost > w.limit:
+            raise IllegalCommand("R17.33", f"{to} costs {cost} MP, more than the unit's {w.limit}")
+    elif w.spent + cost > w.limit:
+        raise IllegalCommand("R17.40", f"{to} costs {cost} MP and {ctx.says(uid)} has {w.limit - w.spent} left")
+    w.spent += cost
+    w.hex = to
+    w.entered = (*w.entered, to)
+    if sc.side_feature(frm, to) == GENTLE:
+        w.gentle += 1
+        if w.gentle == 2:
+            star = True  # R17.43: the second Gentle Slope crossing of the activation
+    if star and not r.terrain_exempt:
+        w.hits.append(to)
+        w.cond = Condition.SHAKEN if w.cond is Condition.NORMAL else Condition.BROKEN
+        if w.cond is Condition.BROKEN:
+            w.stopped = True  # R17.42: one that becomes Broken stops
+        elif not r.intercept:
+            w.limit = max(1, _limit(ctx, uid, Condition.SHAKEN))  # R17.42: half its MA less what it spent
+    if to in ctx.enemy_adjacent_hexes(r.side, live=True):
+        w.stopped = True
+
+
+def walk(ctx: MPCtx, uid: str, path: list[str], check_end: bool = True, intercept: bool = False) -> Walk:
+    """Judge a path (the start hex first) for the active wing's unit; IllegalCommand names the rule broken.
+    `check_end` False: a prefix of a longer path (its end may be a friend's hex it passes through, R17.18);
+    `intercept`: an interceptor's move (R17.50: within half its MA, not the active wing's, so 5.6 does not apply)."""
+    start = ctx.hex_of(uid)
+    if not path or path[0] != start:
+        raise IllegalCommand("R17.40", f"a path starts at the unit's hex {start}")
+    if len(path) < 2:
+        raise IllegalCommand("R17.40", "a move enters at least one hex (to turn in place, use face)")
+    w, rules = _start(ctx, uid, intercept)
+    for to in path[1:]:
+        _step(ctx, uid, w, to, rules)
     if check_end and not stacking_ok(ctx, uid, w.hex):
         raise IllegalCommand("R17.17", f"{ctx.says(uid)} may not end its move stacked at {w.hex}")
     return w
@@ -211,35 +235,32 @@ def _why_still(ctx: MPCtx, uid: str) -> str:
 def reachable(ctx: MPCtx, uid: str, intercept: bool = False) -> dict[str, list[str]]:
     """Every hex the unit may end a legal move in, with one path to it (the one leaving the most MP, fewest hits)."""
     out: dict[str, list[str]] = {}
-    start = ctx.hex_of(uid)
-    if allowance(ctx, uid) // (2 if intercept else 1) <= 0:
+    try:
+        w0, rules = _start(ctx, uid, intercept)
+    except IllegalCommand:
         return out
     best: dict[tuple[str, int, int], int] = {}
-    stack: list[list[str]] = [[start]]
+    stack: list[Walk] = [w0]
     while stack:
-        path = stack.pop()
-        for n in ctx.sc.grid.neighbors(path[-1]):
-            if n in path:
+        w = stack.pop()
+        for n in ctx.sc.grid.neighbors(w.hex):
+            if n in w.entered:
                 continue
-            cand = [*path, n]
+            nw = w.copy()
             try:
-                w = walk(ctx, uid, cand, check_end=False, intercept=intercept)
+                _step(ctx, uid, nw, n, rules)
             except IllegalCommand:
                 continue
-            key = (n, len(w.hits), w.gentle)
-            left = _limit_after(ctx, uid, w) // (2 if intercept else 1) - w.spent
+            key = (n, len(nw.hits), nw.gentle)
+            left = nw.limit - nw.spent
             if best.get(key, -99) >= left:
                 continue
             best[key] = left
-            if stacking_ok(ctx, uid, n) and n not in out:
-                out[n] = cand
-            if not w.stopped and w.cond is not Condition.BROKEN and len(cand) < 14:
-                stack.append(cand)
+            if n not in out and stacking_ok(ctx, uid, n):
+                out[n] = list(nw.entered)
+            if not nw.stopped:
+                stack.append(nw)
     return out
-
-
-def _limit_after(ctx: MPCtx, uid: str, w: Walk) -> int:
-    return allowance(ctx, uid) if not w.hits else max(1, _limit(ctx, uid, Condition.SHAKEN))
 
 
 def legal_moves(ctx: MPCtx, uid: str) -> dict[str, list[str]]:
@@ -284,8 +305,8 @@ def leader_path_ok(ctx: MPCtx, lid: str, path: list[str]) -> None:
         side_t = ctx.sc.side_terrain(a, b)
         if side_t is not None and side_t.hi is None:
             raise IllegalCommand("R17.38", f"a leader never crosses NA terrain ({a}|{b})")
-        if ctx.enemy_units_in(b, side):
-            raise IllegalCommand("R17.38", f"{b} holds an enemy unit")
+        if ctx.enemy_in(b, side):
+            raise IllegalCommand("R17.38", f"{b} holds an enemy unit or leader")
         friendly = any(ctx.side_of(u) == side for u in ctx.units_in(b))
         if ctx.adjacent_enemy(b, side, live=False) and not friendly:
             raise IllegalCommand("R17.38", f"a leader enters a hex next to an enemy unit ({b}) only where a friendly "

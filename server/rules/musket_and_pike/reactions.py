@@ -136,7 +136,7 @@ def withdraw_paths(ctx: MPCtx, uid: str, mover: str) -> list[list[str]]:
         if len(path) > 2:
             return
         for n in ctx.sc.grid.neighbors(path[-1]):
-            if n in path or ctx.enemy_units_in(n, side):
+            if n in path or ctx.enemy_in(n, side):
                 continue
             if ctx.dist(n, there) <= ctx.dist(path[-1], there):
                 continue
@@ -220,7 +220,7 @@ def decide_react(ctx: MPCtx, task: dict[str, Any], option: dict[str, Any]) -> No
             fire(ctx, uid, mover, RETREATING)
         if ctx.on_map(uid) and ctx.cond(uid) is not Condition.BROKEN and not ctx.broken(uid):
             path = option["path"]
-            if all(not ctx.enemy_units_in(h, ctx.side_of(uid)) for h in path[1:]) and stacking_ok(ctx, uid, path[-1]):
+            if all(not ctx.enemy_in(h, ctx.side_of(uid)) for h in path[1:]) and stacking_ok(ctx, uid, path[-1]):
                 ctx.st.units[uid].hex = path[-1]
                 ctx.dirty()
                 ctx.emit("withdraw", f"R17.51: {ctx.says(uid)} withdraws to {path[-1]}", unit=uid, path=path[1:],
