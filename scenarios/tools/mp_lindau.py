@@ -8,6 +8,7 @@ here rather than in play. Run: python -m scenarios.tools.mp_lindau
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,7 @@ def build() -> dict[str, Any]:
     grid = HexGrid(COLUMNS, ROWS, SHIFTED)
     for h in (*VILLAGES, *WOODS, *MARSH, *VINEYARD, *POND, *ROAD, *HILL, *RIDGE):
         assert h in grid, h
-    roads = [[a, b] for a, b in zip(ROAD, ROAD[1:])]
+    roads = [[a, b] for a, b in itertools.pairwise(ROAD)]
     for a, b in roads:
         assert grid.is_adjacent(a, b), (a, b)
     terrain = {**{h: "village" for h in VILLAGES}, **{h: "woods" for h in WOODS}, **{h: "marsh" for h in MARSH},

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import Game
 from .dice import faces_range
+from .game import Game
 from .state import STATUS_MAP, Status
 
 

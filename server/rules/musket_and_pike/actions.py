@@ -9,16 +9,26 @@ from typing import Any
 
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.facing import Direction
-from .combat import declare, judge as judge_cc, must_attack
+from .combat import declare, must_attack
+from .combat import judge as judge_cc
 from .command import end_segment
 from .context import MPCtx
-from .fire import ADVANCING, SALVO, SKIRMISH, fire, judge as judge_fire
+from .fire import ADVANCING, SKIRMISH, fire
+from .fire import judge as judge_fire
 from .losses import formation_hit, morale_check
-from .movement import leader_path_ok, obliged_to_charge, walk, charge_targets, charge_ok, bound_by_note1
+from .movement import (
+    bound_by_note1,
+    charge_ok,
+    charge_targets,
+    leader_path_ok,
+    obliged_to_charge,
+    walk,
+)
 from .tables import (
     NO,
-    ORC_REFORM,
     ORC_RALLY,
+    ORC_REFORM,
+    SALVO,
     W_LEADER,
     Condition,
     Kind,
@@ -149,7 +159,7 @@ def fire_kind_for(ctx: MPCtx, uid: str, salvo: bool) -> str:
 
 
 def cmd_fire(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
-    wid, uid = _action_unit(ctx, side, cmd)
+    _, uid = _action_unit(ctx, side, cmd)
     target = cmd.get("target")
     if not isinstance(target, str):
         raise MalformedCommand("'target' names the enemy unit fired at")
@@ -162,7 +172,7 @@ def cmd_fire(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
     fire(ctx, uid, target, kind)
 
 
-def _reform_allowed(ctx: MPCtx, uid: str, wid: str) -> None:
+def reform_allowed(ctx: MPCtx, uid: str, wid: str) -> None:
     order = ctx.order(wid)
     rule = ORC_REFORM[order]
     if rule == NO:
@@ -182,7 +192,7 @@ def _refresh(ctx: MPCtx, uid: str) -> None:
 
 def cmd_reform(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
     wid, uid = _action_unit(ctx, side, cmd)
-    _reform_allowed(ctx, uid, wid)
+    reform_allowed(ctx, uid, wid)
     if ctx.adjacent_enemy(ctx.hex_of(uid), side):
         raise IllegalCommand("R17.76", f"{ctx.says(uid)} is next to an enemy unit: it may not Reform")
     cond = ctx.cond(uid)
@@ -216,7 +226,7 @@ def cmd_formation(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
     if mode not in {m.value for m in Mode}:
         raise MalformedCommand(f"'mode' is one of {', '.join(m.value for m in Mode)}")
     new = Mode(mode)
-    _reform_allowed(ctx, uid, wid)
+    reform_allowed(ctx, uid, wid)
     if new not in modes_for(ctx, uid):
         raise IllegalCommand("R17.76", f"{ctx.says(uid)} cannot take {new.value.replace('_', ' ')}")
     if new is ctx.mode(uid):

@@ -90,14 +90,14 @@ def judge(ctx: MPCtx, side: str, defender: str, attackers: list[str], lead: str,
         why = attacker_problem(ctx, a, defender)
         if why:
             raise IllegalCommand("R17.80", why)
-    if ctx.kind(defender) is not Kind.ARTILLERY and matrix(ctx.d(lead).cc_class, _def_class(ctx, defender)) is None:
+    if ctx.kind(defender) is not Kind.ARTILLERY and matrix(ctx.d(lead).cc_class, defender_class(ctx, defender)) is None:
         raise IllegalCommand("11.6", "Light Infantry attacks only Light Infantry (11.3.8: NA)")
     for p in pistols:
         if p not in attackers or ctx.kind(p) is not Kind.CAVALRY or int(ctx.info(p).get("pistols", 0)) <= 0:
             raise IllegalCommand("R17.81", f"{ctx.says(p) if p in ctx.sc.units else p} has no pistol shot to spend")
 
 
-def _def_class(ctx: MPCtx, defender: str) -> str:
+def defender_class(ctx: MPCtx, defender: str) -> str:
     return HEDGEHOG if ctx.mode(defender) is Mode.HEDGEHOG else ctx.d(defender).cc_class
 
 
@@ -165,7 +165,7 @@ def modifiers(ctx: MPCtx, cc: dict[str, Any]) -> tuple[list[dict[str, Any]], int
     ratio = 2 if a_sp >= 4 * d_sp else 1 if a_sp >= 2 * d_sp else -2 if 4 * a_sp <= d_sp else -1 if 2 * a_sp <= d_sp \
         else 0
     add(f"strength {a_sp}:{d_sp}", ratio, "11.3.4")
-    col = _def_class(ctx, dfn)
+    col = defender_class(ctx, dfn)
     mx = matrix(ctx.d(lead).cc_class, col) or 0
     add(f"matrix {CLASS_LABELS[ctx.d(lead).cc_class]} vs {CLASS_LABELS[col]}", mx, "11.3.8")
     add("defending cavalry expends a pistol shot", -1 if cc.get("def_pistol") else 0, "11.0")
@@ -211,7 +211,7 @@ def _momentum(ctx: MPCtx, lead: str, dfn: str) -> bool:
         return False
     if dfn in ctx.act.get("start_adjacent", {}).get(lead, []):
         return False
-    return ctx.act.get("entered", {}).get(lead) == ctx.hex_of(lead)
+    return bool(ctx.act.get("entered", {}).get(lead) == ctx.hex_of(lead))
 
 
 def task_resolve(ctx: MPCtx, task: dict[str, Any]) -> None:
@@ -482,7 +482,7 @@ def task_pursuit(ctx: MPCtx, task: dict[str, Any]) -> None:
     for w in winners:
         if not ctx.on_map(w) or ctx.kind(w) is not Kind.CAVALRY or ctx.broken(w):
             continue
-        mods = []
+        mods: list[dict[str, Any]] = []
         if ctx.order(ctx.unit_wing(w)) is Order.CHARGE:
             mods.append({"label": "pursuing cavalry under a Charge order", "value": 1, "rule": "11.7.2"})
         if out.get("momentum") and w == cc["lead"] and out.get("loser") == "defender":
@@ -540,7 +540,7 @@ def must_attack(ctx: MPCtx, side: str) -> list[str]:
             continue
         for e in ctx.live_enemies(side):
             if attackable(ctx, e) is None and attacker_problem(ctx, u, e) is None and \
-                    (ctx.kind(e) is Kind.ARTILLERY or matrix(ctx.d(u).cc_class, _def_class(ctx, e)) is not None):
+                    (ctx.kind(e) is Kind.ARTILLERY or matrix(ctx.d(u).cc_class, defender_class(ctx, e)) is not None):
                 out.append(u)
                 break
     return out
@@ -557,7 +557,7 @@ def defenders_for(ctx: MPCtx, side: str) -> dict[str, list[str]]:
             continue
         atts = [u for u in ctx.wing_units_on_map(wid) if attacker_problem(ctx, u, e) is None]
         atts = [u for u in atts if ctx.kind(e) is Kind.ARTILLERY or ctx.broken(e)
-                or matrix(ctx.d(u).cc_class, _def_class(ctx, e)) is not None]
+                or matrix(ctx.d(u).cc_class, defender_class(ctx, e)) is not None]
         if atts:
             out[e] = atts
     return out

@@ -9,7 +9,6 @@ from typing import Any
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_RECOVERY, STATUS_MAP
 from ..kernel.victory import game_over
 from .context import MPCtx
-from .losses import placement_hexes
 from .tables import (
     CONTINUATION,
     ORDERS_CHANGE,
@@ -120,7 +119,7 @@ def task_turn(ctx: MPCtx, task: dict[str, Any]) -> None:
 
 def order_options(ctx: MPCtx, wid: str) -> list[dict[str, Any]]:
     cur = ctx.order(wid)
-    out = [{"id": "keep", "label": f"Keep {cur.label}", "order": cur.value}]
+    out: list[dict[str, Any]] = [{"id": "keep", "label": f"Keep {cur.label}", "order": cur.value}]
     for desired, need in ORDERS_CHANGE[cur].items():
         mods = change_mods(ctx, wid, desired)
         p = chance_at_most(need, _total(mods))

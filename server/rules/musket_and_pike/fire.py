@@ -71,10 +71,9 @@ def entry_side(ctx: MPCtx, firer_hex: str, target_hex: str) -> Terrain | None:
             t = sc.side_terrain(other, target_hex)
             if t is not None:
                 cands.append(t)
-    for a, b in line.along:
-        if b is not None and target_hex in (a, b):
-            other = a if b == target_hex else b
-            t = sc.side_terrain(other, target_hex)
+    for x, y in line.along:
+        if y is not None and target_hex in (x, y):
+            t = sc.side_terrain(x if y == target_hex else y, target_hex)
             if t is not None:
                 cands.append(t)
     if not cands:

@@ -57,10 +57,10 @@ def check(game: Game, events: list[dict[str, Any]]) -> list[str]:
         if int(w.get("continuations", 0)) > 2:
             out.append(f"{wid}: {w['continuations']} continuations this turn (R17.27: at most two)")
     if st.phase != PHASE_OVER:
-        wid = ctx.active_wing
-        if ctx.x.get("step") == "activation" and wid is not None and st.decision is None \
-                and st.active != ctx.sc.wings[wid].side:
-            out.append(f"the active wing {wid} is not the active side's (R17.25)")
+        active = ctx.active_wing
+        if ctx.x.get("step") == "activation" and active is not None and st.decision is None \
+                and st.active != ctx.sc.wings[active].side:
+            out.append(f"the active wing {active} is not the active side's (R17.25)")
         if st.decision is not None and (not st.decision.get("text") or not st.decision.get("rule")):
             out.append("a decision without its plain words or rule (R17.95)")
     for e in events:

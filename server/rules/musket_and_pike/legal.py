@@ -15,7 +15,7 @@ from ..kernel.facing import Direction, direction_between_ids
 from . import actions, combat, fire
 from .context import MPCtx
 from .movement import leader_moves, legal_moves, obliged_to_charge
-from .tables import Kind, Mode
+from .tables import NO, ORC_RALLY, W_LEADER, Kind, Mode, matrix
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -92,13 +92,13 @@ def _passes(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> bool:
     (these commands check everything before they change anything, so only their refusal is read here)."""
     uid = cmd["unit"]
     wid = ctx.active_wing or ""
-    try:
-        if cmd["type"] == "rally":
-            if ctx.morale(uid).value == "normal":
-                return False
-        actions._reform_allowed(ctx, uid, wid) if cmd["type"] != "rally" else None
-    except IllegalCommand:
+    if cmd["type"] == "rally" and ctx.morale(uid).value == "normal":
         return False
+    if cmd["type"] != "rally":
+        try:
+            actions.reform_allowed(ctx, uid, wid)
+        except IllegalCommand:
+            return False
     adjacent = ctx.adjacent_enemy(ctx.hex_of(uid), side)
     if cmd["type"] == "reform":
         info = ctx.info(uid)
@@ -108,7 +108,7 @@ def _passes(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> bool:
         m = Mode(cmd["mode"])
         return m in actions.modes_for(ctx, uid) and m is not ctx.mode(uid) and (m is Mode.HEDGEHOG or not adjacent)
     order = ctx.order(wid)
-    from .tables import NO, ORC_RALLY, W_LEADER  # noqa: PLC0415  (the chart, read here only)
+    from .tables import NO, ORC_RALLY, W_LEADER
     rule = ORC_RALLY[order]
     if rule == NO or (rule == W_LEADER and not actions.with_leader(ctx, uid, wid)):
         return False
@@ -120,7 +120,7 @@ def close_combat_commands(ctx: MPCtx, side: str) -> list[dict[str, Any]]:
     for dfn, atts in sorted(combat.defenders_for(ctx, side).items()):
         for lead in atts:
             if ctx.kind(dfn) is not Kind.ARTILLERY and not ctx.broken(dfn) and \
-                    combat.matrix(ctx.d(lead).cc_class, combat._def_class(ctx, dfn)) is None:
+                    matrix(ctx.d(lead).cc_class, combat.defender_class(ctx, dfn)) is None:
                 continue
             usable = [a for a in atts if ctx.kind(dfn) is Kind.ARTILLERY or ctx.broken(dfn)
                       or ctx.kind(a) is not Kind.LI or ctx.kind(dfn) is Kind.LI]
@@ -150,6 +150,14 @@ def can_end(ctx: MPCtx, side: str) -> bool:
     return True
 
 
+def _none() -> list[dict[str, Any]]:
+    return []
+
+
+def _family(fn: Callable[..., list[dict[str, Any]]], *args: Any) -> Family:
+    return lambda: fn(*args)
+
+
 def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
     ctx = MPCtx.of(game)
     st = game.state
@@ -166,14 +174,14 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
     if ctx.segment == "movement":
         owed = [u for u in units if obliged_to_charge(ctx, u)]
         for u in (owed or [u for u in units if u not in ctx.act_list("moved_units")]):
-            fams.append(lambda u=u: move_commands(ctx, u))
+            fams.append(_family(move_commands, ctx, u))
         if not owed:
             for u in units:
-                fams.append(lambda u=u: face_commands(ctx, u)[:1] if rng.random() < 0.3 else [])
+                fams.append(_family(face_commands, ctx, u) if rng.random() < 0.3 else _family(_none))
             fams.append(lambda: leader_commands(ctx, side))
     elif ctx.segment == "action":
         for u in units:
-            fams.append(lambda u=u: action_commands(ctx, side, u))
+            fams.append(_family(action_commands, ctx, side, u))
     elif ctx.segment == "close_combat":
         fams.append(lambda: close_combat_commands(ctx, side))
     return fams

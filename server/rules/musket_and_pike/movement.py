@@ -4,6 +4,7 @@ leaders' own moves (R17.38)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from ..kernel.errors import IllegalCommand
@@ -297,7 +298,7 @@ def leader_path_ok(ctx: MPCtx, lid: str, path: list[str]) -> None:
         raise IllegalCommand("R17.38", "a leader's path starts at his hex and enters at least one hex")
     if len(path) - 1 > LEADER_MOVE:
         raise IllegalCommand("R17.38", f"a leader moves at most {LEADER_MOVE} hexes")
-    for a, b in zip(path, path[1:]):
+    for a, b in itertools.pairwise(path):
         if b not in ctx.sc.grid or not ctx.sc.grid.is_adjacent(a, b):
             raise IllegalCommand("R17.38", f"{b} is not next to {a}")
         if HEX_TERRAIN[ctx.sc.hex_terrain.get(b, ctx.sc.default_terrain)].hi is None:

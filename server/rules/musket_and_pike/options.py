@@ -11,8 +11,15 @@ from ..kernel.errors import IllegalCommand
 from . import actions, combat, fire
 from .command import points
 from .context import MPCtx
-from .legal import END, action_commands, can_end, close_combat_commands, face_commands, leader_commands, \
-    move_commands
+from .legal import (
+    END,
+    action_commands,
+    can_end,
+    close_combat_commands,
+    face_commands,
+    leader_commands,
+    move_commands,
+)
 from .movement import allowance, legal_moves, obliged_to_charge, walk
 from .tables import Kind
 
@@ -114,7 +121,7 @@ def preview(game: Game, side: str, command: Any) -> dict[str, Any]:
                 return {"legal": True, "automatic": True}
             cc = {"defender": dfn, "attackers": atts, "lead": lead, "pistols": pistols, "def_pistol": False}
             mods, total, info = combat.modifiers(ctx, cc)
-            from .tables import cc_result  # noqa: PLC0415
+            from .tables import cc_result
             results: dict[str, float] = {}
             for die in range(10):
                 r, _ = cc_result(die + total)

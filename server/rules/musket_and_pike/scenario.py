@@ -33,7 +33,6 @@ from .tables import (
     HV_INF,
     LT_INF,
     STEEP,
-    WAGON,
     Kind,
     Order,
     Terrain,

@@ -57,7 +57,7 @@ export async function diceKey(seed, contributions, scheme = SCHEME) {
   return hmac(enc.encode(seed), message);
 }
 
-// faces -> [first byte rejected, lowest face]: the d6 shows 1..6 (R11), the d10 0..9 (R17.1, Musket & Pike).
+// faces -> [first byte rejected, lowest face]: the d6 shows 1..6 (R11), the d10 0..9 (R17.1: an edition whose dice are d10s).
 const FACES = { 6: [252, 1], 10: [250, 0] };
 
 /** Die number n (from 0): the first byte below 252 of HMAC-SHA256(key, "n:k"), k = 0, 1, ...; shows byte % 6 + 1.
