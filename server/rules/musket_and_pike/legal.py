@@ -107,9 +107,7 @@ def _passes(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> bool:
     if cmd["type"] == "formation":
         m = Mode(cmd["mode"])
         return m in actions.modes_for(ctx, uid) and m is not ctx.mode(uid) and (m is Mode.HEDGEHOG or not adjacent)
-    order = ctx.order(wid)
-    from .tables import NO, ORC_RALLY, W_LEADER
-    rule = ORC_RALLY[order]
+    rule = ORC_RALLY[ctx.order(wid)]
     if rule == NO or (rule == W_LEADER and not actions.with_leader(ctx, uid, wid)):
         return False
     return not adjacent
