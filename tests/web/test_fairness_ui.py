@@ -148,3 +148,32 @@ def test_the_browser_derivation_gives_the_published_known_answers(browser: Any, 
     assert got["dice"] == [2, 4, 1, 5, 5, 2, 4, 2, 4, 6, 5, 2, 4, 2, 3, 3, 1, 2, 2, 6]
     assert got["old"] == [5, 1, 5, 4, 2, 1, 4, 3, 2, 4, 1, 5, 5, 3, 1, 4, 3, 3, 6, 3]
     assert len(got["c"]) == 64 and set(got["c"]) <= set("0123456789abcdef")
+
+
+def test_r17_1_the_browser_checks_a_record_of_d10s(browser: Any, live_server: Any) -> None:
+    """fairness.js recomputes a d10 record (R17.1: `"faces": 10`, the first byte below 250, mod 10) with the kernel's
+    known answers, passes a finished Musket & Pike game's record and fails one with a changed d10."""
+    from server.rules.kernel.randomplayer import play_random_game  # noqa: PLC0415
+    from server.rules_cli import find_scenario  # noqa: PLC0415
+
+    record = play_random_game(find_scenario("mp-lindau"), seed=1, check=False).record()
+    assert record["dice"]["faces"] == 10
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(live_server.url + "/")
+    got = page.evaluate(
+        """async (record) => {
+            const f = await import("/static/js/ui/fairness.js");
+            const key = await f.diceKey("known-answer-seed-0123456789", {red: "", blue: "11".repeat(32)});
+            const d10 = [];
+            for (let n = 0; n < 20; n++) d10.push(await f.dieFromKey(key, n, 10));
+            const bad = JSON.parse(JSON.stringify(record));
+            const entry = bad.commands.find((e) => e.dice.length);
+            entry.dice[0] = (entry.dice[0] + 1) % 10;
+            const g = await f.checkRecord(record); return {d10, good: g.ok, lines: g.lines, bad: (await f.checkRecord(bad)).ok};
+        }""",
+        record,
+    )
+    ctx.close()
+    assert got["d10"] == [9, 7, 8, 0, 4, 5, 7, 9, 3, 3, 0, 1, 1, 9, 2, 2, 8, 3, 7, 5]
+    assert got["good"] is True and got["bad"] is False, got["lines"]

@@ -277,6 +277,11 @@ def cmd_close_combat(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
 
 
 def cmd_end_segment(ctx: MPCtx, side: str, cmd: dict[str, Any]) -> None:
+    if ctx.x.get("step") == "start":  # M19: the first side opens the battle; turn 1's initiative is rolled now
+        if side != ctx.sc.first_player:
+            raise IllegalCommand("R17.21", f"{ctx.sc.sides[ctx.sc.first_player].name} opens the battle")
+        ctx.st.tasks.append({"t": "mp_turn"})
+        return
     _active(ctx, side)
     if ctx.segment == "movement":
         owed = [u for u in ctx.wing_units_on_map(ctx.active_wing or "") if obliged_to_charge(ctx, u)]

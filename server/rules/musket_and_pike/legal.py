@@ -136,6 +136,8 @@ def close_combat_commands(ctx: MPCtx, side: str) -> list[dict[str, Any]]:
 
 
 def can_end(ctx: MPCtx, side: str) -> bool:
+    if ctx.x.get("step") == "start":
+        return side == ctx.sc.first_player  # M19
     if ctx.st.decision is not None or ctx.x.get("step") != "activation":
         return False
     wid = ctx.active_wing
@@ -165,6 +167,8 @@ def command_families(game: Game, side: str, rng: random.Random) -> list[Family]:
         opts = [{"type": "choose", "option": o["id"]} for o in st.decision["options"]]
         return [lambda: opts]
     wid = ctx.active_wing
+    if ctx.x.get("step") == "start" and side == ctx.sc.first_player:
+        return [lambda: [dict(END)]]
     if wid is None or ctx.sc.wings[wid].side != side or ctx.x.get("step") != "activation":
         return []
     fams: list[Family] = []
@@ -194,6 +198,9 @@ def legal_commands(game: Game, side: str, rng: random.Random, limit: int) -> Ite
                 yield {"type": "choose", "option": o["id"]}
         return
     wid = ctx.active_wing
+    if ctx.x.get("step") == "start" and side == ctx.sc.first_player:
+        yield dict(END)
+        return
     if wid is None or ctx.sc.wings[wid].side != side or ctx.x.get("step") != "activation":
         return
     units = ctx.wing_units_on_map(wid)

@@ -129,7 +129,7 @@ class MusketAndPike(Edition):
         return GameState(
             scenario=sc.id, ruleset=self.name, turn=1, phase=PHASE_RECOVERY, active=sc.first_player, units=units,
             control={o.hex: o.owner for o in sc.victory.objectives},
-            extra={"units": info, "leaders": leaders, "wings": wings, "step": "command", "segment": None,
+            extra={"units": info, "leaders": leaders, "wings": wings, "step": "start", "segment": None,
                    "wing": None, "chooser": sc.first_player, "initiative": None, "act": {}, "cc": None},
         )
 
@@ -140,7 +140,9 @@ class MusketAndPike(Edition):
         return {EDITION_KEY: _options.view(MPCtx.of(game))}
 
     def start(self, ctx: MPCtx) -> None:
-        ctx.st.tasks.append({"t": "mp_turn"})
+        """M19: the battle waits, in the step `start`, for the first side's `end_segment`: no die is rolled before both
+        seats' dice contributions are in (R11), so the first initiative follows a command."""
+        ctx.x["step"] = "start"
 
     def commands(self) -> Mapping[str, CommandHandler]:
         return COMMANDS
@@ -230,7 +232,8 @@ class MusketAndPike(Edition):
         return _invariants.check(game, events)
 
     def phase_prompt(self, phase: str) -> tuple[str, str]:
-        verbs = {"recovery": "the Command Phase: initiative and orders changes",
+        verbs = {"recovery": "open the battle (the first initiative is rolled), then the Command Phase: initiative "
+                             "and orders changes",
                  "movement": "move the active wing's units and leaders, then end the Movement Segment",
                  "combat": "fire, reform or rally, then declare close combats, then end the segment"}
         return "R17.22", verbs.get(phase, "")

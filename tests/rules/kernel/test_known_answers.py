@@ -39,9 +39,9 @@ PINNED = [
     ("hm-hochdorf", 2, 162, "cb33d14fa19bdc0e91a3b8ce01fd2aa7ef04583f2e11005b2788f73ad478923c"),
     ("hm-hochdorf", 3, 184, "aff6f28bea6dc8c9e118b01c9499a21ee5f7f03f29253087f92e53cd39377013"),
     # mp-lindau pinned on 2026-12-07 when Musket & Pike was first played (issue 43, R17; its dice are d10s, R17.1)
-    ("mp-lindau", 1, 358, "a9d5baf042d96b9242fd4700326bf7ff220342695d395e00480f6cdd9dc92648"),
-    ("mp-lindau", 2, 356, "bdb6790714349134a0100da28348ec74d9dd479c3cbaabd8aac7503d11b91c05"),
-    ("mp-lindau", 3, 325, "3a8ebeba6738633d297da2780d60dfb2ded8573dd1552bf24f1b53ade79148df"),
+    ("mp-lindau", 1, 333, "415e770e95632a2ff4958a47d1aebac9376f40f2f849f08a282df5337ca8249a"),
+    ("mp-lindau", 2, 324, "017cd36af61640f1a7cccf9f63f25a3b3cee862bfd8b9c4d1a4d9e7900b7d011"),
+    ("mp-lindau", 3, 315, "263b0385bd68922662a22607a921cd0941a5a60814197a7e023c90ec1ee61971"),
 ]
 
 

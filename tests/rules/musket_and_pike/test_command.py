@@ -23,9 +23,25 @@ def lindau() -> MPScenario:
     return sc
 
 
+def opened(sc: MPScenario, seed: str) -> Game:
+    """M19: a new battle waits for its first side to open it; turn 1's initiative is rolled then."""
+    g = Game.new(sc, seed)
+    assert g.state.dice_count == 0 and g.awaiting == "imperial"
+    g.submit("imperial", {"type": "end_segment"})
+    return g
+
+
+def test_m19_no_die_is_rolled_before_both_seats_contribute(lindau: MPScenario) -> None:
+    g = Game.new(lindau, "contribution-seed-0000001", contributions={"imperial": "ab" * 32})
+    assert not g.dice_ready and g.state.dice_count == 0
+    g.contribute("swedish", "")
+    g.submit("imperial", {"type": "end_segment"})
+    assert g.state.dice_count == 2 and g.state.extra["initiative"] in ("imperial", "swedish")
+
+
 @pytest.mark.parametrize("seed", [f"initiative-seed-{i:04d}-xxxx" for i in range(6)])
 def test_r17_21_the_lower_total_with_the_ac_rating_has_the_initiative(lindau: MPScenario, seed: str) -> None:
-    g = Game.new(lindau, seed)
+    g = opened(lindau, seed)
     imp = die_from_seed(seed, 0, {"imperial": "", "swedish": ""}, faces=10) + 0  # Holk 0
     swe = die_from_seed(seed, 1, {"imperial": "", "swedish": ""}, faces=10) - 1  # Horn -1
     want = "imperial" if imp <= swe else "swedish"  # a tie on turn 1: the scenario's first side
@@ -33,7 +49,7 @@ def test_r17_21_the_lower_total_with_the_ac_rating_has_the_initiative(lindau: MP
 
 
 def test_5_7_the_initiative_side_decides_its_orders_first_with_the_odds(lindau: MPScenario) -> None:
-    g = Game.new(lindau, "orders-change-seed-000001")
+    g = opened(lindau, "orders-change-seed-000001")
     d = g.state.decision
     assert d is not None and d["kind"] == "orders_change" and d["rule"] == "5.7"
     assert d["side"] == g.state.extra["initiative"]
@@ -46,7 +62,7 @@ def test_5_7_the_initiative_side_decides_its_orders_first_with_the_odds(lindau: 
 
 
 def test_r17_13_a_cavalry_wing_changing_to_charge_takes_minus_one(lindau: MPScenario) -> None:
-    g = Game.new(lindau, "orders-change-seed-000002")
+    g = opened(lindau, "orders-change-seed-000002")
     ctx = MPCtx.of(g)
     from server.rules.musket_and_pike.command import change_mods  # noqa: PLC0415
     from server.rules.musket_and_pike.tables import Order  # noqa: PLC0415
