@@ -153,8 +153,8 @@ def test_the_browser_derivation_gives_the_published_known_answers(browser: Any, 
 def test_r17_1_the_browser_checks_a_record_of_d10s(browser: Any, live_server: Any) -> None:
     """fairness.js recomputes a d10 record (R17.1: `"faces": 10`, the first byte below 250, mod 10) with the kernel's
     known answers, passes a finished Musket & Pike game's record and fails one with a changed d10."""
-    from server.rules.kernel.randomplayer import play_random_game  # noqa: PLC0415
-    from server.rules_cli import find_scenario  # noqa: PLC0415
+    from server.rules.kernel.randomplayer import play_random_game
+    from server.rules_cli import find_scenario
 
     record = play_random_game(find_scenario("mp-lindau"), seed=1, check=False).record()
     assert record["dice"]["faces"] == 10

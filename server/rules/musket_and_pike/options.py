@@ -21,7 +21,7 @@ from .legal import (
     move_commands,
 )
 from .movement import allowance, legal_moves, obliged_to_charge, walk
-from .tables import Kind
+from .tables import Kind, cc_result
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -121,7 +121,6 @@ def preview(game: Game, side: str, command: Any) -> dict[str, Any]:
                 return {"legal": True, "automatic": True}
             cc = {"defender": dfn, "attackers": atts, "lead": lead, "pistols": pistols, "def_pistol": False}
             mods, total, info = combat.modifiers(ctx, cc)
-            from .tables import cc_result
             results: dict[str, float] = {}
             for die in range(10):
                 r, _ = cc_result(die + total)

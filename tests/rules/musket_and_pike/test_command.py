@@ -64,8 +64,8 @@ def test_5_7_the_initiative_side_decides_its_orders_first_with_the_odds(lindau: 
 def test_r17_13_a_cavalry_wing_changing_to_charge_takes_minus_one(lindau: MPScenario) -> None:
     g = opened(lindau, "orders-change-seed-000002")
     ctx = MPCtx.of(g)
-    from server.rules.musket_and_pike.command import change_mods  # noqa: PLC0415
-    from server.rules.musket_and_pike.tables import Order  # noqa: PLC0415
+    from server.rules.musket_and_pike.command import change_mods
+    from server.rules.musket_and_pike.tables import Order
     labels = {m["label"]: m["value"] for m in change_mods(ctx, "imp-horse", Order.CHARGE)}
     assert labels == {"WC Piccolomini's rating": -1, "Cavalry Wing changing to Charge": -1}
 

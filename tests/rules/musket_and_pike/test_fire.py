@@ -100,6 +100,6 @@ def test_r17_63_woods_help_against_muskets_and_hurt_against_artillery() -> None:
     g = b.game(segment="action", dice=[0, 0])
     f1 = events(g.submit("blue", {"type": "fire", "unit": "b-hi", "target": "r-hi"}), "fire")[0]
     assert {"label": "TEC: woods", "value": -1, "rule": "TEC"} in f1["modifiers"]
-    from server.rules.musket_and_pike.fire import SKIRMISH, judge  # noqa: PLC0415
+    from server.rules.musket_and_pike.fire import SKIRMISH, judge
     shot = judge(ctx_of(g), "b-art", "r-hi", SKIRMISH)
     assert {"label": "TEC: woods", "value": 1, "rule": "TEC"} in shot.modifiers
