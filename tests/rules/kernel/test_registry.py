@@ -1,5 +1,5 @@
 """Issue 13 (shape): the ruleset registry picks the edition package by the scenario's `ruleset`; only
-playable editions are registered (`horse-and-musket`, `quickplay`, `quickplay-2013`, `standard`), so an edition still
+playable editions are registered (`horse-and-musket`, `musket-and-pike`, `quickplay`, `quickplay-2013`, `standard`), so an edition still
 being built cannot be chosen, and a game is played under another edition only where its scenario declares it
 (`also_rulesets`)."""
 
@@ -23,13 +23,14 @@ from server.rules.kernel.edition import register
 
 
 def test_only_playable_editions_are_known() -> None:
-    assert known_rulesets() == ("horse-and-musket", "quickplay", "quickplay-2013", "standard")
+    assert known_rulesets() == ("horse-and-musket", "musket-and-pike", "quickplay", "quickplay-2013", "standard")
     assert isinstance(find_ruleset("quickplay"), QuickPlay)
     assert isinstance(find_ruleset("standard"), Standard)
     assert isinstance(find_ruleset("horse-and-musket"), HorseAndMusket)
+    assert find_ruleset("musket-and-pike").die_faces == 10  # R17.1
 
 
-@pytest.mark.parametrize("name", ["musket-and-pike", ""])
+@pytest.mark.parametrize("name", ["chess", ""])
 def test_an_unbuilt_edition_cannot_be_chosen(name: str) -> None:
     with pytest.raises(ValueError, match="not implemented yet"):
         find_ruleset(name)
@@ -43,8 +44,10 @@ def test_game_uses_the_edition_named_by_the_scenario(tutorial_data: dict[str, An
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="standard")
     with pytest.raises(ValueError, match="not written for ruleset 'horse-and-musket'"):
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="horse-and-musket")
-    with pytest.raises(ValueError, match="not implemented yet"):
+    with pytest.raises(ValueError, match="not written for ruleset 'musket-and-pike'"):
         Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="musket-and-pike")
+    with pytest.raises(ValueError, match="not implemented yet"):
+        Game.new(parse_scenario(tutorial_data, "tutorial"), "x" * 32, ruleset="chess")
 
 
 def test_an_edition_registers_once_and_needs_an_id() -> None:
@@ -77,7 +80,7 @@ def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, 
         with pytest.raises(ScenarioError) as e:
             parse_scenario({**tutorial_data, "ruleset": name}, "t")
         assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: "
-                                                "horse-and-musket, quickplay, quickplay-2013, standard)")]
+                                                "horse-and-musket, musket-and-pike, quickplay, quickplay-2013, standard)")]
     with pytest.raises(ScenarioError) as e:  # the Standard reader refuses Quick Play's fields, naming them
         parse_scenario({**tutorial_data, "ruleset": "standard"}, "t")
     assert any("Quick Play scenario field" in r for _, r in e.value.problems)
