@@ -34,6 +34,7 @@ GENERIC_LIMIT = 400  # the most legal commands `_generic` lists at once
 MIN_ATTACK_GAIN = 0.5
 DECISION_SAMPLES = 3
 FOLLOW_UP_LIMIT = 12
+FOLLOW_UP_CHOICES = 4  # `_follow_choice` tries each option of a decision with at most this many, else takes the first
 
 
 class ScriptedDice:
@@ -89,6 +90,8 @@ class GreedyBot:
             return {"type": "end_phase"}
         rng.shuffle(cmds)
         must_choose = game.state.decision is not None or not game.ruleset.can_end_phase(game, side)
+        if game.ruleset.bot_expectation:
+            return self._expected_ply(game, side, rng, deadline, cmds, must_choose)
         base = evaluate(game, side)
         best: tuple[float, dict[str, Any]] | None = None
         for i, cmd in enumerate(cmds):
@@ -109,6 +112,94 @@ class GreedyBot:
         if must_choose:
             return next((c for c in cmds if c.get("type") not in ("undo", "resign")), cmds[0])
         return {"type": "end_phase"}
+
+    def _expected_ply(self, game: Game, side: str, rng: random.Random, deadline: float, cmds: list[dict[str, Any]],
+                      must_choose: bool) -> dict[str, Any]:
+        """`_generic` for an edition with `bot_expectation`: each command's value is the evaluation after it, and for
+        one that rolls dice the mean over its first die (`expected_value`), each branch played on
+        through the edition's `bot_follow_up` decisions (the decider taking its best option) and its `bot_reactions`
+        (the enemy taking the first reaction offered); the best command is taken as in `_generic`."""
+        base = evaluate(game, side)
+        best: tuple[float, dict[str, Any]] | None = None
+        for i, cmd in enumerate(cmds):
+            if i and time.perf_counter() > deadline:
+                break
+            if cmd.get("type") in ("end_phase", "undo", "resign"):
+                continue
+            v = self.expected_value(game, side, cmd, rng)
+            if v is None:
+                continue
+            v += rng.random() * 0.01 - base
+            if best is None or v > best[0]:
+                best = (v, cmd)
+        if best is not None and (must_choose or best[0] > MIN_MOVE_GAIN):
+            return best[1]
+        if must_choose:
+            return next((c for c in cmds if c.get("type") not in ("undo", "resign")), cmds[0])
+        return {"type": "end_phase"}
+
+    def expected_value(self, game: Game, side: str, cmd: dict[str, Any], rng: random.Random) -> float | None:
+        """The evaluation for `side` after `cmd`: its mean over the first die it rolls, stratified (every face of a d6;
+        one face of each pair of a d10; later dice imagined),
+        the decisions that finish resolving it played on (`bot_follow_up`); None when the belief game refuses it."""
+        faces = game.ruleset.die_faces
+        first = self._played(game, side, cmd, ScriptedDice([], game.state.dice_count, random.Random(rng.random()),
+                                                           faces), rng)
+        if first is None:
+            return None
+        if first.state.dice_count == game.state.dice_count:
+            return evaluate(first, side)
+        low = 0 if faces == 10 else 1
+        width = 2 if faces >= 10 else 1  # a d10 in five strata of two faces (one drawn in each): half the plays
+        total = 0.0
+        strata = range(low, low + faces, width)
+        for start in strata:
+            face = start + rng.randrange(width)
+            g = self._played(game, side, cmd, ScriptedDice([face], game.state.dice_count,
+                                                           random.Random(rng.random()), faces), rng)
+            if g is None:
+                return None
+            total += evaluate(g, side)
+        return total / len(strata)
+
+    def _played(self, game: Game, side: str, cmd: dict[str, Any], dice: ScriptedDice,
+                rng: random.Random) -> Game | None:
+        g = copy_game(game, dice=dice)
+        follow, assume = game.ruleset.bot_follow_up, game.ruleset.bot_reactions
+        try:
+            g.submit(side, cmd)
+            for _ in range(FOLLOW_UP_LIMIT):
+                d = g.state.decision
+                if g.is_over or d is None:
+                    break
+                if d["kind"] in assume and d["side"] != side and len(d["options"]) > 1:
+                    g.submit(d["side"], {"type": "choose", "option": d["options"][1]["id"]})
+                    continue
+                if d["kind"] not in follow:
+                    break
+                g.submit(d["side"], {"type": "choose", "option": self._follow_choice(g, d, rng)})
+        except ValueError:  # IllegalCommand: a command the belief game refuses is no candidate
+            return None
+        return g
+
+    def _follow_choice(self, g: Game, d: dict[str, Any], rng: random.Random) -> str:
+        """The decider's best option of a decision that finishes resolving a command, each tried on a copy with
+        imagined dice (the first option when there is one or more than FOLLOW_UP_CHOICES)."""
+        opts = d["options"]
+        if len(opts) == 1 or len(opts) > FOLLOW_UP_CHOICES:
+            return str(opts[0]["id"])
+        best: tuple[float, str] | None = None
+        for o in opts:
+            t = copy_game(g, dice=ScriptedDice([], g.state.dice_count, random.Random(rng.random()),
+                                               g.ruleset.die_faces))
+            try:
+                t.submit(d["side"], {"type": "choose", "option": o["id"]})
+            except ValueError:
+                continue
+            v = evaluate(t, d["side"])
+            if best is None or v > best[0]:
+                best = (v, str(o["id"]))
+        return best[1] if best is not None else str(opts[0]["id"])
 
     # --- movement ---------------------------------------------------------------------------
     def _groups(self, game: Game, side: str) -> list[list[str]]:

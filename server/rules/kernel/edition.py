@@ -64,6 +64,14 @@ class Edition:
     planner_options: ClassVar[bool] = False
     # The die every table of the edition rolls (kernel/dice.py, docs/dice.md): 6 (1..6, R11) or 10 (0..9, R17.1).
     die_faces: ClassVar[int] = 6
+    # How the bots' generic one ply (`GreedyBot._generic`, docs/bots.md) weighs a command that rolls dice: False, one
+    # imagined roll (as ever); True, the mean over every face of its first die, each branch played on through the
+    # decisions in `bot_follow_up` (those that finish resolving the command: retreats, advances...). A heuristic.
+    bot_expectation: ClassVar[bool] = False
+    bot_follow_up: ClassVar[frozenset[str]] = frozenset()
+    # With `bot_expectation`: decisions offering the other side a reaction to the command (first option: none), which
+    # the bots assume it takes (its second option, the first reaction offered) when they weigh the command.
+    bot_reactions: ClassVar[frozenset[str]] = frozenset()
 
     # --- the scenario, the state, the context ----------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:

@@ -26,7 +26,7 @@ from ..kernel.game import setup_units
 from ..kernel.model import ScenarioModel
 from ..kernel.state import PHASE_OVER, PHASE_RECOVERY, GameState, UnitState
 from ..kernel.victory import game_over
-from . import actions, combat, command, legal, losses, reactions
+from . import actions, combat, command, heuristics, legal, losses, reactions
 from . import invariants as _invariants
 from . import options as _options
 from .context import MPCtx
@@ -105,6 +105,12 @@ class MusketAndPike(Edition):
     name: ClassVar[str] = "musket-and-pike"
     title: ClassVar[str] = "Musket & Pike"
     die_faces: ClassVar[int] = 10  # R17.1
+    # the bots weigh a roll over every face of the d10 (one imagined roll misjudges a fire or a close combat), and
+    # play on the decisions that finish a close combat (a heuristic, never a rule)
+    bot_expectation: ClassVar[bool] = True
+    bot_follow_up: ClassVar[frozenset[str]] = frozenset({"pistol", "retreat", "advance", "set_facing", "place_leader",
+                                                         "lone_leader"})
+    bot_reactions: ClassVar[frozenset[str]] = frozenset({"intercept", "react"})  # 9.3, R17.51: options[0] is "none"
 
     def parse_scenario(self, data: dict[str, Any], source: str) -> MPScenario:
         return parse_mp_scenario(data, source)
@@ -196,10 +202,13 @@ class MusketAndPike(Edition):
 
     def bot_loss_points(self, game: Game) -> dict[str, float]:
         """R17.94's points from losses, and each Casualty Point, Morale Shaken or Broken state on a living unit as a
-        share of its Original Strength (a heuristic, never a rule)."""
+        share of its Original Strength, and the positional terms of `heuristics` (tempo, orders, advance) (heuristics,
+        never rules)."""
         ctx = MPCtx.of(game)
         pts = command.points(ctx)
         out = {s: float(pts[s]) for s in ctx.sc.side_order}
+        for s, v in heuristics.bonus(ctx, pts).items():
+            out[s] += v
         for o in ctx.sc.victory.objectives:
             holder = ctx.st.control.get(o.hex)
             if holder is not None:

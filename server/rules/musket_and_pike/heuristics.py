@@ -1,0 +1,185 @@
+"""What the computer opponent weighs in a Musket & Pike position besides the points (`MusketAndPike.bot_loss_points`):
+heuristics, never rules. Each term is in victory points for one side, computed for both sides alike from the public
+state (R17.96: nothing but the seed is hidden), so the bots' evaluation stays zero-sum:
+
+* **tempo** — an activation still to come is worth `TEMPO`: every wing not yet Activated this turn, the wing now
+  acting, and each Continuation (4.3) or pending Continuation weighted by its odds on the 4.3 table with R17.28's
+  modifiers. So the bots try a Continuation when it has a chance, and a Preemption (4.4) when the enemy Continuation it
+  cancels is worth more than the No Continue marker a failure costs (R17.26);
+* **orders** — each wing's order against the situation (`ORDER_FIT`): a wing more than half Shaken, Broken or
+  Formation Broken wants Rally; the side behind on points wants Charge for a wing whose fresh units have enemies
+  within `REACH` hexes they could fight at a profit on the 11.0 table (close combat is declared only under Charge,
+  R17.35, and Charge drives every unit toward the nearest enemy, note 1), else Make Ready; the side ahead wants Make
+  Ready or Receive Charge. The Orders Change decision (5.7) then weighs each attempt by its printed odds;
+* **forced attacks** — a unit of a Charge wing that moved next to an enemy unit must attack (R17.80): the expected
+  outcome of its best close combat on the 11.0 table with R17.82-R17.84's modifiers counts as soon as it stands there,
+  so the bots do not walk a unit into a combat it is bound to lose;
+* **advance** — each combat unit of a side gets `ADVANCE` for every hex it stands nearer than `ADVANCE_RANGE` to each
+  objective its side does not control (R17.94), so a side brings its whole wing up, not only its nearest unit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .combat import attackable, attacker_problem, modifiers, must_attack
+from .command import activation_mods, open_wings
+from .context import MPCtx
+from .tables import CONTINUATION, Condition, Kind, Morale, Order, cc_result, chance_at_most
+
+TEMPO = 0.3  # points per activation to come
+ORDER_FIT = 1.0  # points for a wing under the order that fits it
+REACH = 3  # hexes from the enemy within which the side behind wants Charge
+ADVANCE = 0.1  # points per hex nearer an objective the side does not hold
+ADVANCE_RANGE = 10
+
+
+def _continuation_odds(ctx: MPCtx, wid: str) -> float:
+    w = ctx.wing(wid)
+    need = CONTINUATION[ctx.order(wid)]
+    if need is None or w.get("no_continue") or w.get("collapsed") or int(w.get("continuations", 0)) >= 2:
+        return 0.0
+    total = sum(int(m["value"]) for m in activation_mods(ctx, wid, preempt=False))
+    return chance_at_most(need, total)
+
+
+def tempo(ctx: MPCtx) -> dict[str, float]:
+    out = {s: 0.0 for s in ctx.sc.side_order}
+    if ctx.x.get("step") not in ("activation", "command", "start"):
+        return out
+    active = ctx.active_wing
+    for s in ctx.sc.side_order:
+        for wid in open_wings(ctx, s):
+            if not ctx.wing(wid).get("collapsed"):
+                out[s] += TEMPO * (1.0 + _continuation_odds(ctx, wid))
+        if active is not None and ctx.sc.wings[active].side == s and ctx.segment is not None:
+            out[s] += TEMPO * (1.0 + _continuation_odds(ctx, active))
+    pending = [t.get("wing") for t in ctx.st.tasks if t.get("t") == "mp_continuation"]
+    d = ctx.st.decision
+    if d is not None and d.get("kind") == "continue":
+        pending.append(d.get("wing"))
+    for wid in pending:
+        if isinstance(wid, str) and wid in ctx.sc.wings:
+            out[ctx.sc.wings[wid].side] += TEMPO * _continuation_odds(ctx, wid)
+    return out
+
+
+def _shaken(ctx: MPCtx, uid: str) -> bool:
+    return ctx.morale(uid) is not Morale.NORMAL or ctx.cond(uid) is Condition.BROKEN
+
+
+def charge_prospect(ctx: MPCtx, wid: str) -> float | None:
+    """What the wing's fresh units could expect from close combat (R17.35: only under Charge): the mean over its fresh
+    non-artillery units with an enemy within REACH hexes of their best `cc_value` against one (None: no such unit)."""
+    side = ctx.sc.wings[wid].side
+    enemies = ctx.live_enemies(side)
+    best: list[float] = []
+    for u in ctx.wing_units_on_map(wid):
+        if ctx.kind(u) is Kind.ARTILLERY or _shaken(ctx, u):
+            continue
+        here = ctx.hex_of(u)
+        values = [cc_value(ctx, u, e) for e in enemies if ctx.dist(here, ctx.hex_of(e)) <= REACH
+                  and (ctx.kind(u) is not Kind.LI or ctx.kind(e) is Kind.LI)]
+        if values:
+            best.append(max(values))
+    return sum(best) / len(best) if best else None
+
+
+def orders(ctx: MPCtx, behind: str | None) -> dict[str, float]:
+    out = {s: 0.0 for s in ctx.sc.side_order}
+    for wid, w in ctx.sc.wings.items():
+        if ctx.wing(wid).get("collapsed"):
+            continue
+        units = ctx.wing_units_on_map(wid)
+        if not units:
+            continue
+        order = ctx.order(wid)
+        if 2 * sum(1 for u in units if _shaken(ctx, u)) > len(units):
+            fit = {Order.RALLY: 1.0}
+        else:
+            prospect = charge_prospect(ctx, wid)
+            good = prospect is not None and prospect > 0
+            if w.side == behind:
+                fit = {Order.CHARGE: 1.0, Order.MAKE_READY: 0.5} if good else {Order.MAKE_READY: 1.0}
+            else:
+                fit = {Order.MAKE_READY: 1.0, Order.RECEIVE_CHARGE: 1.0, Order.CHARGE: 0.5 if good else 0.0}
+        out[w.side] += ORDER_FIT * fit.get(order, 0.0)
+    return out
+
+
+LOSS_SHARE = {"eliminated": 1.0, "broken": 0.7, "shaken": 0.3}  # of Original Strength, as bot_loss_points counts
+
+
+_CC_CACHE: dict[tuple[Any, ...], int] = {}
+
+
+def _cc_total(ctx: MPCtx, lead: str, dfn: str) -> int:
+    """R17.84's capped modifier of `lead` alone attacking `dfn` now, memoised on what the modifiers read."""
+    st = ctx.st.units
+    key = (ctx.sc.id, lead, dfn, st[lead].hex, st[dfn].hex, st[lead].facing, st[dfn].facing, st[lead].moved,
+           tuple(sorted(ctx.info(lead).items())), tuple(sorted(ctx.info(dfn).items())),
+           tuple(ctx.leaders_in(st[lead].hex or "")), tuple(ctx.leaders_in(st[dfn].hex or "")),
+           ctx.order(ctx.unit_wing(lead)), repr(ctx.act.get("salvo_at")), repr(ctx.act.get("entered", {}).get(lead)),
+           repr(ctx.act.get("start_adjacent", {}).get(lead)))
+    got = _CC_CACHE.get(key)
+    if got is None:
+        if len(_CC_CACHE) > 50000:
+            _CC_CACHE.clear()
+        _mods, got, _info = modifiers(ctx, {"defender": dfn, "attackers": [lead], "lead": lead, "pistols": [],
+                                            "def_pistol": False})
+        _CC_CACHE[key] = got
+    return got
+
+
+def cc_value(ctx: MPCtx, lead: str, dfn: str) -> float:
+    """The attacker's expected gain in points from `lead` alone attacking `dfn` now: each d10 face read on the 11.0
+    table with R17.82-R17.84's modifiers, the loser's morale result as a share of its Original Strength."""
+    if ctx.kind(dfn) is Kind.ARTILLERY or ctx.broken(dfn):
+        return float(ctx.d(dfn).sp)  # overrun or a Broken defender: eliminated without a roll (R17.74, R17.80)
+    total = _cc_total(ctx, lead, dfn)
+    gain = 0.0
+    for die in range(10):
+        r, _ = cc_result(die + total)
+        loser = lead if r.loser == "attacker" else dfn
+        share = LOSS_SHARE[r.morale] if ctx.morale(loser) is Morale.NORMAL else 1.0
+        gain += (share * ctx.d(loser).sp) * (1 if loser == dfn else -1)
+    return gain / 10
+
+
+def forced(ctx: MPCtx) -> dict[str, float]:
+    out = {s: 0.0 for s in ctx.sc.side_order}
+    wid = ctx.active_wing
+    if wid is None or ctx.segment is None or ctx.order(wid) is not Order.CHARGE:
+        return out
+    side = ctx.sc.wings[wid].side
+    for u in must_attack(ctx, side):
+        values = [cc_value(ctx, u, e) for e in ctx.live_enemies(side)
+                  if attackable(ctx, e) is None and attacker_problem(ctx, u, e) is None]
+        if values:
+            out[side] += max(values)
+    return out
+
+
+def advance(ctx: MPCtx) -> dict[str, float]:
+    out = {s: 0.0 for s in ctx.sc.side_order}
+    for o in ctx.sc.victory.objectives:
+        holder = ctx.st.control.get(o.hex)
+        for s in ctx.sc.side_order:
+            if s == holder:
+                continue
+            for u in ctx.units_of(s):
+                if ctx.broken(u):
+                    continue
+                out[s] += ADVANCE * max(0, ADVANCE_RANGE - ctx.dist(ctx.hex_of(u), o.hex))
+    return out
+
+
+def bonus(ctx: MPCtx, points: dict[str, int]) -> dict[str, float]:
+    """Every term above, per side, in points (`points`: R17.94's points now, to tell which side is behind)."""
+    a, b = ctx.sc.side_order
+    behind = a if points[a] < points[b] else b if points[b] < points[a] else None
+    out = {s: 0.0 for s in ctx.sc.side_order}
+    for part in (tempo(ctx), orders(ctx, behind), forced(ctx), advance(ctx)):
+        for s, v in part.items():
+            out[s] += v
+    return out
