@@ -1,0 +1,105 @@
+"""What the computer opponent weighs in a Musket & Pike position (`heuristics.py`, issue 43): heuristics, never rules,
+but each reads the rule it is about, so each test names that rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.rules.musket_and_pike import heuristics
+from server.rules.musket_and_pike.command import activation_mods
+from server.rules.musket_and_pike.tables import CONTINUATION, Order, chance_at_most
+
+from .builder import Board, ctx_of
+
+
+def test_4_3_a_pending_continuation_is_worth_its_odds_of_another_activation() -> None:
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0606", pikes=True)
+    g = b.game(wing="b-foot", segment="close_combat")
+    ctx = ctx_of(g)
+    ctx.x["segment"], ctx.x["wing"] = None, None  # the activation has ended
+    before = heuristics.tempo(ctx)["blue"]
+    g.state.tasks.append({"t": "mp_continuation", "wing": "b-foot"})
+    after = heuristics.tempo(ctx)["blue"]
+    odds = chance_at_most(CONTINUATION[Order.CHARGE], sum(int(m["value"]) for m in activation_mods(ctx, "b-foot",
+                                                                                                   False)))
+    assert odds > 0
+    assert after - before == pytest.approx(heuristics.TEMPO * odds)
+
+
+def test_r17_26_a_wing_marked_no_continue_is_worth_less_tempo() -> None:
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0606", pikes=True)
+    g = b.game(wing="b-foot", segment="movement")
+    ctx = ctx_of(g)
+    fresh = heuristics.tempo(ctx)["blue"]
+    ctx.wing("b-horse")["no_continue"] = True
+    assert heuristics.tempo(ctx)["blue"] < fresh
+
+
+def test_r17_24_a_wing_more_than_half_shaken_fits_rally() -> None:
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0610", pikes=True, state={"morale": "shaken"})
+    b.unit("b-hi2", "blue", "hi", "0810", pikes=True, state={"morale": "shaken"})
+    b.unit("r-hi", "red", "hi", "0602", facing="S", pikes=True)
+    b.order("b-foot", "rally")
+    g = b.game(wing="r-foot", segment="movement")
+    rally = heuristics.orders(ctx_of(g), behind="blue")["blue"]
+    b.order("b-foot", "make_ready")
+    g = b.game(wing="r-foot", segment="movement")
+    assert rally > heuristics.orders(ctx_of(g), behind="blue")["blue"]
+
+
+def test_r17_35_the_side_behind_wants_charge_only_where_close_combat_pays() -> None:
+    """Close combat is declared only under Charge (R17.35): it fits a wing that would win its fights (HI against an
+    enemy LI in the open), not one whose units would lose them (cavalry against pikes in Hedgehog, 11.3.8)."""
+    def fit(attacker: str, order: str, **kw: object) -> float:
+        b = Board()
+        if attacker == "hi":
+            b.unit("b-x", "blue", "hi", "0606", pikes=True)
+            b.unit("r-y", "red", "li", "0604", facing="S")
+        else:
+            b.unit("b-x", "blue", "cavalry", "0606", wing="b-foot", **kw)
+            b.unit("r-y", "red", "hi", "0604", facing="S", pikes=True, state={"mode": "hedgehog"})
+        b.order("b-foot", order)
+        return heuristics.orders(ctx_of(b.game(wing="r-foot", segment="movement")), behind="blue")["blue"]
+
+    assert fit("hi", "charge") > fit("hi", "make_ready")
+    assert fit("cavalry", "charge") < fit("cavalry", "make_ready")
+
+
+def test_11_0_cc_value_reads_the_close_combat_table() -> None:
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0606", pikes=True, morale=8)
+    b.unit("r-li", "red", "li", "0605", facing="S", morale=6)
+    b.unit("r-art", "red", "artillery", "0707", facing="S")
+    ctx = ctx_of(b.game(wing="b-foot", segment="close_combat"))
+    assert heuristics.cc_value(ctx, "b-hi", "r-li") > 0
+    assert heuristics.cc_value(ctx, "b-hi", "r-art") == 2.0  # overrun (R17.80): the battery's Original Strength
+
+
+def test_r17_80_a_unit_bound_to_attack_counts_its_fight_at_once() -> None:
+    """A Charge unit that moved next to an enemy unit must attack (R17.80): its expected fight is in the position."""
+    b = Board()
+    b.unit("b-cav", "blue", "cavalry", "0606", wing="b-foot", **{"class": "arquebusier"})
+    b.unit("r-hi", "red", "hi", "0605", facing="S", pikes=True, state={"mode": "hedgehog"})
+    g = b.game(wing="b-foot", segment="action")
+    g.state.units["b-cav"].moved = True
+    ctx = ctx_of(g)
+    assert heuristics.forced(ctx)["blue"] < 0
+    g.state.units["b-cav"].moved = False
+    ctx.dirty()
+    assert heuristics.forced(ctx)["blue"] == 0
+
+
+def test_r17_94_advance_draws_every_unit_toward_an_objective_its_side_does_not_hold() -> None:
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0610", pikes=True)
+    b.unit("b-hi2", "blue", "hi", "0810", pikes=True)
+    b.data["victory"]["objectives"] = [{"hex": "0603", "points": 4, "owner": "red"}]
+    g = b.game(wing="b-foot", segment="movement")
+    ctx = ctx_of(g)
+    far = heuristics.advance(ctx)["blue"]
+    g.state.units["b-hi2"].hex = "0806"
+    ctx.dirty()
+    assert heuristics.advance(ctx)["blue"] == pytest.approx(far + 4 * heuristics.ADVANCE)
