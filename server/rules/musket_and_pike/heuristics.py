@@ -6,14 +6,12 @@ state (R17.96: nothing but the seed is hidden), so the bots' evaluation stays ze
   acting, and each Continuation (4.3) or pending Continuation weighted by its odds on the 4.3 table with R17.28's
   modifiers. So the bots try a Continuation when it has a chance, and a Preemption (4.4) when the enemy Continuation it
   cancels is worth more than the No Continue marker a failure costs (R17.26);
-* **orders** — each wing's order against what its units need (`ORDER_FIT`, the mean over its non-artillery units): a
-  Morale Shaken or Broken unit wants an order that lets it Rally, a unit out of formation one that lets it Reform
-  (R17.30, R17.76: Charge allows neither, and a Formation Broken unit cannot move, 6.3); for a fresh unit, the side
-  behind on points wants Charge for a wing whose fresh units have enemies
-  within `REACH` hexes they could fight at a profit on the 11.0 table (close combat is declared only under Charge,
-  R17.35, and Charge drives every unit toward the nearest enemy, note 1) or an empty objective within a unit's MA
-  (only under Charge may it enter a hex next to the enemy, R17.33), else Make Ready; the side ahead wants Make
-  Ready or Receive Charge. The Orders Change decision (5.7) then weighs each attempt by its printed odds;
+* **orders** — each wing's order against the situation (`ORDER_FIT`): a wing more than half Morale Shaken, Broken or
+  Formation Broken wants Rally; the side behind on points wants Charge for a wing whose fresh units have enemies within
+  `REACH` hexes they could fight at a profit on the 11.0 table (more than `CHARGE_MARGIN`; close combat is declared
+  only under Charge, R17.35, and Charge drives every unit toward the nearest enemy, note 1) or an empty objective
+  within a unit's MA (only under Charge may it enter a hex next to the enemy, R17.33), else Make Ready; the side ahead
+  wants Make Ready or Receive Charge. The Orders Change decision (5.7) then weighs each attempt by its printed odds;
 * **forced attacks** — a unit of a Charge wing that moved next to an enemy unit must attack (R17.80): the expected
   outcome of its best close combat on the 11.0 table with R17.82-R17.84's modifiers counts as soon as it stands there,
   so the bots do not walk a unit into a combat it is bound to lose;
@@ -31,8 +29,9 @@ from .context import MPCtx
 from .tables import CONTINUATION, Condition, Kind, Morale, Order, cc_result, chance_at_most
 
 TEMPO = 0.3  # points per activation to come
-ORDER_FIT = 2.0  # points for a wing under the order that fits every unit of it
+ORDER_FIT = 1.0  # points for a wing under the order that fits it
 REACH = 3  # hexes from the enemy within which the side behind wants Charge
+CHARGE_MARGIN = 0.0  # points a fresh unit's best close combat must promise for its wing to want Charge
 ADVANCE = 0.1  # points per hex nearer an objective the side does not hold
 ADVANCE_RANGE = 10
 
@@ -102,32 +101,25 @@ def _takeable(ctx: MPCtx, wid: str) -> bool:
     return False
 
 
-# what each order does for a unit that needs a Rally or a Reform action (R17.30, R17.76, 13.3: "w/Leader" counts half)
-RALLY_NEED = {Order.RALLY: 1.0, Order.RECEIVE_CHARGE: 0.5}
-REFORM_NEED = {Order.RALLY: 1.0, Order.RECEIVE_CHARGE: 1.0, Order.MAKE_READY: 0.5}
-
-
 def orders(ctx: MPCtx, behind: str | None) -> dict[str, float]:
     out = {s: 0.0 for s in ctx.sc.side_order}
     for wid, w in ctx.sc.wings.items():
         if ctx.wing(wid).get("collapsed"):
             continue
-        units = [u for u in ctx.wing_units_on_map(wid) if ctx.kind(u) is not Kind.ARTILLERY]
+        units = ctx.wing_units_on_map(wid)
         if not units:
             continue
         order = ctx.order(wid)
-        prospect = charge_prospect(ctx, wid)
-        good = (prospect is not None and prospect > 0) or (w.side == behind and _takeable(ctx, wid))
-        if w.side == behind:
-            fresh = {Order.CHARGE: 1.0, Order.MAKE_READY: 0.5} if good else {Order.MAKE_READY: 1.0}
+        if 2 * sum(1 for u in units if _shaken(ctx, u)) > len(units):
+            fit = {Order.RALLY: 1.0}  # R17.76: Rally and Reform
         else:
-            fresh = {Order.MAKE_READY: 1.0, Order.RECEIVE_CHARGE: 1.0, Order.CHARGE: 0.5 if good else 0.0}
-        total = 0.0
-        for u in units:
-            need = RALLY_NEED if ctx.morale(u) is not Morale.NORMAL else \
-                REFORM_NEED if ctx.cond(u) is not Condition.NORMAL else fresh
-            total += need.get(order, 0.0)
-        out[w.side] += ORDER_FIT * total / len(units)
+            prospect = charge_prospect(ctx, wid)
+            good = (prospect is not None and prospect > CHARGE_MARGIN) or (w.side == behind and _takeable(ctx, wid))
+            if w.side == behind:
+                fit = {Order.CHARGE: 1.0, Order.MAKE_READY: 0.5} if good else {Order.MAKE_READY: 1.0}
+            else:
+                fit = {Order.MAKE_READY: 1.0, Order.RECEIVE_CHARGE: 1.0, Order.CHARGE: 0.5 if good else 0.0}
+        out[w.side] += ORDER_FIT * fit.get(order, 0.0)
     return out
 
 
