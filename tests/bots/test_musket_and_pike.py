@@ -12,7 +12,6 @@ from server.bots import GreedyBot, belief_game
 from server.bots.arena import arena
 from server.rules import find_ruleset
 from server.rules_cli import find_scenario
-
 from tests.rules.musket_and_pike.builder import Board
 
 

@@ -60,9 +60,9 @@ def tempo(ctx: MPCtx) -> dict[str, float]:
     d = ctx.st.decision
     if d is not None and d.get("kind") == "continue":
         pending.append(d.get("wing"))
-    for wid in pending:
-        if isinstance(wid, str) and wid in ctx.sc.wings:
-            out[ctx.sc.wings[wid].side] += TEMPO * _continuation_odds(ctx, wid)
+    for owed in pending:
+        if isinstance(owed, str) and owed in ctx.sc.wings:
+            out[ctx.sc.wings[owed].side] += TEMPO * _continuation_odds(ctx, owed)
     return out
 
 
