@@ -32,6 +32,9 @@ from .evaluate import Pos, U, eval_pos, evaluate, loss_points
 MIN_MOVE_GAIN = 0.5
 GENERIC_LIMIT = 400  # the most legal commands `_generic` lists at once
 MIN_ATTACK_GAIN = 0.5
+# Commands that end the phase or step (an edition may name its own, as Horse and Musket's `end_step`, R16.19) or
+# leave the game: the generic ply never weighs them as a gain; ending is what it does when nothing gains enough.
+NOT_CANDIDATES = frozenset({"end_phase", "end_step", "undo", "resign"})
 DECISION_SAMPLES = 3
 FOLLOW_UP_LIMIT = 12
 
@@ -92,7 +95,7 @@ class GreedyBot:
         for i, cmd in enumerate(cmds):
             if i and time.perf_counter() > deadline:
                 break
-            if cmd.get("type") in ("end_phase", "undo", "resign"):
+            if cmd.get("type") in NOT_CANDIDATES:
                 continue
             trial = copy_game(game, f"generic-{rng.getrandbits(64):016x}")
             try:

@@ -1,0 +1,136 @@
+"""What the computer opponent weighs in a Horse and Musket position (server/bots' evaluation reads it through
+`HorseAndMusket.bot_loss_points`): heuristics, never rules. Each term is in victory points for one side; the bots'
+evaluation subtracts the two sides (zero-sum).
+
+* **Damage done:** R16.18's points from losses, and each hit on a living enemy unit as a twelfth of one (a unit routs at
+  12, R16.15), so the bots weigh the hits they inflict.
+* **Fights ahead:** the hand-to-hand combats a player turn will fight (contacts made, charges declared and passed),
+  by their expected dice (R16.16: every die of 4-6 hits, so half of them), and a gun or wagon a charge will reach as
+  lost to its side (4.1.7, 6.2: removed on contact, the gun captured, R16.18).
+* **Fire to come:** each unit's expected hits on its best target in its next firing step (R16.14's targets: arc, range,
+  clear path, the nearest; 5.1, 5.2 dice and needs; saves halve), so a unit turns to face the enemy (R16.4), forms a
+  firing formation (R16.5) and closes to range. A side's own firing step spends it (the fire it does not make then is
+  not made at all), as the Quick Play threat term is spent in a side's own combat phase.
+* **Closing in:** the side that is not ahead on points must take something from the other, so each of its units that
+  has no target yet is drawn toward the nearest enemy unit (a small pull per hex), and each cavalry unit toward the
+  nearest enemy it could charge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import firing, melee
+from .context import HMCtx
+from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, is_long, long_range
+from .victory import points
+
+HIT = 1 / 12  # a hit, in points: a unit routs at 12 hits (R16.15) and a lost unit is 1 point (R16.18)
+FIRE_WEIGHT = 1.0  # the fire a side will make in its next firing step, as the hits it expects
+PULL = 0.04  # points per hex toward the enemy, for the side that must attack
+GUN_TAKEN = 2.0  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
+# 5.2.3: the mean of the shots, ceil(1d6 / 2) at long range and ceil(2d6 / 2) at short range
+LONG_SHOTS = 2.0
+SHORT_SHOTS = 135 / 36
+
+
+def expected_hits(ctx: HMCtx, uid: str, target: str) -> float:
+    """The hits (after saves) `uid` expects to score firing at `target` now (5.1, 5.2, 5.3, 5.5, 5.1.10)."""
+    d = ctx.d(uid)
+    grid = ctx.sc.grid
+    here, there = ctx.hex_of(uid), ctx.hex_of(target)
+    dist = grid.distance(here, there)
+    long = is_long(d.weapon, dist)
+    enfilade = firing.enfilade_of(ctx, uid, target)
+    saves = ctx.kind(target) is Kind.ARTILLERY or firing.in_cover_from(ctx, target, here)
+    if d.weapon == GUN:
+        hits = (LONG_SHOTS if long else SHORT_SHOTS) * (2 if enfilade else 1) * 0.5
+    else:
+        need = FIRE_NEED[d.kind] + int(long) + int(ctx.st.units[uid].moved) + int(d.kind is Kind.CO and
+                                                                                   ctx.staggered(uid))
+        p = max(0, 7 - need) / 6
+        if firing.first_fire_applies(ctx, uid):
+            p = 1 - (1 - p) ** 2
+        hits = SMALL_ARMS_DICE * (2 if enfilade else 1) * p
+    return hits * (0.5 if saves else 1.0)
+
+
+def _fire_to_come(ctx: HMCtx, side: str) -> float:
+    if ctx.st.extra.get("step") in ("firing", "melee") and ctx.st.active == side:
+        return 0.0
+    total = 0.0
+    for uid in ctx.units_of(side):
+        best = 0.0
+        for t in firing.targets(ctx, uid):
+            best = max(best, expected_hits(ctx, uid, t))
+        total += best
+    return FIRE_WEIGHT * HIT * total
+
+
+def _pull(ctx: HMCtx, side: str) -> float:
+    """Closing in: minus a small weight per hex between each unit that has nothing in reach and the nearest enemy
+    unit (cavalry: the nearest it could charge, not in woods or a town, R16.12)."""
+    grid = ctx.sc.grid
+    enemies = [(e, ctx.hex_of(e)) for e in ctx.units_of(ctx.enemy(side))]
+    if not enemies:
+        return 0.0
+    total = 0.0
+    for uid in ctx.units_of(side):
+        k = ctx.kind(uid)
+        if k in (Kind.ARTILLERY, Kind.WAGONS):
+            continue
+        here = ctx.hex_of(uid)
+        if k.cavalry:
+            near = [grid.distance(here, h) for e, h in enemies
+                    if ctx.sc.terrain_at(h) not in ("woods", "town") and h not in ctx.sc.fieldworks]
+            reach = 1
+        else:
+            near = [grid.distance(here, h) for _, h in enemies]
+            reach = max(1, min(2, long_range(ctx.d(uid).weapon)))
+        if near:
+            total -= PULL * max(0, min(near) - reach)
+    return total
+
+
+def _fights_ahead(ctx: HMCtx) -> list[tuple[str, str, dict[str, Any]]]:
+    """The hand-to-hand combats this player turn will fight: contacts made, and charges declared and passed but not
+    yet resolved."""
+    out = [(c["charger"], c["target"], c) for c in ctx.x.get("contacts", [])
+           if ctx.on_map(c["charger"]) and ctx.on_map(c["target"])]
+    if ctx.step == "charges":
+        for c in ctx.x.get("charges", []):
+            if c["passed"] and ctx.on_map(c["unit"]) and ctx.on_map(c["target"]):
+                out.append((c["unit"], c["target"], {"charger": c["unit"], "target": c["target"], "counter": False,
+                                                      "river": False, "card": c["card"]}))
+    return out
+
+
+def values(ctx: HMCtx) -> dict[str, float]:
+    """Each side's heuristic value in points (module docstring), objectives apart: the bots' evaluation adds those
+    itself from `bot_objectives` and the control."""
+    sc = ctx.sc
+    pts = points(ctx)
+    out: dict[str, float] = {s: float(pts[s]) for s in sc.side_order}
+    for obj in sc.victory.objectives:
+        holder = ctx.st.control.get(obj.hex)
+        if holder is not None:
+            out[holder] -= obj.points
+    for s in sc.side_order:
+        for u in ctx.units_of(s):
+            out[sc.opponent(s)] += (12 - ctx.strength(u)) * HIT
+    for charger, target, contact in _fights_ahead(ctx):
+        if not ctx.kind(target).fights:
+            out[ctx.side_of(charger)] += GUN_TAKEN
+            continue
+        if not ctx.kind(charger).fights:
+            continue
+        dealt = sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)) / 2
+        taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])) / 2
+        out[ctx.side_of(charger)] += dealt * HIT
+        out[ctx.side_of(target)] += taken * HIT
+    ahead = {s: pts[s] - pts[sc.opponent(s)] for s in sc.side_order}
+    for s in sc.side_order:
+        out[s] += _fire_to_come(ctx, s)
+        if ahead[s] <= 0:
+            out[s] += _pull(ctx, s)
+    return out
