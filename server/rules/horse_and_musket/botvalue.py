@@ -18,6 +18,7 @@ evaluation subtracts the two sides (zero-sum).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import firing, melee
@@ -28,7 +29,8 @@ from .victory import points
 HIT = 1 / 12  # a hit, in points: a unit routs at 12 hits (R16.15) and a lost unit is 1 point (R16.18)
 FIRE_WEIGHT = 1.0  # the fire a side will make in its next firing step, as the hits it expects
 PULL = 0.04  # points per hex toward the enemy, for the side that must attack
-GUN_TAKEN = 2.0  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
+GUN_TAKEN = 2.0
+WIN_FIGHT = 0.0  # points for the likelier winner of a fight ahead (the loser retreats, 6.8), by its chance  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
 # 5.2.3: the mean of the shots, ceil(1d6 / 2) at long range and ceil(2d6 / 2) at short range
 LONG_SHOTS = 2.0
 SHORT_SHOTS = 135 / 36
@@ -105,6 +107,14 @@ def _fights_ahead(ctx: HMCtx) -> list[tuple[str, str, dict[str, Any]]]:
     return out
 
 
+def _wins(a: float, b: float) -> float:
+    """The chance that a d6 pool of `a` dice scores more hits (4-6) than one of `b` (a normal approximation, ties
+    halved): the charger's chance of winning the fight (6.8, 6.10)."""
+    mean = (a - b) / 2
+    sd = math.sqrt((a + b) / 4) or 1.0
+    return 0.5 * (1 + math.erf(mean / (sd * math.sqrt(2))))
+
+
 def values(ctx: HMCtx) -> dict[str, float]:
     """Each side's heuristic value in points (module docstring), objectives apart: the bots' evaluation adds those
     itself from `bot_objectives` and the control."""
@@ -128,6 +138,10 @@ def values(ctx: HMCtx) -> dict[str, float]:
         taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])) / 2
         out[ctx.side_of(charger)] += dealt * HIT
         out[ctx.side_of(target)] += taken * HIT
+        if WIN_FIGHT:
+            p = _wins(dealt * 2, taken * 2)
+            out[ctx.side_of(charger)] += WIN_FIGHT * (p - 0.5)
+            out[ctx.side_of(target)] += WIN_FIGHT * (0.5 - p)
     ahead = {s: pts[s] - pts[sc.opponent(s)] for s in sc.side_order}
     for s in sc.side_order:
         out[s] += _fire_to_come(ctx, s)
