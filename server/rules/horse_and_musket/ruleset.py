@@ -146,6 +146,8 @@ class HorseAndMusket(Edition):
 
     name: ClassVar[str] = "horse-and-musket"
     title: ClassVar[str] = "Horse and Musket"
+    # a charge's test (4.1.1), a fire's dice, a rally's d3: one imagined roll would make the bots' ply choose by luck
+    bot_dice_samples: ClassVar[int] = 4
 
     def parse_scenario(self, data: dict[str, Any], source: str) -> HMScenario:
         return parse_hm_scenario(data, source)

@@ -62,6 +62,9 @@ class Edition:
     # hexes, `attacks` with their `legal` flag); an edition without it is played by the bots' generic search
     # over `legal_commands` (docs/bots.md). A property of the edition's answers, so no bot names an edition.
     planner_options: ClassVar[bool] = False
+    # How many imagined rolls the bots' generic one ply averages for a command that rolls dice (server/bots/greedy.py):
+    # a heuristic, never a rule. One keeps the editions' pinned bot games as they were played.
+    bot_dice_samples: ClassVar[int] = 1
 
     # --- the scenario, the state, the context ----------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:

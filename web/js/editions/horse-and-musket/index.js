@@ -80,9 +80,12 @@ function mapClick(hex) {
 
 /** A click on one of my counters in a shaded hex (a rally's unit, a ride onto a friend, the selected unit's own hex
  *  for a formation change) means the hex. */
-function unitClickHex(unit, hex) {
+function unitClickHex(unit, hex, pointerHex) {
   const o = S.options;
-  return o && S.selected.length && o.reach.has(hex) && o.reach.get(hex).hm ? hex : null;
+  if (!o || !S.selected.length) return null;
+  // a counter of the expanded selected stack lying over a shaded hex: the hex under the pointer is meant
+  if (pointerHex && pointerHex !== hex && o.reach.has(pointerHex)) return pointerHex;
+  return o.reach.has(hex) && o.reach.get(hex).hm ? hex : null;
 }
 
 const LOOKS = { move: OKABE.sky, general: OKABE.green, rally: OKABE.green, charge: OKABE.blue, fire: OKABE.orange };
