@@ -21,16 +21,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import firing, melee
+from . import charges, firing, melee
 from .context import HMCtx
-from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, is_long, long_range
+from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, charge_need, is_long, long_range
 from .victory import points
 
 HIT = 1 / 12  # a hit, in points: a unit routs at 12 hits (R16.15) and a lost unit is 1 point (R16.18)
 FIRE_WEIGHT = 1.0  # the fire a side will make in its next firing step, as the hits it expects
 PULL = 0.04  # points per hex toward the enemy, for the side that must attack
 GUN_TAKEN = 2.0
-WIN_FIGHT = 0.0  # points for the likelier winner of a fight ahead (the loser retreats, 6.8), by its chance  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
+WIN_FIGHT = 0.0  # points for the likelier winner of a fight ahead (the loser retreats, 6.8), by its chance
+CHARGE_THREAT = 1.0  # the charges a side could make at its next charge step, by their expected fight
+THREAT_WIN = 0.5  # points for winning such a fight (the loser retreats, may be destroyed, loses its colours)  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
 # 5.2.3: the mean of the shots, ceil(1d6 / 2) at long range and ceil(2d6 / 2) at short range
 LONG_SHOTS = 2.0
 SHORT_SHOTS = 135 / 36
@@ -94,6 +96,49 @@ def _pull(ctx: HMCtx, side: str) -> float:
     return total
 
 
+def _fight_value(ctx: HMCtx, charger: str, target: str) -> float:
+    """What `charger` expects of a charge at `target` from where it stands, in points: the hits each side deals (half
+    its dice, R16.16; the defender's saves halve the charger's, 6.7), and the chance of winning (6.8), all times the
+    chance its charge test passes (4.1.1)."""
+    d = ctx.d(charger)
+    need = charge_need(d.kind, d.grade, ctx.staggered(charger))
+    if need is None:
+        return 0.0
+    contact = {"charger": charger, "target": target, "counter": False, "river": False, "card": None}
+    dealt = sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True))
+    taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, False))
+    there = ctx.hex_of(target)
+    if ctx.sc.cover_hex(there) or (ctx.defends_as_co(target) and ctx.kind(charger).cavalry):
+        dealt /= 2
+    p = (7 - need) / 6
+    return p * ((dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5))
+
+
+def _charge_threats(ctx: HMCtx, side: str) -> float:
+    """Each of the side's units' best charge it could declare from where it stands (R16.13's paths, 4.1.6-4.1.8's
+    limits), if it gains."""
+    grid = ctx.sc.grid
+    enemies = [(t, ctx.hex_of(t)) for t in ctx.units_of(ctx.enemy(side))]
+    engaged = ctx.engaged()
+    total = 0.0
+    for uid in ctx.units_of(side):
+        if not ctx.kind(uid).fights or uid in engaged:
+            continue
+        here = ctx.hex_of(uid)
+        best = 0.0
+        for t, th in enemies:
+            if grid.distance(here, th) > 6 or t in engaged or charges.charge_problem(ctx, uid, t) is not None:
+                continue
+            if not ctx.kind(t).fights:
+                v = GUN_TAKEN * 0.5
+            else:
+                v = _fight_value(ctx, uid, t)
+            if v > best and charges.paths_to(ctx, uid, t):
+                best = v
+        total += best
+    return total
+
+
 def _fights_ahead(ctx: HMCtx) -> list[tuple[str, str, dict[str, Any]]]:
     """The hand-to-hand combats this player turn will fight: contacts made, and charges declared and passed but not
     yet resolved."""
@@ -143,8 +188,13 @@ def values(ctx: HMCtx) -> dict[str, float]:
             out[ctx.side_of(charger)] += WIN_FIGHT * (p - 0.5)
             out[ctx.side_of(target)] += WIN_FIGHT * (0.5 - p)
     ahead = {s: pts[s] - pts[sc.opponent(s)] for s in sc.side_order}
+    step = ctx.st.extra.get("step")
     for s in sc.side_order:
         out[s] += _fire_to_come(ctx, s)
+        if CHARGE_THREAT:
+            # the active side's charges are made (or not) in its charge step: after it they wait a whole enemy turn
+            late = ctx.st.active == s and step in ("moves", "firing", "melee")
+            out[s] += CHARGE_THREAT * (0.5 if late else 1.0) * _charge_threats(ctx, s)
         if ahead[s] <= 0:
             out[s] += _pull(ctx, s)
     return out
