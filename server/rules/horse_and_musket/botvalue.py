@@ -22,8 +22,9 @@ import math
 from typing import Any
 
 from . import charges, firing, melee
+from . import geometry as geo
 from .context import HMCtx
-from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, charge_need, is_long, long_range
+from .tables import FIRE_NEED, GUN, SMALL_ARMS_DICE, Kind, charge_need, is_long, long_range, rate
 from .victory import points
 
 HIT = 1 / 12  # a hit, in points: a unit routs at 12 hits (R16.15) and a lost unit is 1 point (R16.18)
@@ -122,12 +123,23 @@ def _charge_threats(ctx: HMCtx, side: str) -> float:
     engaged = ctx.engaged()
     total = 0.0
     for uid in ctx.units_of(side):
-        if not ctx.kind(uid).fights or uid in engaged:
+        k = ctx.kind(uid)
+        if not k.fights or uid in engaged:
             continue
         here = ctx.hex_of(uid)
+        facing = ctx.facing(uid)
+        most = rate(k, ctx.formation(uid), False) + 1  # a charge is one move at most (R16.13), ending next to it
         best = 0.0
         for t, th in enemies:
-            if grid.distance(here, th) > 6 or t in engaged or charges.charge_problem(ctx, uid, t) is not None:
+            dist = grid.distance(here, th)
+            if dist > most or t in engaged:
+                continue
+            # a charge runs out along the rows through its front hexsides (R16.13): next to the target at its end,
+            # so the target or one of its neighbours lies in the front sector (cheap, before the paths are walked)
+            if dist > 1 and not (geo.in_fire_arc(grid, here, facing, th)
+                                 or any(geo.in_fire_arc(grid, here, facing, n) for n in grid.neighbors(th))):
+                continue
+            if charges.charge_problem(ctx, uid, t) is not None:
                 continue
             if not ctx.kind(t).fights:
                 v = GUN_TAKEN * 0.5
