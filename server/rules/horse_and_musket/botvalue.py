@@ -106,11 +106,11 @@ def _fight_value(ctx: HMCtx, charger: str, target: str) -> float:
     if need is None:
         return 0.0
     contact = {"charger": charger, "target": target, "counter": False, "river": False, "card": None}
-    dealt = sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True))
-    taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, False))
+    dealt = float(sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)))
+    taken = float(sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, False)))
     there = ctx.hex_of(target)
     if ctx.sc.cover_hex(there) or (ctx.defends_as_co(target) and ctx.kind(charger).cavalry):
-        dealt /= 2
+        dealt /= 2  # 6.7: the defender's saves
     p = (7 - need) / 6
     return p * ((dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5))
 

@@ -118,7 +118,7 @@ def _where(ctx: HMCtx, side: str, c: dict[str, Any]) -> str | None:
             # a turn in place (4.2.2a, R16.11): the hex it turns to face, across its new front hexside (R16.4)
             face = ctx.sc.neighbour(here, geometry.index(w.facing))
             return face if face is not None else here
-        return w.hex
+        return str(w.hex)
     if t in ("charge", "fire"):
         return ctx.hex_of(str(c["target"]))
     if t == "general":
