@@ -56,7 +56,7 @@ def test_issue_42_greedy_beats_random_at_hochdorf_from_either_side(hochdorf) -> 
     full measurement). Pinned by a small arena, reproducible (`iterations`: nobody reads the clock): 6 games, 3 as
     the Prussians who must attack (R16.18: the Austrians hold all three objectives at the start) and 3 as the
     Austrians; greedy must win 5 (the margin: one game in six may go the other way). The bot before the edition's
-    weights (botvalue.py) and the end_step fix won 4 of these 6."""
+    weights (botvalue.py) and the end_step fix (greedy.NOT_CANDIDATES) won 3 of these 6, none as the Prussians."""
     data = arena(hochdorf, "greedy", "random", games=6, seed=PIN_SEED, iterations=1).to_json()
     assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
     assert data["a_wins"] >= 5, data["by_side"]

@@ -32,6 +32,7 @@ FIRE_WEIGHT = 1.0  # the fire a side will make in its next firing step, as the h
 PULL = 0.04  # points per hex toward the enemy, for the side that must attack
 GUN_TAKEN = 2.0
 WIN_FIGHT = 0.0  # points for the likelier winner of a fight ahead (the loser retreats, 6.8), by its chance
+CONTACT = 0.8  # the chance a declared charge makes contact (defensive fire may stagger it back first, 4.1.5)
 CHARGE_THREAT = 1.0  # the charges a side could make at its next charge step, by their expected fight
 THREAT_WIN = 0.5  # points for winning such a fight (the loser retreats, may be destroyed, loses its colours)  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
 # 5.2.3: the mean of the shots, ceil(1d6 / 2) at long range and ceil(2d6 / 2) at short range
@@ -115,12 +116,22 @@ def _fight_value(ctx: HMCtx, charger: str, target: str) -> float:
     return p * ((dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5))
 
 
+def _taking(ctx: HMCtx, side: str, hex_: str) -> float:
+    """What `side` gains by a unit ending a charge in `hex_`: an objective the other side holds changes hands (R16.18),
+    its points to one side and from the other, if the charge makes contact."""
+    for o in ctx.sc.victory.objectives:
+        if o.hex == hex_ and ctx.st.control.get(hex_) != side:
+            return CONTACT * o.points * (2 if ctx.st.control.get(hex_) is not None else 1)
+    return 0.0
+
+
 def _charge_threats(ctx: HMCtx, side: str) -> float:
     """Each of the side's units' best charge it could declare from where it stands (R16.13's paths, 4.1.6-4.1.8's
     limits), if it gains."""
     grid = ctx.sc.grid
     enemies = [(t, ctx.hex_of(t)) for t in ctx.units_of(ctx.enemy(side))]
     engaged = ctx.engaged()
+    most_held = max((_taking(ctx, side, o.hex) for o in ctx.sc.victory.objectives), default=0.0)
     total = 0.0
     for uid in ctx.units_of(side):
         k = ctx.kind(uid)
@@ -145,8 +156,14 @@ def _charge_threats(ctx: HMCtx, side: str) -> float:
                 v = GUN_TAKEN * 0.5
             else:
                 v = _fight_value(ctx, uid, t)
-            if v > best and charges.paths_to(ctx, uid, t):
-                best = v
+            if v + most_held <= best:
+                continue
+            paths = charges.paths_to(ctx, uid, t)
+            if paths:
+                # a charge that ends in an objective takes it (R16.18: the last side to have a unit there)
+                p = (7 - (charge_need(k, ctx.d(uid).grade, ctx.staggered(uid)) or 7)) / 6
+                v += p * max(_taking(ctx, side, path[-1]) for path in paths)
+                best = max(best, v)
         total += best
     return total
 
@@ -199,6 +216,10 @@ def values(ctx: HMCtx) -> dict[str, float]:
             p = _wins(dealt * 2, taken * 2)
             out[ctx.side_of(charger)] += WIN_FIGHT * (p - 0.5)
             out[ctx.side_of(target)] += WIN_FIGHT * (0.5 - p)
+    if ctx.step == "charges":
+        for c in ctx.x.get("charges", []):  # a declared charge that will end in an objective takes it
+            if c["passed"] and ctx.on_map(c["unit"]):
+                out[ctx.side_of(c["unit"])] += _taking(ctx, ctx.side_of(c["unit"]), c["path"][-1])
     ahead = {s: pts[s] - pts[sc.opponent(s)] for s in sc.side_order}
     step = ctx.st.extra.get("step")
     for s in sc.side_order:
