@@ -5,15 +5,19 @@ evaluation subtracts the two sides (zero-sum).
 * **Damage done:** R16.18's points from losses, and each hit on a living enemy unit as a twelfth of one (a unit routs at
   12, R16.15), so the bots weigh the hits they inflict.
 * **Fights ahead:** the hand-to-hand combats a player turn will fight (contacts made, charges declared and passed),
-  by their expected dice (R16.16: every die of 4-6 hits, so half of them), and a gun or wagon a charge will reach as
-  lost to its side (4.1.7, 6.2: removed on contact, the gun captured, R16.18).
+  by the hits each side expects (R16.16: every die of 4-6 hits, so half of them; the defender's saves halve the
+  charger's, 6.7) and the chance of winning (6.8); a gun or wagon a charge will reach as lost to its side (4.1.7, 6.2:
+  removed on contact, the gun captured, R16.18); a declared charge ending in an objective the enemy holds as taking it.
 * **Fire to come:** each unit's expected hits on its best target in its next firing step (R16.14's targets: arc, range,
   clear path, the nearest; 5.1, 5.2 dice and needs; saves halve), so a unit turns to face the enemy (R16.4), forms a
   firing formation (R16.5) and closes to range. A side's own firing step spends it (the fire it does not make then is
   not made at all), as the Quick Play threat term is spent in a side's own combat phase.
+* **Charge threats:** each unit's best charge from where it stands (R16.13's paths, 4.1.6-4.1.8's limits): the fight
+  as above and an objective it would end in, times the test's chance (4.1.1); halved for the active side once its
+  charge step is past (they wait a whole enemy turn), so a unit stands where the enemy cannot charge it cheaply.
 * **Closing in:** the side that is not ahead on points must take something from the other, so each of its units that
-  has no target yet is drawn toward the nearest enemy unit (a small pull per hex), and each cavalry unit toward the
-  nearest enemy it could charge.
+  has nothing in reach is drawn toward the nearest enemy unit (a small pull per hex; cavalry toward the nearest it may
+  charge).
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ HIT = 1 / 12  # a hit, in points: a unit routs at 12 hits (R16.15) and a lost un
 FIRE_WEIGHT = 1.0  # the fire a side will make in its next firing step, as the hits it expects
 PULL = 0.04  # points per hex toward the enemy, for the side that must attack
 GUN_TAKEN = 2.0
-WIN_FIGHT = 0.0  # points for the likelier winner of a fight ahead (the loser retreats, 6.8), by its chance
 CONTACT = 0.8  # the chance a declared charge makes contact (defensive fire may stagger it back first, 4.1.5)
 CHARGE_THREAT = 1.0  # the charges a side could make at its next charge step, by their expected fight
 THREAT_WIN = 0.5  # points for winning such a fight (the loser retreats, may be destroyed, loses its colours)  # a gun reached by a charge: the unit lost (1) and the gun captured (1), R16.18
@@ -98,22 +101,25 @@ def _pull(ctx: HMCtx, side: str) -> float:
     return total
 
 
+def _fight(ctx: HMCtx, charger: str, target: str, contact: dict[str, Any]) -> float:
+    """What the charger's side expects of a hand-to-hand fight, in points: the hits each side deals (half its dice,
+    R16.16; the defender's saves halve the charger's, 6.7) and the chance of winning it (6.8)."""
+    dealt = float(sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)))
+    taken = float(sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])))
+    if ctx.sc.cover_hex(ctx.hex_of(target)) or (ctx.defends_as_co(target) and ctx.kind(charger).cavalry):
+        dealt /= 2  # 6.7: the defender's saves
+    return (dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5)
+
+
 def _fight_value(ctx: HMCtx, charger: str, target: str) -> float:
-    """What `charger` expects of a charge at `target` from where it stands, in points: the hits each side deals (half
-    its dice, R16.16; the defender's saves halve the charger's, 6.7), and the chance of winning (6.8), all times the
-    chance its charge test passes (4.1.1)."""
+    """What `charger` expects of a charge at `target` from where it stands: the fight (`_fight`) times the chance its
+    charge test passes (4.1.1)."""
     d = ctx.d(charger)
     need = charge_need(d.kind, d.grade, ctx.staggered(charger))
     if need is None:
         return 0.0
     contact = {"charger": charger, "target": target, "counter": False, "river": False, "card": None}
-    dealt = float(sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)))
-    taken = float(sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, False)))
-    there = ctx.hex_of(target)
-    if ctx.sc.cover_hex(there) or (ctx.defends_as_co(target) and ctx.kind(charger).cavalry):
-        dealt /= 2  # 6.7: the defender's saves
-    p = (7 - need) / 6
-    return p * ((dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5))
+    return (7 - need) / 6 * _fight(ctx, charger, target, contact)
 
 
 def _taking(ctx: HMCtx, side: str, hex_: str) -> float:
@@ -208,14 +214,7 @@ def values(ctx: HMCtx) -> dict[str, float]:
             continue
         if not ctx.kind(charger).fights:
             continue
-        dealt = sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)) / 2
-        taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])) / 2
-        out[ctx.side_of(charger)] += dealt * HIT
-        out[ctx.side_of(target)] += taken * HIT
-        if WIN_FIGHT:
-            p = _wins(dealt * 2, taken * 2)
-            out[ctx.side_of(charger)] += WIN_FIGHT * (p - 0.5)
-            out[ctx.side_of(target)] += WIN_FIGHT * (0.5 - p)
+        out[ctx.side_of(charger)] += _fight(ctx, charger, target, contact)
     if ctx.step == "charges":
         for c in ctx.x.get("charges", []):  # a declared charge that will end in an objective takes it
             if c["passed"] and ctx.on_map(c["unit"]):
