@@ -5,16 +5,17 @@ evaluation subtracts the two sides (zero-sum).
 * **Damage done:** R16.18's points from losses, and each hit on a living enemy unit as a twelfth of one (a unit routs at
   12, R16.15), so the bots weigh the hits they inflict.
 * **Fights ahead:** the hand-to-hand combats a player turn will fight (contacts made, charges declared and passed),
-  by the hits each side expects (R16.16: every die of 4-6 hits, so half of them; the defender's saves halve the
-  charger's, 6.7) and the chance of winning (6.8); a gun or wagon a charge will reach as lost to its side (4.1.7, 6.2:
-  removed on contact, the gun captured, R16.18); a declared charge ending in an objective the enemy holds as taking it.
+  by their expected dice (R16.16: every die of 4-6 hits, so half of them); a gun or wagon a charge will reach as lost
+  to its side (4.1.7, 6.2: removed on contact, the gun captured, R16.18); a declared charge ending in an objective the
+  enemy holds as taking it.
 * **Fire to come:** each unit's expected hits on its best target in its next firing step (R16.14's targets: arc, range,
   clear path, the nearest; 5.1, 5.2 dice and needs; saves halve), so a unit turns to face the enemy (R16.4), forms a
   firing formation (R16.5) and closes to range. A side's own firing step spends it (the fire it does not make then is
   not made at all), as the Quick Play threat term is spent in a side's own combat phase.
-* **Charge threats:** each unit's best charge from where it stands (R16.13's paths, 4.1.6-4.1.8's limits): the fight
-  as above and an objective it would end in, times the test's chance (4.1.1); halved for the active side once its
-  charge step is past (they wait a whole enemy turn), so a unit stands where the enemy cannot charge it cheaply.
+* **Charge threats:** each unit's best charge from where it stands (R16.13's paths, 4.1.6-4.1.8's limits): the fight's
+  expected hits (the defender's saves halving the charger's, 6.7) and its chance of winning (6.8), and an objective it
+  would end in, times the test's chance (4.1.1); halved for the active side once its charge step is past (they wait a
+  whole enemy turn), so a unit stands where the enemy cannot charge it cheaply.
 * **Closing in:** the side that is not ahead on points must take something from the other, so each of its units that
   has nothing in reach is drawn toward the nearest enemy unit (a small pull per hex; cavalry toward the nearest it may
   charge).
@@ -101,25 +102,22 @@ def _pull(ctx: HMCtx, side: str) -> float:
     return total
 
 
-def _fight(ctx: HMCtx, charger: str, target: str, contact: dict[str, Any]) -> float:
-    """What the charger's side expects of a hand-to-hand fight, in points: the hits each side deals (half its dice,
-    R16.16; the defender's saves halve the charger's, 6.7) and the chance of winning it (6.8)."""
-    dealt = float(sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)))
-    taken = float(sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])))
-    if ctx.sc.cover_hex(ctx.hex_of(target)) or (ctx.defends_as_co(target) and ctx.kind(charger).cavalry):
-        dealt /= 2  # 6.7: the defender's saves
-    return (dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5)
-
-
 def _fight_value(ctx: HMCtx, charger: str, target: str) -> float:
-    """What `charger` expects of a charge at `target` from where it stands: the fight (`_fight`) times the chance its
-    charge test passes (4.1.1)."""
+    """What `charger` expects of a charge at `target` from where it stands, in points: the hits each side deals (half
+    its dice, R16.16; the defender's saves halve the charger's, 6.7), and the chance of winning (6.8), all times the
+    chance its charge test passes (4.1.1)."""
     d = ctx.d(charger)
     need = charge_need(d.kind, d.grade, ctx.staggered(charger))
     if need is None:
         return 0.0
     contact = {"charger": charger, "target": target, "counter": False, "river": False, "card": None}
-    return (7 - need) / 6 * _fight(ctx, charger, target, contact)
+    dealt = float(sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)))
+    taken = float(sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, False)))
+    there = ctx.hex_of(target)
+    if ctx.sc.cover_hex(there) or (ctx.defends_as_co(target) and ctx.kind(charger).cavalry):
+        dealt /= 2  # 6.7: the defender's saves
+    p = (7 - need) / 6
+    return p * ((dealt - taken) / 2 * HIT + THREAT_WIN * (_wins(dealt, taken) - 0.5))
 
 
 def _taking(ctx: HMCtx, side: str, hex_: str) -> float:
@@ -214,7 +212,10 @@ def values(ctx: HMCtx) -> dict[str, float]:
             continue
         if not ctx.kind(charger).fights:
             continue
-        out[ctx.side_of(charger)] += _fight(ctx, charger, target, contact)
+        dealt = sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)) / 2
+        taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])) / 2
+        out[ctx.side_of(charger)] += dealt * HIT
+        out[ctx.side_of(target)] += taken * HIT
     if ctx.step == "charges":
         for c in ctx.x.get("charges", []):  # a declared charge that will end in an objective takes it
             if c["passed"] and ctx.on_map(c["unit"]):
