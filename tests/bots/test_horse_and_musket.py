@@ -44,9 +44,10 @@ def test_r16_19_the_belief_game_holds_the_other_hand_unknown(hochdorf) -> None:
 
 
 def test_issue_42_greedy_plays_hm_hochdorf_with_only_legal_commands(hochdorf) -> None:
-    report = arena(hochdorf, "greedy", "random", games=2, seed=5, iterations=1)
+    # one game (the pinned arena below plays six, slow-marked): the bot's weighing costs a few seconds a game
+    report = arena(hochdorf, "greedy", "random", games=1, seed=5, iterations=1)
     data = report.to_json()
-    assert data["games"] == 2 and data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
+    assert data["games"] == 1 and data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
     assert data["decision_time"]["greedy"]["decisions"] > 0
 
 
