@@ -140,7 +140,7 @@ export function renderMPPanel(sec, ctx) {
   const active = mp.wing ? (mp.wings || {})[mp.wing] : null;
   const step = `${STEP_WORDS[mp.step] || mp.step || ""}${active ? ` — ${active.name}, ${SEGMENT_WORDS[mp.segment] || mp.segment}` : ""}`;
   dl.append(h("dt", { text: "Step" }), h("dd#mp-step", { "data-step": mp.step || "", "data-segment": mp.segment || "", text: step }));
-  dl.append(h("dt", { text: "Initiative" }), h("dd#mp-initiative", { text: mp.initiative ? `${ctx.sideName(mp.initiative)}${mp.chooser ? `; ${ctx.sideName(mp.chooser)} choose${mp.chooser === ctx.side ? "" : "s"} the next wing` : ""}` : "not yet rolled" }));
+  dl.append(h("dt", { text: "Initiative" }), h("dd#mp-initiative", { text: mp.initiative ? `${ctx.sideName(mp.initiative)}${mp.chooser ? `; the next wing is the ${ctx.sideName(mp.chooser)}' choice` : ""}` : "not yet rolled" }));
   const pts = Object.entries(mp.points || {}).map(([s, n]) => `${ctx.sideName(s)} ${n}`).join(", ");
   dl.append(h("dt", { text: "Points" }), h("dd#mp-points", { text: `${pts} (R17.94)` }));
   sec.append(dl, wingsBox(mp, ctx), leadersBox(mp, ctx), rollsBox(ctx.log), combatBox(ctx.log, ctx.nameOf));
