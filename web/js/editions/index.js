@@ -32,6 +32,10 @@
 //   selectionTools(o) → element | null
 //                             the edition's tools in the selection panel (after the referee's notes)
 //   reachSummary(o) → string  the selection summary's words for the reachable hexes
+//   selectionSummary(o) → string | null
+//                             the selection summary's words in full (null: the generic count of hexes and targets)
+//   addHexes                  false: no "+ Add units from another hex" in the combat phase (the referee's options
+//                             already list the attacks from several hexes)
 //   phaseOptions              the phases whose own options (asked without a selection) the page fetches
 //   renderPhasePanel(sec, raw, view) → bool
 //                             draw the phase's own box from those options (false: nothing to show)

@@ -75,6 +75,20 @@ function wingHexes(wid, v) {
   return out;
 }
 
+/** What the selection may do now, in words: its reachable hexes, its targets, its other commands. */
+function selectionSummary(o) {
+  if (!o.mp) return null;
+  const bits = [];
+  if (o.reach.size) bits.push(`${o.reach.size} hex${o.reach.size === 1 ? "" : "es"} ${nameOf(o.mp.mover)} may reach (shaded): click one, then its facing`);
+  const fire = [...o.mp.targets.values()].filter((l) => l[0].command.type === "fire").length;
+  const cc = [...o.mp.targets.values()].filter((l) => l[0].command.type === "close_combat").length;
+  if (fire) bits.push(`${fire} target${fire === 1 ? "" : "s"} to fire at (ringed): click one for the odds`);
+  if (cc) bits.push(`${cc} defender${cc === 1 ? "" : "s"} to attack (ringed): click one for each way to attack it`);
+  const others = o.commands.filter((c) => !["fire", "close_combat"].includes(c.command.type)).length;
+  if (others) bits.push(`${others} other command${others === 1 ? "" : "s"} below`);
+  return bits.length ? `${bits.join("; ")}.` : "Nothing for this selection to do now.";
+}
+
 export const musketAndPike = {
   name: KEY,
   scenario: pageScenario,
@@ -98,7 +112,8 @@ export const musketAndPike = {
   unitClickHex,
   mapClick,
   selectionTools,
-  reachSummary: (o) => `${o.reach.size} hex${o.reach.size === 1 ? "" : "es"} ${nameOf(o.mp.mover)} may reach (shaded): click one, then its facing`,
+  selectionSummary,
+  addHexes: false, // R17.80: the options list every close combat with every attacker that may join it
   phaseOptions: ["recovery", "movement", "combat"],
   renderPhasePanel: (sec, raw, v) => renderSegmentBox(sec, raw, v, { side: S.side, defs: defs(), nameOf, send, select: selectUnit }),
 
