@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from test_whole_battle import create_in_lobby
-from web_helpers import choose_option, click_hex, hex_point, register, view, wait_view
+from web_helpers import choose_option, click_hex, hex_point, register, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,6 +56,13 @@ def note(page: Any, option: str) -> str:
     btn = page.locator(f"#prompt-options button.option-btn[data-option='{option}']")
     btn.wait_for()
     return str(btn.inner_text())
+
+
+def answer(page: Any, option: str, click: Any = None) -> None:
+    """Choose `option` of the decision on the page and wait until the server has taken it (a new version)."""
+    version = page.evaluate("() => window.vedette.S.version")
+    choose_option(page, option, click)
+    page.wait_for_function("(v) => window.vedette.S.version > v", arg=version)
 
 
 def wait_prompt(page: Any, kind: str) -> None:
@@ -113,13 +120,13 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
         imp.screenshot(path=str(artifacts / "mp-orders-change.png"))
         for _ in range(2):
             wait_prompt(imp, "orders_change")
-            choose_option(imp, "keep")
+            answer(imp, "keep")
         for _ in range(2):
             wait_prompt(swe, "orders_change")
-            choose_option(swe, "keep")
+            answer(swe, "keep")
         # R17.25: the Imperials activate their Horse wing (a button)
         wait_prompt(imp, "activate")
-        choose_option(imp, "imp-horse")
+        answer(imp, "imp-horse")
         wait_view(imp, "v['musket-and-pike'].segment === 'movement' && v['musket-and-pike'].wing === 'imp-horse'")
         # the wings' panel: the active wing, its order; the counters' tags coloured by activation
         imp.locator("#mp-wings .mp-wing[data-wing='imp-horse'][data-active='1'][data-order='charge']").wait_for()
@@ -149,11 +156,11 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
         words = note(swe, "swe-cuir")
         assert "needs 0-4 on the d10" in words and "Stålhandske's rating" in words and "60% to succeed" in words, words
         swe.screenshot(path=str(artifacts / "mp-intercept.png"))
-        choose_option(swe, "none")
+        answer(swe, "none")
         # R17.51: the Finnish Horse next to the mover may react
         wait_prompt(swe, "react")
         assert "Withdraw" in swe.locator("#prompt-options").inner_text()
-        choose_option(swe, "done")
+        answer(swe, "done")
 
         # End segment twice (E, then the segment box's button): the Close Combat Segment
         wait_view(imp, "!v.prompt || v.prompt.kind === 'phase'")
@@ -179,9 +186,9 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
         # R17.81: the defender's pistol; R17.85: its retreat on the map
         wait_prompt(swe, "pistol")
         assert "−1 to the attacker's close combat roll" in note(swe, "spend")
-        choose_option(swe, "keep")
+        answer(swe, "keep")
         wait_prompt(swe, "retreat")
-        choose_option(swe, "1206", click_hex)
+        answer(swe, "1206", click_hex)
         # the close combat explained: the table, every modifier with its rule, the cap, the die, the row, the result
         expl = imp.locator("#mp-combat .mp-cc")
         expl.wait_for()
@@ -189,6 +196,12 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
         assert "Close Combat Table (11.0)" in text and "die 1" in text and "Cavalry Momentum" in text, text
         assert "(11.3.3)" in text and "capped at +4 (R17.84)" in text and "Morale Shaken" in text, text
         imp.locator("#sec-mp").screenshot(path=str(artifacts / "mp-close-combat-explained.png"))
+        # the Last result panel: the declaration, the die, the close combat's line with its modifiers, the retreat
+        last = imp.locator("#sec-combat")
+        imp.wait_for_function("() => /retreats/.test(document.querySelector('#sec-combat').textContent)")
+        text = last.inner_text()
+        assert "attacks Finnish Horse (1)" in text and "Cavalry Momentum" in text and "retreats" in text, text
+        last.screenshot(path=str(artifacts / "mp-last-result.png"))
 
         # 4.4, 4.3: the activation ends; the Swedes may preempt, the Imperials continue, each with the odds
         wait_view(imp, "!v.prompt || v.prompt.kind === 'phase'")
@@ -197,17 +210,18 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
         words = note(swe, "swe-horse")
         assert "needs 0-3 on the d10" in words and "Cavalry Wing (4.3)" in words and "60% to succeed" in words, words
         swe.screenshot(path=str(artifacts / "mp-preempt.png"))
-        choose_option(swe, "none")
+        answer(swe, "none")
         wait_prompt(imp, "continue")
         words = note(imp, "continue")
         assert "needs 0-" in words and "% to succeed" in words and "activates again" in words, words
-        choose_option(imp, "finish")
+        answer(imp, "finish")
         wait_view(imp, "v['musket-and-pike'].wings['imp-horse'].activated && !v['musket-and-pike'].wings['imp-horse'].active")
         imp.locator("#mp-wings .mp-wing[data-wing='imp-horse'][data-look='activated']").wait_for()
 
         # the Swedes' Foot: End the Movement Segment (E asks first: its units have not moved), fire at the Regiment
         wait_prompt(swe, "activate")
-        choose_option(swe, "swe-foot")
+        swe.locator("svg .ring.choice[data-hex='0906']").wait_for()  # R17.25: the wing's units outlined: a click there
+        click_hex(swe, "0906")
         wait_view(swe, "v['musket-and-pike'].segment === 'movement'")
         swe.locator("body").click(position={"x": 2, "y": 2})
         swe.keyboard.press("e")

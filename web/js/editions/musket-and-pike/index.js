@@ -143,10 +143,15 @@ export const musketAndPike = {
   },
   optionText: (o) => o.label || String(o.id),
   optionNote,
+  // R17.25: the wing to activate may be chosen by a click on one of its units (a preemption, which rolls, by its button)
   optionHexes(o, v) {
-    return o && o.wing && v ? wingHexes(o.wing, v) : [];
+    const p = v && v.prompt;
+    return o && o.wing && p && p.kind === "activate" ? wingHexes(o.wing, v) : [];
   },
   combatRules: "10.0, 11.0",
+  // the Last result panel spans a close combat from its declaration (or an interception) across its decisions (the
+  // pistol, the retreat, the advance); a fire's is its own entry. The events' texts name the table and modifiers.
+  results: { declared: ["close_combat_declared", "interception"] },
   rules: { enter: "R17.97", combine: "R17.80", attackers: "R17.80", primary: "R17.80", victory: "R17.92-R17.94" },
   keyHelp: { chargers: "—", more: " · select a unit, click a shaded hex, then its facing (a hex around it, or <kbd>1</kbd>–<kbd>6</kbd>)" },
   legend: {
