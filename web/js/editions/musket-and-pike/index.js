@@ -8,7 +8,7 @@
 // continuation, interception, reactions, pistols, retreats, advances, facings, leaders' placements) are the core's
 // prompt, each choice with its odds and what it does (words.js optionNote).
 
-import { h, $ } from "../../ui/dom.js";
+import { h, $, OKABE } from "../../ui/dom.js";
 import { confirmDialog } from "../../ui/chrome.js";
 import { S, page, defs, currentView, myTurn, nameOf, sideName, activePrompt } from "../../core/store.js";
 import { send } from "../../core/sync.js";
@@ -125,7 +125,19 @@ export const musketAndPike = {
     for (const [id, u] of Object.entries(v.units || {})) units[id] = mp.units[id] ? { ...u, mp: mp.units[id] } : u;
     return { ...v, units };
   },
-  overlays: (v) => drawTags(page.map, v, defs()),
+  overlays(v) {
+    drawTags(page.map, v, defs());
+    // R17.38: the leader a decision moves, marked where he stands (the choices are where he may go)
+    const p = v.prompt;
+    if (p && p.kind === "lone_leader") {
+      const d = defs();
+      const g = page.map.grid;
+      const enemyNext = (hx) => Object.entries(v.units || {}).some(([id, u]) => u.status === "map" && u.hex && d[id] && d[id].side !== p.side && d[id].type !== "leader" && g.isAdjacent(hx, u.hex));
+      const here = (hx) => Object.entries(v.units || {}).filter(([id, u]) => u.hex === hx && u.status === "map" && d[id] && d[id].side === p.side);
+      const alone = Object.entries(v.units || {}).filter(([id, u]) => d[id] && d[id].type === "leader" && d[id].side === p.side && u.status === "map" && here(u.hex).every(([o]) => d[o].type === "leader") && enemyNext(u.hex));
+      page.map.ringHexes(alone.map(([id, u]) => ({ hex: u.hex, colour: OKABE.vermillion, width: 3, dash: "4 3", label: "alone", cls: "mp-lone", title: `${nameOf(id)}: alone beside the enemy (R17.38)` })));
+    }
+  },
   selectionOverlays,
   reachLook,
   turnPhases: ["recovery", "movement", "combat"],
