@@ -61,11 +61,23 @@ STD_ACTIONS = {"flip", "recover", "replace", "muster", "open_order"}
 # markers' moves (19.8), the printed set-up leaves nothing to place by hand (17.2), leaving line ends its pivots (19.7)
 LATER = {"hm_reveal": {"hm_move", "hm_move:declared", "hm_declare"}, "place_printed": {"place", "hm_box"},
          "line:leave": {"line:pivot"}}
+# A battle's choices seeded otherwise: with the web tests' fixed dice (liveserver.WEB_TEST_SEED and the pinned
+# contributions) this seed's game offers every kind of Horse and Musket command (HM_KINDS) and is played to the end in
+# 138 commands; the scenario's own seed ended without a unit ever eligible to rally (2.1: out of every enemy weapon's
+# reach), which a game against a 15-hex battery often is. Checked by playing the test's policy on the rules core alone.
+SALT = {"hm-hochdorf": "#1"}
+# every kind of command the engine offers in Horse and Musket (variety()): the whole battle must give each by clicks
+HM_KINDS = {"rally", "play_card:aide_de_camp", "play_card:steady_lads", "charge", "charge:cold_steel",
+            "charge:forced_march", "move", "move:formation", "move:forced_march", "general", "fire", "fire:volley",
+            "choose:charge_reaction", "end_step", "undo"}
 UNDO_CHANCE = 0.03
-END_PHASE_CHANCE = 0.2
-# a Musket & Pike battle (8 turns of up to four activations of three segments) ends its segments sooner, to keep
-# within `make test`'s budget: its page flows are all tried first (a family never performed is preferred)
-MP_END_CHANCE = 0.45
+# How often a step with nothing new to try ends the phase instead: the battles within `make test`'s 20 minutes. A big
+# battle (Königgrätz: 296 counters, 17.4's arrivals a command each) ends its phases sooner; its page flows are the
+# smaller battles' and are all tried before (`fresh` below comes first). A Musket & Pike battle (8 turns of up to four
+# activations of three segments each) ends its segments sooner too: a family never performed is preferred first.
+END_PHASE_CHANCE = {"*": 0.3, "horse-and-musket": 0.2, "musket-and-pike": 0.45}  # (H&M's SALT was checked at 0.2)
+END_PHASE_CHANCE_BIG = 0.6
+BIG_BATTLE_UNITS = 150
 LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")
 
 
@@ -226,9 +238,15 @@ def choose_command(game: Game, side: str, player: RandomPlayer, rng: random.Rand
         most = max(k.count(":") for k in fresh)
         if most >= 2:
             return rng.choice(fresh[rng.choice(sorted(k for k in fresh if k.count(":") == most))])
-    if fresh and rng.random() < 0.7:
+    if fresh and (game.state.ruleset == "horse-and-musket" or rng.random() < 0.7):
+        # (Horse and Musket: every kind offered is performed when first offered: the test asserts it, R16.19)
         return rng.choice(fresh[rng.choice(sorted(fresh))])
-    end_chance = MP_END_CHANCE if game.state.ruleset == "musket-and-pike" else END_PHASE_CHANCE
+    carded = [c for c in legal if c.get("card")]
+    if carded and game.state.ruleset == "horse-and-musket" and rng.random() < 0.6:
+        # R16.10: play the cards held, so that the hand (at most 3) keeps drawing and every card comes to be offered
+        return rng.choice(carded)
+    end_chance = (END_PHASE_CHANCE_BIG if len(game.scenario.units) > BIG_BATTLE_UNITS
+                  else END_PHASE_CHANCE.get(game.state.ruleset, END_PHASE_CHANCE["*"]))
     if can_end and not (new_family and game.state.phase == "setup") and rng.random() < end_chance:
         # (a set-up is played once: its page actions, 17.2's and 19.8 B's, are all tried before it ends)
         return {"type": ender}  # keeps a whole battle within the test budget (`make test` < 20 min)
@@ -391,6 +409,28 @@ def unit_hex(game: Game, uid: str) -> str:
     return h
 
 
+HM_CLICKS = {"map": 0, "button": 0}  # how Horse and Musket's unit commands were given (a map click or a button)
+
+
+def _canon(c: dict[str, Any]) -> str:
+    return json.dumps(c, sort_keys=True)
+
+
+def hm_click_command(cmds: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What a click on a shaded hex meaning `cmds` sends at once (web/js/editions/horse-and-musket/index.js,
+    clickCommand): the only command, else the one plain move (no pivot, formation, deployment or card) unless the unit
+    may also turn to face the hex; None: the list under Selected narrows to them."""
+    if len(cmds) == 1:
+        return cmds[0]
+    if any(c["type"] == "move" and len(c.get("legs") or []) == 1 and c["legs"][0].get("pivot")
+           and not c["legs"][0].get("steps") and not c.get("formation") for c in cmds):
+        return None
+    plain = [c for c in cmds if c["type"] == "move" and not c.get("card") and not c.get("formation")
+             and not c.get("deploy_facing") and all(not leg.get("pivot") and not leg.get("end_pivot")
+                                                    for leg in c.get("legs") or [])]
+    return plain[0] if len(plain) == 1 else None
+
+
 def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
     """Give `cmd` on the page, as a player would."""
     t = cmd["type"]
@@ -403,13 +443,35 @@ def perform(page: Any, game: Game, cmd: dict[str, Any]) -> None:
         click_matching(page, "#sec-phase .hm-action", "data-command", cmd)
         return
     if game.state.ruleset == "horse-and-musket" and t in HM_UNIT_COMMANDS:
-        # R16.19: select the unit's (or general's) hex, keep it alone, its command's button under Selected in …
+        # R16.19: select the unit's (or general's) hex, keep it alone; then a click on the hex the command means (where
+        # a move ends, the hex a turn faces, the target, the ride's end, the rallied unit), and where that hex means
+        # several commands, the button among the ways listed; a command whose hex gives another at once (the plain
+        # move there): its button under Selected in …
         who = cmd[HM_UNIT_COMMANDS[t]]
         select_stack(page, unit_hex(game, who))
         if selected(page) != [who]:
             set_selection(page, [who])
             wait_options(page)
+        at = js(page, """(want) => {
+            const canon = (x) => JSON.stringify(x, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
+                ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+            for (const [hx, r] of window.vedette.S.options.reach) {
+                if (r.hm && r.hm.some((i) => canon(i.command) === canon(want))) return [hx, r.hm.map((i) => i.command)];
+            }
+            return null;
+        }""", cmd)
+        if at is not None:
+            hx, there = at
+            auto = hm_click_command(there)
+            if auto is None or _canon(auto) == _canon(cmd):
+                click_hex(page, hx)
+                if auto is None:
+                    page.wait_for_function("(h) => window.vedette.S.hmAt === h", arg=hx, timeout=10000)
+                    click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+                HM_CLICKS["map"] += 1
+                return
         click_matching(page, "#sec-selection .sel-commands button", "data-command", cmd)
+        HM_CLICKS["button"] += 1
         return
     if game.state.ruleset == "musket-and-pike" and t != "choose" and t != "undo":
         perform_mp(page, game, cmd)
@@ -769,8 +831,9 @@ def play_whole_battle(run_id: str, open_page: Any, live_server: Any, artifacts: 
     shots.mkdir(parents=True, exist_ok=True)
     for old in shots.glob("*.png"):
         old.unlink()
-    rng = random.Random(f"whole-battle:{run_id}")
-    player = RandomPlayer(random.Random(f"whole-battle-choices:{run_id}"))
+    salt = SALT.get(run_id, "")
+    rng = random.Random(f"whole-battle:{run_id}{salt}")
+    player = RandomPlayer(random.Random(f"whole-battle-choices:{run_id}{salt}"))
     performed: dict[str, int] = {}
     offered: set[str] = set()
     last_shot = None
@@ -828,6 +891,14 @@ def play_whole_battle(run_id: str, open_page: Any, live_server: Any, artifacts: 
     print(f"{scenario_id}: {steps} commands through the page: {performed}; offered but never taken: {sorted(offered - set(performed))}")
     (shots / "families.json").write_text(json.dumps({"steps": steps, "performed": performed,
                                                      "offered": sorted(offered)}, indent=1))
+    if game.state.ruleset == "horse-and-musket":
+        # R16.19: every kind of command the engine offered in this battle was given by clicks (a card's command, a
+        # formation change, each decision's kind: variety()), and every kind there is (HM_KINDS: a rally, 2.1; each
+        # card, R16.10, Volley with a fire and Cold Steel with a charge among them); unit commands by clicks on the map
+        assert offered <= set(performed), f"offered but never performed: {sorted(offered - set(performed))}"
+        assert HM_KINDS <= set(performed), f"never given: {sorted(HM_KINDS - set(performed))}"
+        assert HM_CLICKS["map"] > 0, HM_CLICKS
+        print(f"Horse and Musket unit commands: {HM_CLICKS}")
     # every command family this battle offered was given through the page at least once
     families = {k.split(":")[0] for k in offered}
     assert families <= {k.split(":")[0] for k in performed}, f"offered but never performed: {sorted(offered - set(performed))}"

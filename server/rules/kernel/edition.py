@@ -64,6 +64,9 @@ class Edition:
     planner_options: ClassVar[bool] = False
     # The die every table of the edition rolls (kernel/dice.py, docs/dice.md): 6 (1..6, R11) or 10 (0..9, R17.1).
     die_faces: ClassVar[int] = 6
+    # How many imagined rolls the bots' generic one ply averages for a command that rolls dice (server/bots/greedy.py):
+    # a heuristic, never a rule. One keeps the editions' pinned bot games as they were played.
+    bot_dice_samples: ClassVar[int] = 1
 
     # --- the scenario, the state, the context ----------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:

@@ -52,7 +52,8 @@
 //                             {factors(def, f) → string   the factors along the counter's foot,
 //                              describe(def, f) → string  the same in words (the counter's title, aria label, hover card),
 //                              range(def, f) → n | null   the range printed beside the symbol,
-//                              flags(def, state) → [str]  words for the edition's own decorations (inactive, marched)}
+//                              flags(def, state) → [str]  words for the edition's own decorations (inactive, marched),
+//                              kind(def) → string         the unit's kind in words in its description (else def.kind)}
 //                             def: the scenario's unit, f: the factor block it shows now (full, reduced, ineffective);
 //                             a hook answering undefined (or missing) leaves it to the generic reading
 //   mapMarks(scenario) → [{hex, side, text, title, cls, attrs}]
