@@ -5,7 +5,7 @@
 // map's shapes (scenario.js).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { facingToward, unitTag, rollOddsText, fireOddsText, closeCombatText, commandLabel, optionNote, typeWords, stateWords } from "../../web/js/editions/musket-and-pike/words.js";
+import { facingToward, unitTag, rollOddsText, fireOddsText, closeCombatText, commandLabel, optionNote, kindWords, detailWords, stateWords } from "../../web/js/editions/musket-and-pike/words.js";
 import { roadPaths, pageScenario } from "../../web/js/editions/musket-and-pike/scenario.js";
 import { fireLines, closeCombatLines, wingState } from "../../web/js/editions/musket-and-pike/panel.js";
 import { HexGrid, toCube, fromCube } from "../../web/js/hexgeom.js";
@@ -35,8 +35,12 @@ test("R17.15: a counter's tag says its mode, formation, morale, Casualty Points 
 
 test("R17.10, R17.14: a unit's type and state in plain words", () => {
   const tercio = { id: "a", type: "hi", pikes: true, large: true, sp: 12 };
-  assert.equal(typeWords(tercio), "Heavy Infantry, with pikes, two-hex unit (R17.14)");
-  assert.equal(typeWords({ type: "leader", role: "wc", rating: -1 }), "Wing Commander, rating -1");
+  assert.equal(kindWords(tercio), "Heavy Infantry");
+  assert.equal(detailWords(tercio), "with pikes, two-hex unit (R17.14)");
+  assert.equal(kindWords({ type: "leader", role: "wc", rating: -1 }), "Wing Commander");
+  assert.equal(detailWords({ type: "leader", role: "wc", rating: -1 }), "rating -1");
+  assert.equal(kindWords({ type: "cavalry", class: "cuirassier" }), "Cavalry (Cuirassiers)");
+  assert.equal(detailWords({ type: "artillery", calibre: "4-8lb", double: true }), "Sakers (4-8lb), double battery");
   assert.deepEqual(stateWords(tercio, { sp: 10, cp: 2, mode: "open_order", cond: "broken", morale: "normal", salvo: false }),
     ["10 of 12 SP (2 Casualty Points)", "Open Order", "Formation Broken"]);
 });

@@ -106,7 +106,8 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
     tip = imp.locator("#tip")
     tip.wait_for()
     card = tip.inner_text()
-    assert "Tercio" in card and "Heavy Infantry, with pikes, two-hex unit (R17.14)" in card and "facing S" in card, card
+    assert "Tercio (Heavy Infantry): with pikes, two-hex unit (R17.14); strength 12, morale 7" in card, card
+    assert "facing S" in card, card
     assert "Imperial Foot Wing (Receive Charge)" in card and "12 of 12 SP" in card, card
     imp.mouse.move(5, 5)
 

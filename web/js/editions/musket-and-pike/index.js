@@ -13,7 +13,7 @@ import { confirmDialog } from "../../ui/chrome.js";
 import { S, page, defs, currentView, myTurn, nameOf, sideName, activePrompt } from "../../core/store.js";
 import { send } from "../../core/sync.js";
 import { select, cancel } from "../../core/selection.js";
-import { typeWords, stateWords, signed, ORDER_NAMES, SEGMENT_WORDS, STEP_WORDS } from "./words.js";
+import { kindWords, detailWords, stateWords, signed, ORDER_NAMES, SEGMENT_WORDS, STEP_WORDS } from "./words.js";
 import { optionNote } from "./words.js";
 import { renderMPPanel, renderSegmentBox } from "./panel.js";
 import { drawTags } from "./marks.js";
@@ -95,7 +95,9 @@ export const musketAndPike = {
   counter: {
     // R17.10: strength, morale, movement allowance; a leader his rating (R17.5)
     factors: (def) => (def.type === "leader" ? `${def.role === "ac" ? "AC" : "WC"} ${signed(def.rating ?? 0)}` : def.type ? `${def.sp}-${def.morale}-${def.ma}` : undefined),
-    describe: (def) => (def.type === "leader" ? typeWords(def) : def.type ? `${typeWords(def)}; strength ${def.sp}, morale ${def.morale}, movement ${def.ma}` : undefined),
+    // the hover card: "Tercio (Heavy Infantry): with pikes, two-hex unit (R17.14); strength 12, morale 7, movement 3"
+    kind: (def) => (def.type ? kindWords(def) : undefined),
+    describe: (def) => (def.type === "leader" ? detailWords(def) : def.type ? [detailWords(def), `strength ${def.sp}, morale ${def.morale}, movement ${def.ma}`].filter(Boolean).join("; ") : undefined),
     flags(def, state) {
       const u = mpState(def, state || {});
       const wing = u && ((currentView() || {})[KEY] || {}).wings;

@@ -42,18 +42,26 @@ const CALIBRE_WORDS = { "3lb": "Falcons (3lb)", "4-8lb": "Sakers (4-8lb)", "12-2
 // the page's kinds (counters.js draws a NATO symbol and a leader's star by them)
 export const PAGE_KINDS = { hi: "infantry", li: "infantry", cavalry: "cavalry", artillery: "artillery", leader: "leader" };
 
-/** "Heavy Infantry with pikes, regimental artillery, two-hex (R17.14)": a unit's printed type in plain words. */
-export function typeWords(def) {
+/** "Heavy Infantry", "Cavalry (Cuirassiers)", "Wing Commander": a unit's kind as the card names it (R17.11, R17.12). */
+export function kindWords(def) {
   if (!def) return "";
-  if (def.type === "leader") return `${def.role === "ac" ? "Army Commander" : "Wing Commander"}, rating ${signed(def.rating ?? 0)}`;
-  const bits = [TYPE_WORDS[def.type] || def.type];
-  if (def.class) bits[0] = `${bits[0]} (${CLASS_WORDS[def.class] || def.class})`;
+  if (def.type === "leader") return def.role === "ac" ? "Army Commander" : "Wing Commander";
+  const kind = TYPE_WORDS[def.type] || def.type;
+  return def.class ? `${kind} (${CLASS_WORDS[def.class] || def.class})` : kind;
+}
+
+/** "with pikes, regimental artillery, two-hex unit (R17.14)": what else its counter prints (R17.10, R17.14). */
+export function detailWords(def) {
+  if (!def) return "";
+  if (def.type === "leader") return `rating ${signed(def.rating ?? 0)}`;
+  const bits = [];
   if (def.type === "hi") bits.push(def.pikes ? "with pikes" : "no pikes");
   if (def.regimental_artillery) bits.push("regimental artillery");
   if (def.calibre) bits.push(`${CALIBRE_WORDS[def.calibre] || def.calibre}${def.double ? ", double battery" : ""}`);
   if (def.large) bits.push("two-hex unit (R17.14)");
   return bits.join(", ");
 }
+
 
 export function signed(n) {
   return `${n > 0 ? "+" : ""}${n}`;
