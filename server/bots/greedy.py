@@ -32,6 +32,9 @@ from .evaluate import Pos, U, eval_pos, evaluate, loss_points
 MIN_MOVE_GAIN = 0.5
 GENERIC_LIMIT = 400  # the most legal commands `_generic` lists at once
 MIN_ATTACK_GAIN = 0.5
+# Commands that end the phase or step (an edition may name its own, as Horse and Musket's `end_step`, R16.19) or
+# leave the game: the generic ply never weighs them as a gain; ending is what it does when nothing gains enough.
+NOT_CANDIDATES = frozenset({"end_phase", "end_step", "undo", "resign"})
 DECISION_SAMPLES = 3
 FOLLOW_UP_LIMIT = 12
 FOLLOW_UP_CHOICES = 4  # `_follow_choice` tries each option of a decision with at most this many, else takes the first
@@ -93,18 +96,17 @@ class GreedyBot:
         if game.ruleset.bot_expectation:
             return self._expected_ply(game, side, rng, deadline, cmds, must_choose)
         base = evaluate(game, side)
+        samples = max(1, int(getattr(game.ruleset, "bot_dice_samples", 1)))
         best: tuple[float, dict[str, Any]] | None = None
         for i, cmd in enumerate(cmds):
             if i and time.perf_counter() > deadline:
                 break
-            if cmd.get("type") in ("end_phase", "undo", "resign"):
+            if cmd.get("type") in NOT_CANDIDATES:
                 continue
-            trial = copy_game(game, f"generic-{rng.getrandbits(64):016x}")
-            try:
-                trial.submit(side, cmd)
-            except ValueError:  # IllegalCommand: a command the belief game refuses is no candidate
+            v0 = _tried(game, side, cmd, rng, samples)
+            if v0 is None:  # IllegalCommand: a command the belief game refuses is no candidate
                 continue
-            v = evaluate(trial, side) - base + rng.random() * 0.01
+            v = v0 - base + rng.random() * 0.01
             if best is None or v > best[0]:
                 best = (v, cmd)
         if best is not None and (must_choose or best[0] > MIN_MOVE_GAIN):
@@ -124,7 +126,7 @@ class GreedyBot:
         for i, cmd in enumerate(cmds):
             if i and time.perf_counter() > deadline:
                 break
-            if cmd.get("type") in ("end_phase", "undo", "resign"):
+            if cmd.get("type") in NOT_CANDIDATES:
                 continue
             v = self.expected_value(game, side, cmd, rng)
             if v is None:
@@ -403,6 +405,23 @@ class GreedyBot:
             if c["type"] == "end_phase":
                 return c
         return cmds[0]
+
+
+def _tried(game: Game, side: str, cmd: dict[str, Any], rng: random.Random, samples: int) -> float | None:
+    """The evaluation after `cmd` on a copy of the belief game with imagined dice (None: refused); a command that rolls
+    dice is tried `samples` times and the mean taken (the edition's `bot_dice_samples`: one for the editions whose
+    pinned games were played so, more where one imagined roll decides too much, as a charge's test)."""
+    total = 0.0
+    for i in range(samples):
+        trial = copy_game(game, f"generic-{rng.getrandbits(64):016x}")
+        try:
+            trial.submit(side, cmd)
+        except ValueError:
+            return None
+        total += evaluate(trial, side)
+        if trial.state.dice_count == game.state.dice_count:
+            return total / (i + 1)
+    return total / samples
 
 
 def _morale_rating(events: list[dict[str, Any]]) -> int | None:

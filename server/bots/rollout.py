@@ -33,7 +33,7 @@ from server.rules import Game
 from .belief import copy_game
 from .budget import Budget
 from .evaluate import evaluate
-from .greedy import GENERIC_LIMIT, MIN_MOVE_GAIN, ScriptedDice
+from .greedy import GENERIC_LIMIT, MIN_MOVE_GAIN, NOT_CANDIDATES, ScriptedDice
 
 TOP_K = 4  # greedy's best commands rolled out besides its choice
 MAX_COMBATS = 8  # attacks, bombardments and charges rolled out at most (greedy's best first)
@@ -58,7 +58,7 @@ def generic_search(game: Game, side: str, rng: random.Random, budget: Budget) ->
     base = evaluate(game, side)
     ranked: list[tuple[float, dict[str, Any]]] = []
     for cmd in cmds:  # greedy's one ply, always complete (as greedy with no clock)
-        if cmd.get("type") in ("end_phase", "undo", "resign"):
+        if cmd.get("type") in NOT_CANDIDATES:
             continue
         budget.spend()
         trial = copy_game(game, f"generic-{rng.getrandbits(64):016x}")

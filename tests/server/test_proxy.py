@@ -54,6 +54,7 @@ class Played:
     acked: list[tuple[str, int]] = field(default_factory=list)
     acked_at: list[float] = field(default_factory=list)
     retries: int = 0
+    in_flight: int = 0  # requests sent and not yet answered (the kill waits for some on its process)
 
 
 def _process(response: httpx.Response) -> str:
@@ -69,12 +70,15 @@ async def _submit(http: httpx.AsyncClient, game: Played, side: str, body: dict[s
     deadline = time.monotonic() + 30
     while True:
         sent = time.monotonic()
+        game.in_flight += 1
         try:
             response = await http.post(f"/api/games/{game.game_id}/commands", json=body, headers=game.auth[side])
             if response.status_code not in RETRYABLE:
                 return response, sent
         except httpx.TransportError:
             pass
+        finally:
+            game.in_flight -= 1
         game.retries += 1
         assert time.monotonic() < deadline, f"game {game.game_id} got no answer for 30 s"
         await asyncio.sleep(delay)
@@ -168,6 +172,12 @@ async def _scenario(url: str, games: list[Played], servers: dict[str, ServerProc
             assert time.monotonic() < deadline, "play was too slow to reach the kill"
             await asyncio.sleep(0.05)
         assert watcher.socket is not None and watcher.connections == [victim_name]
+        # kill while the victim's games have requests in flight (on a loaded machine play is sparse, and a kill
+        # between requests would prove nothing of the retry)
+        victims = [g for g in games if home[g.game_id] == victim_name]
+        while sum(g.in_flight for g in victims) < 2:
+            assert time.monotonic() < deadline + 20, "no request of the victim's games was ever in flight"
+            await asyncio.sleep(0.002)
         killing = time.monotonic()
         await asyncio.to_thread(servers[victim_name].kill)
         killed_at = time.monotonic()

@@ -188,10 +188,10 @@ def loaded_dice(values: list[int]) -> Iterator[list[int]]:
     original = dice_mod.die_from_key
     queue = list(values)
 
-    def loaded(key: bytes, index: int) -> int:
+    def loaded(key: bytes, index: int, faces: int = 6) -> int:
         if queue:
             return queue.pop(0)
-        return original(key, index)
+        return original(key, index, faces)  # a d10 edition's dice (R17.1) fall back to theirs
 
     dice_mod.die_from_key = loaded  # type: ignore[assignment]
     try:

@@ -143,7 +143,10 @@ export function describeUnit(def, state = {}, { showMoved = true, reading = null
   if (state.facing) flags.push(`facing ${state.facing}`);
   if (reading && reading.flags) flags.push(...reading.flags(def, state));
   if (state.moved && showMoved) flags.push("moved");
-  return `${def.name} (${def.kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state, reading)}${flags.length ? "; " + flags.join(", ") : ""}`;
+  // the edition may name its units' kind in its own words (editions/index.js: counter.kind), e.g. a type it keeps
+  // under another field than `kind`
+  const kind = (reading && reading.kind && reading.kind(def)) || def.kind || "unit";
+  return `${def.name} (${kind}${def.formation ? `, formation ${def.formation}` : ""}): ${factorText(def, state, reading)}${flags.length ? "; " + flags.join(", ") : ""}`;
 }
 
 /** NATO unit-type symbol in a box of w x h at (x, y), its lines `sw` wide in `ink` on `paper` (a leader: its star). */

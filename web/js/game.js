@@ -47,6 +47,7 @@ async function boot() {
   S.scenario = await api.scenario(detail.game.scenario || detail.view.scenario, gameId);
   // the edition is the game's for good: chosen once, as the server chose its rules package
   page.edition = editionFor(detail.view.ruleset || detail.game.ruleset || S.scenario.ruleset);
+  if (page.edition.scenario) S.scenario = page.edition.scenario(S.scenario); // the map's shapes (editions/index.js)
   if (page.edition.initState) page.edition.initState(S);
   adoptView(detail.view, detail.version);
   setRole(detail.viewer);

@@ -328,10 +328,12 @@ async function loadScenarios(me) {
     host.appendChild(card);
     api
       .scenario(s.id)
-      .then((full) => {
-        scenarioCache.set(s.id, full);
+      .then((answer) => {
+        let full = answer;
         // the counters read, and the hexes are marked, as the scenario's edition has them (editions/index.js)
         const edition = editionFor(full.ruleset || s.ruleset);
+        if (edition.scenario) full = edition.scenario(full); // the map's shapes
+        scenarioCache.set(s.id, full);
         const mv = new MapView(preview, full, { preview: true, hexSize: 20, reading: edition.counter, marks: edition.mapMarks });
         mv.setView(setupView(full));
         fillScenario(info, s, full, me);

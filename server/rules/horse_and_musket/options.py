@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import IllegalCommand
-from . import charges, firing, moves, rally
+from . import charges, firing, geometry, moves, rally
 from .context import HMCtx
 from .legal import (
     END,
@@ -101,6 +101,33 @@ def _commands_of(ctx: HMCtx, side: str, uid: str) -> list[dict[str, Any]]:
     return []
 
 
+def _where(ctx: HMCtx, side: str, c: dict[str, Any]) -> str | None:
+    """The hex a click on the map means for a command (the page's click-to-command, R16.19): where a move ends (the
+    referee's own walk, moves.plan; a turn in place: the hex it turns to face), the target's hex of a charge or a fire, a general's ride's last hex, the rallied
+    unit's hex. None: the command has no hex of its own (it is given by its button alone)."""
+    t = c.get("type")
+    if t == "move":
+        try:
+            _, w = moves.plan(ctx, side, {k: v for k, v in c.items() if k != "card"})
+        except IllegalCommand:
+            return None
+        here = ctx.hex_of(str(c["unit"]))
+        legs = c.get("legs") or []
+        if (w.hex == here and len(legs) == 1 and not legs[0].get("steps") and c.get("formation") is None
+                and c.get("deploy_facing") is None):
+            # a turn in place (4.2.2a, R16.11): the hex it turns to face, across its new front hexside (R16.4)
+            face = ctx.sc.neighbour(here, geometry.index(w.facing))
+            return face if face is not None else here
+        return str(w.hex)
+    if t in ("charge", "fire"):
+        return ctx.hex_of(str(c["target"]))
+    if t == "general":
+        return str(c["path"][-1])
+    if t == "rally":
+        return ctx.hex_of(str(c["unit"]))
+    return None
+
+
 def _side_actions(ctx: HMCtx, side: str) -> list[dict[str, Any]]:
     """The step's commands that need no selection: Aide-de-camp (command step), Steady Lads (after a failed charge
     test), and ending the step (R16.10, R16.19, H2)."""
@@ -113,8 +140,9 @@ def _side_actions(ctx: HMCtx, side: str) -> list[dict[str, Any]]:
 
 
 def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
-    """For each named unit of `side`: its legal moves, charges, fire (with odds) and rallies now, and every command
-    it may be given (`commands`); `actions`: the step's commands that need no unit."""
+    """For each named unit of `side`: its legal moves, charges, fire (with odds) and rallies now, every command it may
+    be given (`commands`) and the hex each means on the map (`at`, the page's click on a hex); `actions`: the step's
+    commands that need no unit."""
     ctx = HMCtx.of(game)
     out: dict[str, Any] = {}
     if game.awaiting != side or game.state.decision is not None:
@@ -123,7 +151,8 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
         if uid not in ctx.sc.units or ctx.side_of(uid) != side or not ctx.on_map(uid):
             continue
         if ctx.is_general(uid):
-            out[uid] = {"commands": _commands_of(ctx, side, uid)}
+            cmds = _commands_of(ctx, side, uid)
+            out[uid] = {"commands": cmds, "at": [_where(ctx, side, c) for c in cmds]}
             continue
         entry: dict[str, Any] = {}
         if ctx.step == "moves":
@@ -142,6 +171,7 @@ def unit_options(game: Game, side: str, units: list[str]) -> dict[str, Any]:
         if ctx.step == "rally":
             entry["rally"] = [c for c in rally.rallies(ctx, side) if c["unit"] == uid]
         entry["commands"] = _commands_of(ctx, side, uid)
+        entry["at"] = [_where(ctx, side, c) for c in entry["commands"]]  # each command's hex on the map, or None
         out[uid] = entry
     return {"units": out, "actions": _side_actions(ctx, side)}
 

@@ -25,7 +25,7 @@ from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import setup_units
 from ..kernel.model import Objective, ScenarioModel
 from ..kernel.state import PHASE_OVER, PHASE_RECOVERY, GameState, UnitState
-from . import charges, command, deck, firing, legal, melee, moves, rally, turn, victory
+from . import botvalue, charges, command, deck, firing, legal, moves, rally, turn, victory
 from . import invariants as _invariants
 from . import options as _options
 from .context import HMCtx
@@ -146,6 +146,8 @@ class HorseAndMusket(Edition):
 
     name: ClassVar[str] = "horse-and-musket"
     title: ClassVar[str] = "Horse and Musket"
+    # a charge's test (4.1.1), a fire's dice, a rally's d3: one imagined roll would make the bots' ply choose by luck
+    bot_dice_samples: ClassVar[int] = 4
 
     def parse_scenario(self, data: dict[str, Any], source: str) -> HMScenario:
         return parse_hm_scenario(data, source)
@@ -247,24 +249,9 @@ class HorseAndMusket(Edition):
         return tuple(out)
 
     def bot_loss_points(self, game: Game) -> dict[str, float]:
-        """R16.18's points from losses, and each hit on a living unit as a twelfth of one (a unit routs at 12), so the
-        bots weigh the damage they do (a heuristic, never a rule)."""
-        ctx = HMCtx.of(game)
-        pts = victory.points(ctx)
-        out: dict[str, float] = {s: float(pts[s]) for s in ctx.sc.side_order}
-        for obj in ctx.sc.victory.objectives:
-            holder = ctx.st.control.get(obj.hex)
-            if holder is not None:
-                out[holder] -= obj.points
-        for s in ctx.sc.side_order:
-            for u in ctx.units_of(s):
-                out[ctx.sc.opponent(s)] += (12 - ctx.strength(u)) / 12
-        for charger, target, contact in _fights_ahead(ctx):
-            dealt = sum(n for n, _, _ in melee.dice_for(ctx, charger, target, contact, True)) / 2
-            taken = sum(n for n, _, _ in melee.dice_for(ctx, target, charger, contact, contact["counter"])) / 2
-            out[ctx.side_of(charger)] += dealt / 12
-            out[ctx.side_of(target)] += taken / 12
-        return out
+        """Each side's value for the bots beyond the objectives (botvalue.py: losses and hits, the fights and the fire
+        to come, closing in; a heuristic, never a rule)."""
+        return botvalue.values(HMCtx.of(game))
 
     # --- options, bots, invariants, the page --------------------------------------------------------
     def options(self, game: Game, side: str, units: list[str]) -> dict[str, Any]:
@@ -293,19 +280,6 @@ class HorseAndMusket(Edition):
                  "movement": "declare charges, then move, then end the step",
                  "combat": "fire, then end the step (hand-to-hand follows)"}
         return "R16.6", verbs.get(phase, "")
-
-
-def _fights_ahead(ctx: HMCtx) -> list[tuple[str, str, dict[str, Any]]]:
-    """The hand-to-hand combats this player turn will fight (contacts made, and charges declared and passed but not
-    yet resolved), for the bots' weighing of a charge before its dice (a heuristic, never a rule)."""
-    out = [(c["charger"], c["target"], c) for c in ctx.x.get("contacts", [])
-           if ctx.on_map(c["charger"]) and ctx.on_map(c["target"])]
-    if ctx.step == "charges":
-        for c in ctx.x.get("charges", []):
-            if c["passed"] and ctx.on_map(c["unit"]) and ctx.on_map(c["target"]):
-                out.append((c["unit"], c["target"], {"charger": c["unit"], "target": c["target"], "counter": False,
-                                                      "river": False, "card": c["card"]}))
-    return [(a, b, c) for a, b, c in out if ctx.kind(a).fights and ctx.kind(b).fights]
 
 
 def _hm(scenario: ScenarioModel) -> HMScenario:

@@ -64,9 +64,13 @@ class Edition:
     planner_options: ClassVar[bool] = False
     # The die every table of the edition rolls (kernel/dice.py, docs/dice.md): 6 (1..6, R11) or 10 (0..9, R17.1).
     die_faces: ClassVar[int] = 6
-    # How the bots' generic one ply (`GreedyBot._generic`, docs/bots.md) weighs a command that rolls dice: False, one
-    # imagined roll (as ever); True, the mean over every face of its first die, each branch played on through the
-    # decisions in `bot_follow_up` (those that finish resolving the command: retreats, advances...). A heuristic.
+    # How many imagined rolls the bots' generic one ply averages for a command that rolls dice (server/bots/greedy.py):
+    # a heuristic, never a rule. One keeps the editions' pinned bot games as they were played.
+    bot_dice_samples: ClassVar[int] = 1
+    # How the bots' generic one ply (`GreedyBot._generic`, docs/bots.md) weighs a command that rolls dice: False, by
+    # `bot_dice_samples` imagined rolls; True, by its mean over its first die (stratified, `GreedyBot.expected_value`),
+    # each branch played on through the decisions in `bot_follow_up` (those that finish resolving the command:
+    # retreats, advances...). A heuristic, never a rule.
     bot_expectation: ClassVar[bool] = False
     bot_follow_up: ClassVar[frozenset[str]] = frozenset()
     # With `bot_expectation`: decisions offering the other side a reaction to the command (first option: none), which

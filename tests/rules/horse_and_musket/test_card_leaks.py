@@ -26,7 +26,7 @@ from server.rules.kernel import cards as kcards
 from server.rules.kernel.randomplayer import RandomPlayer
 from server.rules_cli import find_scenario
 
-GAMES = 100
+GAMES = int(__import__("os").environ.get("LEAK_GAMES", "30"))  # `make test`; LEAK_GAMES=100 for issue 42's report
 CHECK_EVERY = 7  # the counterfactual's heavier checks, every so many commands (the shape is checked after every one)
 SPECTATOR = "spectator"
 
@@ -158,7 +158,7 @@ def play_and_check(sc: HMScenario, seed: int) -> tuple[list[str], int]:
 
 
 @pytest.mark.slow
-def test_r16_19_a_hundred_random_games_leak_no_card(hochdorf: HMScenario) -> None:
+def test_r16_19_seeded_random_games_leak_no_card(hochdorf: HMScenario) -> None:
     problems: list[str] = []
     checked = 0
     for seed in range(GAMES):

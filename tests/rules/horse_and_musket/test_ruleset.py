@@ -4,6 +4,8 @@ hits as twelfths of a lost unit, the combats a declared charge will bring, the g
 
 from __future__ import annotations
 
+import pytest
+
 from server.rules import find_ruleset
 from server.rules.horse_and_musket.tables import Kind
 
@@ -33,7 +35,12 @@ def test_the_bots_weigh_hits_and_the_charges_declared() -> None:
     g = b.game(step="charges", hits={"t": 3})
     edition = find_ruleset("horse-and-musket")
     before = edition.bot_loss_points(g)
-    assert before == {"blue": 3 / 12, "red": 0.0}
+    unhit = edition.bot_loss_points(Board().unit("c", "blue", "hc", C).unit("t", "red", "co", T, facing="S")
+                                    .game(step="charges"))
+    # R16.15/R16.18: three hits on the enemy are a quarter of a lost unit to the side that dealt them (the rest of
+    # botvalue's terms, the fire and the charges to come, are the same in both positions)
+    assert before["blue"] - unhit["blue"] == pytest.approx(3 / 12)
+    assert before["red"] <= unhit["red"]
     ctx_of(g).x["charges"] = [{"unit": "c", "target": "t", "path": [C, step(C, "N"), step(C, "N", "N")],
                                "face": "front", "need": 3, "card": False, "passed": True}]
     after = edition.bot_loss_points(g)

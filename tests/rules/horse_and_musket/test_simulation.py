@@ -6,6 +6,7 @@ scenario's in tests/rules/kernel/test_known_answers.py (R11)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -23,10 +24,15 @@ def hochdorf() -> HMScenario:
     return sc
 
 
+# `make test` plays 60 (its 20-minute budget); issue 42's 200 are `vedette simulate --scenario hm-hochdorf --games 200`
+# (docs/scenarios.md), or this test with SIM_GAMES=200.
+SIM_GAMES = int(os.environ.get("SIM_GAMES", "60"))
+
+
 @pytest.mark.slow
-def test_the_random_player_finishes_200_games_with_no_invariant_violation(hochdorf: HMScenario) -> None:
-    report = simulate(hochdorf, 200, seed=1)
-    assert report.games == 200
+def test_the_random_player_finishes_seeded_games_with_no_invariant_violation(hochdorf: HMScenario) -> None:
+    report = simulate(hochdorf, SIM_GAMES, seed=1)
+    assert report.games == SIM_GAMES
     assert report.violations == 0, report.examples[:5]
 
 

@@ -81,7 +81,7 @@ function renderStatus() {
       h("dt", { text: "Turn" }),
       h("dd", { text: `${v.turn} of ${v.turns || S.scenario.turns}${v.turn_label ? " (" + v.turn_label + ")" : ""}` }),
       ...(v.points ? [h("dt", { text: "Points" }), h("dd", { text: Object.entries(v.points).map(([s, p]) => `${sideName(s)} ${p}`).join(" · ") })] : []),
-      ...(v.replacements ? [h("dt", { text: "Replacements" }), h("dd", { text: Object.entries(v.replacements).map(([s, p]) => `${sideName(s)} ${p}`).join(" · ") })] : []),
+      ...(v.replacements && Object.keys(v.replacements).length ? [h("dt", { text: "Replacements" }), h("dd", { text: Object.entries(v.replacements).map(([s, p]) => `${sideName(s)} ${p}`).join(" · ") })] : []),
       // the options the game was created with (e.g. a free set-up), named as the rules core names them
       ...(v.options && Object.keys(v.options).length ? [h("dt", { text: "Options" }), h("dd#game-options", { text: Object.keys(v.options).map((o) => o.replace(/_/g, " ")).join(" · ") })] : []),
     ]),

@@ -337,6 +337,7 @@ export function cycleUnits(dir = 1) {
 
 export async function endPhase() {
   if (!myTurn()) return;
+  if (page.edition.endPhase && (await page.edition.endPhase())) return; // the edition's own end (its step, its segment)
   if (activePrompt()) {
     toast("Answer the pending decision first.", { kind: "error", rule: activePrompt().rule });
     return;

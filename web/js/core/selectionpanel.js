@@ -39,7 +39,7 @@ export function renderSelection() {
     units.appendChild(b);
   }
   sec.appendChild(units);
-  if (v.phase === "combat" && myTurn() && !S.offSel) {
+  if (v.phase === "combat" && myTurn() && !S.offSel && page.edition.addHexes !== false) {
     sec.appendChild(h("div.actions.add-hex-bar", {}, [
       h(`button.btn.small#add-hex${S.addMode ? ".on" : ""}`, { type: "button", "aria-pressed": S.addMode ? "true" : "false", onclick: () => { S.addMode = !S.addMode; renderSelection(); } }, S.addMode ? "Click a hex of yours to add it…" : "+ Add units from another hex"),
       h("span.whose-sub", { text: `or Shift-click it: attacks from several hexes combine${ruleOf("combine") ? ` (rule ${ruleOf("combine")})` : ""}.` }),
@@ -58,7 +58,8 @@ export function renderSelection() {
   if (nCharge) bits.push(`${nCharge} charge target${nCharge > 1 ? "s" : ""}`);
   // with nowhere to go and nothing to attack, the commands below may still be theirs (a square, a roll for movement)
   const idle = o.commands.length ? "Nothing to move or attack now: see the actions below." : "These units have nothing to do now.";
-  sec.appendChild(h("div.whose-sub#sel-summary", { text: bits.length ? bits.join("; ") + "." : idle }));
+  const own = page.edition.selectionSummary ? page.edition.selectionSummary(o) : null;
+  sec.appendChild(h("div.whose-sub#sel-summary", { text: own || (bits.length ? bits.join("; ") + "." : idle) }));
   for (const n of [].concat(o.notes || [])) sec.appendChild(h("div.whose-sub", {}, [typeof n === "string" ? n : n.text || JSON.stringify(n), n.rule ? h("span.rule", { text: `rule ${n.rule}`, style: "margin-left:6px" }) : null]));
   if (page.edition.selectionTools) {
     const tools = page.edition.selectionTools(o);

@@ -7,6 +7,10 @@
 //
 // State and page
 //   name                      the ruleset name (as in view.ruleset)
+//   scenario(sc) → sc         the scenario as the page draws it, for an edition whose scenario file is shaped its own
+//                             way (its TEC kept by the rules core, roads as hex pairs...): the map's shapes (a `tec` of
+//                             colours and patterns, roads as paths, hexsides with `features`, units with a `kind`);
+//                             applied once, on the game page and in the lobby's preview
 //   initState(S)              add the edition's own fields to the store before the first render
 //   mount()                   add the edition's own sections to the page (once, before the first render)
 //   renderPanels()            redraw the edition's own sections (called by renderAll)
@@ -18,6 +22,7 @@
 //                             {reach: Map(hex → {cost, path, ends, place?}), attacks, illegal, bombards, charges,
 //                             commands: [{label, command, rule}], notes, attackChoices?: Map(target → choices)}
 //   optionsArrived()          S.options was just set for the selection
+//   endPhase() → bool         E: the edition's own way to end its step (true: handled; false: the core's end_phase)
 //   resetSelection(how)       forget per-selection state; how: "select" | "offboard" | "cancel"
 //   unitClickHex(unit, hex, pointerHex) → hex | null
 //                             a click on one of my counters that the edition's mode means as a click on a hex
@@ -27,6 +32,10 @@
 //   selectionTools(o) → element | null
 //                             the edition's tools in the selection panel (after the referee's notes)
 //   reachSummary(o) → string  the selection summary's words for the reachable hexes
+//   selectionSummary(o) → string | null
+//                             the selection summary's words in full (null: the generic count of hexes and targets)
+//   addHexes                  false: no "+ Add units from another hex" in the combat phase (the referee's options
+//                             already list the attacks from several hexes)
 //   phaseOptions              the phases whose own options (asked without a selection) the page fetches
 //   renderPhasePanel(sec, raw, view) → bool
 //                             draw the phase's own box from those options (false: nothing to show)
@@ -43,7 +52,8 @@
 //                             {factors(def, f) → string   the factors along the counter's foot,
 //                              describe(def, f) → string  the same in words (the counter's title, aria label, hover card),
 //                              range(def, f) → n | null   the range printed beside the symbol,
-//                              flags(def, state) → [str]  words for the edition's own decorations (inactive, marched)}
+//                              flags(def, state) → [str]  words for the edition's own decorations (inactive, marched),
+//                              kind(def) → string         the unit's kind in words in its description (else def.kind)}
 //                             def: the scenario's unit, f: the factor block it shows now (full, reduced, ineffective);
 //                             a hook answering undefined (or missing) leaves it to the generic reading
 //   mapMarks(scenario) → [{hex, side, text, title, cls, attrs}]
@@ -95,8 +105,9 @@ import { quickplay } from "./quickplay/index.js";
 import { quickplay2013 } from "./quickplay-2013/index.js";
 import { standard } from "./standard/index.js";
 import { horseAndMusket } from "./horse-and-musket/index.js";
+import { musketAndPike } from "./musket-and-pike/index.js";
 
-export const EDITIONS = { quickplay, "quickplay-2013": quickplay2013, standard, "horse-and-musket": horseAndMusket };
+export const EDITIONS = { quickplay, "quickplay-2013": quickplay2013, standard, "horse-and-musket": horseAndMusket, "musket-and-pike": musketAndPike };
 
 export function editionFor(ruleset) {
   return EDITIONS[ruleset] || EDITIONS.quickplay;

@@ -277,7 +277,7 @@ export function combatPanel(sec, events, nameOf, rules = null, words = null) {
     }
     const said = eventOutcome(ev, nameOf, words);
     const { text, rule } = splitRule(ev.text || ev.type);
-    const m = String(ev.text || "").match(/^([0-9]+\.[0-9]+(?:\([0-9a-z]+\))*(?: step \d)?): (.*)$/);
+    const m = String(ev.text || "").match(/^(R?[0-9]+\.[0-9]+(?:\([0-9a-z]+\))*(?: step \d)?): (.*)$/); // "7.9: …", "R17.85: …"
     ul.appendChild(
       h(`li.step${ev.passed === true ? ".passed" : ev.passed === false ? ".failed" : ""}`, { "data-type": ev.type }, [
         h("span", { text: m ? m[2] : text }),

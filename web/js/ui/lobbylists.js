@@ -4,7 +4,7 @@
 
 import { h, clear, ago } from "./dom.js";
 
-export const RULESETS = { quickplay: "Quick Play (revised)", "quickplay-2013": "Quick Play (2013)", standard: "Standard rules" };
+export const RULESETS = { quickplay: "Quick Play (revised)", "quickplay-2013": "Quick Play (2013)", standard: "Standard rules", "horse-and-musket": "Horse and Musket", "musket-and-pike": "Musket & Pike" };
 
 /** "72 h per decision · Quick Play (revised)": what a joiner commits to. */
 export function termsText(g) {

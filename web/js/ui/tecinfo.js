@@ -6,6 +6,8 @@ import { unitDefs, describeUnit } from "../counters.js";
 const CLS = { infantry: "inf", cavalry: "cav", artillery: "art" };
 
 export function terrainEffects(t) {
+  // a terrain without a move table (an edition whose TEC the rules core keeps): the edition's words for it
+  if (!t.move && Array.isArray(t.notes)) return [...t.notes];
   const out = [];
   const mv = t.move || {};
   const costs = ["infantry", "cavalry", "artillery"].map((c) => (c in mv && !(t.prohibited || []).includes(c) ? `${CLS[c]} ${mv[c]}` : `${CLS[c]} —`));
@@ -54,7 +56,7 @@ export function hexInfo(scenario, grid, hex, view, reading = null) {
     }
   }
   const onRoad = (scenario.map.roads || []).some((r) => r.path.includes(hex));
-  if (onRoad) items.push(h("li", { text: `Road: ${scenario.tec.road_mp ?? 0.5} MP per hex along it` }));
+  if (onRoad) items.push(h("li", { text: scenario.tec.road_note || `Road: ${scenario.tec.road_mp ?? 0.5} MP per hex along it` }));
   const defs = unitDefs(scenario);
   const units = view ? Object.entries(view.units || {}).filter(([, u]) => u.hex === hex && (!u.status || u.status === "map")) : [];
   // "moved" only during the unit's own side's player-turn: the flag lasts until that side moves again

@@ -18,6 +18,28 @@ export const CARD_RULES = {
   volley: "with a fire that has no First Fire: the misses are re-rolled (R16.10)",
 };
 
+// R16.3's unit types in plain words (a scenario's `type`), for the hover card and the counter's title
+export const TYPE_WORDS = {
+  co: "close order infantry",
+  li: "light infantry",
+  hc: "heavy cavalry",
+  lc: "light cavalry",
+  tc: "tribal cavalry",
+  artillery: "artillery",
+  wagons: "wagons",
+  general: "general",
+};
+
+/** A unit's type in words (R16.3): "heavy cavalry, dragoons", "horse artillery", "gifted general, C-in-C". */
+export function typeText(def) {
+  if (!def || !def.type) return undefined;
+  const t = TYPE_WORDS[def.type] || def.type;
+  if (def.type === "hc" && def.dragoon) return "dragoons (heavy cavalry)";
+  if (def.type === "artillery") return def.horse ? "horse artillery" : "foot artillery";
+  if (def.type === "general") return `${def.quality ? `${def.quality} ` : ""}${def.role === "c-in-c" ? "commander-in-chief" : "brigade commander"}`;
+  return t;
+}
+
 export const STEP_WORDS = {
   initiative: "Roll for initiative (R16.7)",
   rally: "Rally (2.1)",
