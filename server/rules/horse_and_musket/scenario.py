@@ -25,7 +25,8 @@ from typing import Any, Final
 from ..kernel.facing import Direction
 from ..kernel.hexes import HexGrid, hexside_key
 from ..kernel.hidden import HiddenMovement
-from ..kernel.model import Objective, ScenarioBase, Victory
+from ..kernel.model import ScenarioBase, Victory
+from ..kernel.reader import DataReader, FacedPlacement
 from ..kernel.scenario import ScenarioError, unknown_fields
 from .tables import FORMATIONS, GRADES, QUALITIES, TYPES, WEAPONS, Kind, default_weapon
 
@@ -98,16 +99,7 @@ class Side:
     entry_hexes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    unit: str
-    hex: str
-    facing: str | None = None
-    formation: str | None = None
-    within: int = 0
-    reduced: bool = False
-    disrupted: bool = False
-    ineffective: bool = False
+Placement = FacedPlacement  # R16.6: the fixed set-up gives each unit its hex, facing (R16.4) and formation (R16.5)
 
 
 @dataclass(frozen=True)
@@ -194,65 +186,9 @@ class HMScenario(ScenarioBase):
         return self.may_enter(Kind(tec_class), hex_)
 
 
-class _Reader:
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.problems: list[tuple[str, str]] = []
-
-    def bad(self, path: str, reason: str) -> None:
-        self.problems.append((path, reason))
-
-    def obj(self, value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.bad(path, "must be an object")
-            return {}
-        return value
-
-    def lst(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            self.bad(path, "must be a list")
-            return []
-        return value
-
-    def text(self, d: Mapping[str, Any], key: str, path: str, default: str | None = None) -> str:
-        v = d.get(key, default)
-        if not isinstance(v, str) or not v:
-            self.bad(f"{path}.{key}", "must be a non-empty string")
-            return ""
-        return v
-
-    def integer(self, d: Mapping[str, Any], key: str, path: str, default: int | None = None, low: int = 0) -> int:
-        v = d.get(key, default)
-        if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            self.bad(f"{path}.{key}", f"must be a whole number of at least {low}")
-            return low
-        return v
-
-    def flag(self, d: Mapping[str, Any], key: str, path: str) -> bool:
-        v = d.get(key, False)
-        if not isinstance(v, bool):
-            self.bad(f"{path}.{key}", "must be true or false")
-            return False
-        return v
-
-    def choice(self, d: Mapping[str, Any], key: str, path: str, allowed: tuple[str, ...], default: str | None = None
-               ) -> str:
-        v = d.get(key, default)
-        if v not in allowed:
-            self.bad(f"{path}.{key}", f"must be one of {', '.join(allowed)}, not {v!r}")
-            return allowed[0]
-        return str(v)
-
-    def hex_(self, grid: HexGrid, v: Any, path: str) -> str | None:
-        if not isinstance(v, str) or v not in grid:
-            self.bad(path, f"hex {v!r} is not on the {grid.columns}x{grid.rows} map")
-            return None
-        return v
-
-
 def parse_hm_scenario(data: Any, source: str = "<scenario>") -> HMScenario:
     """Validate and build a Horse and Musket scenario; ScenarioError names every problem."""
-    r = _Reader(source)
+    r = DataReader(source)
     top = r.obj(data, "")
     if not top:
         raise ScenarioError(source, r.problems)
@@ -265,7 +201,8 @@ def parse_hm_scenario(data: Any, source: str = "<scenario>") -> HMScenario:
     units = _parse_units(r, r.lst(top.get("units"), "units"), sides)
     setup = _parse_setup(r, r.lst(top.get("setup"), "setup"), units, grid, terrain, fieldworks)
     turns = r.integer(top, "turns", "", low=1)
-    victory = _parse_victory(r, r.obj(top.get("victory"), "victory"), grid, list(sides))
+    victory = r.objectives_victory(r.obj(top.get("victory"), "victory"), grid, list(sides), step_eliminated=1,
+                                   unit_captured=1)
     if r.problems:
         raise ScenarioError(source, r.problems)
     order = tuple(sides)
@@ -275,14 +212,10 @@ def parse_hm_scenario(data: Any, source: str = "<scenario>") -> HMScenario:
         units=units, setup=tuple(setup), turns=turns, victory=victory, first_player=order[0], raw=top)
 
 
-def _parse_map(r: _Reader, m: dict[str, Any], top: Mapping[str, Any]) -> tuple[
+def _parse_map(r: DataReader, m: dict[str, Any], top: Mapping[str, Any]) -> tuple[
         HexGrid, dict[str, str], frozenset[str], dict[str, int], frozenset[tuple[str, str]], str]:
     r.problems += unknown_fields(m, MAP_FIELDS, "map", "a field of the map")
-    try:
-        grid = HexGrid(m.get("columns", 0), m.get("rows", 0), m.get("shifted", "even"))
-    except (TypeError, ValueError) as e:
-        r.bad("map", str(e))
-        grid = HexGrid(1, 1)
+    grid = r.grid(m)
     default = r.choice(m, "default_terrain", "map", TERRAINS, CLEAR)
     tec = r.obj(top.get("tec", {}), "tec")
     drawn = {k: set(r.obj(tec.get(k, {}), f"tec.{k}")) for k in ("terrain", "secondary", "hexsides")}
@@ -334,7 +267,7 @@ def _parse_map(r: _Reader, m: dict[str, Any], top: Mapping[str, Any]) -> tuple[
     return grid, terrain, frozenset(works), elevation, frozenset(hedges), default
 
 
-def _parse_sides(r: _Reader, data: dict[str, Any], grid: HexGrid) -> dict[str, Side]:
+def _parse_sides(r: DataReader, data: dict[str, Any], grid: HexGrid) -> dict[str, Side]:
     if len(data) != 2:
         r.bad("sides", "a battle has exactly two sides")
     sides: dict[str, Side] = {}
@@ -352,7 +285,7 @@ def _parse_sides(r: _Reader, data: dict[str, Any], grid: HexGrid) -> dict[str, S
     return sides
 
 
-def _parse_units(r: _Reader, items: list[Any], sides: Mapping[str, Side]) -> dict[str, UnitDef]:
+def _parse_units(r: DataReader, items: list[Any], sides: Mapping[str, Side]) -> dict[str, UnitDef]:
     units: dict[str, UnitDef] = {}
     kinds = tuple(TYPES)
     for i, u in enumerate(items):
@@ -399,7 +332,7 @@ def _parse_units(r: _Reader, items: list[Any], sides: Mapping[str, Side]) -> dic
     return units
 
 
-def _parse_setup(r: _Reader, items: list[Any], units: Mapping[str, UnitDef], grid: HexGrid,
+def _parse_setup(r: DataReader, items: list[Any], units: Mapping[str, UnitDef], grid: HexGrid,
                  terrain: Mapping[str, str], works: frozenset[str]) -> list[Placement]:
     out: list[Placement] = []
     seen: dict[str, str] = {}
@@ -439,18 +372,3 @@ def _parse_setup(r: _Reader, items: list[Any], units: Mapping[str, UnitDef], gri
         if uid not in seen:
             r.bad("setup", f"unit '{uid}' is not set up (R16.6: the set-up is fixed)")
     return out
-
-
-def _parse_victory(r: _Reader, v: dict[str, Any], grid: HexGrid, side_ids: list[str]) -> Victory:
-    r.problems += unknown_fields(v, ("description", "objectives"), "victory", "a field of the victory conditions")
-    objectives = []
-    for i, o in enumerate(r.lst(v.get("objectives", []), "victory.objectives")):
-        path = f"victory.objectives[{i}]"
-        o = r.obj(o, path)
-        r.problems += unknown_fields(o, ("hex", "name", "points", "owner"), path, "a field of an objective")
-        h = r.hex_(grid, o.get("hex"), path + ".hex") or ""
-        owner = o.get("owner")
-        if owner is not None and owner not in side_ids:
-            r.bad(path + ".owner", f"side {owner!r} is not one of {side_ids}")
-        objectives.append(Objective(h, str(o.get("name", h)), r.integer(o, "points", path, low=1), owner, None))
-    return Victory(r.text(v, "description", "victory"), tuple(objectives), 1, 1, 0, 0, 1, ())

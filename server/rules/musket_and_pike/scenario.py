@@ -19,7 +19,8 @@ from typing import Any, Final
 from ..kernel.facing import Direction
 from ..kernel.hexes import HexGrid, hexside_key
 from ..kernel.hidden import HiddenMovement
-from ..kernel.model import Objective, ScenarioBase, Victory
+from ..kernel.model import ScenarioBase, Victory
+from ..kernel.reader import DataReader, FacedPlacement
 from ..kernel.scenario import ScenarioError, unknown_fields
 from .tables import (
     ARQUEBUSIER,
@@ -132,15 +133,7 @@ class Side:
     entry_hexes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    unit: str
-    hex: str
-    facing: str | None = None
-    within: int = 0
-    reduced: bool = False
-    disrupted: bool = False
-    ineffective: bool = False
+Placement = FacedPlacement  # R17.16: the fixed set-up gives each unit its hex and facing
 
 
 @dataclass(frozen=True)
@@ -238,76 +231,9 @@ class MPScenario(ScenarioBase):
         return frozenset(o.hex for o in self.victory.objectives)
 
 
-class _Reader:
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.problems: list[tuple[str, str]] = []
-
-    def bad(self, path: str, reason: str) -> None:
-        self.problems.append((path, reason))
-
-    def obj(self, value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.bad(path, "must be an object")
-            return {}
-        return value
-
-    def lst(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            self.bad(path, "must be a list")
-            return []
-        return value
-
-    def text(self, d: Mapping[str, Any], key: str, path: str) -> str:
-        v = d.get(key)
-        if not isinstance(v, str) or not v:
-            self.bad(f"{path}.{key}", "must be a non-empty string")
-            return ""
-        return v
-
-    def integer(self, d: Mapping[str, Any], key: str, path: str, low: int, high: int = 10**6,
-                default: int | None = None) -> int:
-        v = d.get(key, default)
-        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-            self.bad(f"{path}.{key}", f"must be a whole number from {low} to {high}")
-            return low
-        return v
-
-    def flag(self, d: Mapping[str, Any], key: str, path: str) -> bool:
-        v = d.get(key, False)
-        if not isinstance(v, bool):
-            self.bad(f"{path}.{key}", "must be true or false")
-            return False
-        return v
-
-    def choice(self, d: Mapping[str, Any], key: str, path: str, allowed: tuple[str, ...],
-               default: str | None = None) -> str:
-        v = d.get(key, default)
-        if v not in allowed:
-            self.bad(f"{path}.{key}", f"must be one of {', '.join(allowed)}, not {v!r}")
-            return allowed[0]
-        return str(v)
-
-    def hex_(self, grid: HexGrid, v: Any, path: str) -> str | None:
-        if not isinstance(v, str) or v not in grid:
-            self.bad(path, f"hex {v!r} is not on the {grid.columns}x{grid.rows} map")
-            return None
-        return v
-
-    def pair(self, grid: HexGrid, v: Any, path: str) -> tuple[str, str] | None:
-        items = self.lst(v, path)
-        if len(items) != 2 or any(self.hex_(grid, h, path) is None for h in items):
-            self.bad(path, "must be two hexes")
-            return None
-        if not grid.is_adjacent(items[0], items[1]):
-            self.bad(path, f"{items[0]} and {items[1]} are not adjacent, so they share no hexside")
-            return None
-        return hexside_key(items[0], items[1])
-
-
 def parse_mp_scenario(data: Any, source: str = "<scenario>") -> MPScenario:
     """Validate and build a Musket & Pike scenario; ScenarioError names every problem."""
-    r = _Reader(source)
+    r = DataReader(source)
     top = r.obj(data, "")
     if not top:
         raise ScenarioError(source, r.problems)
@@ -322,11 +248,7 @@ def parse_mp_scenario(data: Any, source: str = "<scenario>") -> MPScenario:
         battle = None
     m = r.obj(top.get("map"), "map")
     r.problems += unknown_fields(m, MAP_FIELDS, "map", "a field of the map")
-    try:
-        grid = HexGrid(m.get("columns", 0), m.get("rows", 0), m.get("shifted", "even"))
-    except (TypeError, ValueError) as e:
-        r.bad("map", str(e))
-        grid = HexGrid(1, 1)
+    grid = r.grid(m)
     default = r.choice(m, "default_terrain", "map", tuple(HEX_TERRAIN), "clear")
     terrain: dict[str, str] = {}
     for h, t in r.obj(m.get("hexes", {}), "map.hexes").items():
@@ -385,7 +307,8 @@ def parse_mp_scenario(data: Any, source: str = "<scenario>") -> MPScenario:
     setup = _parse_setup(r, r.lst(top.get("setup"), "setup"), units, grid, terrain, default)
     turns = r.integer(top, "turns", "", 1, 99)
     first = r.choice(top, "first_side", "", tuple(sides) or ("?",), next(iter(sides), "?"))
-    victory = _parse_victory(r, r.obj(top.get("victory"), "victory"), grid, list(sides))
+    victory = r.objectives_victory(r.obj(top.get("victory"), "victory"), grid, list(sides), step_eliminated=0,
+                                   unit_captured=0)
     if r.problems:
         raise ScenarioError(source, r.problems)
     order = (first, next(s for s in sides if s != first))
@@ -396,7 +319,7 @@ def parse_mp_scenario(data: Any, source: str = "<scenario>") -> MPScenario:
         first_player=first, series=series, battle=battle, raw=top)
 
 
-def _parse_units(r: _Reader, items: list[Any], sides: Mapping[str, Side], wings: Mapping[str, Wing]
+def _parse_units(r: DataReader, items: list[Any], sides: Mapping[str, Side], wings: Mapping[str, Wing]
                  ) -> dict[str, UnitDef]:
     units: dict[str, UnitDef] = {}
     for i, u in enumerate(items):
@@ -456,7 +379,7 @@ def _parse_units(r: _Reader, items: list[Any], sides: Mapping[str, Side], wings:
     return units
 
 
-def _parse_setup(r: _Reader, items: list[Any], units: Mapping[str, UnitDef], grid: HexGrid,
+def _parse_setup(r: DataReader, items: list[Any], units: Mapping[str, UnitDef], grid: HexGrid,
                  terrain: Mapping[str, str], default: str) -> list[Placement]:
     out: list[Placement] = []
     seen: set[str] = set()
@@ -489,18 +412,3 @@ def _parse_setup(r: _Reader, items: list[Any], units: Mapping[str, UnitDef], gri
         if uid not in seen:
             r.bad("setup", f"'{uid}' is not set up")
     return out
-
-
-def _parse_victory(r: _Reader, v: dict[str, Any], grid: HexGrid, side_ids: list[str]) -> Victory:
-    r.problems += unknown_fields(v, ("description", "objectives"), "victory", "a field of the victory conditions")
-    objectives = []
-    for i, o in enumerate(r.lst(v.get("objectives", []), "victory.objectives")):
-        path = f"victory.objectives[{i}]"
-        o = r.obj(o, path)
-        r.problems += unknown_fields(o, ("hex", "name", "points", "owner"), path, "a field of an objective")
-        h = r.hex_(grid, o.get("hex"), path + ".hex") or ""
-        owner = o.get("owner")
-        if owner is not None and owner not in side_ids:
-            r.bad(path + ".owner", f"side {owner!r} is not one of {side_ids}")
-        objectives.append(Objective(h, str(o.get("name", h)), r.integer(o, "points", path, 1), owner, None))
-    return Victory(r.text(v, "description", "victory"), tuple(objectives), 0, 0, 0, 0, 1, ())
