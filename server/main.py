@@ -22,6 +22,7 @@ from .api.routes import (
     games,
     health,
     notifications,
+    players,
     scenarios,
     session,
     users,
@@ -138,6 +139,10 @@ def install_web_client(app: FastAPI, settings: Settings) -> None:
     async def game_page(game_id: str) -> Any:
         return page("game.html")
 
+    @app.get("/players/{username}", include_in_schema=False)
+    async def player_page(username: str) -> Any:
+        return page("player.html")
+
     @app.get("/admin", include_in_schema=False)
     async def admin_page() -> Any:
         return page("admin.html")
@@ -202,7 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for module in (users, session, scenarios, games, admin, health, ws, notifications, deadlines):
+    for module in (users, session, scenarios, games, admin, health, ws, notifications, deadlines, players):
         app.include_router(module.router)
 
     install_web_client(app, settings)

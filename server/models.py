@@ -10,6 +10,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
     UniqueConstraint,
+    false,
     join,
 )
 from sqlalchemy.engine import Dialect
@@ -96,6 +98,8 @@ games_table = Table(
     Column("scenario_id", String(64), nullable=False),
     # The edition the game is played under, one its scenario declares (migration 0008; the snapshot names it too).
     Column("ruleset", String(32), nullable=False, server_default="quickplay"),
+    # The creator's choice: the game's result moves both players' ratings (migration 0010; never with the computer).
+    Column("rated", Boolean, nullable=False, default=False, server_default=false()),
     Column("created_by", Integer, ForeignKey("users.id"), nullable=False),
     Column("visibility", String(16), nullable=False),  # "private" | "open"
     Column("status", String(16), nullable=False, index=True),  # "waiting" | "active" | "over"
@@ -139,6 +143,7 @@ class Game(Base):
     id: Mapped[str] = column_property(games_table.c.id, game_states_table.c.game_id)
     scenario_id: Mapped[str]
     ruleset: Mapped[str]
+    rated: Mapped[bool]
     scenario_json: Mapped[dict[str, Any]]
     created_by: Mapped[int]
     visibility: Mapped[str]
@@ -211,12 +216,48 @@ class SpectatorConnection(Base):
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one edition (migration 0010; services/ratings.py)."""
+
+    __tablename__ = "player_ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    __table_args__ = (Index("ix_player_ratings_ruleset_rating", "ruleset", "rating"),)
+
+
+class RatingChange(Base):
+    """What one finished rated game did to one player's rating. The primary key (game, user) is what makes
+    a game's result count once, whichever process records the end (services/commandlog.py)."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    score: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rd_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    rd_after: Mapped[float] = mapped_column(Float)
+    volatility_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 __all__ = [
     "Base",
     "Game",
     "GameCommand",
     "GameSeat",
     "LoginFailure",
+    "PlayerRating",
+    "RatingChange",
     "SpectatorConnection",
     "User",
     "UserSession",

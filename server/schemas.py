@@ -74,6 +74,11 @@ class GameCreate(StrictModel):
         description="The edition of the rules to play, one of the scenario's listed `rulesets` (e.g. "
                     "`quickplay-2013`); none: the scenario's own `ruleset`",
     )
+    rated: bool | None = Field(
+        default=None,
+        description="Whether the result moves both players' Glicko-2 ratings in the game's edition; default "
+                    "true between two people. A game against the computer is never rated (false whatever is sent)",
+    )
 
 
 DICE_CONTRIBUTION_PATTERN = r"^[0-9a-f]{64}$"
@@ -136,6 +141,11 @@ class GameSummary(BaseModel):
     watch_token: str | None = Field(default=None, description="Only for the game's players")
     ruleset: str | None = Field(default=None, description="The rules edition the game is played under")
     decision_hours: int | None = Field(default=None, description="Time per decision in hours (lists only; None: no limit)")
+    rated: bool = Field(default=False, description="Whether the result moves the players' ratings (issue 44)")
+    ratings: dict[str, int | None] = Field(
+        default_factory=dict,
+        description="Each seated player's rating in the game's edition (lists only; None: not yet rated)",
+    )
 
 
 class GameCreated(GameSummary):

@@ -155,6 +155,8 @@ class Clocks:
             answer, _ = await self.rt.commands.referee(
                 session, game_id, command, user_id=user.id, command_id=f"claim:{uuid.uuid4().hex}",
                 expected_version=row.version,
+                # Both players' profiles say how it ended: one lost on time, the other claimed it (issue 44).
+                result_note={"lost_on_time": late},
             )
         except ApiError as exc:
             if exc.status == 409:

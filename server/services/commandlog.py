@@ -47,6 +47,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import jsoncodec
 from ..db import DRIVER_PARAMS, WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES
 from ..errors import Overloaded
+from . import ratings
+from .ratings import RatedEnd
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +106,8 @@ class Append:
     result: dict[str, Any] | None
     mail_owed: bool
     now: datetime
+    # A rated game's end: both ratings move in the same transaction as the end (services/ratings.py).
+    rated: RatedEnd | None = None
 
 
 PG_APPEND_SQL = """
@@ -150,7 +154,10 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
     pool = await _pg_pool(session.bind)
     for attempt in (1, 2):
         try:
-            stored = await _fetchrow(pool, PG_APPEND_SQL, *params)
+            if w.rated is None:
+                stored = await _fetchrow(pool, PG_APPEND_SQL, *params)
+            else:
+                stored = await _append_rated_end(pool, params, w.rated, w.now)
             break
         except UniqueViolationError:
             raise CommitConflict from None  # a racing request stored this command id first
@@ -164,6 +171,16 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
         raise CommitConflict
     since: datetime | None = stored["awaiting_since"]
     return since
+
+
+async def _append_rated_end(pool: Any, params: tuple[Any, ...], end: RatedEnd, now: datetime) -> Any:
+    """A rated game's last command: the compare-and-set and both players' ratings in one transaction (a
+    game ends once; its ratings move with that end or not at all)."""
+    async with _connection(pool) as connection, connection.transaction():
+        stored = await connection.fetchrow(PG_APPEND_SQL, *params)
+        if stored is not None:
+            await ratings.apply_postgres(connection, end, now)
+        return stored
 
 
 @asynccontextmanager
@@ -478,6 +495,8 @@ def _write_sqlite(conn: sqlite3.Connection, w: Append) -> datetime | None:
         except sqlite3.IntegrityError:
             raise CommitConflict from None
         _restart_clock_sqlite(conn, w)
+        if w.rated is not None:
+            ratings.apply_sqlite(conn, w.rated, now)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:

@@ -30,6 +30,7 @@ from .access import Viewer, require_seat
 from .commandlog import Append, CommitConflict, LogRow
 from .engine import rules
 from .priority import CommandGate
+from .ratings import rated_end
 from .store import REFEREE, GameStore, apply_logged
 from .views import GameMeta, build_command_answer
 from .writes import WriteQueue
@@ -131,12 +132,14 @@ class CommandService:
     async def referee(
         self, session: AsyncSession, game_id: str, command: dict[str, Any], *, user_id: int | None,
         command_id: str, expected_version: int, expected_status: str = "active",
+        result_note: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """A result the service imposes through the rules core (a deadline claimed, a game abandoned
-        before its second player came): the same path as a player's command, logged as the referee's."""
+        before its second player came): the same path as a player's command, logged as the referee's.
+        `result_note`: what the game's stored result says besides the rules core's (who lost on time)."""
         return await self._command(
             session, game_id, user_id, REFEREE, command, expected_version, command_id,
-            expected_status=expected_status,
+            expected_status=expected_status, result_note=result_note,
         )
 
     async def live_game(self, session: AsyncSession, game_id: str) -> tuple[GameMeta, Any, Any]:
@@ -173,6 +176,7 @@ class CommandService:
         note_events: list[dict[str, Any]] | None = None,
         expected_status: str = "active",
         fresh_id: bool = False,
+        result_note: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """THE command path, for every command on both databases (docs/engine-contract.md, "The command
         path"): judged by the rules core against this process's live game, then stored by one
@@ -249,6 +253,7 @@ class CommandService:
                 return await self._append(
                     session, meta, scenario, engine_game, side, user_id, viewer, command, command_id,
                     [*note_events, *events] if note_events else events, previous_awaiting, expected_status,
+                    result_note,
                 )
         raise ApiError(409, "stale_version", "The game changed while this command was judged; try again.")
 
@@ -256,9 +261,13 @@ class CommandService:
         self, session: AsyncSession, meta: GameMeta, scenario: Any, engine_game: Any, side: str,
         user_id: int | None, viewer: Viewer, command: dict[str, Any], command_id: str,
         events: list[dict[str, Any]], previous_awaiting: str | None, expected_status: str,
+        result_note: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bool]:
         game_id = meta.id
         over = bool(engine_game.is_over)
+        result = engine_game.result if over else None
+        if result is not None and result_note:
+            result = {**result, **result_note}
         new_version = meta.version + 1
         awaiting = None if over else engine_game.awaiting
         seat_sides = frozenset(s for s, _ in meta.seat_ids)
@@ -271,7 +280,8 @@ class CommandService:
             # The whole state every `snapshot_every` versions and at the end (the finished game's record);
             # otherwise the log row alone carries the command (migration 0005).
             snapshot=engine_game.to_json(include_log=False) if over or new_version % self.snapshot_every == 0 else None,
-            awaiting=awaiting, result=engine_game.result if over else None, mail_owed=mail_owed, now=now,
+            awaiting=awaiting, result=result, mail_owed=mail_owed, now=now,
+            rated=rated_end(game_id, meta.rated, meta.ruleset, meta.seat_ids, result) if over else None,
         )
         try:
             since = await commandlog.append(session, write, sqlite_writer=self.writes.sqlite_writer)
@@ -290,7 +300,7 @@ class CommandService:
         self.store.recent.put(GameMeta(
             id=meta.id, version=new_version, status=write.status, visibility=meta.visibility,
             awaiting_since=since, result=write.result if over else meta.result, ruleset=meta.ruleset,
-            seat_names=meta.seat_names, seat_ids=meta.seat_ids,
+            seat_names=meta.seat_names, seat_ids=meta.seat_ids, rated=meta.rated,
         ), entry)
         if mail_owed:
             for hook in self.hooks:

@@ -68,11 +68,13 @@ class Lobby:
         self, session: AsyncSession, user: User, scenario_id: str, side: str, visibility: str,
         decision_hours: int | None = None, options: dict[str, bool] | None = None,
         quota: Callable[[AsyncSession], Awaitable[None]] | None = None, ruleset: str | None = None,
+        rated: bool = False,
     ) -> Game:
         """`ruleset`: the edition to play, one the scenario declares (its own when None; issue 41).
         `quota` (the account's game quotas) is checked inside the write transaction that inserts the game,
         after taking the account's row lock, so simultaneous creations are counted one after another and a
-        burst never makes more games than the quota (issue 38)."""
+        burst never makes more games than the quota (issue 38). `rated`: its result moves both players'
+        ratings in its edition (issue 44; the route never rates a game against the computer)."""
         entry = self.registry.get(scenario_id)
         if entry is None:
             raise ApiError(
@@ -108,6 +110,7 @@ class Lobby:
             id=secrets.token_urlsafe(9),
             scenario_id=scenario_id,
             ruleset=engine_game.ruleset.name,
+            rated=rated,
             scenario_json=dict(entry.raw),
             created_by=user.id,
             visibility=visibility,

@@ -34,6 +34,7 @@ class GameMeta:
     ruleset: str  # the edition the game is played under (its row's, migration 0008)
     seat_names: tuple[tuple[str, str], ...]  # (side, username) of every taken seat
     seat_ids: tuple[tuple[str, int], ...] = ()  # (side, user id) of every taken seat
+    rated: bool = False  # the creator's choice: its end moves the players' ratings (migration 0010)
 
     @classmethod
     def of(cls, game_row: Game) -> GameMeta:
@@ -47,6 +48,7 @@ class GameMeta:
             ruleset=game_row.ruleset,
             seat_names=tuple((seat.side, seat.user.username) for seat in game_row.seats),
             seat_ids=tuple((seat.side, seat.user_id) for seat in game_row.seats),
+            rated=bool(game_row.rated),
         )
 
 
@@ -228,6 +230,7 @@ def build_summary(game_row: Game, viewer_user_id: int | None) -> dict[str, Any]:
         "invite_token": game_row.invite_token if your_side else None,
         "watch_token": game_row.watch_token if your_side else None,
         "ruleset": game_row.ruleset,
+        "rated": bool(game_row.rated),
     }
 
 

@@ -14,8 +14,9 @@ def _listed(player: Player, game_id: str) -> dict[str, Any]:
 
 
 def _without_list_fields(summary: dict[str, Any]) -> dict[str, Any]:
-    # `decision_hours` is filled in lists only (server/schemas.py GameSummary), from the clock row.
-    return {key: value for key, value in summary.items() if key != "decision_hours"}
+    # `decision_hours` and `ratings` are filled in lists only (server/schemas.py GameSummary), from the clock
+    # row and the players' ratings.
+    return {key: value for key, value in summary.items() if key not in ("decision_hours", "ratings")}
 
 
 def test_the_create_and_join_answers_equal_a_fresh_read_of_the_game(client) -> None:

@@ -123,3 +123,36 @@ def test_migration_0008_names_each_games_edition_from_its_snapshot_and_steps_bac
     command.downgrade(alembic_config(settings), "0007")
     assert "ruleset" not in _columns(database, "games")
     assert _counts(database)[0] == 3
+
+
+def test_migration_0010_adds_ratings_leaves_older_games_unrated_and_steps_back(tmp_path: Path) -> None:
+    database = tmp_path / "migrate.db"
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{database}")
+    command.upgrade(alembic_config(settings), "0008")
+    with sqlite3.connect(database) as conn:
+        conn.execute("INSERT INTO users (id, username, email, password_hash, is_admin, created_at) "
+                     "VALUES (1, 'elder', 'e@example.org', 'x', 0, '2026-11-27 00:00:00.000000')")
+        conn.execute(
+            "INSERT INTO games (id, scenario_id, created_by, visibility, status, invite_token, watch_token,"
+            " version, created_at, updated_at) VALUES ('old', 'tutorial', 1, 'open', 'over', 'i', 'w', 0,"
+            " '2026-11-27 00:00:00.000000', '2026-11-27 00:00:00.000000')")
+        conn.execute("INSERT INTO game_seats (game_id, side, user_id, joined_at)"
+                     " VALUES ('old', 'blue', 1, '2026-11-27 00:00:00.000000')")
+
+    upgrade_head(settings)
+    with sqlite3.connect(database) as conn:
+        # a game made before the choice existed was never offered it: not rated
+        assert conn.execute("SELECT rated FROM games WHERE id = 'old'").fetchone()[0] == 0
+    assert {"player_ratings", "rating_changes"} <= _tables(database)
+    assert "ix_player_ratings_ruleset_rating" in _indexes(database)
+    assert _counts(database)[0] == 1  # added in place: no table copy cascading to the seats
+
+    command.downgrade(alembic_config(settings), "-1")
+    assert "rated" not in _columns(database, "games")
+    assert not {"player_ratings", "rating_changes"} & _tables(database)
+    assert _counts(database)[0] == 1
+
+
+def _tables(database: Path) -> set[str]:
+    with sqlite3.connect(database) as conn:
+        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -72,9 +72,11 @@ export const api = {
   // computer_level: null for a person (invite link), else "random" | "greedy" | "search" (the computer takes the other seat)
   // options: the game's options the scenario offers (its listing's `options`, e.g. {free_setup: true})
   // ruleset: one of the scenario's listed editions (`rulesets`); null: the scenario's own
-  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null, options = null, ruleset = null) =>
+  // rated: whether the result moves both players' ratings (null: the server's default, rated between two people)
+  createGame: (scenario, side = "random", visibility = "private", decision_hours = null, computer_level = null, options = null, ruleset = null, rated = null) =>
     request("POST", "/api/games", {
       scenario, side, visibility,
+      ...(rated === null ? {} : { rated }),
       ...(ruleset ? { ruleset } : {}),
       ...(decision_hours ? { decision_hours } : {}),
       ...(computer_level ? { opponent: "computer", computer_level } : {}),
@@ -85,7 +87,9 @@ export const api = {
     request("POST", `/api/games/${encodeURIComponent(id)}/join`, { ...(invite_token ? { invite_token } : {}), ...(contribution ? { contribution } : {}) }),
   contribute: (id, contribution) => request("POST", `/api/games/${encodeURIComponent(id)}/contribution`, { contribution }),
   record: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}/record`, undefined, { query: access }),
-  games: () => request("GET", "/api/games"),
+  // filter: {min_rating, max_rating} narrows the open games to their creator's rating (issue 44)
+  games: (filter = {}) => request("GET", "/api/games", undefined, { query: filter }),
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   game: (id, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}`, undefined, { query: access }),
   options: (id, units) => request("GET", `/api/games/${encodeURIComponent(id)}/options`, undefined, { query: { units: units.join(",") } }),
   preview: (id, command) => request("GET", `/api/games/${encodeURIComponent(id)}/preview`, undefined, { query: { command: JSON.stringify(command) } }),

@@ -8,7 +8,7 @@ import { h, clear, $, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { MapView, setupView } from "./map.js";
 import { startAwaiting, duration, dateText } from "./ui/awaiting.js";
-import { watchList, termsText, RULESETS, since, lasting, whoseGame } from "./ui/lobbylists.js";
+import { watchList, termsText, RULESETS, since, lasting, whoseGame, playerTag } from "./ui/lobbylists.js";
 import { editionFor } from "./editions/index.js";
 
 const main = $("#main");
@@ -167,7 +167,7 @@ async function renderLobby(me) {
   const gamesCol = h("div", { style: "display:flex;flex-direction:column;gap:18px" }, [
     yourMove,
     h("section.card", { "aria-labelledby": "mine-title" }, [h("div.section-title", {}, [h("h2#mine-title", { text: "My games" }), h("button.btn.small", { type: "button", text: "Refresh", "aria-label": "Refresh game lists", onclick: () => loadGames(me) })]), mine]),
-    h("section.card", { "aria-labelledby": "open-title" }, [h("h2#open-title", { text: "Open games to join" }), open]),
+    h("section.card", { "aria-labelledby": "open-title" }, [h("h2#open-title", { text: "Open games to join" }), ratingFilter(me), open]),
     h("section.card", { "aria-labelledby": "live-title" }, [h("h2#live-title", { text: "Games in progress" }), h("ul.games#live-games", { "aria-label": "Games in progress, to watch" })]),
     h("section.card", { "aria-labelledby": "finished-title" }, [h("h2#finished-title", { text: "Finished games" }), h("ul.games#finished-games", { "aria-label": "Finished games, to replay" })]),
     mail,
@@ -402,6 +402,18 @@ function fillScenario(info, s, full, me) {
   };
   if (editionSelect) editionSelect.addEventListener("change", showEdition);
   showEdition();
+  // Rated (issue 44): the result moves both players' ratings in the edition; never against the computer.
+  const ratedBox = h("input", { type: "checkbox", name: "rated", checked: true, "aria-label": `Rated game of ${s.title}` });
+  const ratedField = h("label.field.rated-field", { title: "A rated game's result moves both players' Glicko-2 ratings in its edition. Games against the computer are never rated." }, [ratedBox, " Rated"]);
+  const syncRated = () => {
+    const computer = !!opponentSelect.value;
+    ratedBox.disabled = computer;
+    if (computer) ratedBox.checked = false;
+    else if (!ratedBox.dataset.touched) ratedBox.checked = true;
+  };
+  ratedBox.addEventListener("change", () => { ratedBox.dataset.touched = "1"; });
+  opponentSelect.addEventListener("change", syncRated);
+  syncRated();
   const createBtn = h("button.btn.primary", { type: "button", text: "Create game", "aria-label": `Create a game of ${s.title}` });
   createBtn.addEventListener("click", async () => {
     createBtn.disabled = true;
@@ -409,7 +421,7 @@ function fillScenario(info, s, full, me) {
       const computer = opponentSelect.value || null;
       const options = Object.fromEntries([...optionHost.querySelectorAll("input[data-option]")].filter((b) => b.checked).map((b) => [b.dataset.option, true]));
       const edition = editionSelect ? editionSelect.value : null;
-      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer, options, edition);
+      const g = await api.createGame(s.id, sideSelect.value, visSelect.value, timeSelect.value ? Number(timeSelect.value) : null, computer, options, edition, computer ? null : ratedBox.checked);
       if (computer) {
         // The computer joined at once: the game has started; go and play it.
         location.href = `/games/${encodeURIComponent(g.id)}`;
@@ -444,7 +456,7 @@ function fillScenario(info, s, full, me) {
       `${s.turns || (full && full.turns) || "?"} turns · Rules: `,
       editionChip,
     ]),
-    h("div.create-row", {}, [editionSelect ? h("label.field", {}, ["Rules", editionSelect]) : null, h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), optionHost, createBtn]),
+    h("div.create-row", {}, [editionSelect ? h("label.field", {}, ["Rules", editionSelect]) : null, h("label.field", {}, ["Play as", sideSelect]), h("label.field", {}, ["Opponent", opponentSelect]), h("label.field", {}, ["Visibility", visSelect]), h("label.field", {}, ["Time per decision", timeSelect]), ratedField, optionHost, createBtn]),
   );
 }
 
@@ -461,7 +473,7 @@ function gameItem(g, me, highlight) {
   let badge;
   let sub;
   const opp = Object.entries(g.seats || {}).find(([side]) => side !== g.your_side);
-  const oppName = opp && opp[1];
+  const oppName = opp && opp[1] ? playerTag(g, opp[0]) : "?";
   if (over) {
     badge = h("span.badge.over", { text: "Over" });
     const r = g.result || {};
@@ -471,13 +483,13 @@ function gameItem(g, me, highlight) {
     sub = `You play ${sideName(g, g.your_side)} · created ${since(g.created_at)}`;
   } else if (g.your_turn) {
     badge = h("span.badge.move", { text: "Your move" });
-    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · waiting ${g.awaiting_since ? lasting(g.awaiting_since) : ""}`;
+    sub = [`You play ${sideName(g, g.your_side)} vs `, oppName, ` · waiting ${g.awaiting_since ? lasting(g.awaiting_since) : ""}`];
   } else {
     badge = h("span.badge", { text: "Their move" });
-    sub = `You play ${sideName(g, g.your_side)} vs ${oppName || "?"} · ${g.awaiting_user || sideName(g, g.awaiting)} to act${g.awaiting_since ? ` for ${lasting(g.awaiting_since)}` : ""}`;
+    sub = [`You play ${sideName(g, g.your_side)} vs `, oppName, ` · ${g.awaiting_user || sideName(g, g.awaiting)} to act${g.awaiting_since ? ` for ${lasting(g.awaiting_since)}` : ""}`];
   }
   const li = h(`li.game-item${g.your_turn ? ".your-move" : ""}`, { "data-game": g.id }, [
-    h("div.gi-main", {}, [h("div.gi-title", {}, [g.title || g.scenario, " ", badge]), h("div.gi-sub", { text: sub })]),
+    h("div.gi-main", {}, [h("div.gi-title", {}, [g.title || g.scenario, " ", badge]), h("div.gi-sub", {}, [].concat(sub))]),
     h("a.btn.small.primary", { href: `/games/${g.id}`, text: over ? "Replay" : "Open", "aria-label": `Open game ${g.title || g.id}` }),
   ]);
   if (waitingJoin && g.invite_token) {
@@ -513,11 +525,41 @@ function showInvite(gameId) {
   input.focus({ preventScroll: true });
 }
 
+/** The open games narrowed to a range of their creator's rating in the game's edition (issue 44): the server
+ *  filters (`min_rating`, `max_rating`) and names a bad range. */
+const ratingRange = {};
+function ratingFilter(me) {
+  const bound = (id, label) => h(`input#${id}`, { type: "number", min: 0, max: 5000, step: 1, inputmode: "numeric", placeholder: "any", "aria-label": `${label} of the open games' creators` });
+  const low = bound("rating-min", "Lowest rating");
+  const high = bound("rating-max", "Highest rating");
+  const err = h("div.form-error#rating-filter-error", { role: "alert", "aria-live": "assertive" });
+  const form = h("form.rating-filter#rating-filter", { "aria-label": "Filter the open games by their creator's rating" }, [
+    h("label.field", {}, ["Rating from", low]),
+    h("label.field", {}, ["to", high]),
+    h("button.btn.small#rating-apply", { type: "submit", text: "Filter" }),
+    h("button.btn.small#rating-clear", { type: "button", text: "Any rating", onclick: () => { low.value = ""; high.value = ""; form.requestSubmit(); } }),
+    err,
+  ]);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    ratingRange.min_rating = low.value.trim();
+    ratingRange.max_rating = high.value.trim();
+    loadGames(me);
+  });
+  return form;
+}
+
 async function loadGames(me, highlightId = null) {
   let data;
+  const filterError = $("#rating-filter-error");
   try {
-    data = await api.games();
+    data = await api.games(ratingRange);
+    if (filterError) filterError.textContent = "";
   } catch (e) {
+    if (filterError && e.status === 422) {
+      filterError.textContent = e.message;
+      return;
+    }
     toast(e.message, { kind: "error" });
     return;
   }
@@ -533,14 +575,15 @@ async function loadGames(me, highlightId = null) {
   if (lastAwaiting) renderYourMove(lastAwaiting);
   const ol = clear($("#open-games"));
   const open = (data.open || []).filter((g) => !g.your_side);
-  if (!open.length) ol.appendChild(h("li.empty", { text: "No open games right now." }));
+  const filtered = ratingRange.min_rating || ratingRange.max_rating;
+  if (!open.length) ol.appendChild(h("li.empty", { text: filtered ? "No open games in that rating range." : "No open games right now." }));
   for (const g of open) {
     const free = Object.entries(g.seats || {}).find(([, u]) => !u);
     const host = Object.entries(g.seats || {}).find(([, u]) => u);
     const li = h("li.game-item", { "data-game": g.id }, [
       h("div.gi-main", {}, [
         h("div.gi-title", { text: g.title || g.scenario }),
-        h("div.gi-sub", { text: `${host ? host[1] : "?"} plays ${host ? sideName(g, host[0]) : "?"}; ${free ? sideName(g, free[0]) + " is free" : "full"}` }),
+        h("div.gi-sub", {}, [host ? playerTag(g, host[0]) : "?", ` plays ${host ? sideName(g, host[0]) : "?"}; ${free ? sideName(g, free[0]) + " is free" : "full"}${g.rated ? " · rated" : " · unrated"}`]),
         h("div.gi-sub.gi-terms", { text: termsText(g) }),
       ]),
       free

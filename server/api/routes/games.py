@@ -27,6 +27,7 @@ from ...services import accounts
 from ...services.access import Viewer, require_seat, resolve_viewer
 from ...services.commands import CommandService
 from ...services.engine import rules
+from ...services.ratings import RATING_BOUND_MAX, creator_rating, ratings_of, shown
 from ...services.store import GameStore, LoadedGame
 from ...services.views import (
     build_log_entries,
@@ -82,6 +83,8 @@ async def create_game(
     row = await lobby.create_game(
         session, user, body.scenario, body.side, body.visibility, decision_hours=body.decision_hours,
         options=body.options, quota=quota, ruleset=body.ruleset,
+        # Rated by default between two people; never against the computer, whose play is not a player's.
+        rated=body.opponent == "person" and body.rated is not False,
     )
     if body.opponent == "computer":
         runner = request.app.state.bots
@@ -93,17 +96,38 @@ async def create_game(
 
 
 @router.get("", response_model=GameList)
-async def list_games(user: OptionalPlayer, session: SessionDep, lobby: LobbyDep) -> dict[str, Any]:
+async def list_games(
+    user: OptionalPlayer, session: SessionDep, lobby: LobbyDep,
+    min_rating: Annotated[int | None, Query(
+        ge=0, le=RATING_BOUND_MAX,
+        description="Open games whose creator's rating in the game's edition is at least this (a player with no "
+                    "rated game there counts as 1500, where Glicko-2 starts)")] = None,
+    max_rating: Annotated[int | None, Query(
+        ge=0, le=RATING_BOUND_MAX, description="Open games whose creator's rating is at most this")] = None,
+) -> dict[str, Any]:
     """Your games (whose decision is awaited, since when, results), open games to join (with the time per
-    decision a joiner commits to and the ruleset), and open games in progress or finished, to watch or replay."""
+    decision a joiner commits to and the ruleset), and open games in progress or finished, to watch or replay.
+    Each game names its players' ratings in its edition; `min_rating`/`max_rating` narrow the open games."""
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise ApiError(422, "bad_rating_range", f"min_rating ({min_rating}) is above max_rating ({max_rating}).",
+                       field="min_rating")
     mine, open_games = await lobby.list_games(session, user)
     live = await lobby.watchable_games(session, "active")
     finished = await lobby.watchable_games(session, "over")
     uid = user.id if user else None
     hours = await decision_hours_of(session, sorted({g.id for g in [*mine, *open_games, *live]}))
+    games = [*mine, *open_games, *live, *finished]
+    rating = await ratings_of(session, [(seat.user_id, g.ruleset) for g in games for seat in g.seats])
+
+    def seat_ratings(g: Game) -> dict[str, int | None]:
+        return {seat.side: shown(rating.get((seat.user_id, g.ruleset))) for seat in g.seats}
 
     def summary(g: Game) -> dict[str, Any]:
-        return {**build_summary(g, uid), "decision_hours": hours.get(g.id)}
+        return {**build_summary(g, uid), "decision_hours": hours.get(g.id), "ratings": seat_ratings(g)}
+
+    if min_rating is not None or max_rating is not None:
+        low, high = min_rating or 0, RATING_BOUND_MAX if max_rating is None else max_rating
+        open_games = [g for g in open_games if low <= creator_rating(g, rating) <= high]
 
     return {
         "mine": [summary(g) for g in mine],

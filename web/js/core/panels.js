@@ -8,6 +8,7 @@ import { toast, confirmDialog } from "../ui/chrome.js";
 import { combatPanel, lastCombatEvents } from "../ui/explain.js";
 import { renderBattle, watchLinkControl, keyHelp } from "../ui/battle.js";
 import { fairnessSection } from "../ui/fairness.js";
+import { profileUrl } from "../ui/lobbylists.js";
 import { S, page, defs, currentView, gameStatus, myTurn, activePrompt, sideName, playerName, showError, ruleOf } from "./store.js";
 import { endPhase, undo, cycleUnits, refreshPhaseOptions } from "./selection.js";
 import { renderPrompt } from "./prompt.js";
@@ -78,6 +79,7 @@ function renderStatus() {
     sub ? h("div.whose-sub", { text: sub }) : null,
     since && v.phase !== "over" ? h("div.whose-sub", { text: `Waiting ${since}.` }) : null,
     h("dl.kv", {}, [
+      ...playersRow(),
       h("dt", { text: "Turn" }),
       h("dd", { text: `${v.turn} of ${v.turns || S.scenario.turns}${v.turn_label ? " (" + v.turn_label + ")" : ""}` }),
       ...(v.points ? [h("dt", { text: "Points" }), h("dd", { text: Object.entries(v.points).map(([s, p]) => `${sideName(s)} ${p}`).join(" · ") })] : []),
@@ -87,6 +89,18 @@ function renderStatus() {
     ]),
   );
   if (S.role !== "seat") sec.appendChild(h("div.readonly-banner", { text: "You are watching: the board updates live and nothing you click changes the game." }));
+}
+
+/** "Players": each seated player's name, linking to their profile (issue 44). */
+function playersRow() {
+  const seated = Object.keys(S.scenario.sides).map((side) => [side, playerName(side)]).filter(([, user]) => user);
+  if (!seated.length) return [];
+  const parts = [];
+  for (const [side, user] of seated) {
+    if (parts.length) parts.push(" vs ");
+    parts.push(h("a.player-link", { href: profileUrl(user), text: user, "aria-label": `${user}'s profile` }), ` (${sideName(side)})`);
+  }
+  return [h("dt", { text: "Players" }), h("dd#players", {}, parts)];
 }
 
 /** The phase's own box, drawn by the edition from the phase's options (hidden when it has nothing to show). */

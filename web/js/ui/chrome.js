@@ -15,7 +15,8 @@ export function renderTopbar(el, me, middle = null) {
   if (me) {
     if (me.is_admin) user.appendChild(h("a", { href: "/admin", text: "Admin" }));
     user.appendChild(h("a.mail-link", { href: "/#notifications", text: "Mail settings", "aria-label": "Mail settings" }));
-    user.appendChild(h("span.uname", { text: me.username, "aria-label": `Logged in as ${me.username}` }));
+    // one's own name leads to one's profile (issue 44)
+    user.appendChild(h("a.uname", { href: `/players/${encodeURIComponent(me.username)}`, text: me.username, "aria-label": `Logged in as ${me.username}: your profile` }));
     user.appendChild(
       h("button.btn.small", {
         type: "button",

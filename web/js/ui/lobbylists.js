@@ -43,6 +43,28 @@ export function whoseGame(g) {
   return `${battle}. ${seated.map(([side, user]) => `${user} plays ${name(side)}`).join("; ")}.`;
 }
 
+/** The page of a player's profile (issue 44). */
+export function profileUrl(user) {
+  return `/players/${encodeURIComponent(user)}`;
+}
+
+/** A seated player's name, linking to their profile, with their rating in the game's edition beside it
+ *  ("unrated" before their first rated game in it): `g.ratings` from the lobby's lists. */
+export function playerTag(g, side) {
+  const user = (g.seats || {})[side];
+  if (!user) return h("span.player", { text: "?" });
+  const ratings = g.ratings || {};
+  const rating = side in ratings ? ratings[side] : undefined;
+  const rules = g.ruleset ? RULESETS[g.ruleset] || g.ruleset : "this edition";
+  return h("span.player", { "data-player": user }, [
+    h("a.player-link", { href: profileUrl(user), text: user, "aria-label": `${user}'s profile` }),
+    rating === undefined ? null : h("span.rating", {
+      text: rating === null ? " (unrated)" : ` (${rating})`,
+      title: rating === null ? `No rated game yet in ${rules}` : `Rating in ${rules} (Glicko-2)`,
+    }),
+  ]);
+}
+
 /** Fill a list of games to watch or replay. */
 export function watchList(ul, games, { sideName, empty }) {
   if (!ul) return;
@@ -50,19 +72,23 @@ export function watchList(ul, games, { sideName, empty }) {
   if (!games.length) ul.appendChild(h("li.empty", { text: empty }));
   for (const g of games) {
     const over = g.status === "over";
-    const players = Object.entries(g.seats || {}).map(([side, u]) => `${u || "?"} (${sideName(g, side)})`).join(" vs ");
+    const players = [];
+    for (const side of Object.keys(g.seats || {})) {
+      if (players.length) players.push(" vs ");
+      players.push(playerTag(g, side), ` as ${sideName(g, side)}`);
+    }
     let sub;
     if (over) {
       const r = g.result || {};
-      sub = `${players} · ${r.winner ? `${sideName(g, r.winner)} won` : "a draw"}${r.reason ? ` (${r.reason})` : ""} · ended ${since(g.updated_at)}`;
+      sub = ` · ${r.winner ? `${sideName(g, r.winner)} won` : "a draw"}${r.reason ? ` (${r.reason})` : ""} · ended ${since(g.updated_at)}${g.rated ? " · rated" : ""}`;
     } else {
-      sub = `${players} · ${g.awaiting_user || sideName(g, g.awaiting) || "?"} to act${g.awaiting_since ? ` for ${lasting(g.awaiting_since)}` : ""}`;
+      sub = ` · ${g.awaiting_user || sideName(g, g.awaiting) || "?"} to act${g.awaiting_since ? ` for ${lasting(g.awaiting_since)}` : ""}${g.rated ? " · rated" : ""}`;
     }
     ul.appendChild(
       h("li.game-item", { "data-game": g.id, "data-status": g.status }, [
         h("div.gi-main", {}, [
           h("div.gi-title", {}, [g.title || g.scenario, " ", h(`span.badge${over ? ".over" : ""}`, { text: over ? "Over" : "In progress" })]),
-          h("div.gi-sub", { text: sub }),
+          h("div.gi-sub", {}, [...players, sub]),
           h("div.gi-sub.gi-terms", { text: termsText(g) }),
         ]),
         h("a.btn.small", { href: `/games/${g.id}`, text: over ? "Replay" : "Watch", "aria-label": `${over ? "Replay" : "Watch"} ${g.title || g.id}` }),
