@@ -54,8 +54,13 @@ def test_19_8_B_the_owner_fills_a_box_and_places_its_markers_by_clicks(open_page
 
     # box A: choose its units from the list
     red.locator("#hm-setup .hm-units[data-box='A']").click()
-    for uid in ("r-1", "r-2", "r-ldr"):
+    for uid in ("r-1", "r-2"):
         red.locator(f"#hm-setup input[data-unit='{uid}']").check()
+    # the Set-up box drawn again while the player ticks (any push does it): the ticks so far stay
+    red.evaluate("async () => (await import('/static/js/core/panels.js')).renderPhasePanel()")
+    assert red.locator("#hm-setup input[data-unit='r-1']").is_checked()
+    assert red.locator("#hm-setup input[data-unit='r-2']").is_checked()
+    red.locator("#hm-setup input[data-unit='r-ldr']").check()
     red.locator("#hm-setup .hm-units-send[data-box='A']").click()
     wait_view(red, "v.units['r-2'] === undefined || v.units['r-2'].status === 'hidden' || !v.units['r-2'].hex")
     red.locator("#hm-setup .hm-place[data-box='A']").wait_for()

@@ -62,7 +62,13 @@ export function renderHiddenSetup(sec, raw) {
     const line = h("div.hm-setup-box", { "data-box": b }, [h("span", {
       text: `Box ${b}: ${info.units.map(nameOf).join(", ") || "empty"}${m ? ` — markers at ${m.hexes.join(" and ")} (real: ${m.hexes[m.real - 1]})` : info.units.length ? " — markers not placed" : ""}`,
     })]);
-    line.append(h("button.btn.small.hm-units", { type: "button", "data-box": b, text: "Choose units", onclick: () => { S.hmEdit = S.hmEdit === b ? null : b; S.hmPick = null; redraw(); } }));
+    line.append(h("button.btn.small.hm-units", { type: "button", "data-box": b, text: "Choose units", onclick: () => {
+      S.hmEdit = S.hmEdit === b ? null : b;
+      // the ticks in progress live in S, so a redraw while the player ticks (a push, the clock) keeps them
+      S.hmTicks = S.hmEdit ? new Set(info.units) : null;
+      S.hmPick = null;
+      redraw();
+    } }));
     if (info.units.length) {
       line.append(h("button.btn.small.hm-place", { type: "button", "data-box": b, text: "Place markers", disabled: info.hexes.length < 2, title: info.hexes.length < 2 ? "No two hidden hexes beside the box's units" : "Click two shaded hexes on the map", onclick: () => { S.hmPick = { box: b, hexes: [], allowed: info.hexes }; S.hmEdit = null; redraw(); } }));
     }
@@ -70,12 +76,15 @@ export function renderHiddenSetup(sec, raw) {
       const picks = h("div.hm-unit-list", { role: "group", "aria-label": `Units of box ${b}` });
       for (const u of hs.eligible) {
         const other = inBox.get(u);
-        const cb = h("input", { type: "checkbox", value: u, "data-unit": u, checked: other === b });
+        const ticked = S.hmTicks ? S.hmTicks.has(u) : other === b;
+        const cb = h("input", { type: "checkbox", value: u, "data-unit": u, checked: ticked,
+          onchange: (e) => { if (!S.hmTicks) S.hmTicks = new Set(); if (e.target.checked) S.hmTicks.add(u); else S.hmTicks.delete(u); } });
         picks.append(h("label.hm-unit", {}, [cb, h("span", { text: ` ${nameOf(u)}${other && other !== b ? ` (in box ${other})` : ""}` })]));
       }
       picks.append(h("button.btn.small.primary.hm-units-send", { type: "button", "data-box": b, text: `Put in box ${b}`, onclick: () => {
         const units = [...picks.querySelectorAll("input:checked")].map((x) => x.value);
         S.hmEdit = null;
+        S.hmTicks = null;
         send({ type: "hm_box", box: b, units });
       } }));
       line.append(picks);
