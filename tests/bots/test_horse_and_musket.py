@@ -4,6 +4,7 @@ thinks with tells it what the other side holds (R16.19); its commands are all le
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -43,21 +44,17 @@ def test_r16_19_the_belief_game_holds_the_other_hand_unknown(hochdorf) -> None:
     assert set(kcards.pile(belief.state.extra, other, "deck")) == {kcards.UNKNOWN}
 
 
-def test_issue_42_greedy_plays_hm_hochdorf_with_only_legal_commands(hochdorf) -> None:
-    # one game (the pinned arena below plays six, slow-marked): the bot's weighing costs a few seconds a game
-    report = arena(hochdorf, "greedy", "random", games=1, seed=5, iterations=1)
-    data = report.to_json()
-    assert data["games"] == 1 and data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
-    assert data["decision_time"]["greedy"]["decisions"] > 0
-
-
 @pytest.mark.slow
 def test_issue_42_greedy_beats_random_at_hochdorf_from_either_side(hochdorf) -> None:
     """Issue 42: greedy wins at least 95% of decisive games against random play, either side (docs/bots.md has the
-    full measurement). Pinned by a small arena, reproducible (`iterations`: nobody reads the clock): 6 games, 3 as
-    the Prussians who must attack (R16.18: the Austrians hold all three objectives at the start) and 3 as the
-    Austrians; greedy must win 5 (the margin: one game in six may go the other way). The bot before the edition's
-    weights (botvalue.py) and the end_step fix (greedy.NOT_CANDIDATES) won 3 of these 6, none as the Prussians."""
-    data = arena(hochdorf, "greedy", "random", games=6, seed=PIN_SEED, iterations=1).to_json()
-    assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
-    assert data["a_wins"] >= 5, data["by_side"]
+    full measurement). Pinned by a small arena, reproducible (`iterations`: nobody reads the clock): BOT_GAMES games
+    (default 2: `make test`'s time), half as the Prussians who must attack (R16.18: the Austrians hold all three
+    objectives at the start), half as the Austrians, every command legal; greedy must win all but one in six. The bot
+    before the edition's weights (botvalue.py) and the end_step fix (greedy.NOT_CANDIDATES) won 3 of 6 at this seed,
+    none as the Prussians, so not this pin's Prussian game (the arena seeds each game by its index)."""
+    games = int(os.environ.get("BOT_GAMES", "2"))
+    data = arena(hochdorf, "greedy", "random", games=games, seed=PIN_SEED, iterations=1).to_json()
+    assert data["games"] == games and data["violations"] == 0 and data["illegal_commands"] == 0, data[
+        "violation_examples"]
+    assert data["decision_time"]["greedy"]["decisions"] > 0
+    assert data["a_wins"] >= games - games // 6, data["by_side"]

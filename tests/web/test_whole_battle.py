@@ -882,6 +882,8 @@ def play_whole_battle(run_id: str, open_page: Any, live_server: Any, artifacts: 
         performed[kind] = performed.get(kind, 0) + 1
         steps += 1
         assert steps < 3000, "the battle did not end"
+        if steps % 50 == 0:  # where a long battle's time goes, shown when it fails or with -s
+            print(f"after {steps} steps:", {k: round(v, 1) for k, v in sorted(clock.items(), key=lambda kv: -kv[1])})
 
     for p in pages.values():
         p.wait_for_function("() => window.vedette.S.view.phase === 'over'", timeout=20000)

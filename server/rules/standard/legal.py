@@ -31,7 +31,7 @@ from .line_fire import fire_commands
 from .hidden_moves import marker_commands
 from .open_order import open_order_commands
 from .recovering import recovery_mode_of
-from .recovery import AUTOMATIC, extra_replacement_allowed
+from .recovery import AUTOMATIC, extra_replacement_allowed, step_replaceable
 from .scenario import Kind
 from .squares import square_commands
 from .tactics import in_span
@@ -187,7 +187,8 @@ def _unit_singles(ctx: StdCtx, side: str, uid: str) -> list[dict[str, Any]]:
                 if ctx.kind(ldr) is Kind.LEADER and moving.recovery_assist_problem(ctx, side, uid, ldr) is None:
                     out.append({"type": "recover", "unit": uid, "assist": ldr})  # 10.3
                     break
-    if k.is_combat and st.replacements.get(side, 0) > 0:
+    # (the probe copies the whole state: tried only for a unit 11.2 could restore at all)
+    if k.is_combat and st.replacements.get(side, 0) > 0 and step_replaceable(ctx.sc, s) is None:
         try:
             probe = ctx.st.copy()
             trial = StdCtx(ctx.sc, probe, ctx.rs, ctx.dice)
