@@ -21,6 +21,7 @@ from .api.routes import (
     deadlines,
     games,
     health,
+    messages,
     notifications,
     scenarios,
     session,
@@ -202,7 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for module in (users, session, scenarios, games, admin, health, ws, notifications, deadlines):
+    for module in (users, session, scenarios, games, messages, admin, health, ws, notifications, deadlines):
         app.include_router(module.router)
 
     install_web_client(app, settings)
