@@ -142,7 +142,7 @@ def test_the_admin_reads_and_removes_any_message(client: TestClient, settings: A
 
 
 def test_a_message_never_becomes_a_command(client: TestClient) -> None:
-    a, b, game = start_game(client)
+    a, _, game = start_game(client)
     gid = game["id"]
     before = a.get(f"/api/games/{gid}").json()
     log_before = a.get(f"/api/games/{gid}/history").json()["log"]
