@@ -530,7 +530,7 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
                         continue  # the side that just moved reads its own secrets; its opponent's are checked
                     r = http.get(url)
                     text = r.text
-                    chat.check(viewer, where, text)
+                    chat.check(viewer, where, text, running=not engine.is_over)  # over: both channels are read
                     if where.startswith("messages"):
                         continue
                     v = at if where == "history?at" else now
