@@ -37,6 +37,17 @@ def _say(page: Any, text: str) -> None:
     page.wait_for_function("() => document.querySelector('#chat-input').value === ''")
 
 
+def _end_phase(page: Any) -> None:
+    """Click End phase (confirming the units left unmoved) and wait for the new version."""
+    version = page.evaluate("() => window.vedette.S.version")
+    page.locator("#end-phase:not([disabled])").click()
+    page.wait_for_function("(v) => window.vedette.S.version > v || !!document.querySelector('dialog[open]')", arg=version)
+    confirm = page.locator("dialog[open] [data-confirm=ok]")
+    if confirm.count():
+        confirm.first.click()
+    page.wait_for_function("(v) => window.vedette.S.version > v", arg=version)
+
+
 def _outbox(db: Path, to_addr: str) -> list[str]:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT body FROM outbox WHERE kind = 'your_turn' AND to_addr = ?", (to_addr,)).fetchall()
@@ -57,6 +68,8 @@ def test_two_players_talk_live_keep_notes_and_read_messages_in_the_mail(
     _open(alice, base, game_id, "blue")
     _open(bob, base, game_id, "red")
 
+    _end_phase(alice)  # the messages below are said after the game's first version (the replay goes back before them)
+
     # alice writes; bob's open page shows it without a reload, as text: no script ran, no element was made
     _say(alice, SCRIPT)
     bob.locator("#chat-log li .chat-text", has_text="hello Bob").wait_for(timeout=LIVE_MS)
@@ -68,6 +81,23 @@ def test_two_players_talk_live_keep_notes_and_read_messages_in_the_mail(
     # bob answers; alice's page shows it live
     _say(bob, "Good luck, Alice")
     alice.locator("#chat-log li .chat-text", has_text="Good luck, Alice").wait_for(timeout=LIVE_MS)
+
+    # the replay shows the messages said up to the version shown: one step back, before both were said
+    said_at = int(alice.locator("#chat-log li").first.get_attribute("data-version"))
+    assert said_at >= 1
+    alice.locator("#history-slider").fill(str(said_at - 1))
+    alice.locator("#history-banner").wait_for()
+    alice.locator("#chat-log li.empty", has_text="No messages yet at this point").wait_for()
+    alice.locator("#history-live").click()
+    alice.locator("#chat-log li .chat-text", has_text="Good luck, Alice").wait_for()
+
+    # a logged-out spectator with the watch link reads the spectators' channel only, and may not write
+    visitor = open_page(errors, "visitor")
+    visitor.goto(f"{base}/games/{game_id}?watch={game['watch_token']}")
+    visitor.locator("#chat-hint", has_text="Log in to write here.").wait_for()
+    visitor.locator("#chat-log li.empty", has_text="No messages yet.").wait_for()
+    assert visitor.locator("#chat-form").is_hidden() and visitor.locator("#note-text").count() == 0
+    visitor.close()
 
     # the note: saved by alice, still hers after a reload, never on bob's page
     alice.locator("#note-text").fill(NOTE)
@@ -91,13 +121,7 @@ def test_two_players_talk_live_keep_notes_and_read_messages_in_the_mail(
     for _ in range(10):
         if alice.evaluate("() => window.vedette.S.view.awaiting") != "blue":
             break
-        version = alice.evaluate("() => window.vedette.S.version")
-        alice.locator("#end-phase:not([disabled])").click()
-        confirm = alice.locator("dialog[open] [data-confirm=ok]")
-        alice.wait_for_function("(v) => window.vedette.S.version > v || !!document.querySelector('dialog[open]')", arg=version)
-        if confirm.count():
-            confirm.first.click()
-        alice.wait_for_function("(v) => window.vedette.S.version > v", arg=version)
+        _end_phase(alice)
     assert alice.evaluate("() => window.vedette.S.view.awaiting") == "red"
     db = Path(live_server.db_dir) / "vedette.db"
     deadline = time.monotonic() + 10
