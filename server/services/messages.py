@@ -11,9 +11,10 @@ command. A note is read by its author alone: no view, frame, mail, record, repla
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -97,6 +98,18 @@ def clean_note(text: Any) -> str:
             field="text", limit=MAX_NOTE_CHARS,
         )
     return text
+
+
+def _retry_after(oldest: Any, now: datetime) -> int:
+    """Whole seconds until the oldest message in the window leaves it (1 to RATE_SECONDS)."""
+    if isinstance(oldest, str):  # an aggregate the driver did not convert
+        oldest = datetime.fromisoformat(oldest)
+    if not isinstance(oldest, datetime):
+        return RATE_SECONDS
+    if oldest.tzinfo is None:
+        oldest = oldest.replace(tzinfo=UTC)
+    wait = math.ceil((oldest + timedelta(seconds=RATE_SECONDS) - now).total_seconds())
+    return min(RATE_SECONDS, max(1, wait))
 
 
 def is_over(row: Game) -> bool:
@@ -188,17 +201,17 @@ class Table:
         channel = posting_channel(viewer)
         now = now or utcnow()
         async with self.writes.writing(session):
-            recent = await session.scalar(
-                select(func.count()).select_from(GameMessage).where(
+            recent = (await session.execute(
+                select(func.count(), func.min(GameMessage.created_at)).where(
                     GameMessage.game_id == row.id, GameMessage.user_id == user.id,
                     GameMessage.created_at > now - timedelta(seconds=RATE_SECONDS),
                 )
-            )
-            if (recent or 0) >= RATE_COUNT:
+            )).one()
+            if recent[0] >= RATE_COUNT:
                 raise ApiError(
                     429, "too_many_messages",
                     f"At most {RATE_COUNT} messages in {RATE_SECONDS} seconds in one game; wait a moment.",
-                    limit=RATE_COUNT, seconds=RATE_SECONDS,
+                    limit=RATE_COUNT, seconds=RATE_SECONDS, retry_after=_retry_after(recent[1], now),
                 )
             message = GameMessage(
                 game_id=row.id, channel=channel, user_id=user.id,

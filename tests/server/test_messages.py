@@ -90,6 +90,7 @@ def test_the_rate_limit_answers_429_naming_it(client: TestClient) -> None:
     assert limited.status_code == 429
     body = limited.json()
     assert body["error"] == "too_many_messages" and body["limit"] == 5 and body["seconds"] == 10
+    assert 1 <= body["retry_after"] <= 10 and limited.headers["Retry-After"] == str(body["retry_after"])
     assert "5 messages in 10 seconds" in body["message"]
     assert say(b, gid, "the other player is not limited by it").status_code == 201
     assert "one too many" not in texts(b, gid)
