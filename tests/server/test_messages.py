@@ -135,6 +135,7 @@ def test_the_admin_reads_and_removes_any_message(client: TestClient, settings: A
     assert removed.status_code == 200 and removed.json()["removed"] is True
     assert texts(a, gid) == texts(b, gid) == []
     assert client.delete("/api/admin/messages/999999", headers=admin).status_code == 404
+    assert client.delete(f"/api/admin/messages/{10**30}", headers=admin).status_code == 422
     after = client.get(f"/api/admin/games/{gid}/messages", headers=admin).json()["messages"]
     assert [m["removed"] for m in after] == [True, False]
     # The admin (not seated) reads both channels during play through the game's own route too.
@@ -195,6 +196,9 @@ def test_messages_are_in_the_record_and_the_replay_at_their_point(client: TestCl
     say(b, gid, "after the first command")
     early = a.get(f"/api/games/{gid}/history", params={"at": 0}).json()
     assert [m["text"] for m in early["messages"]] == [f"at the start {SCRIPT}"]
+    assert a.get(f"/api/games/{gid}/messages", params={"at": 0}).json()["messages"] == early["messages"]
+    too_far = a.get(f"/api/games/{gid}/messages", params={"at": str(10**30)})
+    assert too_far.status_code == 422 and too_far.json()["error"] == "bad_version"
     later = a.get(f"/api/games/{gid}/history", params={"at": version}).json()
     assert [m["text"] for m in later["messages"]] == [f"at the start {SCRIPT}", "after the first command"]
     assert [m["version"] for m in later["messages"]] == [0, version]

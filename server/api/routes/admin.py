@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from ...services.access import resolve_viewer
 from ...services.views import build_summary, build_view
@@ -55,7 +55,7 @@ async def game_messages(
 
 @router.delete("/messages/{message_id}")
 async def remove_message(
-    message_id: int, admin: AdminUser, session: SessionDep, store: StoreDep, table: TableDep, hub: HubDep,
+    message_id: Annotated[int, Path(ge=1, le=2**31 - 1)], admin: AdminUser, session: SessionDep, store: StoreDep, table: TableDep, hub: HubDep,
 ) -> dict[str, Any]:
     """Remove a message from every reader's sight; the pages that showed it read their messages anew."""
     message = await table.remove(session, message_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ...errors import ApiError
 from ...services.access import require_seat, resolve_viewer
@@ -29,18 +29,19 @@ router = APIRouter(prefix="/api/games", tags=["messages"], dependencies=[Depends
 
 class MessageRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    # The length is checked by the service (its own message names the limit); this only bounds the body.
-    text: str = Field(max_length=4000, description="Plain text, one line, at most 500 characters")
+    # The length is checked by the service (its own message names the limit); this only bounds the body, within
+    # the request guard's 64 KiB however the characters are escaped (12 bytes for a JSON surrogate pair).
+    text: str = Field(max_length=2000, description="Plain text, one line, at most 500 characters")
 
 
 class MuteRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    muted: bool
+    muted: StrictBool  # true or false, not 0 or "yes"
 
 
 class NoteRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=20000, description="Plain text, at most 4000 characters")
+    text: str = Field(max_length=5000, description="Plain text, at most 4000 characters")
 
 
 @router.get("/{game_id}/messages")
@@ -58,6 +59,9 @@ async def read_messages(
     over (the admin both always); a muted opponent's left out."""
     row = await store.get_row(session, game_id, light=True)
     viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
+    if at is not None and at > row.version:  # as the history's `at`: and no database meets a number past its integers
+        raise ApiError(422, "bad_version", f"The game is only at version {row.version}.", field="at",
+                       version=row.version)
     return await table.listing(session, row, viewer, upto=at)
 
 
