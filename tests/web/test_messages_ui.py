@@ -1,6 +1,7 @@
 """Issue 44 on the page: two players (each their own browser) exchange messages live while playing, a message holding
 `<script>` shows as its characters, the note box saves and is read by its author only, and the player who left the
-page reads the other's message in the next "your decision" mail (read from the live server's outbox).
+page reads the other's message in the next "your decision" mail (read from the live server's outbox); the admin reads
+the game's messages on /admin and removes one, which leaves the player's open page at once.
 
 Screenshot: tests/artifacts/messages-panel.png.
 """
@@ -135,4 +136,23 @@ def test_two_players_talk_live_keep_notes_and_read_messages_in_the_mail(
     assert f"Blue Army (chatalice): {SCRIPT}" in body  # plain text: quoted as written
     assert f"/games/{game_id}#messages" in body
     assert NOTE not in body
+
+    # the admin reads the game's messages on /admin (as text) and removes one: alice's page drops it live
+    live_server.make_admin("chatroot", "password123")
+    admin = open_page(errors, "admin")
+    admin.goto(base + "/")
+    admin.locator("#login-form input[name=username]").fill("chatroot")
+    admin.locator("#login-form input[name=password]").fill("password123")
+    admin.locator("#login-form button[type=submit]").click()
+    admin.locator("#my-games").wait_for()
+    admin.goto(base + "/admin")
+    admin.get_by_role("button", name=f"Messages of game {game_id}").click()
+    rude = admin.locator("#admin-message-list li", has_text="hello Bob")
+    assert rude.locator(".chat-text").text_content() == SCRIPT
+    assert admin.locator("#admin-message-list script, #admin-message-list img").count() == 0
+    assert NOTE not in admin.content()
+    rude.get_by_role("button", name="Remove").click()
+    admin.locator("#admin-message-list li", has_text="(removed)").wait_for()
+    alice.locator("#chat-log li .chat-text", has_text="hello Bob").wait_for(state="detached", timeout=LIVE_MS)
+    assert alice.evaluate("() => window.__pwned") is None and admin.evaluate("() => window.__pwned") is None
     assert not errors, errors

@@ -66,6 +66,8 @@ export class ChatPanel {
       } catch (_) {
         this.data = null;
       }
+      this.loaded = true;
+      this.shown = null; // a new answer: draw it
       this.reading = null;
       this.render();
       if (this.again) {
@@ -87,12 +89,16 @@ export class ChatPanel {
     }
     this.status = status;
     const data = this.data;
+    const at = S.history ? S.history.at : null;
+    // Every patch redraws the page: the list is rebuilt only when what it shows changed (so a reader scrolled up
+    // in it stays where it is).
+    if (this.shown && this.shown.data === data && this.shown.at === at) return;
+    this.shown = { data, at };
     clear(this.list);
     if (!data) {
-      this.list.append(h("li.empty", { text: "Messages cannot be read now." }));
+      this.list.append(h("li.empty", { text: this.loaded ? "Messages cannot be read now." : "Reading the messages…" }));
       return;
     }
-    const at = S.history ? S.history.at : null;
     const shown = data.messages.filter((m) => at === null || m.version <= at);
     const both = data.channels.length > 1;
     $("#chat-channel", this.section).textContent = both ? "Both channels: the players' and the spectators'." : `${CHANNEL_TITLES[data.post_channel]}${this.seat ? " (the spectators do not read these while the battle runs)" : " (the players do not read these while the battle runs)"}`;
