@@ -4,7 +4,15 @@ text/plain mail with no HTML part); never the spectators' channel, never a note.
 
 from __future__ import annotations
 
-from notify_helpers import Clock, call, end_phases_until_not, mail_body, notify_client, runtime, settle
+from notify_helpers import (
+    Clock,
+    call,
+    end_phases_until_not,
+    mail_body,
+    notify_client,
+    runtime,
+    settle,
+)
 from server_helpers import Player, start_game
 
 SCRIPT = "<script>alert(1)</script> &amp; <b>bold</b>"
