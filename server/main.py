@@ -21,6 +21,7 @@ from .api.routes import (
     deadlines,
     games,
     health,
+    messages,
     notifications,
     players,
     scenarios,
@@ -207,7 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for module in (users, session, scenarios, games, admin, health, ws, notifications, deadlines, players):
+    for module in (users, session, scenarios, games, messages, admin, health, ws, notifications, deadlines, players):
         app.include_router(module.router)
 
     install_web_client(app, settings)

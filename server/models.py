@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    Text,
     TypeDecorator,
     UniqueConstraint,
     false,
@@ -250,10 +251,70 @@ class RatingChange(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+# The players' table (migration 0009, issue 44): messages in a game, mutes, private notes.
+SEATS_CHANNEL = "seats"            # between the two seats, private to them while the game runs
+SPECTATORS_CHANNEL = "spectators"  # the watchers'; the seats do not read it while the game runs
+CHANNELS = (SEATS_CHANNEL, SPECTATORS_CHANNEL)
+
+
+class GameMessage(Base):
+    """One message said in a game: plain text, never a command (docs/rulings.md "Messages in a game")."""
+
+    __tablename__ = "game_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(16))  # SEATS_CHANNEL | SPECTATORS_CHANNEL
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # The seat's side for the seats' channel (its name is shown), None for a spectator.
+    side: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The game's version when it was said: the replay at version N shows the messages of versions <= N.
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # Removed by the admin: kept for the admin's own reading, shown to nobody else.
+    removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+    __table_args__ = (
+        Index("ix_game_messages_game_id_id", "game_id", "id"),
+        # The rate limit counts one user's recent messages in a game.
+        Index("ix_game_messages_game_user_created", "game_id", "user_id", "created_at"),
+    )
+
+
+class GameMute(Base):
+    """A player who muted the opponent's messages in one game (no row: not muted)."""
+
+    __tablename__ = "game_mutes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class GameNote(Base):
+    """A player's private note on a game: read by its author only, never by the admin, never sent anywhere."""
+
+    __tablename__ = "game_notes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 __all__ = [
+    "CHANNELS",
+    "SEATS_CHANNEL",
+    "SPECTATORS_CHANNEL",
     "Base",
     "Game",
     "GameCommand",
+    "GameMessage",
+    "GameMute",
+    "GameNote",
     "GameSeat",
     "LoginFailure",
     "PlayerRating",

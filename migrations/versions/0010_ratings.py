@@ -20,8 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-# MERGE: down_revision becomes "0009" when wt-chat lands
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

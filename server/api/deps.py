@@ -16,6 +16,7 @@ from ..scenarios import ScenarioRegistry
 from ..services import accounts
 from ..services.commands import CommandService
 from ..services.lobby import Lobby
+from ..services.messages import Table
 from ..services.priority import CommandGate
 from ..services.spectators import Spectators
 from ..services.store import GameStore
@@ -55,6 +56,10 @@ async def get_spectators(request: Request) -> Spectators:
     return _games(request).spectators
 
 
+async def get_table(request: Request) -> Table:
+    return _games(request).table
+
+
 async def get_gate(request: Request) -> CommandGate:
     return _games(request).gate
 
@@ -75,6 +80,7 @@ StoreDep = Annotated[GameStore, Depends(get_store)]
 CommandsDep = Annotated[CommandService, Depends(get_commands)]
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 SpectatorsDep = Annotated[Spectators, Depends(get_spectators)]
+TableDep = Annotated[Table, Depends(get_table)]
 GateDep = Annotated[CommandGate, Depends(get_gate)]
 HubDep = Annotated[GameHub, Depends(get_hub)]
 RegistryDep = Annotated[ScenarioRegistry, Depends(get_registry)]

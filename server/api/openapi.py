@@ -60,6 +60,10 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[int, ...]] = {
     ("GET", "/api/notifications/unsubscribe"): (404, *_NOTIFY),
     ("POST", "/api/notifications/unsubscribe"): (404, *_NOTIFY),
     ("GET", "/api/me/awaiting"): _NOTIFY,
+    ("POST", "/api/games/{game_id}/messages"): (429,),
+    ("PUT", "/api/games/{game_id}/mute"): (403,),
+    ("GET", "/api/games/{game_id}/note"): (403,),
+    ("PUT", "/api/games/{game_id}/note"): (403,),
 }
 
 

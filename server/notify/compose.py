@@ -83,8 +83,15 @@ def footer(unsubscribe_url: str, settings_url: str) -> str:
     )
 
 
+def message_lines(game: GameInfo, messages: Sequence[Any]) -> list[str]:
+    """The seats' messages (services/messages.py `MailedMessage`) as a mail quotes them: each on its own line
+    behind its author, so a message cannot pass for the mail's own words (a message holds no line break)."""
+    return [f"    [{m.version}] {game.name(m.side)} ({m.author}): {m.text}" for m in messages]
+
+
 def your_decision(
-    game: GameInfo, side: str, prompt_text: str, digest: list[str], deadline_at: datetime | None
+    game: GameInfo, side: str, prompt_text: str, digest: list[str], deadline_at: datetime | None,
+    messages: list[str] | None = None,
 ) -> Composed:
     subject = f"[Vedette] Your decision: {game.title}"
     parts = [
@@ -96,6 +103,10 @@ def your_decision(
     ]
     if deadline_at is not None:
         parts += ["", f"Decide before {_fmt_time(deadline_at)}, or your opponent may claim the game."]
+    if messages:
+        # The link to answer: the game page's messages panel.
+        parts += ["", f"Messages since your last decision (answer in the game: {game.url}#messages):"]
+        parts += messages
     parts += ["", "Since your last decision:" if digest else "Nothing to report since your last decision."]
     parts += digest
     return Composed(subject, "\n".join(parts).replace("\n\n\n", "\n\n") + "\n")

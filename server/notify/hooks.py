@@ -26,6 +26,7 @@ from sqlalchemy import bindparam, event, select, update
 from ..errors import ApiError
 from ..models import Game, GameCommand, GameSeat, User
 from ..models import games_table as GAMES
+from ..services.messages import mail_messages
 from . import compose
 from .context import NotifyContext
 from .models import GameClock, OutboxMail, StandingOrders
@@ -341,10 +342,13 @@ class NotifyHooks:
         row = await self._full_row(session, row)
         info = game_info(row, self.rt.base_url, scenario=engine_game.scenario)
         user = seat_users(row)[awaiting]
-        lines = (await self._digests(session, row.id, [awaiting], info, self.rt.filter_events))[awaiting]
+        since: dict[str, int] = {}
+        lines = (await self._digests(session, row.id, [awaiting], info, self.rt.filter_events, since))[awaiting]
         prompt = (engine_game.view(awaiting).get("prompt") or {}).get("text", "")
         deadline = clock.deadline_at if clock is not None and clock.decision_hours else None
-        composed = compose.your_decision(info, awaiting, prompt, lines, deadline)
+        # What the seats said since this player last decided (the opponent's left out if muted): quoted as text.
+        said = await mail_messages(session, row.id, user.id, since.get(awaiting, 0))
+        composed = compose.your_decision(info, awaiting, prompt, lines, deadline, compose.message_lines(info, said))
         return [QueuedMail(f"turn:{row.id}:{entry.seq}:{user.id}", user, "your_turn", composed)], False
 
     async def _standing_order_will_answer(self, session: Any, game_id: str, engine_game: Any, side: str) -> bool:
@@ -356,7 +360,8 @@ class NotifyHooks:
         return self.rt.standing_order_choice(engine_game, orders.orders) is not None
 
     async def _digests(
-        self, session: Any, game_id: str, sides: list[str], info: compose.GameInfo, filter_events: Any
+        self, session: Any, game_id: str, sides: list[str], info: compose.GameInfo, filter_events: Any,
+        since_out: dict[str, int] | None = None,
     ) -> dict[str, list[str]]:
         """For each of `sides`, what happened since it last decided in person (looking back over
         its latest `DIGEST_OWN_ROWS` rows; at most `DIGEST_ROWS` rows), as its own log shows it.
@@ -375,6 +380,8 @@ class NotifyHooks:
                 own += 1
                 if own == DIGEST_OWN_ROWS:
                     break
+            if since_out is not None:
+                since_out[side] = since
             rows = [row for row in reversed(latest) if row.seq > since][:DIGEST_ROWS]
             digests[side] = compose.digest_lines(rows, side, filter_events, info.side_names)
         return digests

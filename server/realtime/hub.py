@@ -20,7 +20,9 @@ from typing import Any, ClassVar
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from .. import jsoncodec
+from ..models import CHANNELS
 from ..services.access import Viewer
+from ..services.messages import readable_channels
 from ..services.spectators import Spectators
 from ..services.store import GameStore
 from ..services.views import GameMeta, build_log_entries, build_view, build_views
@@ -58,6 +60,12 @@ class Frame(dict[str, Any]):
 # A clock change (`publish_clock`): "<game id>:clock" on the channel, and this message to each viewer.
 CLOCK_NOTICE = "clock"
 CLOCK_CHANGED = Frame({"type": "clock"})
+# A message said or removed in a channel (`publish_chat`): "<game id>:chat:<channel>:<0|1 over>" on the channel, and
+# `{"type": "chat", "channel": ...}` to each viewer who reads that channel. The frame holds no message: each page
+# reads the messages anew as its viewer may (`GET /api/games/{id}/messages`), so no frame can carry a message
+# to a viewer who may not read it, a muted one included.
+CHAT_NOTICE = "chat"
+CHAT_FRAMES = {channel: Frame({"type": "chat", "channel": channel}) for channel in CHANNELS}
 
 
 def _detached(view: dict[str, Any]) -> dict[str, Any]:
@@ -274,6 +282,10 @@ class GameHub:
                 if rest == CLOCK_NOTICE:
                     self._nudge_clock(game_id)
                     continue
+                if rest.startswith(CHAT_NOTICE + ":"):
+                    _, channel, over = rest.split(":", 2)
+                    self._nudge_chat(game_id, channel, over == "1")
+                    continue
                 if not rest.endswith(":presence"):
                     self._changed(game_id)
                 if game_id in self._connections:
@@ -381,6 +393,21 @@ class GameHub:
         if self.broadcast.backend_name == "memory" or not self.has_peers():
             return
         self._spawn(self._send_notice(game_id, f"{game_id}:{CLOCK_NOTICE}"))
+
+    async def publish_chat(self, game_id: str, channel: str, over: bool) -> None:
+        """Tell the viewers of `game_id` who read `channel` that its messages changed (one said or removed)."""
+        self._nudge_chat(game_id, channel, over)
+        if self.broadcast.backend_name == "memory" or not self.has_peers():
+            return
+        self._spawn(self._send_notice(game_id, f"{game_id}:{CHAT_NOTICE}:{channel}:{int(over)}"))
+
+    def _nudge_chat(self, game_id: str, channel: str, over: bool) -> None:
+        frame = CHAT_FRAMES.get(channel)
+        if frame is None:
+            return
+        for conn in self._connections.get(game_id, ()):
+            if channel in readable_channels(conn.viewer, over):
+                conn.send(frame)
 
     def _nudge_clock(self, game_id: str) -> None:
         for conn in self._connections.get(game_id, ()):

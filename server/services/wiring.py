@@ -12,6 +12,7 @@ from typing import Any
 
 from .commands import CommandService
 from .lobby import Lobby
+from .messages import Table
 from .priority import CommandGate
 from .spectators import Spectators
 from .store import GameStore
@@ -24,6 +25,8 @@ class GameServices:
     commands: CommandService
     lobby: Lobby
     spectators: Spectators
+    # Messages in a game, mutes and private notes (issue 44).
+    table: Table
     writes: WriteQueue
     gate: CommandGate
     # Called inside the lobby's and the command path's transactions, before COMMIT: the one list both hold.
@@ -44,6 +47,7 @@ class GameServices:
                                     command_wait=command_wait),
             lobby=Lobby(scenario_registry, store, gate, writes, hooks, fixed_seed=fixed_seed),
             spectators=Spectators(),
+            table=Table(writes),
             writes=writes,
             gate=gate,
             hooks=hooks,

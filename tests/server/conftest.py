@@ -29,8 +29,8 @@ TEST_DATABASE_URL = os.environ.get(
 )
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 TABLES = [
-    "spectator_connections", "game_commands", "game_seats", "game_states", "games",
-    "login_failures", "user_sessions", "users", "player_ratings", "rating_changes",
+    "game_notes", "game_mutes", "game_messages", "spectator_connections", "game_commands", "game_seats",
+    "game_states", "games", "login_failures", "user_sessions", "users", "player_ratings", "rating_changes",
 ]
 
 

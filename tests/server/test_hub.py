@@ -326,3 +326,41 @@ def test_a_clock_change_from_another_process_reaches_the_viewers_without_a_read(
 
     assert asyncio.run(scenario()) == {"type": "clock"}
     assert service.reads == 0 and changed == []
+
+
+def test_a_message_said_in_another_process_reaches_only_those_who_read_its_channel() -> None:
+    """Issue 44: "<game>:chat:<channel>:<over>" from another process becomes `{"type": "chat", "channel": ...}` for
+    this process's viewers who read that channel (a seat the seats', a spectator the spectators', everyone both once
+    the game is over), reading nothing and changing nothing."""
+    from server.realtime.broadcast import Broadcast, MemoryBackend
+
+    service = FakeService(db_version=7)
+    hub, seat = connected_hub(service, version=7)
+    watcher = ViewerConnection(GAME, Viewer("spectator", None, 2))
+    hub._connections[GAME].add(watcher)
+    hub.broadcast = Broadcast(MemoryBackend())
+    changed: list[str] = []
+    hub.change_listeners.append(changed.append)
+
+    async def scenario() -> list[tuple[str, Any]]:
+        await hub.broadcast.connect()
+        consumer = asyncio.create_task(hub._consume())
+        await hub._subscribed.wait()
+        got: list[tuple[str, Any]] = []
+        for notice in (f"{GAME}:chat:spectators:0", f"{GAME}:chat:seats:0", f"{GAME}:chat:spectators:1"):
+            await hub.broadcast.publish("test", notice)
+            await asyncio.sleep(0.05)
+            for name, conn in (("seat", seat), ("spectator", watcher)):
+                while not conn.queue.empty():
+                    got.append((name, dict(conn.queue.get_nowait())))
+        consumer.cancel()
+        await hub.broadcast.disconnect()
+        return got
+
+    assert asyncio.run(scenario()) == [
+        ("spectator", {"type": "chat", "channel": "spectators"}),
+        ("seat", {"type": "chat", "channel": "seats"}),
+        ("seat", {"type": "chat", "channel": "spectators"}),  # the game is over: the seats read both
+        ("spectator", {"type": "chat", "channel": "spectators"}),
+    ]
+    assert service.reads == 0 and changed == []

@@ -1,8 +1,8 @@
 """The leak suite (issue 12): random legal games on a real server (uvicorn in a subprocess, SQLite), both
 seats and a spectator on websockets, and EVERY channel a non-owner can read checked for hidden
 information: websocket snapshots and patches (the views they build), REST views, history, history?at=,
-command answers, refusals, records, the lobby, options, clocks, the scenario endpoints and the mail
-digests in the outbox.
+command answers, refusals, records, the lobby, options, clocks, the scenario endpoints, the game's messages and
+the mail digests in the outbox.
 
 Hidden, for a viewer that is not the owner (R11, 3.2, 11.4 and the scenario's `hidden.enemy_reinforcements`):
   * the secret seed, until the game is over;
@@ -10,7 +10,10 @@ Hidden, for a viewer that is not the owner (R11, 3.2, 11.4 and the scenario's `h
   * the fate of an enemy unit's step recovery (11.4): to the opponent a unit that will return, one that
     failed and one that never tried are all just "eliminated", and no event it may read names the unit in
     the command that decided it;
-  * in Horse and Musket (hm-hochdorf), the cards in the other side's hand, and every card it draws (R16.19).
+  * in Horse and Musket (hm-hochdorf), the cards in the other side's hand, and every card it draws (R16.19);
+  * while the game runs, the seats' messages from the spectators and the spectators' messages from the seats, and
+    each player's private note from everyone, its author included, in every channel but the note's own route
+    (issue 44; `ChatMarks`).
 
 The scenario is the tutorial with more replacement steps (so eliminated units try step recovery often) and
 unit names that carry their ids (so a name in a text is recognised). The suite prints how many messages it
@@ -343,6 +346,30 @@ def _units_of(data: Any) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+# Markers said in the games (issue 44): each is recognised in any text a viewer reads.
+SEAT_MARK, SPECTATOR_MARK, NOTE_MARK = "SEATMSG-", "SPECMSG-", "PRIVATENOTE-"
+CHAT_EVERY = 25  # a seat and the spectator speak every this many commands (well inside 5 messages in 10 s)
+
+
+class ChatMarks:
+    """Which markers a viewer may never read: a note's anywhere; the other channel's while the game runs."""
+
+    def __init__(self) -> None:
+        self.leaks: list[str] = []
+        self.checked = 0
+
+    def check(self, viewer: str, where: str, text: str, *, running: bool = True, frames: bool = False) -> None:
+        self.checked += 1
+        forbidden = [NOTE_MARK]
+        if frames:  # a frame never holds a message: the page reads them over REST
+            forbidden += [SEAT_MARK, SPECTATOR_MARK]
+        elif running:
+            forbidden.append(SEAT_MARK if viewer == "spectator" else SPECTATOR_MARK)
+        for mark in forbidden:
+            if mark in text:
+                self.leaks.append(f"{viewer} reads {mark}... in {where}")
+
+
 class Client:
     def __init__(self, base: str, name: str) -> None:
         self.http = httpx.Client(base_url=base, timeout=30)
@@ -442,6 +469,10 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
         assert joined.status_code == 200, joined.text
         truth = Truth(scenario)
         check = Checker(truth)
+        chat = ChatMarks()
+        for side, seat in seats.items():  # each player's private note: read by no one in any channel checked here
+            noted = seat.http.put(f"/api/games/{gid}/note", json={"text": f"{NOTE_MARK}{side}-{n}"})
+            assert noted.status_code == 200, noted.text
         engine = _engine(db, gid, scenario)
         truth.note(0, engine)
         sockets = {
@@ -478,6 +509,13 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
             totals["entered"] += command.get("type") == "move" and any(
                 truth.status[version].get(u) in ("offboard", "returning") for u in command.get("units", []))
             check.message(other, "refusal", refused.text, now)
+            chat.check(other, "refusal", refused.text)
+            if step % CHAT_EVERY == 0:
+                for speaker, http, mark in ((side, seats[side].http, SEAT_MARK), ("spectator", watcher.http, SPECTATOR_MARK)):
+                    q = f"?watch={game['watch_token']}" if speaker == "spectator" else ""
+                    said = http.post(f"/api/games/{gid}/messages{q}", json={"text": f"{mark}{n}-{step} <script>x</script>"})
+                    assert said.status_code in (201, 429), said.text
+                    totals["said"] = totals.get("said", 0) + (said.status_code == 201)
             assert now == version + 1
             if step % rest_every:
                 continue  # every third version is read over REST too; the websockets carry every one
@@ -488,11 +526,16 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
                 for where, url in (("view", f"/api/games/{gid}{q}"), ("history", f"/api/games/{gid}/history{q}"),
                                    ("history?at", f"/api/games/{gid}/history{q}{amp}at={at}"),
                                    ("record", f"/api/games/{gid}/record{q}"), ("clock", f"/api/games/{gid}/clock{q}"),
+                                   ("messages", f"/api/games/{gid}/messages{q}"),
+                                   ("messages?at", f"/api/games/{gid}/messages{q}{amp}at={at}"),
                                    ("scenario?game", f"/api/scenarios/{scenario_id}?game={gid}" + (f"&{watch}" if q else ""))):
                     if viewer == side and where not in ("history?at", "scenario?game"):
                         continue  # the side that just moved reads its own secrets; its opponent's are checked
                     r = http.get(url)
                     text = r.text
+                    chat.check(viewer, where, text, running=not engine.is_over)  # over: both channels are read
+                    if where.startswith("messages"):
+                        continue
                     v = at if where == "history?at" else now
                     if where == "scenario?game":
                         check.text(viewer, where, text, v, static=True)
@@ -501,7 +544,9 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
                 if viewer != "spectator":
                     for where, url in (("lobby", "/api/games"), ("options", f"/api/games/{gid}/options?units=" +
                                                                  ",".join(sorted(scenario.units)))):
-                        check.message(viewer, where, http.get(url).text, now)
+                        text = http.get(url).text
+                        check.message(viewer, where, text, now)
+                        chat.check(viewer, where, text)
             if step % 20 == 0:
                 for where, url in (("scenario", f"/api/scenarios/{scenario_id}"), ("scenarios", "/api/scenarios")):
                     check.text("spectator", where, outsider.http.get(url).text, now, static=True)
@@ -516,6 +561,7 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
                 message = json.loads(frame)
                 version = int(message.get("version", 0))
                 check.message(viewer, f"ws:{message.get('type')}", frame, version)
+                chat.check(viewer, f"ws:{message.get('type')}", frame, frames=True)
                 if message.get("type") == "snapshot":
                     view = message["view"]
                 elif message.get("type") == "patch" and view is not None:
@@ -526,6 +572,23 @@ def run_games(leak_server: Any, scenario_id: str, data: dict[str, Any], games: i
         for to_addr, body in mails:
             viewer = first if to_addr == blue.email else second
             check.mail(viewer, body, final)
+            chat.check(viewer, "mail", body)  # a mail goes to a player while the game runs: never the spectators'
+        # Once over: every reader reads both channels, and still no note, the admin's answers included.
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE users SET is_admin = 1 WHERE username = ?", (f"watch{n}",))
+        for viewer, http in readers.items():
+            q = "" if viewer != "spectator" else "?" + watch
+            for where in ("messages", "record", "history"):
+                chat.check(viewer, f"over:{where}", http.get(f"/api/games/{gid}/{where}{q}").text, running=False)
+        for where, url in (("admin games", "/api/admin/games"), ("admin messages", f"/api/admin/games/{gid}/messages")):
+            answer = watcher.http.get(url)
+            assert answer.status_code == 200, answer.text
+            chat.check("admin", where, answer.text, running=False)
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE users SET is_admin = 0 WHERE username = ?", (f"watch{n}",))
+        leaks.extend(f"game {n}: {leak}" for leak in chat.leaks)
+        kinds.update(leak.split(" in ")[0] for leak in chat.leaks)
+        totals["checked"] += chat.checked
         totals["checked"] += check.checked
         totals["commands"] += final
         totals["revealed"] += len(engine.state.extra.get("hidden", {}).get("revealed", []))
@@ -540,10 +603,12 @@ def test_no_channel_a_non_owner_reads_carries_hidden_information(leak_server: An
     totals, leaks, kinds = run_games(leak_server, SCENARIO_ID, leak_scenario(), GAMES)
     print(f"\nleak suite: {GAMES} games, {totals['commands']} commands, {totals['checked']} messages and events "
           f"checked; step recoveries returned {totals['returns']}, lost {totals['lost']}; "
-          f"{totals['entered']} entries from off the map; leaks found: {sum(kinds.values())}")
+          f"{totals['entered']} entries from off the map; {totals.get('said', 0)} messages said; "
+          f"leaks found: {sum(kinds.values())}")
     for kind, count in kinds.most_common():
         print(f"  {count:6d}  {kind}")
     assert totals["returns"] and totals["lost"], "the games should exercise 11.4 both ways"
+    assert totals.get("said", 0) >= 4, "the seats and the spectator should have spoken (issue 44)"
     assert totals["checked"] > 1000
     examples = {leak.split(": ", 2)[1]: leak for leak in leaks}
     assert not leaks, f"{sum(kinds.values())} leaks: {dict(kinds.most_common())}\n" + "\n".join(list(examples.values())[:15])

@@ -110,6 +110,14 @@ export const api = {
   resume: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/resume`),
   standingOrders: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/standing-orders`),
   setStandingOrders: (id, orders) => request("PUT", `/api/games/${encodeURIComponent(id)}/standing-orders`, orders),
+  // the players' table (issue 44): messages in the game, the mute, the private note
+  messages: (id, at = null, access = accessParams()) => request("GET", `/api/games/${encodeURIComponent(id)}/messages`, undefined, { query: { at, ...access } }),
+  say: (id, text, access = accessParams()) => request("POST", `/api/games/${encodeURIComponent(id)}/messages`, { text }, { query: access }),
+  mute: (id, muted) => request("PUT", `/api/games/${encodeURIComponent(id)}/mute`, { muted }),
+  note: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/note`),
+  setNote: (id, text) => request("PUT", `/api/games/${encodeURIComponent(id)}/note`, { text }),
+  adminMessages: (id) => request("GET", `/api/admin/games/${encodeURIComponent(id)}/messages`),
+  removeMessage: (messageId) => request("DELETE", `/api/admin/messages/${encodeURIComponent(messageId)}`),
   adminGames: () => request("GET", "/api/admin/games", undefined, { query: { views: "false", limit: 500 } }),
 };
 

@@ -13,6 +13,7 @@ import { h, clear, $, add } from "./ui/dom.js";
 import { renderTopbar, toast } from "./ui/chrome.js";
 import { startAwaiting } from "./ui/awaiting.js";
 import { AsyncPanels } from "./ui/asyncpanels.js";
+import { ChatPanel } from "./ui/chat.js";
 import { openingView, inviteForVisitor } from "./ui/battle.js";
 import { editionFor } from "./editions/index.js";
 import { S, page, adoptView, setRole, currentView, sideName, showError } from "./core/store.js";
@@ -57,7 +58,8 @@ async function boot() {
   if (page.edition.mount) page.edition.mount();
   const map = (page.map = new MapView($("#map-host"), S.scenario, { reading: page.edition.counter, marks: page.edition.mapMarks }));
   page.panels = new AsyncPanels({ gameId, S, sideName, onError: showError });
-  window.vedette = { S, map, panels: page.panels, get sock() { return page.sock; } }; // for tests and debugging
+  page.chat = new ChatPanel({ gameId, S, sideName, onError: showError }, $("#messages"));
+  window.vedette = { S, map, panels: page.panels, chat: page.chat, get sock() { return page.sock; } }; // for tests and debugging
   map.on("hexclick", onHexClick);
   map.on("unitclick", onUnitClick);
   map.on("hexhover", onHover);
@@ -70,6 +72,7 @@ async function boot() {
   connect();
   loadLog();
   page.panels.refresh();
+  page.chat.refresh();
   if (S.me) startAwaiting();
 }
 

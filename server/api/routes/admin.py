@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from ...services.access import resolve_viewer
 from ...services.views import build_summary, build_view
-from ..deps import AdminUser, LobbyDep, SessionDep, SpectatorsDep, StoreDep
+from ..deps import AdminUser, HubDep, LobbyDep, SessionDep, SpectatorsDep, StoreDep, TableDep
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
@@ -41,3 +41,25 @@ async def all_games(
                 item["view_error"] = type(exc).__name__
         out.append(item)
     return {"games": out, "limit": limit, "offset": offset}
+
+
+@router.get("/games/{game_id}/messages")
+async def game_messages(
+    game_id: str, admin: AdminUser, session: SessionDep, store: StoreDep, table: TableDep,
+) -> dict[str, Any]:
+    """Every message of a game, both channels, removed ones marked. The players' private notes are not here:
+    nobody but their author reads them, the admin included (docs/rulings.md "Messages in a game")."""
+    await store.get_row(session, game_id, light=True)
+    return {"game_id": game_id, "messages": await table.admin_listing(session, game_id)}
+
+
+@router.delete("/messages/{message_id}")
+async def remove_message(
+    message_id: Annotated[int, Path(ge=1, le=2**31 - 1)], admin: AdminUser, session: SessionDep, store: StoreDep, table: TableDep, hub: HubDep,
+) -> dict[str, Any]:
+    """Remove a message from every reader's sight; the pages that showed it read their messages anew."""
+    message = await table.remove(session, message_id)
+    game_id, channel, removed_at = message.game_id, message.channel, message.removed_at
+    row = await store.get_row(session, game_id, light=True)
+    await hub.publish_chat(game_id, channel, row.status == "over")
+    return {"id": message_id, "game_id": game_id, "removed": True, "removed_at": removed_at}

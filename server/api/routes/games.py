@@ -48,6 +48,7 @@ from ..deps import (
     SettingsDep,
     SpectatorsDep,
     StoreDep,
+    TableDep,
     WatchToken,
     commands_first,
 )
@@ -316,11 +317,13 @@ async def history(
     user: OptionalPlayer,
     session: SessionDep,
     store: StoreDep,
+    table: TableDep,
     at: Annotated[int | None, Query(ge=0, description="Version to rebuild")] = None,
     watch: WatchToken = None,
     invite: InviteToken = None,
 ) -> dict[str, Any]:
-    """The log filtered for you; with `at=N`, also your view as it was at version N."""
+    """The log filtered for you; with `at=N`, also your view as it was at version N and the messages you may
+    read that were said up to then (the replay shows each message at the point it was said)."""
     row = await store.get_row(session, game_id)
     viewer = resolve_viewer(row, user, watch_token=watch, invite_token=invite)
     if at is not None and at > row.version:
@@ -339,6 +342,7 @@ async def history(
     if at is not None:
         engine_game = store.replay(row, rows)
         body["view"] = build_view(row, engine_game, viewer, spectators=0, version=at)
+        body["messages"] = (await table.listing(session, row, viewer, upto=at))["messages"]
     return body
 
 
@@ -348,9 +352,13 @@ async def record(
     user: OptionalPlayer,
     session: SessionDep,
     store: StoreDep,
+    table: TableDep,
     watch: WatchToken = None,
     invite: InviteToken = None,
 ) -> dict[str, Any]:
-    """The game record `vedette replay FILE` verifies (the seed only once the game is over)."""
+    """The game record `vedette replay FILE` verifies (the seed only once the game is over), with the messages
+    of both channels, each at the version it was said (`vedette replay` reads none of them)."""
     loaded, viewer = await _viewer_state(session, store, game_id, user, watch, invite)
-    return build_record(loaded.row, await store.engine_with_log(session, loaded.row), viewer)
+    record = build_record(loaded.row, await store.engine_with_log(session, loaded.row), viewer)
+    record["messages"] = await table.record_messages(session, game_id)
+    return record

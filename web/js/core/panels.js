@@ -33,6 +33,7 @@ export function renderAll() {
   if (page.edition.renderPanels) page.edition.renderPanels();
   renderActions();
   renderHistory();
+  if (page.chat) page.chat.render();
   renderLog();
   renderCombat();
   renderOverlays();

@@ -41,6 +41,7 @@ export const page = {
   map: null,
   sock: null,
   panels: null, // the clock and standing-orders panels (asynchronous play)
+  chat: null, // the messages and the private note (ui/chat.js)
   edition: null, // the edition module the game is played by (editions/index.js)
 };
 

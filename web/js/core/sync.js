@@ -39,6 +39,7 @@ function onMessage(msg) {
       if (Array.isArray(msg.log)) S.log = msg.log;
       afterViewChange();
       refreshAsync();
+      if (page.chat) page.chat.refresh(); // a reconnect: messages said meanwhile
       break;
     case "patch": {
       if (msg.version <= S.version && (!msg.patch || !msg.patch.length)) break;
@@ -64,6 +65,10 @@ function onMessage(msg) {
       refreshAsync();
       break;
     }
+    case "chat":
+      // a message said or removed in a channel this viewer reads: read the messages anew (the frame holds none)
+      if (page.chat) page.chat.refresh();
+      break;
     case "clock":
       // the clock changed outside the game's state (a pause asked for, answered or ended, more time): read it anew
       if (page.panels) page.panels.refresh();
