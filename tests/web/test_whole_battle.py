@@ -75,8 +75,8 @@ UNDO_CHANCE = 0.03
 # battle (Königgrätz: 296 counters, 17.4's arrivals a command each) ends its phases sooner; its page flows are the
 # smaller battles' and are all tried before (`fresh` below comes first). A Musket & Pike battle (8 turns of up to four
 # activations of three segments each) ends its segments sooner too: a family never performed is preferred first.
-END_PHASE_CHANCE = {"*": 0.3, "horse-and-musket": 0.2, "musket-and-pike": 0.45}  # (H&M's SALT was checked at 0.2)
-END_PHASE_CHANCE_BIG = 0.6
+END_PHASE_CHANCE = {"*": 0.4, "horse-and-musket": 0.2, "musket-and-pike": 0.6}  # (H&M's SALT was checked at 0.2)
+END_PHASE_CHANCE_BIG = 0.85
 BIG_BATTLE_UNITS = 150
 LIST_FIELDS = ("units", "attackers", "leaders", "support", "artillery", "chargers")
 

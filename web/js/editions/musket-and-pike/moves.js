@@ -42,7 +42,9 @@ export function readOptions(raw) {
     }
   }
   const targets = new Map(); // target hex -> [{kind, command}]
-  const faces = []; // R17.16: the mover's turns without moving, one small button each
+  // R17.16: the mover's turns without moving, one small button each; a unit with no move left may still turn
+  const facer = mover || order.find((u) => units[u] && (units[u].commands || []).some((c) => c.type === "face"));
+  const faces = [];
   const many = S.selected.length > 1;
   for (const [uid, entry] of Object.entries(units)) {
     const fires = entry.fire || [];
@@ -50,7 +52,7 @@ export function readOptions(raw) {
     for (const c of entry.commands || []) {
       if (c.type === "move") continue;
       if (c.type === "face") {
-        if (uid === mover) faces.push(c);
+        if (uid === facer) faces.push(c);
         continue;
       }
       const why = c.type === "fire" ? fireOddsText(fires[k++]) : null;
@@ -71,7 +73,7 @@ export function readOptions(raw) {
     const wing = ((S.view["musket-and-pike"] || {}).wings || {})[opts.wing];
     o.notes.push({ text: `Only ${wing ? wing.name : "the active wing"}'s units (and its leaders) act now.`, rule: "R17.25" });
   }
-  o.mp = { mover, moves, targets, faces };
+  o.mp = { mover, facer, moves, targets, faces };
   return o;
 }
 
@@ -224,7 +226,7 @@ export function selectionTools(o) {
     return box;
   }
   if (o.mp.faces.length) {
-    const row = h("div.actions.mp-face-stay#mp-face-stay", { "aria-label": "Face without moving (R17.16)" }, [h("span.whose-sub", { text: `Face ${nameOf(o.mp.mover)} without moving (R17.16):` })]);
+    const row = h("div.actions.mp-face-stay#mp-face-stay", { "aria-label": "Face without moving (R17.16)" }, [h("span.whose-sub", { text: `Face ${nameOf(o.mp.facer)} without moving (R17.16):` })]);
     for (const c of o.mp.faces) row.appendChild(h("button.btn.small.mp-face-now", { type: "button", "data-command": JSON.stringify(c), title: `Face ${c.facing} now (turning is not moving: it may still move this segment)`, text: c.facing, onclick: () => go(c) }));
     return row;
   }
