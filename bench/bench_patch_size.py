@@ -24,10 +24,10 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.realtime.diff import make_patch  # noqa: E402
-from server.rules import Game  # noqa: E402
-from server.rules.kernel.randomplayer import RandomPlayer  # noqa: E402
-from server.rules_cli import find_scenario  # noqa: E402
+from server.realtime.diff import make_patch
+from server.rules import Game
+from server.rules.kernel.randomplayer import RandomPlayer
+from server.rules_cli import find_scenario
 
 
 def patch_sizes(scenario_id: str, games: int, seed: int) -> dict[str, Any]:

@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.rules import Game, parse_scenario  # noqa: E402
-from server.rules.quickplay.movement import build_group, reachable  # noqa: E402
-from server.rules.kernel.randomplayer import RandomPlayer, play_random_game  # noqa: E402
-from server.rules_cli import find_scenario  # noqa: E402
+from server.rules import Game, parse_scenario
+from server.rules.kernel.randomplayer import RandomPlayer, play_random_game
+from server.rules.quickplay.movement import build_group, reachable
+from server.rules_cli import find_scenario
 
 
 def big_scenario(seed: int = 5) -> dict:

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from server.realtime.hub import GameHub, SendBacklog, ViewerConnection, let_senders_run, plain
+from server.rules_cli import find_scenario
 from server.services.access import Viewer
 from server.services.engine import EngineCache, RecentCache, ScenarioCache
-from server.rules_cli import find_scenario
 from server.services.views import GameMeta, build_view
 
 GAME = "g1"

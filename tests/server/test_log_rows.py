@@ -3,8 +3,8 @@ statement, and gives exactly the rows the ORM reads, in order and bounded as ask
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from server_helpers import server_game, start_game
+from sqlalchemy import select
 
 from server.models import GameCommand
 

@@ -33,7 +33,7 @@ from test_crash import ServerProcess, _db_state, _register, free_port
 from server.services.engine import rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))  # the page helpers the browser tests share
-from web_helpers import end_phase, seated_game, wait_view  # noqa: E402
+from web_helpers import end_phase, seated_game, wait_view
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Every server started, so none outlives the test run however its test ended (an orphaned server keeps its
 # Postgres connections, and the suite's other workers then run out of them).
-_STARTED: list["ServerProcess"] = []
+_STARTED: list[ServerProcess] = []
 
 
 @atexit.register

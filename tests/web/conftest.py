@@ -28,7 +28,7 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator["object"]:
+def live_server() -> Iterator[object]:
     from liveserver import LiveServer
 
     srv = LiveServer().start()
@@ -40,7 +40,7 @@ def live_server() -> Iterator["object"]:
 
 # One browser per test module (tests/support/chromium.py says why).
 @pytest.fixture(scope="module")
-def browser() -> Iterator["object"]:
+def browser() -> Iterator[object]:
     with launch_chromium() as b:
         yield b
 

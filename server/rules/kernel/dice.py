@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Mapping, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
 SCHEME = "vedette-dice-2"
 LEGACY_SCHEME = "vedette-dice-1"

@@ -9,11 +9,21 @@ the engine only dispatches, drives, snapshots and records.  It reads the edition
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-from .dice import (LEGACY_SCHEME, SCHEME, SCHEMES, Dice, LoadedDice, SeededDice, check_contribution, dice_key,
-                   die_from_seed, seed_hash)
+from .dice import (
+    LEGACY_SCHEME,
+    SCHEME,
+    SCHEMES,
+    Dice,
+    LoadedDice,
+    SeededDice,
+    check_contribution,
+    dice_key,
+    die_from_seed,
+    seed_hash,
+)
 from .edition import Edition, EngineContext, find_ruleset
 from .errors import IllegalCommand, MalformedCommand, NotYourDecision
 from .model import ScenarioModel
@@ -73,7 +83,7 @@ class Game:
     @classmethod
     def new(cls, scenario: ScenarioModel, seed: str, ruleset: str | None = None,
             contributions: dict[str, str] | None = None, dice_scheme: str = SCHEME,
-            options: Mapping[str, Any] | None = None) -> "Game":
+            options: Mapping[str, Any] | None = None) -> Game:
         """A new game. `contributions`: each seat's dice contribution (R11, docs/dice.md), "" for none;
         None means no seat contributes (every side ""); a side left out contributes when it takes its seat
         (`contribute`), and until then the game accepts no command and rolls no die. `options`: the game's
@@ -146,7 +156,7 @@ class Game:
         return out
 
     @classmethod
-    def for_test(cls, scenario: ScenarioModel, state: GameState, dice: list[int] | None = None) -> "Game":
+    def for_test(cls, scenario: ScenarioModel, state: GameState, dice: list[int] | None = None) -> Game:
         """A game on a hand-made position with loaded dice. Tests only: the service never calls this."""
         rs = find_ruleset(state.ruleset)
         game = cls(scenario, "test-seed-not-secret", state, [], rs, LoadedDice(dice or [], rs.die_faces))
@@ -436,7 +446,7 @@ class Game:
         return data
 
     @classmethod
-    def from_json(cls, scenario: ScenarioModel, data: dict[str, Any], log: list[dict[str, Any]] | None = None) -> "Game":
+    def from_json(cls, scenario: ScenarioModel, data: dict[str, Any], log: list[dict[str, Any]] | None = None) -> Game:
         """Rebuild a game; pass `log` (every logged command, oldest first) when the snapshot was saved without it."""
         if data.get("format") != 1 or data.get("scenario") != scenario.id:
             raise ValueError("this saved game does not belong to that scenario or format")
@@ -468,7 +478,7 @@ class Game:
             rec["seed"] = self._seed
         return rec
 
-    def replay_to(self, version: int) -> "Game":
+    def replay_to(self, version: int) -> Game:
         """A fresh game with the first `version` logged commands applied (history views)."""
         game = Game.new(self.scenario, self._seed, self.ruleset.name, dict(self._contributions), self._dice_scheme,
                         self.state.options)
@@ -613,4 +623,4 @@ def describe_command(scenario: ScenarioModel, cmd: dict[str, Any]) -> str:
     return str(t)
 
 
-__all__ = ["Game", "check_fields", "check_game_options", "verify_record", "die_from_seed", "initial_state", "setup_units"]
+__all__ = ["Game", "check_fields", "check_game_options", "die_from_seed", "initial_state", "setup_units", "verify_record"]

@@ -11,10 +11,10 @@ from ..kernel.core import Ctx
 from ..kernel.edition import CommandHandler, DecisionHandler, TaskHandler
 from ..kernel.errors import IllegalCommand, MalformedCommand
 from ..kernel.game import check_fields
-from ..kernel.scenario import Scenario, UnitKind
-from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, STATUS_MAP, Phase
 from ..kernel.procedures import end_phase_command, offer_defenders, start_game
+from ..kernel.scenario import Scenario, UnitKind
 from ..kernel.setup import place_secretly, secret_placement
+from ..kernel.state import PHASE_COMBAT, PHASE_RECOVERY, STATUS_MAP, Phase
 from . import artillery, cavalry, combat, leaders, movement, phases, retreat
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ..kernel.core import Ctx
-
 from typing import TYPE_CHECKING, Any
 
+from ..kernel.core import Ctx
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, STATUS_MAP
 

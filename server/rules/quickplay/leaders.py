@@ -4,7 +4,13 @@ the kernel's (kernel/lone_leaders.py), which both Quick Play editions share."""
 from __future__ import annotations
 
 from ..kernel.core import Ctx
-from ..kernel.lone_leaders import LEADER_MOVE_HEXES, check_lone_leaders, check_lone_leaders_after_move, flee, is_lone
+from ..kernel.lone_leaders import (
+    LEADER_MOVE_HEXES,
+    check_lone_leaders,
+    check_lone_leaders_after_move,
+    flee,
+    is_lone,
+)
 from ..kernel.state import STATUS_MAP, Status
 
 __all__ = ["LEADER_MOVE_HEXES", "check_lone_leaders", "check_lone_leaders_after_move", "flee", "is_lone",

@@ -7,22 +7,22 @@ subset of a stack times every reachable hex) it is sampled with the given RNG.
 
 from __future__ import annotations
 
-from ..kernel.core import Ctx
-
 import random
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from . import artillery, cavalry, combat, movement, phases
+from ..kernel.core import Ctx
 from ..kernel.errors import IllegalCommand
 from ..kernel.procedures import movable_groups
 from ..kernel.scenario import UnitKind
 from ..kernel.state import PHASE_COMBAT, Phase
+from . import artillery, cavalry, combat, movement, phases
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
 
 
-def command_families(game: "Game", side: str, rng: random.Random) -> list[Callable[[], list[dict[str, Any]]]]:
+def command_families(game: Game, side: str, rng: random.Random) -> list[Callable[[], list[dict[str, Any]]]]:
     """Legal commands grouped into lazily expanded families (one per moving group, per target...).
 
     A random player picks a family first and expands only that one, which keeps random play fast
@@ -54,7 +54,7 @@ def _const(cmd: dict[str, Any]) -> Callable[[], list[dict[str, Any]]]:
     return lambda: [cmd]
 
 
-def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+def legal_commands(game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
     st = game.state
     if game.is_over or game.awaiting != side:
         return
@@ -82,13 +82,13 @@ def legal_commands(game: "Game", side: str, rng: random.Random, limit: int) -> I
         yield {"type": "end_phase"}
 
 
-def can_end_phase(game: "Game", side: str) -> bool:
+def can_end_phase(game: Game, side: str) -> bool:
     """9.2: the combat phase may not end while declared charges are still to be made."""
     st = game.state
     return not (st.phase == PHASE_COMBAT and cavalry.unresolved(Ctx.of(game), side))
 
 
-def square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
+def square_commands(game: Game, ctx: Any, side: str) -> list[dict[str, Any]]:
     """9.3: the squares `side` may form or remove now (before any of its units has moved): the legal
     commands, and the page's square options (options.unit_options)."""
     st = game.state
@@ -109,12 +109,12 @@ def square_commands(game: "Game", ctx: Any, side: str) -> list[dict[str, Any]]:
     return out
 
 
-def _movable_groups(game: "Game", ctx: Any, side: str) -> list[list[str]]:
+def _movable_groups(game: Game, ctx: Any, side: str) -> list[list[str]]:
     """Whole stacks, each unit of a stack alone, and arrived reinforcements (the kernel's, kernel/procedures.py)."""
     return movable_groups(ctx, side)
 
 
-def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+def _moves(game: Game, ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
     yield from square_commands(game, ctx, side)
     produced = 0
     for g in _movable_groups(game, ctx, side):
@@ -134,7 +134,7 @@ def _moves(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) ->
     yield from cavalry.legal_charge_moves(ctx, side)
 
 
-def _combat(game: "Game", ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
+def _combat(game: Game, ctx: Any, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
     st = game.state
     if st.ca_stage:
         return

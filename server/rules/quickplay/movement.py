@@ -32,7 +32,7 @@ class MoveGroup:
     may_enter_ezoc: bool
     ezoc_rule: str
     starts_in_ezoc: bool
-    entry: "EntryOption | None" = None
+    entry: EntryOption | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -137,8 +137,7 @@ def step_cost(ctx: Ctx, group: MoveGroup, a: str, b: str, on_road: bool) -> int 
         cost = tables[cls][(a, b)]
         if cost is None:
             return None
-        if cost > worst:
-            worst = cost
+        worst = max(worst, cost)
     return worst * HALF
 
 

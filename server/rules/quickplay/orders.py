@@ -7,9 +7,9 @@ exactly without knowing which orders were in force.
 
 from __future__ import annotations
 
-from ..kernel.core import Ctx
-
 from typing import TYPE_CHECKING, Any
+
+from ..kernel.core import Ctx
 
 if TYPE_CHECKING:
     from ..kernel.game import Game
@@ -40,7 +40,7 @@ def validate_orders(orders: Any) -> dict[str, str]:
     return out
 
 
-def standing_order_choice(game: "Game", orders: dict[str, str]) -> tuple[str, str] | None:
+def standing_order_choice(game: Game, orders: dict[str, str]) -> tuple[str, str] | None:
     """(option id, order name) that the side's standing orders pick for the pending decision, or None to ask."""
     d = game.state.decision
     if d is None:

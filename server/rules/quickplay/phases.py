@@ -7,15 +7,6 @@ from functools import partial
 from typing import Any
 
 from ..kernel.core import Ctx
-from ..kernel.scenario import UnitKind
-from ..kernel.state import (
-    STATUS_DEAD,
-    STATUS_ELIMINATED,
-    STATUS_MAP,
-    STATUS_RETURNING,
-    GameState,
-    Phase,
-)
 from ..kernel.procedures import (
     DECLINE_ALL,
     counterattack_choices,
@@ -27,7 +18,16 @@ from ..kernel.procedures import (
     reset_combat_phase,
     reset_movement_phase,
 )
+from ..kernel.scenario import UnitKind
 from ..kernel.setup import end_setup_side, parse_place, placement_hexes, setup_sides
+from ..kernel.state import (
+    STATUS_DEAD,
+    STATUS_ELIMINATED,
+    STATUS_MAP,
+    STATUS_RETURNING,
+    GameState,
+    Phase,
+)
 from ..kernel.visibility import SECRET_REINFORCEMENTS, audience
 from . import cavalry
 from .combat import assign_leaders, eligible_leaders, participant_sets, preview

@@ -11,9 +11,9 @@ from ..kernel.core import Context
 from ..kernel.state import STATUS_CAPTURED, STATUS_DEAD, STATUS_ELIMINATED
 from ..kernel.victory import final_result as kernel_final_result
 from ..kernel.victory import objective_points
-from ..kernel.victory import update_control as kernel_update_control
 from ..kernel.victory import points as scenario_points
 from ..kernel.victory import sudden_death as kernel_sudden_death
+from ..kernel.victory import update_control as kernel_update_control
 
 __all__ = ["final_result", "points", "sudden_death", "update_control"]
 

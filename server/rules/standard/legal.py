@@ -26,9 +26,9 @@ from . import attacks, hidden_setup, moving, mustering, setup
 from .bombard import bombard_commands, support_problem
 from .charges import charge_commands
 from .context import StdCtx
+from .hidden_moves import marker_commands
 from .line import line_commands
 from .line_fire import fire_commands
-from .hidden_moves import marker_commands
 from .open_order import open_order_commands
 from .recovering import recovery_mode_of
 from .recovery import AUTOMATIC, extra_replacement_allowed, step_replaceable

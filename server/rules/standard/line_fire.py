@@ -11,9 +11,9 @@ from typing import Any
 from ..kernel.facing import Arc
 from ..kernel.game import check_fields
 from ..kernel.state import PHASE_COMBAT
-from .sight import has_los
 from .context import StdCtx
 from .line import in_ezoc, in_line, lines, refusal, rule_of
+from .sight import has_los
 from .special import LINE_FIRE_RANGE, line_arc
 from .weather import los_refusal
 

@@ -30,7 +30,15 @@ from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
 from ..kernel.model import Objective, ScenarioModel
 from ..kernel.setup import secret_placement
-from ..kernel.state import PHASE_COMBAT, PHASE_MOVEMENT, PHASE_OVER, PHASE_SETUP, STATUS_UNPLACED, GameState, UnitState
+from ..kernel.state import (
+    PHASE_COMBAT,
+    PHASE_MOVEMENT,
+    PHASE_OVER,
+    PHASE_SETUP,
+    STATUS_UNPLACED,
+    GameState,
+    UnitState,
+)
 from . import (
     advancing,
     attacks,

@@ -22,9 +22,9 @@ from ..kernel import victory as _kernel
 from ..kernel.hexes import hexside_key
 from ..kernel.model import Objective
 from ..kernel.state import STATUS_CAPTURED, STATUS_DEAD, STATUS_MAP, STATUS_OFFBOARD
-from .sight import has_los
 from .movement import printed_side
 from .scenario import Kind
+from .sight import has_los
 from .victory_rules import CasualtyPoints, Condition, Test, where_words
 
 if TYPE_CHECKING:

@@ -1,10 +1,9 @@
 """Standing orders (issue 6): the engine proposes the answer a player set in advance; the service submits it."""
 
 import pytest
+from position import Position
 
 from server.rules.quickplay.orders import standing_order_choice, validate_orders
-
-from position import Position
 
 
 def _defender_must_retreat():

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from server.cli import main as vedette
 from server.rules import Game, QuickPlay2013, find_ruleset, known_rulesets, parse_scenario
 from server.rules.kernel.randomplayer import play_random_game, simulate
-from server.cli import main as vedette
 from server.rules_cli import find_scenario
 
 # (scenario, seed, commands in the log, sha256 of the final state's JSON with sorted keys) from `play_random_game`
