@@ -155,4 +155,17 @@ def test_two_players_talk_live_keep_notes_and_read_messages_in_the_mail(
     admin.locator("#admin-message-list li", has_text="(removed)").wait_for()
     alice.locator("#chat-log li .chat-text", has_text="hello Bob").wait_for(state="detached", timeout=LIVE_MS)
     assert alice.evaluate("() => window.__pwned") is None and admin.evaluate("() => window.__pwned") is None
+
+    # the game ends (bob resigns on the page, the button then its confirmation): a rated game between two people,
+    # so each player's profile lists it, private as it is, with how it ended and the rating's change
+    _open(bob, base, game_id, "red")
+    bob.locator("#resign").click()
+    bob.locator("dialog[open] [data-confirm=ok]").click()
+    wait_view(bob, "v.game && v.game.status === 'over'")
+    for page, name, outcome, change in ((alice, "chatalice", "Won", "rating +"), (bob, "chatbob", "Lost", "rating −")):
+        page.goto(f"{base}/players/{name}")
+        item = page.locator(f"#profile-finished li[data-game='{game_id}']")
+        item.wait_for()
+        text = item.inner_text()
+        assert outcome in text and "resigned" in text and change in text, text
     assert not errors, errors
