@@ -162,6 +162,7 @@ def test_two_players_talk_live_keep_notes_and_read_messages_in_the_mail(
     bob.locator("#resign").click()
     bob.locator("dialog[open] [data-confirm=ok]").click()
     wait_view(bob, "v.game && v.game.status === 'over'")
+    bob.locator("#gameover-rating", has_text="Your rating in this edition: 1500 → ").wait_for()  # the game-over box
     for page, name, outcome, change in ((alice, "chatalice", "Won", "rating +"), (bob, "chatbob", "Lost", "rating −")):
         page.goto(f"{base}/players/{name}")
         item = page.locator(f"#profile-finished li[data-game='{game_id}']")

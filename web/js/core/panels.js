@@ -165,6 +165,24 @@ export function renderCombat() {
   combatPanel(clear(sec), events, (u) => (defs()[u] ? defs()[u].name : u), page.edition.combatRules, words);
 }
 
+/** A seat's rating change in a finished rated game (issue 44), read from its profile once: the line fills in when
+ *  the answer comes; nothing for a spectator, an unrated game or a game against the computer. */
+function ratingLine(gameId) {
+  if (S.role !== "seat" || !S.me || !S.game || !S.game.rated) return null;
+  const line = h("p#gameover-rating.rating-change");
+  const show = (c) => { line.textContent = c ? `Your rating in this edition: ${c.before} → ${c.after} (${c.delta >= 0 ? "+" : "−"}${Math.abs(c.delta)})` : ""; };
+  if (S.ratingChange !== undefined) {
+    show(S.ratingChange);
+    return line;
+  }
+  api.player(S.me.username).then((p) => {
+    const g = (p.finished || p.games || []).find((x) => x.id === gameId);
+    S.ratingChange = (g && g.rating_change) || null;
+    show(S.ratingChange);
+  }).catch(() => {});
+  return line;
+}
+
 function renderGameOver() {
   const gameId = page.gameId;
   const el = $("#gameover");
@@ -182,6 +200,7 @@ function renderGameOver() {
     h("h2#gameover-title", { text: title }),
     h("p", { text: `${winner ? sideName(winner) + " won" : "Neither side won"}${r && r.reason ? ": " + r.reason : ""}.` }),
     r && r.points ? h("p", { text: Object.entries(r.points).map(([s, p]) => `${sideName(s)} ${p} points`).join(" · ") }) : null,
+    ratingLine(gameId),
     fairnessSection({
       gameId, view: v, side: S.role === "seat" ? S.side : null, state: (S.fairness = S.fairness || {}),
       recordUrl: `/api/games/${encodeURIComponent(gameId)}/record${location.search.match(/[?&]watch=/) ? "?watch=" + encodeURIComponent(accessParams().watch) : ""}`,
