@@ -64,7 +64,7 @@ class FakeService:
         self.reads += 1
         row = SimpleNamespace(
             id=GAME, version=self.db_version, status="active", visibility="private",
-            awaiting_since=None, result=None, ruleset="quickplay",
+            awaiting_since=None, result=None, ruleset="quickplay", rated=True,
             seats=[SimpleNamespace(side="blue", user_id=1, user=SimpleNamespace(username="ann")),
                    SimpleNamespace(side="red", user_id=2, user=SimpleNamespace(username="bob"))],
         )
