@@ -153,13 +153,34 @@ def march_term(static: _Static, u: U) -> float:
     return W_MARCH * costs.get(u.hex, 0.0) / max(u.ma, 1)
 
 
-def plan_terms(static: _Static, combat: dict[str, list[U]]) -> dict[str, float]:
-    """Each side's terms of the edition's plan: minus its combat units' marches, plus each area condition it breaks
-    (a combat unit of the side in the area, as the condition counts them)."""
+def plan_terms(static: _Static, combat: dict[str, list[U]], game: Game | None = None) -> dict[str, float]:
+    """Each side's terms of the edition's plan: minus its combat units' marches (a unit still off the map, due to
+    enter, charged from its entry hex and a turn more, so that entering is a step of the march), plus each area
+    condition it breaks (a combat unit of the side in the area, as the condition counts them)."""
     out = {s: 0.0 for s in combat}
     plan = static.plan
     if plan is None:
         return out
+    for s, units in combat.items():
+        if s in static.march:
+            out[s] -= sum(march_term(static, u) for u in units if u.kind.is_combat)
+    if game is not None:
+        sc = game.scenario
+        for uid, st in game.state.units.items():
+            if st.status != "offboard" or st.entry_hex is None:
+                continue
+            d = sc.units[uid]
+            table = static.march.get(d.side)
+            if table is None or not d.kind.is_combat:
+                continue
+            costs = table.get(getattr(d.kind, "tec_class", d.kind.value))
+            if costs is not None:
+                ma = max(game.ruleset.bot_factors(sc, st)[2], 1)
+                out[d.side] = out.get(d.side, 0.0) - W_MARCH * (1.0 + costs.get(st.entry_hex, 0.0) / ma)
+    for s, hexes, points in plan.breach:
+        if any(u.hex in hexes for u in combat.get(s, ()) if u.kind.is_combat):
+            out[s] = out.get(s, 0.0) + POINT * points
+    return out
     for s, units in combat.items():
         if s in static.march:
             out[s] -= sum(march_term(static, u) for u in units if u.kind.is_combat)
@@ -280,7 +301,7 @@ def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
         if all(control.get(h) == s for h in hexes):
             score[s] += SUDDEN
     if static.plan is not None:
-        for s, v in plan_terms(static, combat).items():
+        for s, v in plan_terms(static, combat, game).items():
             score[s] += v
     return score[side] - score[enemy]
 
@@ -481,7 +502,7 @@ class GroupScan:
             if self.static.plan is not None:
                 combat = {x: list(us) for x, us in self.combat_wo.items()}
                 combat[ms] += [replace(u, hex=dest) for u in movers if not u.leader]
-                terms = plan_terms(self.static, combat)
+                terms = plan_terms(self.static, combat, self.game)
                 total += terms[side] - terms[enemy]
             return total
         finally:
