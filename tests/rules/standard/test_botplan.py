@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from server.bots.evaluate import W_MARCH, GroupScan, Pos, _static, eval_pos, evaluate, loss_points, plan_terms
+from server.bots.evaluate import (
+    W_MARCH,
+    GroupScan,
+    Pos,
+    _static,
+    eval_pos,
+    evaluate,
+    loss_points,
+    plan_terms,
+)
 from server.rules import Game, find_ruleset
 from server.rules.standard import botplan
 from server.rules.standard.scenario import StandardScenario
