@@ -5,6 +5,8 @@ costs, a Prussian unit in a works hex breaks 18.2 for the evaluation, and the ba
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.bots.evaluate import (
@@ -108,3 +110,37 @@ def test_group_scan_adds_the_plans_terms_as_eval_pos_does(game: Game) -> None:
         full = eval_pos(game, pos, "prussia", losses)
         pos.units[UNIT].hex = "3601"
         assert scan.value(dest) == pytest.approx(full, abs=1e-9), dest
+
+
+def test_a_large_armys_commands_are_offered_group_by_group_in_turn(game: Game) -> None:
+    """legal.LARGE_ARMY: with every Prussian unit due on turn 1 the army lists about 300 commands (two declarations a
+    group: 12.1's roll while its HQ is off the map), far more than a limit of 100 (the bots' is 400, which an army
+    of 40 groups on the map passes at 16 moves a group); the families are shuffled, so successive listings offer
+    different groups and, together, nearly all of them (in the fixed order the same first groups filled every
+    listing and the rest were never offered)."""
+    for uid in game.scenario.side_units["prussia"]:
+        s = game.state.units[uid]
+        if s.status == "offboard":
+            s.entry_turn = 1
+    offered: list[set[str]] = []
+    for k in range(12):
+        cmds = list(game.legal_commands("prussia", random.Random(k), 100))
+        assert len(cmds) == 100
+        offered.append({u for c in cmds for u in c.get("units", ())})
+    due = {u for u in game.scenario.side_units["prussia"] if game.state.units[u].status == "offboard"}
+    assert len(offered[0]) < len(due) / 2  # one listing reaches a minority of the army
+    assert offered[0] != offered[1]
+    assert len(set().union(*offered) & due) > 0.9 * len(due)
+
+
+def test_on_a_spent_clock_the_generic_ply_still_looks_for_a_gain(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """greedy._generic: the clock bounds the search for the best command, not for any gain. With the clock always
+    past, Prussia's turn 1 (its arrivals due, each a gain of the march) is still a move, never the phase's end."""
+    from server.bots import greedy
+
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(greedy.time, "perf_counter", lambda: float(next(ticks)) * 1000.0)
+    bot = greedy.GreedyBot()
+    for k in range(6):
+        cmd = bot.choose(game, "prussia", random.Random(k), 0.001)
+        assert cmd["type"] in ("move", "declare"), cmd
