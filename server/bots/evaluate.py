@@ -11,7 +11,10 @@ Terms (each computed for both sides and subtracted, so the score is zero-sum):
   it, with its own defence, its terrain's defence bonus and friendly units next to it; the chance of
   a bad result grows with the differential as on the CRT;
 * disrupted or ineffective units, a leader standing without combat units, an over-stacked hex;
-* sudden death: holding every hex of a side's immediate-victory set.
+* sudden death: holding every hex of a side's immediate-victory set;
+* the edition's operational plan, where it has one (`Edition.bot_plan`, e.g. the Standard rules on a large field):
+  each combat unit's march, in turns, to the nearest objective its side can contest (W_MARCH a turn), and an
+  enemy's area condition broken while any of the side's units stands in the area.
 
 `Pos` is a light copy of the units' positions so a movement candidate can be scored by moving the
 group's counters in it, without running the engine; attacks and decisions are scored on engine
@@ -20,7 +23,7 @@ copies with `evaluate`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from server.rules import Game
@@ -33,6 +36,7 @@ IMPAIRED = 3.0
 LONE_LEADER = 6.0
 OVERSTACK = 40.0
 SUDDEN = 400.0
+W_MARCH = 5.0  # a turn of marching (MP over MA) still to go to the nearest objective, for each combat unit (bot_plan)
 
 # CRT-shaped chance that a defender suffers an adverse result, by attack-minus-defence differential
 # (Quick Play R6: the share of D-results in each column).
@@ -123,7 +127,7 @@ class _Static:
     """What eval_pos needs of a scenario that never changes during a game: each objective's distance
     to every hex, each hex's terrain defence for the bot, the verdict of the stacking limit by kinds."""
 
-    __slots__ = ("defence", "objectives", "scenario", "stacking")
+    __slots__ = ("defence", "march", "objectives", "plan", "scenario", "stacking")
 
     def __init__(self, scenario: Any, ruleset: Any) -> None:
         grid = scenario.grid
@@ -134,6 +138,56 @@ class _Static:
         ]
         self.defence: dict[str, int] = {}
         self.stacking: dict[tuple[Any, ...], bool] = {}
+        self.plan = ruleset.bot_plan(scenario)  # None on every battle but a large one: no term below then
+        self.march = {} if self.plan is None else self.plan.march
+
+
+def march_term(static: _Static, u: U) -> float:
+    """What a combat unit's march still to go costs its side (bot_plan): W_MARCH a turn of its MA."""
+    table = static.march.get(u.side)
+    if table is None or u.hex is None:
+        return 0.0
+    costs = table.get(getattr(u.kind, "tec_class", u.kind.value))
+    if costs is None:
+        return 0.0
+    return W_MARCH * costs.get(u.hex, 0.0) / max(u.ma, 1)
+
+
+def plan_terms(static: _Static, combat: dict[str, list[U]], game: Game | None = None) -> dict[str, float]:
+    """Each side's terms of the edition's plan: minus its combat units' marches (a unit still off the map, due to
+    enter, charged from its entry hex and a turn more, so that entering is a step of the march), plus each area
+    condition it breaks (a combat unit of the side in the area, as the condition counts them)."""
+    out = {s: 0.0 for s in combat}
+    plan = static.plan
+    if plan is None:
+        return out
+    for s, units in combat.items():
+        if s in static.march:
+            out[s] -= sum(march_term(static, u) for u in units if u.kind.is_combat)
+    if game is not None:
+        sc = game.scenario
+        for uid, st in game.state.units.items():
+            if st.status != "offboard" or st.entry_hex is None:
+                continue
+            d = sc.units[uid]
+            table = static.march.get(d.side)
+            if table is None or not d.kind.is_combat:
+                continue
+            costs = table.get(getattr(d.kind, "tec_class", d.kind.value))
+            if costs is not None:
+                ma = max(game.ruleset.bot_factors(sc, st)[2], 1)
+                out[d.side] = out.get(d.side, 0.0) - W_MARCH * (1.0 + costs.get(st.entry_hex, 0.0) / ma)
+    for s, hexes, points in plan.breach:
+        if any(u.hex in hexes for u in combat.get(s, ()) if u.kind.is_combat):
+            out[s] = out.get(s, 0.0) + POINT * points
+    return out
+    for s, units in combat.items():
+        if s in static.march:
+            out[s] -= sum(march_term(static, u) for u in units if u.kind.is_combat)
+    for s, hexes, points in plan.breach:
+        if any(u.hex in hexes for u in combat.get(s, ()) if u.kind.is_combat):
+            out[s] = out.get(s, 0.0) + POINT * points
+    return out
 
 
 _STATIC: dict[int, _Static] = {}
@@ -246,6 +300,9 @@ def eval_pos(game: Game, pos: Pos, side: str, losses: dict[str, int]) -> float:
     for s, hexes in sc.victory.sudden_death:
         if all(control.get(h) == s for h in hexes):
             score[s] += SUDDEN
+    if static.plan is not None:
+        for s, v in plan_terms(static, combat, game).items():
+            score[s] += v
     return score[side] - score[enemy]
 
 
@@ -293,6 +350,7 @@ class GroupScan:
                 if u.kind.value != "artillery":
                     attack[u.side][h] = attack[u.side].get(h, 0) + u.attack
         self.occ, self.count, self.attack = occ, count, attack
+        self.combat_wo = combat  # the plan's terms (bot_plan) are recomputed with the group at each hex
         # each side's best reach to each objective without the group (the group's own reach is added per hex)
         self.best0: dict[str, list[float]] = {}
         for x in (side, enemy):
@@ -441,6 +499,11 @@ class GroupScan:
             for s, hs in self.game.scenario.victory.sudden_death:
                 if all(control.get(h) == s for h in hs):
                     total += SUDDEN if s == side else -SUDDEN
+            if self.static.plan is not None:
+                combat = {x: list(us) for x, us in self.combat_wo.items()}
+                combat[ms] += [replace(u, hex=dest) for u in movers if not u.leader]
+                terms = plan_terms(self.static, combat, self.game)
+                total += terms[side] - terms[enemy]
             return total
         finally:
             if had is None:

@@ -99,7 +99,10 @@ class GreedyBot:
         samples = max(1, int(getattr(game.ruleset, "bot_dice_samples", 1)))
         best: tuple[float, dict[str, Any]] | None = None
         for i, cmd in enumerate(cmds):
-            if i and time.perf_counter() > deadline:
+            # The clock bounds the search for the best command, not for any gain: a scan cut short before it found
+            # one would end the phase with gains unseen (on Königgrätz's field, a whole army's turn at 0.3 s a
+            # decision). Without a clock (`--iterations`, the pinned games) the scan always completes.
+            if i and time.perf_counter() > deadline and (must_choose or (best is not None and best[0] > MIN_MOVE_GAIN)):
                 break
             if cmd.get("type") in NOT_CANDIDATES:
                 continue

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Protocol
 
 from .dice import Dice
-from .model import Objective, ScenarioModel
+from .model import BotPlan, Objective, ScenarioModel
 from .scenario import UnitKind
 from .state import GameState, UnitState
 
@@ -178,6 +178,11 @@ class Edition:
         """The hexes the bots' evaluation plays toward, each weighted in points for the side that scores it: the
         scenario's objectives, and whatever else an edition's victory rules make worth holding."""
         return scenario.victory.objectives
+
+    def bot_plan(self, scenario: ScenarioModel) -> BotPlan | None:
+        """An operational plan the bots' evaluation adds to its terms (None: none, the evaluation as it always was);
+        computed once per scenario, from what both players see."""
+        return None
 
     def bot_control(self, game: Any) -> dict[str, str]:
         """Who holds each of `bot_objectives`' hexes now (the last side to occupy it, as the engine keeps it)."""

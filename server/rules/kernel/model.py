@@ -38,6 +38,20 @@ class Objective:
 
 
 @dataclass(frozen=True, slots=True)
+class BotPlan:
+    """An edition's operational plan for the bots' evaluation (a heuristic, never a rule; `Edition.bot_plan`).
+
+    `march`: side -> TEC class -> hex -> MP (movement-cost aware, the map's terrain and paths only) from the hex to
+    the nearest objective that side can contest; the evaluation charges each combat unit of the side its MP over
+    its MA, so columns keep marching where the objectives are beyond the tactical terms' reach.
+    `breach`: (side, hexes, points): worth `points` to `side` while any of its units stands in one of `hexes` (an
+    enemy's condition that holds only while none does, as Königgrätz's 18.2)."""
+
+    march: Mapping[str, Mapping[str, Mapping[str, float]]]
+    breach: tuple[tuple[str, frozenset[str], float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Victory:
     description: str
     objectives: tuple[Objective, ...]

@@ -404,9 +404,18 @@ def setup_families(game: Game, side: str, rng: random.Random, sample: int = 6) -
     return fams
 
 
+LARGE_ARMY = 60  # units: Königgrätz's sides have 144 and 152, the Swiepwald battle's 14 and 17, the tutorial's 9
+
+
 def legal_commands(game: Game, side: str, rng: random.Random, limit: int) -> Iterator[dict[str, Any]]:
     produced = 0
-    for fam in command_families(game, side, rng):
+    fams = command_families(game, side, rng)
+    if len(game.scenario.side_units[side]) > LARGE_ARMY:
+        # A large army (Königgrätz's) lists more than `limit` commands: in the families' fixed order the same first
+        # groups filled the list at every call and the army's later groups, its arrivals among them, were never
+        # offered to a bot. Shuffled, every group is offered in turn; a small battle's order is as it always was.
+        rng.shuffle(fams)
+    for fam in fams:
         for cmd in fam():
             yield cmd
             produced += 1

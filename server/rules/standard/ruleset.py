@@ -28,7 +28,7 @@ from ..kernel.edition import (
 )
 from ..kernel.errors import IllegalCommand
 from ..kernel.game import check_fields, setup_units
-from ..kernel.model import Objective, ScenarioModel
+from ..kernel.model import BotPlan, Objective, ScenarioModel
 from ..kernel.setup import secret_placement
 from ..kernel.state import (
     PHASE_COMBAT,
@@ -43,6 +43,7 @@ from . import (
     advancing,
     attacks,
     bombard,
+    botplan,
     charges,
     close_combat,
     combat_results,
@@ -357,6 +358,10 @@ class Standard(Edition):
     def bot_objectives(self, scenario: ScenarioModel) -> tuple[Objective, ...]:
         """18.0 (S69): the scenario's objectives and its conditions' hexes (victory.bot_objectives)."""
         return victory.bot_objectives(_std(scenario))
+
+    def bot_plan(self, scenario: ScenarioModel) -> BotPlan | None:
+        """The march on a large field and the breach of 18.2's works (botplan.py)."""
+        return botplan.bot_plan(_std(scenario))
 
     def bot_control(self, game: Game) -> dict[str, str]:
         return {**game.state.control, **game.state.extra.get("entered", {})}  # 18.1: the last side to enter
