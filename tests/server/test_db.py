@@ -185,7 +185,9 @@ async def test_under_steady_writes_the_checkpointer_has_the_log_start_over_inste
         await checkpointer.stop()
         log_lengths = [frames for _busy, frames, _done in passes]
         assert any(later < earlier for earlier, later in itertools.pairwise(log_lengths)), log_lengths
-        assert largest < 12 << 20, largest  # not the 40 MB written
+        # not the 40 MB written: at most half (12 MB unloaded; 14 MB seen with the checkpointer's thread starved at a
+        # load average of 15)
+        assert largest < 20 << 20, largest
         plain = commandlog._sqlite_connection(str(database))
         assert plain.execute("SELECT count(*) FROM t").fetchone()[0] == 5000
         assert plain.execute("PRAGMA journal_size_limit").fetchone()[0] == 64 << 20
