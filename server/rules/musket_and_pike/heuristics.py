@@ -92,10 +92,10 @@ def _objectives_open(ctx: MPCtx, side: str) -> list[str]:
     return [o.hex for o in ctx.sc.victory.objectives if ctx.st.control.get(o.hex) != side]
 
 
-def _fresh_within(ctx: MPCtx, wid: str, hex_: str) -> bool:
-    """Whether a fresh non-artillery unit of the wing stands within its MA of `hex_`."""
+def _fresh_within(ctx: MPCtx, wid: str, hex_: str, extra: int = 0) -> bool:
+    """Whether a fresh non-artillery unit of the wing stands within its MA (plus `extra`) of `hex_`."""
     return any(ctx.kind(u) is not Kind.ARTILLERY and not _shaken(ctx, u)
-               and ctx.dist(ctx.hex_of(u), hex_) <= ctx.d(u).ma for u in ctx.wing_units_on_map(wid))
+               and ctx.dist(ctx.hex_of(u), hex_) <= ctx.d(u).ma + extra for u in ctx.wing_units_on_map(wid))
 
 
 def walk_in(ctx: MPCtx, wid: str) -> bool:
@@ -109,22 +109,13 @@ def walk_in(ctx: MPCtx, wid: str) -> bool:
 
 
 def storm(ctx: MPCtx, wid: str) -> bool:
-    """Whether at least half the wing's fresh foot stands within its MA of an objective its side does not hold that
-    only a Charge can take: an enemy unit stands in it or next to it (5.6 note 2: Make Ready may not enter a hex next
-    to the enemy; R17.35: close combat only under Charge). Until then Make Ready brings the wing up without note 1
-    dragging it toward the nearest enemy; horse is left to its fights (`charge_prospect`): a village costs it 4*."""
+    """Whether a fresh unit of the wing is within reach of an objective its side does not hold that only a Charge can
+    take: an enemy unit stands in it or next to it (5.6 note 2: Make Ready may not enter a hex next to the enemy;
+    R17.35: close combat only under Charge)."""
     side = ctx.sc.wings[wid].side
-    foot = [u for u in ctx.wing_units_on_map(wid)
-            if ctx.kind(u) not in (Kind.ARTILLERY, Kind.CAVALRY) and not _shaken(ctx, u)]
-    if not foot:
-        return False
     near_enemy = ctx.enemy_adjacent_hexes(side, live=True)
-    for h in _objectives_open(ctx, side):
-        if ctx.enemy_units_in(h, side) or h in near_enemy:
-            close = sum(1 for u in foot if ctx.dist(ctx.hex_of(u), h) <= ctx.d(u).ma)
-            if 2 * close >= len(foot):
-                return True
-    return False
+    return any((ctx.enemy_units_in(h, side) or h in near_enemy) and _fresh_within(ctx, wid, h, REACH)
+               for h in _objectives_open(ctx, side))
 
 
 def _stuck_share(ctx: MPCtx, units: list[str]) -> float:
