@@ -16,7 +16,8 @@ state (R17.96: nothing but the seed is hidden), so the bots' evaluation stays ze
   outcome of its best close combat on the 11.0 table with R17.82-R17.84's modifiers counts as soon as it stands there,
   so the bots do not walk a unit into a combat it is bound to lose;
 * **advance** — each combat unit of a side gets `ADVANCE` for every hex it stands nearer than `ADVANCE_RANGE` to each
-  objective its side does not control (R17.94), so a side brings its whole wing up, not only its nearest unit.
+  objective (R17.94), held or not, so a side brings its whole wing up, not only its nearest unit, and taking an
+  objective never costs the pull toward it.
 """
 
 from __future__ import annotations
@@ -208,12 +209,12 @@ def forced(ctx: MPCtx) -> dict[str, float]:
 
 
 def advance(ctx: MPCtx) -> dict[str, float]:
+    """Every objective, held or not: were the pull of an objective a side does not hold dropped once it takes it, a
+    wing standing round an empty village would lose more by walking in (ADVANCE for each of its units' hexes) than the
+    village's 4 points gain it, and greedy would never take it."""
     out = {s: 0.0 for s in ctx.sc.side_order}
     for o in ctx.sc.victory.objectives:
-        holder = ctx.st.control.get(o.hex)
         for s in ctx.sc.side_order:
-            if s == holder:
-                continue
             for u in ctx.units_of(s):
                 if ctx.broken(u):
                     continue

@@ -145,3 +145,19 @@ def test_6_3_formation_broken_units_pull_a_charge_wing_toward_make_ready() -> No
     assert fit("charge", False) > fit("make_ready", False)
     assert fit("charge", True) < fit("charge", False)
     assert fit("make_ready", True) >= fit("charge", True)
+
+
+def test_r17_94_taking_an_objective_keeps_the_pull_toward_it() -> None:
+    """Were the advance toward an objective dropped once a side holds it, a wing round an empty village would lose more
+    by walking in than the village's points: taking it must never lower the term."""
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0606", pikes=True)
+    b.unit("b-hi2", "blue", "hi", "0806", pikes=True)
+    b.data["victory"]["objectives"] = [{"hex": "0605", "points": 4, "owner": "red"}]
+    g = b.game(wing="b-foot", segment="movement")
+    ctx = ctx_of(g)
+    before = heuristics.advance(ctx)["blue"]
+    g.state.control["0605"] = "blue"
+    ctx.dirty()
+    assert before > 0
+    assert heuristics.advance(ctx)["blue"] == pytest.approx(before)
