@@ -16,7 +16,8 @@ state (R17.96: nothing but the seed is hidden), so the bots' evaluation stays ze
   outcome of its best close combat on the 11.0 table with R17.82-R17.84's modifiers counts as soon as it stands there,
   so the bots do not walk a unit into a combat it is bound to lose;
 * **advance** — each combat unit of a side gets `ADVANCE` for every hex it stands nearer than `ADVANCE_RANGE` to each
-  objective its side does not control (R17.94), so a side brings its whole wing up, not only its nearest unit.
+  objective (R17.94), held or not, so a side brings its whole wing up, not only its nearest unit, and taking an
+  objective never costs the pull toward it.
 """
 
 from __future__ import annotations
@@ -87,18 +88,43 @@ def charge_prospect(ctx: MPCtx, wid: str) -> float | None:
     return sum(best) / len(best) if best else None
 
 
-def _takeable(ctx: MPCtx, wid: str) -> bool:
-    """Whether a fresh unit of the wing is within its MA of an empty objective its side does not hold (R17.94): under
-    Make Ready or Receive Charge it may not enter a hex next to the enemy (R17.33), under Charge it may."""
+def _objectives_open(ctx: MPCtx, side: str) -> list[str]:
+    """The objectives `side` does not hold (R17.94)."""
+    return [o.hex for o in ctx.sc.victory.objectives if ctx.st.control.get(o.hex) != side]
+
+
+def _fresh_within(ctx: MPCtx, wid: str, hex_: str, extra: int = 0) -> bool:
+    """Whether a fresh non-artillery unit of the wing stands within its MA (plus `extra`) of `hex_`."""
+    return any(ctx.kind(u) is not Kind.ARTILLERY and not _shaken(ctx, u)
+               and ctx.dist(ctx.hex_of(u), hex_) <= ctx.d(u).ma + extra for u in ctx.wing_units_on_map(wid))
+
+
+def walk_in(ctx: MPCtx, wid: str) -> bool:
+    """Whether a fresh unit of the wing could walk into an empty objective its side does not hold, one with no enemy
+    unit next to it: Make Ready may enter it (5.6 note 2 bars only hexes next to the enemy), while under Charge note 1
+    lets a unit move only nearer to its nearest enemy, which may lead away from it."""
     side = ctx.sc.wings[wid].side
-    for o in ctx.sc.victory.objectives:
-        if ctx.st.control.get(o.hex) == side or ctx.units_in(o.hex):
-            continue
-        for u in ctx.wing_units_on_map(wid):
-            if ctx.kind(u) is not Kind.ARTILLERY and not _shaken(ctx, u) and \
-                    ctx.dist(ctx.hex_of(u), o.hex) <= ctx.d(u).ma:
-                return True
-    return False
+    near_enemy = ctx.enemy_adjacent_hexes(side, live=True)
+    return any(not ctx.units_in(h) and h not in near_enemy and _fresh_within(ctx, wid, h)
+               for h in _objectives_open(ctx, side))
+
+
+def storm(ctx: MPCtx, wid: str) -> bool:
+    """Whether a fresh unit of the wing is within reach of an objective its side does not hold that only a Charge can
+    take: an enemy unit stands in it or next to it (5.6 note 2: Make Ready may not enter a hex next to the enemy;
+    R17.35: close combat only under Charge)."""
+    side = ctx.sc.wings[wid].side
+    near_enemy = ctx.enemy_adjacent_hexes(side, live=True)
+    return any((ctx.enemy_units_in(h, side) or h in near_enemy) and _fresh_within(ctx, wid, h, REACH)
+               for h in _objectives_open(ctx, side))
+
+
+def _stuck_share(ctx: MPCtx, units: list[str]) -> float:
+    """The share of the wing's non-artillery units that are Formation Broken with their morale intact: they cannot
+    move (6.3) until they Reform, which Charge forbids and Make Ready allows beside a leader (5.6)."""
+    foot = [u for u in units if ctx.kind(u) is not Kind.ARTILLERY]
+    stuck = [u for u in foot if ctx.cond(u) is Condition.BROKEN and ctx.morale(u) is Morale.NORMAL]
+    return len(stuck) / len(foot) if foot else 0.0
 
 
 def orders(ctx: MPCtx, behind: str | None) -> dict[str, float]:
@@ -112,13 +138,19 @@ def orders(ctx: MPCtx, behind: str | None) -> dict[str, float]:
         order = ctx.order(wid)
         if 2 * sum(1 for u in units if _shaken(ctx, u)) > len(units):
             fit = {Order.RALLY: 1.0}  # R17.76: Rally and Reform
+        elif walk_in(ctx, wid):
+            fit = {Order.MAKE_READY: 1.0, Order.CHARGE: 0.3, Order.RECEIVE_CHARGE: 0.3}
         else:
             prospect = charge_prospect(ctx, wid)
-            good = (prospect is not None and prospect > CHARGE_MARGIN) or (w.side == behind and _takeable(ctx, wid))
+            good = (prospect is not None and prospect > CHARGE_MARGIN) or (w.side == behind and storm(ctx, wid))
             if w.side == behind:
                 fit = {Order.CHARGE: 1.0, Order.MAKE_READY: 0.5} if good else {Order.MAKE_READY: 1.0}
             else:
                 fit = {Order.MAKE_READY: 1.0, Order.RECEIVE_CHARGE: 1.0, Order.CHARGE: 0.5 if good else 0.0}
+            stuck = _stuck_share(ctx, units)
+            if stuck:  # 6.3: a Formation Broken unit cannot move, and under Charge it cannot Reform (5.6, R17.30)
+                fit[Order.CHARGE] = fit.get(Order.CHARGE, 0.0) * (1.0 - stuck)
+                fit[Order.MAKE_READY] = max(fit.get(Order.MAKE_READY, 0.0), stuck)
         out[w.side] += ORDER_FIT * fit.get(order, 0.0)
     return out
 
@@ -177,12 +209,12 @@ def forced(ctx: MPCtx) -> dict[str, float]:
 
 
 def advance(ctx: MPCtx) -> dict[str, float]:
+    """Every objective, held or not: were the pull of an objective a side does not hold dropped once it takes it, a
+    wing standing round an empty village would lose more by walking in (ADVANCE for each of its units' hexes) than the
+    village's 4 points gain it, and greedy would never take it."""
     out = {s: 0.0 for s in ctx.sc.side_order}
     for o in ctx.sc.victory.objectives:
-        holder = ctx.st.control.get(o.hex)
         for s in ctx.sc.side_order:
-            if s == holder:
-                continue
             for u in ctx.units_of(s):
                 if ctx.broken(u):
                     continue

@@ -103,3 +103,61 @@ def test_r17_94_advance_draws_every_unit_toward_an_objective_its_side_does_not_h
     g.state.units["b-hi2"].hex = "0806"
     ctx.dirty()
     assert heuristics.advance(ctx)["blue"] == pytest.approx(far + 4 * heuristics.ADVANCE)
+
+
+def _objective_board(red_next_to_it: bool) -> Board:
+    """Blue (behind) three hexes from an empty objective red holds (R17.94); red's foot near it or far from it."""
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0608", pikes=True)
+    b.unit("r-hi", "red", "hi", "0604" if red_next_to_it else "1001", facing="S", pikes=True)
+    b.data["victory"]["objectives"] = [{"hex": "0605", "points": 4, "owner": "red"}]
+    return b
+
+
+def test_5_6_an_empty_objective_clear_of_the_enemy_fits_make_ready_not_charge() -> None:
+    """Note 2 lets a Make Ready unit walk into a hex no enemy stands next to; under Charge note 1 binds every move to
+    its nearest enemy, which may lead away from the objective: the empty objective calls for Make Ready."""
+    def fit(order: str, red_next_to_it: bool) -> float:
+        b = _objective_board(red_next_to_it)
+        b.order("b-foot", order)
+        return heuristics.orders(ctx_of(b.game(wing="r-foot", segment="movement")), behind="blue")["blue"]
+
+    ctx = ctx_of(_objective_board(False).game(wing="r-foot"))
+    assert heuristics.walk_in(ctx, "b-foot") and not heuristics.storm(ctx, "b-foot")
+    assert fit("make_ready", False) > fit("charge", False)
+    # an enemy next to the objective: Make Ready may not enter it (note 2), only a Charge can take it
+    ctx = ctx_of(_objective_board(True).game(wing="r-foot"))
+    assert not heuristics.walk_in(ctx, "b-foot") and heuristics.storm(ctx, "b-foot")
+    assert fit("charge", True) > fit("make_ready", True)
+
+
+def test_6_3_formation_broken_units_pull_a_charge_wing_toward_make_ready() -> None:
+    """A Formation Broken unit cannot move (6.3) and a Charge wing cannot Reform (5.6, R17.30): the more of the wing
+    so stuck, the less Charge fits it, even where its fights would pay."""
+    def fit(order: str, stuck: bool) -> float:
+        b = Board()
+        b.unit("b-hi", "blue", "hi", "0606", pikes=True)
+        b.unit("b-hi2", "blue", "hi", "0807", pikes=True, state={"cond": "broken"} if stuck else None)
+        b.unit("r-li", "red", "li", "0604", facing="S")
+        b.order("b-foot", order)
+        return heuristics.orders(ctx_of(b.game(wing="r-foot", segment="movement")), behind="blue")["blue"]
+
+    assert fit("charge", False) > fit("make_ready", False)
+    assert fit("charge", True) < fit("charge", False)
+    assert fit("make_ready", True) >= fit("charge", True)
+
+
+def test_r17_94_taking_an_objective_keeps_the_pull_toward_it() -> None:
+    """Were the advance toward an objective dropped once a side holds it, a wing round an empty village would lose more
+    by walking in than the village's points: taking it must never lower the term."""
+    b = Board()
+    b.unit("b-hi", "blue", "hi", "0606", pikes=True)
+    b.unit("b-hi2", "blue", "hi", "0806", pikes=True)
+    b.data["victory"]["objectives"] = [{"hex": "0605", "points": 4, "owner": "red"}]
+    g = b.game(wing="b-foot", segment="movement")
+    ctx = ctx_of(g)
+    before = heuristics.advance(ctx)["blue"]
+    g.state.control["0605"] = "blue"
+    ctx.dirty()
+    assert before > 0
+    assert heuristics.advance(ctx)["blue"] == pytest.approx(before)
