@@ -27,7 +27,7 @@ from .leakcheck import OWNER, READERS, Tally, boxed, leaks, play_and_tally, setu
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
 PATH = ROOT / "scenarios" / "standard" / "koniggratz.json"
-GAMES = int(__import__("os").environ.get("LEAK_GAMES", "12"))  # `make test`; LEAK_GAMES=50 for issue 40's report
+GAMES = int(__import__("os").environ.get("LEAK_GAMES", "8"))  # `make test`; LEAK_GAMES=50 for issue 40's report
 MAX_COMMANDS = 300
 HISTORY_SAMPLES = 2
 DATA: dict[str, Any] = json.loads(PATH.read_text("utf-8"))
