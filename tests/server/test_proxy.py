@@ -17,6 +17,7 @@ import asyncio
 import concurrent.futures
 import json
 import random
+import signal
 import sys
 import time
 import uuid
@@ -173,11 +174,14 @@ async def _scenario(url: str, games: list[Played], servers: dict[str, ServerProc
             await asyncio.sleep(0.05)
         assert watcher.socket is not None and watcher.connections == [victim_name]
         # kill while the victim's games have requests in flight (on a loaded machine play is sparse, and a kill
-        # between requests would prove nothing of the retry)
+        # between requests would prove nothing of the retry). The process is frozen first (SIGSTOP): its games'
+        # next requests then wait inside it, so the kill lands on requests it has taken, on a fast machine too.
         victims = [g for g in games if home[g.game_id] == victim_name]
+        servers[victim_name].proc.send_signal(signal.SIGSTOP)
         while sum(g.in_flight for g in victims) < 2:
             assert time.monotonic() < deadline + 20, "no request of the victim's games was ever in flight"
             await asyncio.sleep(0.002)
+        await asyncio.sleep(0.2)  # (they reach the frozen process's socket)
         killing = time.monotonic()
         await asyncio.to_thread(servers[victim_name].kill)
         killed_at = time.monotonic()
