@@ -79,6 +79,8 @@ def test_setup_by_clicks_refusal_shortcut_and_secrecy(open_page: Any, setup_serv
     b.keyboard.press("Escape")
     click_hex(b, "0804")
     b.wait_for_function("() => window.vedette.S.selected.join() === 'r-cav'")
+    # the click waits for the selected counter's own area: the options of r-1 may still be the ones shown
+    b.wait_for_function("() => window.vedette.S.options && window.vedette.S.options.setupUnit === 'r-cav' && window.vedette.S.options.reach.has('0905')")
     click_hex(b, "0905")
     wait_view(b, "window.vedette.S.view.units['r-cav'].hex === '0905'")
 
