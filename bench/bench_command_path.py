@@ -119,7 +119,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 profiler.enable()
             start = time.process_time()
             async with LazySession(sessionmaker, engine) as session:  # as the websocket route does
-                answer, applied = await services.commands.submit(session, game_id, user, command, version, None)
+                answer, _applied = await services.commands.submit(session, game_id, user, command, version, None)
             frame_text({"type": "ack", **answer})
             await hub.publish(game_id, answer["version"])
             await asyncio.gather(*list(hub._tasks))  # the fan-out the command caused

@@ -397,9 +397,9 @@ def start_server(env: dict[str, str], port: int, workers: int, log: Path,
                    "--workers", str(workers), "--log-level", "warning", "--no-access-log"]
     if cpus:  # the server (and every process it starts) on these cores only; taskset is util-linux's
         command = ["taskset", "-c", cpus, *command]
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # the log stays open as the server's stdout for as long as it runs
         command,
-        cwd=ROOT, env={**os.environ, **env}, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
+        cwd=ROOT, env={**os.environ, **env}, stdout=open(log, "wb"), stderr=subprocess.STDOUT,  # noqa: SIM115
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -512,7 +512,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                  for i, g in enumerate(games)]
         while connected[0] < len(games):
             if any(t.done() for t in tasks):
-                raise RuntimeError([t.exception() for t in tasks if t.done()][0])
+                raise RuntimeError(next(t.exception() for t in tasks if t.done()))
             await asyncio.sleep(0.1)
         probe = start_commit_probe(database_url, schema, args.seconds)
         relay_probe = bare_relay.start_probe(relay_port, args.seconds)

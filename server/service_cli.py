@@ -92,7 +92,7 @@ def migrate_command(args: argparse.Namespace) -> int:
         return 2
     try:
         upgrade_head(settings)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 a command line tool reports any failure in one line, not a traceback
         print(f"vedette migrate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     print("database schema is up to date", file=sys.stderr)
@@ -118,7 +118,7 @@ def create_admin_command(args: argparse.Namespace) -> int:
     email = args.email or f"{args.username}@localhost"
     try:
         created = asyncio.run(_create_admin(settings, args.username, password, email))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 as above
         print(f"vedette create-admin: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     print(f"{'created' if created else 'promoted'} admin {args.username.lower()}", file=sys.stderr)

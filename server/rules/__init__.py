@@ -7,11 +7,13 @@ list of commands always lead to the same state.
 (`horse_and_musket/`, `musket_and_pike/`, `quickplay/`, `quickplay_2013/`, `standard/`), registered by ruleset id when imported here (docs/engine-contract.md).
 """
 
-from . import quickplay  # noqa: F401  (registers the `quickplay` edition)
-from . import quickplay_2013  # noqa: F401  (registers the `quickplay-2013` edition)
-from . import standard  # noqa: F401  (registers the `standard` edition)
-from . import horse_and_musket  # noqa: F401  (registers the `horse-and-musket` edition)
-from . import musket_and_pike  # noqa: F401  (registers the `musket-and-pike` edition)
+from . import (
+    horse_and_musket,  # noqa: F401  (registers the `horse-and-musket` edition)
+    musket_and_pike,  # noqa: F401  (registers the `musket-and-pike` edition)
+    quickplay,  # noqa: F401  (registers the `quickplay` edition)
+    quickplay_2013,  # noqa: F401  (registers the `quickplay-2013` edition)
+    standard,  # noqa: F401  (registers the `standard` edition)
+)
 from .kernel.dice import seed_hash
 from .kernel.edition import Edition, find_ruleset, known_rulesets
 from .kernel.errors import IllegalCommand, MalformedCommand, NotYourDecision
@@ -25,16 +27,45 @@ from .kernel.state import GameState, Phase, Status, UnitState
 from .kernel.views import scenario_json_for
 from .kernel.visibility import event_visible, filter_events
 from .quickplay import QuickPlay
+from .quickplay.orders import STANDING_ORDERS, standing_order_choice, validate_orders
 from .quickplay_2013 import QuickPlay2013
 from .standard import Standard
-from .quickplay.orders import STANDING_ORDERS, standing_order_choice, validate_orders
 
 Ruleset = Edition  # the name the service and older tests use
 
 __all__ = [
-    "Edition", "Game", "GameState", "Hex", "HexGrid", "IllegalCommand", "MalformedCommand", "NotYourDecision",
-    "OffsetCoord", "Phase", "QuickPlay", "QuickPlay2013", "Ruleset", "STANDING_ORDERS", "Scenario", "Standard", "ScenarioError", "Status",
-    "UnitKind", "UnitState", "event_visible", "filter_events", "find_ruleset", "hexside_key", "known_rulesets", "line_of_sight",
-    "parse_scenario", "redacted_extra", "scenario_from_json_text", "scenario_json_for", "seed_hash", "standing_order_choice", "validate_orders",
+    "STANDING_ORDERS",
+    "Edition",
+    "Game",
+    "GameState",
+    "Hex",
+    "HexGrid",
+    "IllegalCommand",
+    "MalformedCommand",
+    "NotYourDecision",
+    "OffsetCoord",
+    "Phase",
+    "QuickPlay",
+    "QuickPlay2013",
+    "Ruleset",
+    "Scenario",
+    "ScenarioError",
+    "Standard",
+    "Status",
+    "UnitKind",
+    "UnitState",
+    "event_visible",
+    "filter_events",
+    "find_ruleset",
+    "hexside_key",
+    "known_rulesets",
+    "line_of_sight",
+    "parse_scenario",
+    "redacted_extra",
+    "scenario_from_json_text",
+    "scenario_json_for",
+    "seed_hash",
+    "standing_order_choice",
+    "validate_orders",
     "verify_record",
 ]

@@ -19,14 +19,14 @@ HISTORICAL = ("hougoumont", "salem-church")
 @pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.json")), ids=lambda p: p.stem)
 def test_every_shipped_scenario_validates(path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "server.cli", "validate-scenario", str(path)],
-                            capture_output=True, text=True, cwd=ROOT)
+                            capture_output=True, text=True, cwd=ROOT, check=False)
     assert result.returncode == 0, result.stderr
     assert ": ok (" in result.stdout
 
 
 def test_the_battle_files_are_exactly_what_their_generator_builds() -> None:
     result = subprocess.run([sys.executable, "scenarios/tools/build_scenarios.py", "--check"],
-                            capture_output=True, text=True, cwd=ROOT)
+                            capture_output=True, text=True, cwd=ROOT, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

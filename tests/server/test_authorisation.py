@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Player, login, make_admin, server_game, start_game
+from starlette.websockets import WebSocketDisconnect
 
 ROLES = ["anonymous", "stranger", "watcher", "mover", "waiter", "admin"]
 
@@ -158,9 +159,8 @@ def test_websocket_roles(world: World):
     client, game_id = world.client, world.game["id"]
     # Unknown callers cannot even open a private game's socket.
     for suffix in ("", "?token=nonsense", f"?token={world.headers['stranger']['Authorization'][7:]}"):
-        with pytest.raises(Exception):
-            with client.websocket_connect(f"/ws/games/{game_id}{suffix}") as ws:
-                ws.receive_json()
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/games/{game_id}{suffix}") as ws:
+            ws.receive_json()
     # The watcher sees the spectator view and may not command.
     with client.websocket_connect(f"/ws/games/{game_id}?watch={world.game['watch_token']}") as ws:
         hello = ws.receive_json()
@@ -189,7 +189,7 @@ def test_websocket_roles(world: World):
 def test_websocket_origin_checked(world: World):
     client, game_id = world.client, world.game["id"]
     token = world.headers["mover"]["Authorization"][7:]
-    with pytest.raises(Exception), client.websocket_connect(
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
         f"/ws/games/{game_id}?token={token}", headers={"Origin": "https://evil.example"}
     ) as ws:
         ws.receive_json()

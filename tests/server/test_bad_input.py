@@ -6,6 +6,7 @@ import json
 
 import pytest
 from server_helpers import PASSWORD, Player, start_game
+from starlette.websockets import WebSocketDisconnect
 
 
 def _assert_json_error(response, status):
@@ -16,7 +17,7 @@ def _assert_json_error(response, status):
 
 
 def test_malformed_and_mistyped_bodies(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     gid = game["id"]
     url = f"/api/games/{gid}/commands"
     bad_json = client.post(url, content=b"{not json", headers={**a.headers, "Content-Type": "application/json"})
@@ -69,7 +70,7 @@ def test_login_rate_limited_per_username_and_ip(client):
 
 
 def test_unknown_routes_and_ids(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     for url in ("/api/nothing", "/api/games/nope", "/api/games/nope/history", "/api/scenarios/nope",
                 "/api/games/" + "x" * 500, "/definitely/not/here"):
         _assert_json_error(a.get(url), 404)
@@ -85,7 +86,7 @@ def test_unknown_routes_and_ids(client):
 
 
 def test_oversize_body(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     huge = {"command": {"type": "end_phase", "pad": "x" * 70_000}, "expected_version": 0}
     response = a.post(f"/api/games/{game['id']}/commands", json=huge)
     assert _assert_json_error(response, 413)["error"] == "body_too_large"
@@ -99,7 +100,7 @@ def test_oversize_body(client):
 
 
 def test_bad_websocket_frames(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     with a.ws(game["id"]) as ws:
         assert ws.receive_json()["type"] == "snapshot"
         ws.send_text("x" * 20_000)
@@ -127,12 +128,12 @@ def test_bad_websocket_frames(client):
 
 @pytest.mark.parametrize("path", ["/ws/games/nope", "/ws/games/" + "z" * 300])
 def test_websocket_unknown_game_refused(client, path):
-    with pytest.raises(Exception), client.websocket_connect(path) as ws:
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(path) as ws:
         ws.receive_json()
 
 
 def test_no_500_on_junk_fuzz(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     gid = game["id"]
     junk_bodies = [b"", b"null", b"0", b'"str"', b"[]", b"{}", b'{"command": null}',
                    json.dumps({"command": {"type": "end_phase"}, "expected_version": 10**30}).encode(),

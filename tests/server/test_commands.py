@@ -24,7 +24,7 @@ def _mover(client, game_id, a, b):
 def test_accept_stale_and_repeat(client):
     a, b, game = start_game(client)
     gid = game["id"]
-    mover, waiter = _mover(client, gid, a, b)
+    mover, _waiter = _mover(client, gid, a, b)
     side = "blue" if mover is a else "red"
     command = pick_command(client, gid, side, random.Random(1))
     command_id = str(uuid.uuid4())

@@ -94,7 +94,7 @@ def test_two_clients_play_a_full_turn(client, batch):
             got = _receive_until(sockets[side], {"ack"}, 2)
             ack = next(m for m in got if m["type"] == "ack")
             assert ack["version"] == version + 1, ack
-            version += 1
+            version += 1  # noqa: SIM113 - counts the acknowledged commands
             patches = {side: next(m for m in got if m["type"] == "patch")}
             patches[other] = sockets[other].receive_json()
             patches["spectator"] = ws_spec.receive_json()

@@ -64,7 +64,8 @@ async def test_conflicting_commands_exactly_one_applies(settings):
             async def attempt(i, command):
                 async with makers[i]() as session:
                     try:
-                        return await services[i].commands.submit(session, game_id, users[side], command, version, None)
+                        # awaited within this iteration, so the loop's names are the ones meant
+                        return await services[i].commands.submit(session, game_id, users[side], command, version, None)  # noqa: B023
                     except ApiError as exc:
                         return exc
 
@@ -104,7 +105,7 @@ async def test_same_command_id_from_two_connections_applies_once(postgres_settin
 
             async def attempt(i):
                 async with makers[i]() as session:
-                    return await services[i].commands.submit(session, game_id, users[side], command, version, command_id)
+                    return await services[i].commands.submit(session, game_id, users[side], command, version, command_id)  # noqa: B023
 
             (a, a_new), (b, b_new) = await asyncio.gather(attempt(0), attempt(1))
             assert a == b and a_new != b_new

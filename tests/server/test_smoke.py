@@ -24,7 +24,7 @@ def test_create_join_and_view(client):
 
 
 def test_lobby_rows_carry_each_side_name_of_the_games_own_scenario(client):
-    a, b, game = start_game(client)
+    a, _b, game = start_game(client)
     (mine,) = a.get("/api/games").json()["mine"]
     assert mine["side_names"] == {"blue": "Blue Army", "red": "Red Army"}
     assert game["side_names"] == mine["side_names"]  # the creation answer carries them too

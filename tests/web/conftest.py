@@ -80,6 +80,6 @@ def open_page(browser: Any, artifacts: Path, request: Any) -> Iterator[Any]:
         for name, page in pages.items():
             try:
                 page.screenshot(path=str(artifacts / f"failure-{request.node.name}-{name}.png"))
-            except Exception:  # noqa: BLE001 - best effort, the test has already failed
+            except Exception:  # noqa: BLE001, S110 - best effort, the test has already failed
                 pass
 

@@ -19,5 +19,5 @@ def test_node_unit_tests() -> None:
             pytest.fail("node is missing")
         pytest.skip("node is missing")
     files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
-    proc = subprocess.run([node, "--test", *files], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([node, "--test", *files], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

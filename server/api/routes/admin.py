@@ -36,7 +36,7 @@ async def all_games(
                 engine_game = await store.engine_at(session, row)
                 watching = await spectators.spectator_count(session, row.id)
                 item["view"] = build_view(row, engine_game, viewer, spectators=watching)
-            except Exception as exc:  # one damaged game must not hide the others
+            except Exception as exc:  # noqa: BLE001 one damaged game must not hide the others
                 item["view"] = None
                 item["view_error"] = type(exc).__name__
         out.append(item)

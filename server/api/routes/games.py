@@ -219,7 +219,7 @@ async def get_options(
         return build_options(loaded.engine, Viewer("seat", side, user.id), unit_ids, loaded.row.version)
     except ApiError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 whatever the unit list does to the engine, the answer is a 422 naming it
         if isinstance(exc, rules().IllegalCommand):
             raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
         raise ApiError(422, "bad_units", f"Cannot list options for {unit_ids}.") from None
@@ -246,7 +246,7 @@ async def get_preview(
         return build_preview(loaded.engine, Viewer("seat", side, user.id), parsed, loaded.row.version)
     except ApiError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 a command the engine cannot preview is the caller's 422, never a 500
         if isinstance(exc, rules().IllegalCommand):
             raise ApiError(422, "illegal_command", exc.message, rule=exc.rule) from None
         raise ApiError(422, "malformed_command", "That command cannot be previewed.") from None

@@ -594,8 +594,8 @@ def verify_record(record: dict[str, Any], scenario: ScenarioModel) -> list[str]:
         return problems + [str(e)]
     faces = dice.get("faces", 6)
     if faces != game.ruleset.die_faces:
-        return problems + [f"the record says its dice have {faces} faces, but {game.ruleset.name} rolls "
-                           f"d{game.ruleset.die_faces}s"]
+        return problems + [(f"the record says its dice have {faces} faces, but {game.ruleset.name} rolls "
+                            f"d{game.ruleset.die_faces}s")]
     for i, entry in enumerate(record.get("commands", [])):
         try:
             _replay_entry(game, entry)

@@ -207,9 +207,9 @@ def assign_leaders(ctx: Ctx, c: dict[str, Any], side: str, leaders: list[str], p
         rec = leader_recipient(ctx, ldr, participants, primary)
         if rec is not None:
             leader_to[ldr] = rec
-        if primary is not None and ctx.u(ldr).hex == ctx.u(primary).hex and ctx.helps(ldr, primary):
-            if primary not in morale_from.values():
-                morale_from[ldr] = primary
+        if (primary is not None and ctx.u(ldr).hex == ctx.u(primary).hex and ctx.helps(ldr, primary)
+                and primary not in morale_from.values()):
+            morale_from[ldr] = primary
 
 
 # --- declaring an attack (7.1) --------------------------------------------------------

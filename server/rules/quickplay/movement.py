@@ -8,6 +8,7 @@ shaded hexes and the random player.
 from __future__ import annotations
 
 import heapq
+import itertools
 from dataclasses import dataclass, field
 
 from ..kernel.core import Ctx
@@ -333,7 +334,7 @@ def path_cost(ctx: Ctx, group: MoveGroup, path: list[str]) -> int:
         cost = opt.cost_halves
         ctx.require(cost <= group.ma_halves or opt.slide == 0, "4.5",
                     "the slide along the map edge uses up the whole movement allowance; enter next turn")
-        steps = list(zip(path, path[1:]))
+        steps = list(itertools.pairwise(path))
         ok, ends = _enterable(ctx, group, path[0])
         ctx.require(ok, "6.2", f"{ctx.names(group.uids)} may not enter {path[0]} (enemy zone of control)")
         ctx.require(not (ends and len(path) > 1), "6.2", "entering an enemy zone of control ends the move")
@@ -344,7 +345,7 @@ def path_cost(ctx: Ctx, group: MoveGroup, path: list[str]) -> int:
     else:
         ctx.require(len(path) >= 2, "4.1", "a move needs the start hex and at least one more hex")
         ctx.require(path[0] == group.start, "4.1", f"the path must start at {group.start}, where the units are")
-        steps = list(zip(path, path[1:]))
+        steps = list(itertools.pairwise(path))
         cost = 0
         road_only = group.mode == "stack" and all(ctx.sc.is_road_link(a, b) for a, b in steps)
     if group.mode == "square":

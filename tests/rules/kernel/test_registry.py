@@ -79,8 +79,8 @@ def test_parse_scenario_reads_with_the_editions_reader(tutorial_data: dict[str, 
     for name in ("chess",):
         with pytest.raises(ScenarioError) as e:
             parse_scenario({**tutorial_data, "ruleset": name}, "t")
-        assert e.value.problems == [("ruleset", f"ruleset '{name}' is not implemented yet (available: "
-                                                "horse-and-musket, musket-and-pike, quickplay, quickplay-2013, standard)")]
+        assert e.value.problems == [("ruleset", (f"ruleset '{name}' is not implemented yet (available: "
+                                                 "horse-and-musket, musket-and-pike, quickplay, quickplay-2013, standard)"))]
     with pytest.raises(ScenarioError) as e:  # the Standard reader refuses Quick Play's fields, naming them
         parse_scenario({**tutorial_data, "ruleset": "standard"}, "t")
     assert any("Quick Play scenario field" in r for _, r in e.value.problems)
