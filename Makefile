@@ -30,13 +30,14 @@ proxy-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
 	  else echo "haproxy missing: apt-get install haproxy" >&2; fi; }
 
-# Imports flow one way first (the contracts in pyproject.toml, drawn in docs/architecture.md), ruff's checks
-# (pinned in pyproject.toml; a second), then every test.
+# Imports flow one way first (the contracts in pyproject.toml, drawn in docs/architecture.md), ruff's checks and
+# the rules core's strict typing (mypy; seconds each), then every test.
 # Two workers (pytest-xdist), each test module on one: on the 2-core machines the suite took 7.6 min serially
 # and 5.1 min in two workers (23 min serially on a VM 2.6 times slower). The slow suites stay in.
 test: install browser-deps proxy-deps
 	$(BIN)/lint-imports
 	$(BIN)/ruff check server tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test-fast: install
