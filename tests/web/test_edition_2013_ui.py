@@ -11,7 +11,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from web_helpers import choose_option, click_hex, computer_game, end_phase, register, wait_view
+from web_helpers import (
+    choose_option,
+    click_hex,
+    computer_game,
+    end_phase,
+    join_by_invite,
+    register,
+    wait_view,
+)
 
 EDITION = "quickplay-2013"
 STACK = "0305"  # 1st Brigade's hex; the battery, the Jäger and the dragoons can reach it on turn 1
@@ -71,10 +79,7 @@ def test_the_lobby_picks_the_2013_edition_and_its_page_cites_seed_001(open_page:
     card.locator("button.btn.primary").click()
     invite = a.locator("#my-games .invite input").first
     invite.wait_for()
-    b.goto(invite.input_value())
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(b, invite.input_value())
     a.goto(f"{base}/games/{game_id}")
     for p in (a, b):
         p.locator("#conn[data-state=open]").wait_for()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from test_whole_battle import create_in_lobby
-from web_helpers import api_command, click_hex, hex_point, register, view, wait_view
+from web_helpers import api_command, click_hex, hex_point, join_by_invite, register, view, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,10 +47,7 @@ def test_cards_facing_arcs_and_the_charge_prompt(open_page: Any, hm_server: Any,
     register(a, base, "hmalice")
     register(b, base, "hmbob")
     link, side_a = create_in_lobby(a, "hm-ui")
-    b.goto(link)
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(b, link)
     a.goto(f"{base}/games/{game_id}")
     pages = {side_a: a, ("austrian" if side_a == "prussian" else "prussian"): b}
     pru, aus = pages["prussian"], pages["austrian"]
@@ -130,10 +127,7 @@ def _two_players(open_page: Any, base: str, errors: list[str], tag: str) -> tupl
     register(a, base, f"hm{tag}alice")
     register(b, base, f"hm{tag}bob")
     link, side_a = create_in_lobby(a, "hm-ui")
-    b.goto(link)
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(b, link)
     a.goto(f"{base}/games/{game_id}")
     pages = {side_a: a, ("austrian" if side_a == "prussian" else "prussian"): b}
     for p in pages.values():

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from test_whole_battle import create_in_lobby
-from web_helpers import choose_option, click_hex, hex_point, register, wait_view
+from web_helpers import choose_option, click_hex, hex_point, join_by_invite, register, wait_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,10 +86,7 @@ def test_a_wing_activation_through_the_page(open_page: Any, mp_server: Any, arti
     chip.wait_for()
     assert chip.inner_text() == "Musket & Pike"
     link, side_a = create_in_lobby(a, "mp-ui")
-    b.goto(link)
-    b.get_by_role("button", name="Join the game").click()
-    b.wait_for_url("**/games/*")
-    game_id = b.url.split("/games/")[1].split("?")[0]
+    game_id = join_by_invite(b, link)
     a.goto(f"{base}/games/{game_id}")
     pages = {side_a: a, ("swedish" if side_a == "imperial" else "imperial"): b}
     imp, swe = pages["imperial"], pages["swedish"]
