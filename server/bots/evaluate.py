@@ -142,22 +142,15 @@ class _Static:
         self.march = {} if self.plan is None else self.plan.march
 
 
-def march_term(static: _Static, u: U, pursuing: bool = False) -> float:
-    """What a combat unit's march still to go costs its side (bot_plan): W_MARCH a turn of its MA; once its side
-    breaches (`pursuing`), the lesser of that and the march on beyond the breach (`BotPlan.pursuit`, negative past it)."""
+def march_term(static: _Static, u: U) -> float:
+    """What a combat unit's march still to go costs its side (bot_plan): W_MARCH a turn of its MA."""
     table = static.march.get(u.side)
     if table is None or u.hex is None:
         return 0.0
-    tec = getattr(u.kind, "tec_class", u.kind.value)
-    costs = table.get(tec)
+    costs = table.get(getattr(u.kind, "tec_class", u.kind.value))
     if costs is None:
         return 0.0
-    cost = costs.get(u.hex, 0.0)
-    if pursuing and static.plan is not None:
-        beyond = static.plan.pursuit.get(u.side, {}).get(tec)
-        if beyond is not None:
-            cost = min(cost, beyond.get(u.hex, cost))
-    return W_MARCH * cost / max(u.ma, 1)
+    return W_MARCH * costs.get(u.hex, 0.0) / max(u.ma, 1)
 
 
 def plan_terms(static: _Static, combat: dict[str, list[U]], game: Game | None = None) -> dict[str, float]:
@@ -168,11 +161,9 @@ def plan_terms(static: _Static, combat: dict[str, list[U]], game: Game | None = 
     plan = static.plan
     if plan is None:
         return out
-    breaching = {s for s, hexes, _ in plan.breach
-                 if any(u.hex in hexes for u in combat.get(s, ()) if u.kind.is_combat)}
     for s, units in combat.items():
         if s in static.march:
-            out[s] -= sum(march_term(static, u, s in breaching) for u in units if u.kind.is_combat)
+            out[s] -= sum(march_term(static, u) for u in units if u.kind.is_combat)
     if game is not None:
         sc = game.scenario
         for uid, st in game.state.units.items():
@@ -186,6 +177,13 @@ def plan_terms(static: _Static, combat: dict[str, list[U]], game: Game | None = 
             if costs is not None:
                 ma = max(game.ruleset.bot_factors(sc, st)[2], 1)
                 out[d.side] = out.get(d.side, 0.0) - W_MARCH * (1.0 + costs.get(st.entry_hex, 0.0) / ma)
+    for s, hexes, points in plan.breach:
+        if any(u.hex in hexes for u in combat.get(s, ()) if u.kind.is_combat):
+            out[s] = out.get(s, 0.0) + POINT * points
+    return out
+    for s, units in combat.items():
+        if s in static.march:
+            out[s] -= sum(march_term(static, u) for u in units if u.kind.is_combat)
     for s, hexes, points in plan.breach:
         if any(u.hex in hexes for u in combat.get(s, ()) if u.kind.is_combat):
             out[s] = out.get(s, 0.0) + POINT * points

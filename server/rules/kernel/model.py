@@ -20,7 +20,7 @@ This module imports nothing of the kernel but the hex grid: every other kernel m
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
 
@@ -45,14 +45,10 @@ class BotPlan:
     the nearest objective that side can contest; the evaluation charges each combat unit of the side its MP over
     its MA, so columns keep marching where the objectives are beyond the tactical terms' reach.
     `breach`: (side, hexes, points): worth `points` to `side` while any of its units stands in one of `hexes` (an
-    enemy's condition that holds only while none does, as Königgrätz's 18.2).
-    `pursuit`: side -> TEC class -> hex -> MP, the march once the side breaches: to its objectives beyond the
-    breached area (Königgrätz's 2030), counted from the area's nearest hex to them (negative past it); the evaluation
-    charges a breaching side's units the lesser of the two, so breaching never costs a march and the army goes on."""
+    enemy's condition that holds only while none does, as Königgrätz's 18.2)."""
 
     march: Mapping[str, Mapping[str, Mapping[str, float]]]
     breach: tuple[tuple[str, frozenset[str], float], ...] = ()
-    pursuit: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

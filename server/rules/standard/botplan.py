@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping
 
-from ..kernel.model import BotPlan, Objective
+from ..kernel.model import BotPlan
 from .movement import HALF, step_cost
 from .scenario import StandardScenario
 from .victory import BOT_CONDITION_POINTS, bot_objectives, in_area
@@ -99,22 +99,4 @@ def bot_plan(sc: StandardScenario) -> BotPlan | None:
                 area = frozenset(h for h in sc.grid.all_hexes() if in_area(sc, t, h))
                 if area:
                     breach.append((enemy, area, float(BOT_CONDITION_POINTS)))
-    return BotPlan(march, tuple(breach), pursuit_tables(sc, objectives, breach))
-
-
-def pursuit_tables(sc: StandardScenario, objectives: Iterable[Objective],
-                   breach: Iterable[tuple[str, frozenset[str], float]]) -> dict[str, dict[str, dict[str, float]]]:
-    """For each side that can breach an area, the march on to its objectives beyond it (18.1's 2030 once 18.2's works
-    are entered): each hex's MP to them less the breached area's nearest hex's and MARCH_FREE, so the line of the
-    area costs what it cost before and every MP beyond it toward them gains (negative)."""
-    out: dict[str, dict[str, dict[str, float]]] = {}
-    for side, area, _ in breach:
-        beyond = {o.hex for o in objectives if o.scorer == side} - area
-        if not beyond or side in out:
-            continue
-        tables = {c: march_costs(sc, c, beyond) for c in TEC_CLASSES}
-        out[side] = {}
-        for c, t in tables.items():
-            line = min((t[h] for h in area if h in t), default=0.0)
-            out[side][c] = {h: v - line - MARCH_FREE for h, v in t.items()}
-    return out
+    return BotPlan(march, tuple(breach))

@@ -184,30 +184,3 @@ def test_an_attack_on_the_works_is_valued_through_the_tactic_the_roll_and_the_ad
     assert advanced  # the defender retreated on some face and the attackers advanced into the works (7.12)
     cmd = bot.choose(game, "prussia", random.Random(5), 3600.0)
     assert cmd["type"] == "attack" and cmd["target"] == "2712", cmd
-
-
-def test_once_in_the_works_the_march_goes_on_to_2030(game: Game) -> None:
-    """BotPlan.pursuit: before 18.2 is broken the march ends at the works (a Prussian unit past them toward 2030 pays
-    for straying from the nearest works hex); once a Prussian unit stands in the works, every other unit's march is the
-    lesser of that and the march on to 18.1's 2030 counted from the works, so going beyond gains and the breach costs no
-    march anywhere."""
-    plan = _static(game).plan
-    assert plan is not None and set(plan.pursuit) == {"prussia"}
-    on = plan.pursuit["prussia"]["infantry"]
-    assert on["2030"] < on["2520"] < on["3016"] < 0 <= on["3601"]  # deeper is cheaper, and the march is as long behind
-    static = _static(game)
-    for uid in (UNIT, "p-14-g2"):
-        game.state.units[uid].status, game.state.units[uid].hex = "map", "3601"
-    pos = Pos(game)
-    first, second = pos.units[UNIT], pos.units["p-14-g2"]
-
-    def march(hex_: str) -> float:  # the plan's terms for Prussia with the second group at hex_
-        second.hex = hex_
-        return plan_terms(static, {"prussia": [first, second], "austria": []})["prussia"]
-
-    # 3016 just behind the line, 2520 five hexes on toward 2030: without a breach the deeper hex costs a march
-    first.hex = "3601"
-    assert march("2520") < march("3016")
-    first.hex = "3013"  # the 14th Division's first group enters works hex 3013: 18.2 broken (the breach's 10 points)
-    assert march("2520") > march("3016")
-    assert march("2520") - march("3016") == pytest.approx(W_MARCH * (on["3016"] - on["2520"]) / second.ma)
