@@ -93,7 +93,7 @@ class GreedyBot:
             return {"type": "end_phase"}
         rng.shuffle(cmds)
         must_choose = game.state.decision is not None or not game.ruleset.can_end_phase(game, side)
-        if game.ruleset.bot_expectation:
+        if game.ruleset.bot_expects(game.scenario):
             return self._expected_ply(game, side, rng, deadline, cmds, must_choose)
         base = evaluate(game, side)
         samples = max(1, int(getattr(game.ruleset, "bot_dice_samples", 1)))
@@ -127,7 +127,8 @@ class GreedyBot:
         base = evaluate(game, side)
         best: tuple[float, dict[str, Any]] | None = None
         for i, cmd in enumerate(cmds):
-            if i and time.perf_counter() > deadline:
+            # as in `_generic`: past the clock the scan goes on until it finds a gain (no clock: it always completes)
+            if i and time.perf_counter() > deadline and (must_choose or (best is not None and best[0] > MIN_MOVE_GAIN)):
                 break
             if cmd.get("type") in NOT_CANDIDATES:
                 continue
@@ -191,7 +192,7 @@ class GreedyBot:
         """The decider's best option of a decision that finishes resolving a command, each tried on a copy with
         imagined dice (the first option when there is one or more than FOLLOW_UP_CHOICES)."""
         opts = d["options"]
-        if len(opts) == 1 or len(opts) > FOLLOW_UP_CHOICES:
+        if len(opts) == 1 or len(opts) > getattr(g.ruleset, "bot_follow_up_choices", FOLLOW_UP_CHOICES):
             return str(opts[0]["id"])
         best: tuple[float, str] | None = None
         for o in opts:

@@ -16,10 +16,13 @@ from tests.rules.musket_and_pike.builder import Board
 
 
 def test_only_musket_and_pike_asks_greedy_for_expectations_and_reactions() -> None:
-    """The other editions' bots are unchanged: their one ply reads one imagined roll, as ever."""
+    """The other editions' bots are unchanged: their one ply reads one imagined roll, as ever (the Standard rules'
+    but on a large field, `bot_expects`: tests/rules/standard/test_botplan.py)."""
     for name in ("quickplay", "quickplay-2013", "standard", "horse-and-musket"):
         rs = find_ruleset(name)
-        assert not rs.bot_expectation and not rs.bot_follow_up and not rs.bot_reactions, name
+        assert not rs.bot_expectation and not rs.bot_reactions, name
+        assert name == "standard" or not rs.bot_follow_up, name
+    assert not find_ruleset("standard").bot_expects(find_scenario("standard-1866"))
     rs = find_ruleset("musket-and-pike")
     assert rs.bot_expectation and {"intercept", "react"} <= rs.bot_reactions
 

@@ -76,6 +76,9 @@ class Edition:
     # With `bot_expectation`: decisions offering the other side a reaction to the command (first option: none), which
     # the bots assume it takes (its second option, the first reaction offered) when they weigh the command.
     bot_reactions: ClassVar[frozenset[str]] = frozenset()
+    # With expectation: a follow-up decision of at most this many options has each tried (the decider's best taken),
+    # a larger one its first option (`GreedyBot._follow_choice`).
+    bot_follow_up_choices: ClassVar[int] = 4
 
     # --- the scenario, the state, the context ----------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> ScenarioModel:
@@ -178,6 +181,11 @@ class Edition:
         """The hexes the bots' evaluation plays toward, each weighted in points for the side that scores it: the
         scenario's objectives, and whatever else an edition's victory rules make worth holding."""
         return scenario.victory.objectives
+
+    def bot_expects(self, scenario: ScenarioModel) -> bool:
+        """Whether the bots' one ply weighs the battle's commands by expectation (`bot_expectation`'s way, through
+        `bot_follow_up` and `bot_reactions`): the edition's flag, or its own choice by battle (a heuristic)."""
+        return self.bot_expectation
 
     def bot_plan(self, scenario: ScenarioModel) -> BotPlan | None:
         """An operational plan the bots' evaluation adds to its terms (None: none, the evaluation as it always was);

@@ -211,9 +211,18 @@ class Standard(Edition):
 
     name: ClassVar[str] = "standard"
     title: ClassVar[str] = "Standard rules"
+    # On a large field (`bot_expects`: a battle with a march plan) the bots weigh an attack through the decisions that
+    # finish it: the defender's tactic (7.13) and units (7.4), the result's taking (7.8, 7.11), the retreat (7.9), the
+    # advance after combat (7.12, the one way into a works hex in an enemy ZOC), a charge's square and follow-up
+    # (9.3), a bombardment's target and ammunition (8.4, 8.5). A heuristic, never a rule.
+    bot_follow_up: ClassVar[frozenset[str]] = frozenset({"tactic", "defenders", "result", "absorb", "second_step",
+                                                         "retreat", "advance", "form_square", "follow_up",
+                                                         "bombard_unit", "ammo"})
+    bot_follow_up_choices: ClassVar[int] = 10  # 7.12: "stay" and up to nine hexes, the vacated one among them
 
     def __init__(self) -> None:
         self._army_key: tuple[Any, ...] | None = None  # the position 12.1/12.2 were last judged on (a pure cache)
+        self._expects: dict[int, tuple[ScenarioModel, bool]] = {}  # the battles `bot_expects` judged (a pure cache)
 
     # --- the scenario, the state, the context ---------------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> StandardScenario:
@@ -362,6 +371,17 @@ class Standard(Edition):
     def bot_plan(self, scenario: ScenarioModel) -> BotPlan | None:
         """The march on a large field and the breach of 18.2's works (botplan.py)."""
         return botplan.bot_plan(_std(scenario))
+
+    def bot_expects(self, scenario: ScenarioModel) -> bool:
+        """Only on a large field (a battle with a march plan, Königgrätz): there a works hex in an enemy ZOC is taken
+        only by an advance after combat (7.12), which one imagined roll before the defender's tactic never sees. The
+        small battles' bots, and their pinned games, stay on one imagined roll."""
+        known = self._expects.get(id(scenario))
+        if known is None or known[0] is not scenario:  # the id of a scenario collected since may be reused
+            if len(self._expects) > 64:
+                self._expects.clear()
+            known = self._expects[id(scenario)] = (scenario, self.bot_plan(scenario) is not None)
+        return known[1]
 
     def bot_control(self, game: Game) -> dict[str, str]:
         return {**game.state.control, **game.state.extra.get("entered", {})}  # 18.1: the last side to enter

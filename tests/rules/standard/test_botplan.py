@@ -144,3 +144,43 @@ def test_on_a_spent_clock_the_generic_ply_still_looks_for_a_gain(game: Game, mon
     for k in range(6):
         cmd = bot.choose(game, "prussia", random.Random(k), 0.001)
         assert cmd["type"] in ("move", "declare"), cmd
+
+
+def test_only_the_large_field_weighs_commands_by_expectation() -> None:
+    """`Edition.bot_expects`: the Standard rules' bots play an attack on through its follow-up decisions only on a
+    battle with a march plan (Königgrätz); the Swiepwald battle and the tutorial keep one imagined roll (their pinned
+    games unchanged)."""
+    std = find_ruleset("standard")
+    assert std.bot_expects(find_scenario("koniggratz"))
+    assert not std.bot_expects(find_scenario("standard-1866"))
+    assert not std.bot_expects(find_scenario("standard-tutorial"))
+    assert {"tactic", "retreat", "advance"} <= std.bot_follow_up
+
+
+def test_an_attack_on_the_works_is_valued_through_the_tactic_the_roll_and_the_advance(game: Game) -> None:
+    """7.13's tactic is the defender's decision before the roll (7.3), so one imagined roll of an attack sees nothing
+    (the ply's old value: 0, and greedy never attacked); played on through the tactic, the combat and 7.9/7.12's
+    retreat and advance, two groups of the 14th Division attacking X Corps' battery alone in works hex 2712 gain, the
+    advance after a won combat putting them in the works (18.2 broken), and greedy attacks."""
+    from server.bots import greedy
+
+    for uid, hex_ in ((UNIT, "2711"), ("p-14-g2", "2611")):
+        s = game.state.units[uid]
+        s.status, s.hex = "map", hex_
+    game.submit("prussia", {"type": "end_phase"})
+    assert (game.state.phase, game.awaiting) == ("combat", "prussia")
+    attack = {"type": "attack", "target": "2712", "attackers": ["p-14-g2", UNIT], "primary": "p-14-g2"}
+    base = evaluate(game, "prussia")
+    bot = greedy.GreedyBot()
+    assert greedy._tried(game, "prussia", attack, random.Random(1), 1) == pytest.approx(base)
+    value = bot.expected_value(game, "prussia", attack, random.Random(1))
+    assert value is not None and value - base > 10 * greedy.MIN_ATTACK_GAIN
+    advanced = []
+    for face in range(1, 7):
+        dice = greedy.ScriptedDice([face], game.state.dice_count, random.Random(face), 6)
+        after = bot._played(game, "prussia", attack, dice, random.Random(face))
+        assert after is not None
+        advanced += [face for u in (UNIT, "p-14-g2") if after.state.units[u].hex == "2712"]
+    assert advanced  # the defender retreated on some face and the attackers advanced into the works (7.12)
+    cmd = bot.choose(game, "prussia", random.Random(5), 3600.0)
+    assert cmd["type"] == "attack" and cmd["target"] == "2712", cmd
