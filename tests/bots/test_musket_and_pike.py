@@ -62,3 +62,15 @@ def test_issue_43_greedy_beats_random_at_mp_lindau() -> None:
     data = report.to_json()
     assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
     assert data["a_wins"] >= 3, data
+
+
+def test_6_3_greedy_reforms_a_formation_broken_horse() -> None:
+    """A Formation Broken unit cannot move (6.3) until it Reforms (R17.76; Rally allows it, 5.6): greedy Reforms a
+    3-strength Arquebusier too, not only a Brigade (the loss points alone made it worth 0.3 point, under the ply's 0.5)."""
+    b = Board()
+    b.unit("b-arq", "blue", "cavalry", "0610", **{"class": "arquebusier", "sp": 3, "morale": 7, "ma": 8, "pistols": 1},
+           state={"cond": "broken"})
+    b.unit("r-hi", "red", "hi", "0602", facing="S", pikes=True)
+    b.order("b-horse", "rally")
+    g = b.game(wing="b-horse", segment="action")
+    assert _choose(g, "blue") == {"type": "reform", "unit": "b-arq"}
