@@ -56,12 +56,13 @@ def test_r17_80_greedy_overruns_a_lone_battery_and_spares_a_hopeless_fight() -> 
 
 @pytest.mark.slow
 def test_issue_43_greedy_beats_random_at_mp_lindau() -> None:
-    """A small arena (two games a side): greedy wins at least three of four, with legal commands only and no invariant
-    broken. The full measurement (60 games, >= 95% of decisive games) is in docs/bots.md."""
+    """A small arena (two games a side): greedy wins all four, with legal commands only and no invariant broken (the
+    bots before session 29's bound fights, stuck units and Rally fit won three: game 4, as the Swedes, was lost). The
+    full measurement (fresh seeds, >= 95% of decisive games) is in docs/bots.md."""
     report = arena(find_scenario("mp-lindau"), "greedy", "random", games=4, seed=3, iterations=1)
     data = report.to_json()
     assert data["violations"] == 0 and data["illegal_commands"] == 0, data["violation_examples"]
-    assert data["a_wins"] >= 3, data
+    assert data["a_wins"] == 4, data
 
 
 def test_6_3_greedy_reforms_a_formation_broken_horse() -> None:
