@@ -161,3 +161,80 @@ def test_r17_94_taking_an_objective_keeps_the_pull_toward_it() -> None:
     ctx.dirty()
     assert before > 0
     assert heuristics.advance(ctx)["blue"] == pytest.approx(before)
+
+
+def _horse_before_a_tercio(order: str) -> Board:
+    """Blue (behind on points) has Arquebusiers five hexes from a red Tercio standing next to the objective red holds
+    (R17.94): the only enemy near them, so under Charge note 1 would drive them at it (R17.31)."""
+    b = Board()
+    b.unit("b-arq", "blue", "cavalry", "0609", **{"class": "arquebusier", "sp": 3, "morale": 7, "ma": 8,
+                                                  "pistols": 1})
+    b.unit("r-tercio", "red", "hi", "0604", facing="S", pikes=True, large=True, sp=12, morale=7, ma=3)
+    b.leader_at("r-wc", "0604")
+    b.data["victory"]["objectives"] = [{"hex": "0605", "points": 4, "owner": "red"}]
+    b.order("b-horse", order)
+    return b
+
+
+def test_r17_31_note_1_binds_a_charge_unit_to_its_nearest_enemy_s_fight() -> None:
+    """Under Charge a unit not next to an enemy must end nearer its nearest one (R17.31) and, once next to it with it
+    in front, attack it (R17.80): `bound_fight` reads that fight on the 11.0 table, and only under Charge."""
+    ctx = ctx_of(_horse_before_a_tercio("charge").game(wing="r-foot"))
+    fight = heuristics.bound_fight(ctx, "b-arq")
+    assert fight is not None and fight < 0  # Arquebusier against Hv Inf (11.3.8 -2), 3 against 12 (11.3.4 -2)
+    assert heuristics.bound(ctx)["blue"] == pytest.approx(heuristics.BOUND * fight)
+    ctx = ctx_of(_horse_before_a_tercio("make_ready").game(wing="r-foot"))
+    assert heuristics.bound_fight(ctx, "b-arq") is None and heuristics.bound(ctx)["blue"] == 0
+
+
+def test_r17_31_a_unit_next_to_the_enemy_or_out_of_reach_is_not_bound() -> None:
+    b = _horse_before_a_tercio("charge")
+    g = b.game(wing="r-foot")
+    ctx = ctx_of(g)
+    g.state.units["b-arq"].hex = "0605"  # next to the Tercio: note 1 no longer moves it, R17.80 binds only a mover
+    ctx.dirty()
+    assert heuristics.bound_fight(ctx, "b-arq") is None
+    g.state.units["b-arq"].hex = "0612"
+    g.state.units["r-tercio"].hex = "0601"  # eleven hexes off: it cannot come next to it in one move (MA 8, + 1)
+    ctx.dirty()
+    assert heuristics.bound_fight(ctx, "b-arq") is None
+
+
+def test_r17_31_the_side_behind_keeps_its_horse_off_charge_before_a_tercio() -> None:
+    """The objective with a Tercio next to it called the wing to Charge (`storm`), but Charge would only bind the
+    Arquebusiers to a fight they lose: in every term the bots weigh, Make Ready is now worth more to blue."""
+    def weight(order: str) -> float:
+        ctx = ctx_of(_horse_before_a_tercio(order).game(wing="r-foot"))
+        return heuristics.bonus(ctx, {"blue": 0, "red": 4})["blue"]
+
+    assert heuristics.storm(ctx_of(_horse_before_a_tercio("charge").game(wing="r-foot")), "b-horse")
+    assert weight("make_ready") > weight("charge")
+
+
+def test_6_3_a_formation_broken_unit_costs_its_side_whatever_its_strength() -> None:
+    """6.3: Formation Broken holds a unit still until it Reforms (R17.76): STUCK a unit, artillery aside, and nothing
+    for a Morale Broken unit (R17.74: no formation)."""
+    def cost(kind: str, state: dict[str, str], **values: object) -> float:
+        b = Board()
+        b.unit("b-x", "blue", kind, "0610", state=state, **values)
+        return heuristics.stuck(ctx_of(b.game(wing="r-foot")))["blue"]
+
+    small = cost("cavalry", {"cond": "broken"}, **{"class": "arquebusier", "sp": 3})
+    assert small == pytest.approx(-heuristics.STUCK) == cost("hi", {"cond": "broken"}, pikes=True, sp=6)
+    assert cost("cavalry", {"cond": "shaken"}) == 0
+    assert cost("artillery", {"cond": "broken"}) == 0
+    assert cost("hi", {"morale": "broken", "cond": "normal"}, pikes=True) == 0
+
+
+def test_r17_76_bringing_a_unit_back_under_rally_keeps_the_wing_s_fit() -> None:
+    """Rally and Reform are what the Rally order is for (R17.76, 5.6): a unit Reformed under it must not cost its wing
+    the order's fit (it did when Rally fitted only a wing more than half shaken)."""
+    def fit(second_cond: str) -> float:
+        b = Board()
+        b.unit("b-hi", "blue", "hi", "0610", pikes=True, state={"cond": "broken"})
+        b.unit("b-hi2", "blue", "hi", "0810", pikes=True, state={"cond": second_cond})
+        b.unit("r-hi", "red", "hi", "0602", facing="S", pikes=True)
+        b.order("b-foot", "rally")
+        return heuristics.orders(ctx_of(b.game(wing="b-foot", segment="action")), behind="blue")["blue"]
+
+    assert fit("normal") == pytest.approx(fit("broken"))
