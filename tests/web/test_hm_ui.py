@@ -95,8 +95,11 @@ def test_cards_facing_arcs_and_the_charge_prompt(open_page: Any, hm_server: Any,
                 wait_view(pru, "v['horse-and-musket'].charges.some((c) => c.unit === 'p-cuir')")
                 pru.wait_for_function("() => document.querySelectorAll('svg path.move-path').length > 0")  # drawn on the map
                 # R16.13: the charges come on, in declaration order, when the step ends (End step, a click)
+                # the Austrian page is read once the end of the step has reached it: its view before it also
+                # awaits the Prussians (CI saw the test take that stale view for the answer)
+                before = view(aus)["version"]
                 pru.locator("#sec-phase #hm-end-step").click()
-                aus.wait_for_function("() => { const v = window.vedette.S.view; return !!v && ((v.prompt && v.prompt.kind === 'charge_reaction') || v.awaiting === 'prussian'); }", timeout=10000)
+                aus.wait_for_function("(n) => { const v = window.vedette.S.view; return !!v && v.version > n && ((v.prompt && v.prompt.kind === 'charge_reaction') || v.awaiting === 'prussian'); }", arg=before, timeout=10000)
                 prompted = view(aus).get("prompt")
                 if prompted and prompted.get("kind") == "charge_reaction":
                     # 4.1.3, 4.1.4: the charged side's page asks, with what each answer does

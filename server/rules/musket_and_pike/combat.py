@@ -181,7 +181,7 @@ def modifiers(ctx: MPCtx, cc: dict[str, Any]) -> tuple[list[dict[str, Any]], int
     add("attacker Formation Shaken/Open Order" if worst == -1 else "attacker Formation Broken", worst, "11.0")
     add("fired Salvo just prior", 1 if ctx.act.get("salvo_at", {}).get(lead) == dfn else 0, "11.0")
     momentum = 0
-    if not cc.get("intercept") and _momentum(ctx, lead, dfn):
+    if not cc.get("intercept") and has_momentum(ctx, lead, dfn):
         momentum = 1 if ctx.kind(lead) is Kind.HI else (1 if ctx.sc.battle == "halmstad" else 2)
     add("Heavy Infantry Momentum" if ctx.kind(lead) is Kind.HI else "Cavalry Momentum", momentum, "11.3.6")
     dc, dmode = ctx.cond(dfn), ctx.mode(dfn)
@@ -200,7 +200,7 @@ def modifiers(ctx: MPCtx, cc: dict[str, Any]) -> tuple[list[dict[str, Any]], int
     return mods, total, {"a_leader": a_leader, "d_leader": d_leader, "momentum": momentum, "raw": raw}
 
 
-def _momentum(ctx: MPCtx, lead: str, dfn: str) -> bool:
+def has_momentum(ctx: MPCtx, lead: str, dfn: str) -> bool:
     """11.3.6 (R17.83): under Charge, in Line and Formation Normal, not adjacent to the defender when the activation
     began, and moved into its attack hex this activation."""
     if ctx.kind(lead) not in (Kind.HI, Kind.CAVALRY):

@@ -31,7 +31,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .combat import _momentum, attackable, attacker_problem, defender_class, modifiers, must_attack
+from .combat import (
+    attackable,
+    attacker_problem,
+    defender_class,
+    has_momentum,
+    modifiers,
+    must_attack,
+)
 from .command import activation_mods, open_wings
 from .context import MPCtx
 from .movement import allowance, charge_targets
@@ -264,7 +271,7 @@ def bound_fight(ctx: MPCtx, uid: str) -> float | None:
         if ctx.kind(e) is not Kind.ARTILLERY and matrix(ctx.d(uid).cc_class, defender_class(ctx, e)) is None:
             values.append(0.0)  # 11.6: no fight to be bound to
             continue
-        values.append(cc_value(ctx, uid, e, 0 if _momentum(ctx, uid, e) else momentum))
+        values.append(cc_value(ctx, uid, e, 0 if has_momentum(ctx, uid, e) else momentum))
     return max(values) if values else None
 
 
