@@ -37,7 +37,6 @@ MIN_ATTACK_GAIN = 0.5
 NOT_CANDIDATES = frozenset({"end_phase", "end_step", "undo", "resign"})
 DECISION_SAMPLES = 3
 FOLLOW_UP_LIMIT = 12
-FOLLOW_UP_CHOICES = 4  # `_follow_choice` tries each option of a decision with at most this many, else takes the first
 
 
 class ScriptedDice:
@@ -190,9 +189,9 @@ class GreedyBot:
 
     def _follow_choice(self, g: Game, d: dict[str, Any], rng: random.Random) -> str:
         """The decider's best option of a decision that finishes resolving a command, each tried on a copy with
-        imagined dice (the first option when there is one or more than FOLLOW_UP_CHOICES)."""
+        imagined dice (the first option when there is one or more than the edition's `bot_follow_up_choices`)."""
         opts = d["options"]
-        if len(opts) == 1 or len(opts) > getattr(g.ruleset, "bot_follow_up_choices", FOLLOW_UP_CHOICES):
+        if len(opts) == 1 or len(opts) > g.ruleset.bot_follow_up_choices:
             return str(opts[0]["id"])
         best: tuple[float, str] | None = None
         for o in opts:

@@ -222,7 +222,7 @@ class Standard(Edition):
 
     def __init__(self) -> None:
         self._army_key: tuple[Any, ...] | None = None  # the position 12.1/12.2 were last judged on (a pure cache)
-        self._expects: dict[int, tuple[ScenarioModel, bool]] = {}  # the battles `bot_expects` judged (a pure cache)
+        self._plans: dict[int, tuple[ScenarioModel, BotPlan | None]] = {}  # the battles' march plans (a pure cache)
 
     # --- the scenario, the state, the context ---------------------------------------------
     def parse_scenario(self, data: dict[str, Any], source: str) -> StandardScenario:
@@ -369,19 +369,20 @@ class Standard(Edition):
         return victory.bot_objectives(_std(scenario))
 
     def bot_plan(self, scenario: ScenarioModel) -> BotPlan | None:
-        """The march on a large field and the breach of 18.2's works (botplan.py)."""
-        return botplan.bot_plan(_std(scenario))
+        """The march on a large field and the breach of 18.2's works (botplan.py), computed once per battle: each bot
+        decision asks for it (`bot_expects`, the evaluation)."""
+        known = self._plans.get(id(scenario))
+        if known is None or known[0] is not scenario:  # the id of a scenario collected since may be reused
+            if len(self._plans) > 64:
+                self._plans.clear()
+            known = self._plans[id(scenario)] = (scenario, botplan.bot_plan(_std(scenario)))
+        return known[1]
 
     def bot_expects(self, scenario: ScenarioModel) -> bool:
         """Only on a large field (a battle with a march plan, Königgrätz): there a works hex in an enemy ZOC is taken
         only by an advance after combat (7.12), which one imagined roll before the defender's tactic never sees. The
         small battles' bots, and their pinned games, stay on one imagined roll."""
-        known = self._expects.get(id(scenario))
-        if known is None or known[0] is not scenario:  # the id of a scenario collected since may be reused
-            if len(self._expects) > 64:
-                self._expects.clear()
-            known = self._expects[id(scenario)] = (scenario, self.bot_plan(scenario) is not None)
-        return known[1]
+        return self.bot_plan(scenario) is not None
 
     def bot_control(self, game: Game) -> dict[str, str]:
         return {**game.state.control, **game.state.extra.get("entered", {})}  # 18.1: the last side to enter
