@@ -39,6 +39,7 @@ import asyncpg
 from asyncpg.exceptions import (
     ConnectionDoesNotExistError,
     InterfaceError,
+    InternalClientError,
     PostgresConnectionError,
     UniqueViolationError,
 )
@@ -161,7 +162,7 @@ async def _append_postgres(session: AsyncSession, w: Append) -> datetime | None:
             break
         except UniqueViolationError:
             raise CommitConflict from None  # a racing request stored this command id first
-        except (OSError, PostgresConnectionError, InterfaceError, ConnectionDoesNotExistError):
+        except DROPPED_CONNECTION:
             # A connection the database dropped (a restart, a killed backend): the pool replaces it.
             # Trying again is safe: had the first try committed, the compare-and-set now refuses the
             # repeat and the command id finds the first answer.
@@ -183,6 +184,12 @@ async def _append_rated_end(pool: Any, params: tuple[Any, ...], end: RatedEnd, n
         return stored
 
 
+# What a pooled connection the database dropped (a restart, a killed backend) raises at its next use: the protocol's
+# own state error too, when the backend's goodbye reached the idle connection before the next statement did.
+DROPPED_CONNECTION = (OSError, PostgresConnectionError, InterfaceError, ConnectionDoesNotExistError,
+                      InternalClientError)
+
+
 @asynccontextmanager
 async def _connection(pool: Any) -> AsyncIterator[Any]:
     """A connection of the command path's pool, given back without waiting for it. asyncpg returns a
@@ -197,6 +204,9 @@ async def _connection(pool: Any) -> AsyncIterator[Any]:
         raise Overloaded("every connection of the command path's pool is busy") from None
     try:
         yield connection
+    except DROPPED_CONNECTION:
+        connection.terminate()  # closed, so the pool opens a new one in its place rather than hand this one on
+        raise
     finally:
         releasing = asyncio.ensure_future(pool.release(connection))
         _RELEASING.add(releasing)
@@ -423,10 +433,18 @@ async def plain_transaction(
 async def plain_read(
     bind: Any, sqlite: Callable[[sqlite3.Connection], _T], postgres: Callable[[Any], Awaitable[_T]],
 ) -> _T:
-    """One read without the ORM (the outbox's look for due mail on every poll)."""
+    """One read without the ORM (the outbox's look for due mail on every poll, a session's user): on Postgres read
+    again once on a fresh connection if the pooled one was dropped (a read is always safe to repeat)."""
     if bind.dialect.name == "postgresql":
-        async with _connection(await _pg_pool(bind)) as conn:
-            return await postgres(conn)
+        pool = await _pg_pool(bind)
+        for attempt in (1, 2):
+            try:
+                async with _connection(pool) as conn:
+                    return await postgres(conn)
+            except DROPPED_CONNECTION:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
     return sqlite(_sqlite_connection(_sqlite_database(bind)))
 
 

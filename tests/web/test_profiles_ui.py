@@ -94,7 +94,9 @@ def test_a_rated_game_on_both_profiles_and_ratings_in_the_lobby(open_page: Any, 
     filter_by("1600", "1700")
     item.wait_for()
     bob.screenshot(path=str(artifacts / "lobby-ratings.png"), full_page=True)
-    filter_by("1800", "1200")  # upside down: the server says so
+    filter_by("1800", "1200")  # upside down: the server says so (read once its answer has reached the page)
+    bob.wait_for_function("() => (document.querySelector('#rating-filter-error') || {}).textContent"
+                          " && document.querySelector('#rating-filter-error').textContent.includes('above max_rating')")
     assert "above max_rating" in bob.locator("#rating-filter-error").inner_text()
     bob.locator("#rating-clear").click()
     # (the refused filter left the list as it was: the clear's answer is seen when the error goes)
